@@ -1,0 +1,33 @@
+"""The dialects xpu-passes understands, and the xDSL context that loads them.
+
+Only the canonical names (`tt`, `ttg`, `ttig`) are defined here; the old spellings
+(`triton_gpu`, `triton_intel_gpu`) are mapped by `xpu_passes.frontend.spelling`.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.cf import Cf
+from xdsl.dialects.func import Func
+from xdsl.dialects.gpu import GPU
+from xdsl.dialects.math import Math
+from xdsl.dialects.scf import Scf
+from xdsl.dialects.ub import UB
+from xdsl.ir import Dialect
+
+
+def all_dialects() -> list[Dialect]:
+    from xpu_passes.dialects.tt import TT
+    from xpu_passes.dialects.ttg import TTG
+    from xpu_passes.dialects.ttig import TTIG
+
+    return [Builtin, Arith, Scf, Math, Func, Cf, GPU, UB, TT, TTG, TTIG]
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for dialect in all_dialects():
+        ctx.load_dialect(dialect)
+    return ctx

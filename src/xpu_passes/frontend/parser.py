@@ -1,0 +1,100 @@
+"""Parsing TTGIR/TTIR as Triton prints it, on top of xDSL's parser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
+from xpu_passes.frontend.locations import LocDef, extract_loc_defs
+from xpu_passes.frontend.spelling import Spelling, normalize
+
+
+class _TrackingParser(Parser):
+    """xDSL's parser, remembering where each operation starts (for diagnostics)."""
+
+    def __init__(self, ctx: Context, text: str, name: str) -> None:
+        super().__init__(ctx, text, name)
+        self.op_offsets: dict[Operation, int] = {}
+        # Start of the innermost op being parsed when something went wrong.
+        self.failed_at: int | None = None
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        try:
+            op = super().parse_operation()
+        except Exception:
+            if self.failed_at is None:
+                self.failed_at = start
+            raise
+        self.op_offsets[op] = start
+        return op
+
+
+@dataclass
+class ParsedModule:
+    module: ModuleOp
+    spelling: Spelling  # the dialect spellings the input used
+    source: SourceMap
+    op_offsets: dict[Operation, int] = field(default_factory=dict)
+
+    def where(self, op: Operation) -> tuple[int, int] | None:
+        """Line and column of an op in the input, if it came from the input."""
+        off = self.op_offsets.get(op)
+        return None if off is None else self.source.locate(off)
+
+    def error_at(self, op: Operation, message: str) -> TTGIRError:
+        off = self.op_offsets.get(op)
+        while off is None and op.parent_op() is not None:
+            op = op.parent_op()  # type: ignore[assignment]
+            off = self.op_offsets.get(op)
+        return TTGIRError.at(self.source, off or 0, message)
+
+
+def parse_module(
+    ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0, verify: bool = True
+) -> ParsedModule:
+    """Parse one module; raise TTGIRError located in `text` on bad input."""
+    normalized, columns, spelling = normalize(text)
+    source = SourceMap(name, text, columns, line_offset)
+    body, loc_defs = extract_loc_defs(normalized)
+    parser = _TrackingParser(ctx, body, name)
+    try:
+        _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
+        module = parser.parse_module()
+    except ParseError as e:
+        raise TTGIRError.at(source, e.span.start, e.msg) from None
+    except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:
+        # Raised by op/attribute constructors while parsing: invalid, not malformed.
+        where = parser.failed_at if parser.failed_at is not None else parser.pos
+        raise TTGIRError.at(source, where, str(e) or type(e).__name__) from None
+    parsed = ParsedModule(module, spelling, source, parser.op_offsets)
+    if verify:
+        verify_module(parsed)
+    return parsed
+
+
+def _parse_loc_defs(
+    ctx: Context, text: str, name: str, defs: list[LocDef], aliases: dict[str, Attribute]
+) -> None:
+    # One parser over the unblanked text, moved to each definition in turn, so
+    # error offsets are offsets into the input.
+    sub = Parser(ctx, text, name)
+    sub.attribute_aliases = aliases
+    for d in defs:
+        sub._resume_from(d.offset)
+        sub._parse_alias_def()
+
+
+def verify_module(parsed: ParsedModule) -> None:
+    """Verify op by op, so an error points at the op that is wrong."""
+    for op in parsed.module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except (VerifyException, ValueError) as e:
+            raise parsed.error_at(op, f"'{op.name}' op {e}") from None

@@ -1,0 +1,113 @@
+"""Dialect spellings: `triton_gpu`/`ttg` and `triton_intel_gpu`/`ttig`.
+
+Our dialects only define the canonical names (`ttg`, `ttig`). Old spellings are
+rewritten in the text before parsing, and back after printing, so that a file keeps
+the spelling its reader expects (triton-xpu 3.3 only reads `triton_intel_gpu`).
+Renaming shortens lines, so we keep a column map to report errors where the user
+sees them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+# (canonical, old) dialect names.
+DIALECTS: tuple[tuple[str, str], ...] = (("ttg", "triton_gpu"), ("ttig", "triton_intel_gpu"))
+
+# A string literal, or a dialect prefix that is not part of a longer identifier.
+_TOKEN = r'"(?:[^"\\\n]|\\.)*"|(?<![\w$.\-])({names})\.(?=[\w$])'
+_EQUALS = re.compile(r"\s*=")
+
+
+def _token_re(names: list[str]) -> re.Pattern[str]:
+    return re.compile(_TOKEN.format(names="|".join(names)))
+
+
+def _rename(m: re.Match[str], renames: dict[str, str]) -> str | None:
+    """The replacement for a prefix match or a quoted attribute key, else None.
+
+    A quoted key (`"triton_gpu.num-warps" = 4`) is a name; other strings are data.
+    """
+    if m.group(1) is not None:
+        return renames[m.group(1)] + "."
+    literal = m.group(0)[1:-1]
+    head, dot, rest = literal.partition(".")
+    if dot and head in renames and _EQUALS.match(m.string, m.end()):
+        return f'"{renames[head]}.{rest}"'
+    return None
+
+
+@dataclass
+class Spelling:
+    """Which name to print for each canonical dialect."""
+
+    names: dict[str, str] = field(default_factory=lambda: {"ttg": "ttg", "ttig": "ttig"})
+
+    @classmethod
+    def choose(cls, style: str, seen: "Spelling | None" = None) -> "Spelling":
+        """`input` keeps what the input used (3.3's names where it used none)."""
+        if style == "new":
+            return cls()
+        if style == "old":
+            return cls({c: o for c, o in DIALECTS})
+        if style == "triton-3.3":
+            return cls({"ttg": "ttg", "ttig": "triton_intel_gpu"})
+        if style == "input":
+            return seen if seen is not None else cls.choose("triton-3.3")
+        raise ValueError(f"unknown spelling style '{style}' (input, new, old, triton-3.3)")
+
+
+@dataclass
+class ColumnMap:
+    """Maps offsets in the normalized text back to (line, column) in the original."""
+
+    # Per normalized offset of each rewrite: cumulative characters removed before it.
+    _starts: list[int] = field(default_factory=list)
+    _shift: list[int] = field(default_factory=list)
+
+    def add(self, new_offset: int, removed: int) -> None:
+        total = (self._shift[-1] if self._shift else 0) + removed
+        self._starts.append(new_offset)
+        self._shift.append(total)
+
+    def original_offset(self, new_offset: int) -> int:
+        i = bisect.bisect_right(self._starts, new_offset) - 1
+        return new_offset + (self._shift[i] if i >= 0 else 0)
+
+
+def normalize(text: str) -> tuple[str, ColumnMap, Spelling]:
+    """Rewrite old dialect names to canonical ones; report which spelling was used."""
+    old_to_new = {o: c for c, o in DIALECTS}
+    seen = Spelling.choose("triton-3.3")
+    for canon, old in DIALECTS:
+        # Canonical spelling wins when a file mixes both.
+        if re.search(rf"(?<![\w$.\-]){canon}\.", text):
+            seen.names[canon] = canon
+        elif re.search(rf"(?<![\w$.\-\"]){old}\.|\"{old}\.", text):
+            seen.names[canon] = old
+    out: list[str] = []
+    cmap = ColumnMap()
+    pos = 0
+    new_len = 0
+    for m in _token_re(list(old_to_new)).finditer(text):
+        literal = m.group(0)
+        if (repl := _rename(m, old_to_new)) is None:
+            continue
+        out.append(text[pos : m.start()])
+        new_len += m.start() - pos
+        out.append(repl)
+        new_len += len(repl)
+        cmap.add(new_len, len(literal) - len(repl))
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out), cmap, seen
+
+
+def denormalize(text: str, spelling: Spelling) -> str:
+    """Print canonical dialect names in the chosen spelling."""
+    renames = {c: n for c, n in spelling.names.items() if c != n}
+    if not renames:
+        return text
+    return _token_re(list(renames)).sub(lambda m: _rename(m, renames) or m.group(0), text)
