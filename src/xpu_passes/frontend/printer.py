@@ -55,39 +55,61 @@ class TTGIRPrinter(Printer):
     _attrs: _Aliases = field(default_factory=_Aliases)
     _locs: _Aliases = field(default_factory=_Aliases)
     _defining: Attribute | None = None
+    _refs: list[Attribute] | None = None  # aliases a definition uses
 
     def print_attribute(self, attribute: Attribute) -> None:
         if self.use_aliases and attribute is not self._defining:
             stem = ALIAS_STEMS.get(getattr(attribute, "name", ""))
             if stem is not None:
                 self.print_string(self._attrs.name(attribute, stem))
+                if self._refs is not None:
+                    self._refs.append(attribute)
                 return
             if isinstance(attribute, LocationAttr):
                 name = self._locs.name(attribute, "loc")
                 self.print_string(name if self.printing_location else f"loc({name})")
+                if self._refs is not None:
+                    self._refs.append(attribute)
                 return
         super().print_attribute(attribute)
 
     def alias_definitions(self, which: str) -> str:
-        """Definitions of the aliases used so far (`attrs` or `locs`)."""
+        """Definitions of the aliases used so far (`attrs` or `locs`).
+
+        MLIR wants each alias defined before any definition that uses it.
+        """
         table = self._attrs if which == "attrs" else self._locs
-        out: list[str] = []
+        texts: dict[Attribute, str] = {}
+        deps: dict[Attribute, list[Attribute]] = {}
         i = 0
-        # Printing a definition may name further aliases (nested locations).
+        # Rendering a definition may name further aliases (nested locations).
         while i < len(table.order):
             attr = table.order[i]
-            out.append(f"{table.names[attr]} = {self._render(attr)}\n")
+            texts[attr], deps[attr] = self._render(attr)
             i += 1
+        out: list[str] = []
+        done: set[Attribute] = set()
+
+        def emit(attr: Attribute) -> None:
+            if attr in done:
+                return
+            done.add(attr)
+            for dep in deps.get(attr, ()):
+                emit(dep)
+            out.append(f"{table.names[attr]} = {texts[attr]}\n")
+
+        for attr in table.order:
+            emit(attr)
         return "".join(out)
 
-    def _render(self, attr: Attribute) -> str:
-        saved_stream, saved_def = self.stream, self._defining
-        self.stream, self._defining = StringIO(), attr
+    def _render(self, attr: Attribute) -> tuple[str, list[Attribute]]:
+        saved = self.stream, self._defining, self._refs
+        self.stream, self._defining, self._refs = StringIO(), attr, []
         try:
             super().print_attribute(attr)
-            return self.stream.getvalue()  # type: ignore[union-attr]
+            return self.stream.getvalue(), self._refs or []  # type: ignore[union-attr]
         finally:
-            self.stream, self._defining = saved_stream, saved_def
+            self.stream, self._defining, self._refs = saved
 
 
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)

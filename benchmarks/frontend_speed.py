@@ -1,0 +1,110 @@
+"""Parse+print time of xpu-opt's front end vs triton-xpu's, side by side.
+
+For every TTIR/TTGIR dump of the corpus (or the files given), and for a module 50x the
+largest kernel, prints: ops, xpu-passes parse ms, print ms, triton parse+print ms, ratio.
+
+    python benchmarks/frontend_speed.py [--dir DUMPS] [--repeat N] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from xpu_passes.dialects import make_context
+from xpu_passes.frontend import parse_module, print_module
+
+
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times) * 1e3
+
+
+def _ours(text: str, repeat: int) -> tuple[int, float, float]:
+    ctx = make_context()
+    parsed = parse_module(ctx, text, "bench")
+    n_ops = sum(1 for _ in parsed.module.walk())
+    t_parse = _best(lambda: parse_module(ctx, text, "bench"), repeat)
+    t_print = _best(lambda: print_module(parsed.module, parsed.spelling, debuginfo=True), repeat)
+    return n_ops, t_parse, t_print
+
+
+def _triton(text: str, repeat: int) -> float | None:
+    try:
+        from xpu_passes import oracle
+    except ImportError:
+        return None
+    if not oracle.available():
+        return None
+    return _best(lambda: oracle.parse_verify(text), repeat)
+
+
+def scaled_module(text: str, factor: int) -> str:
+    """The module's functions `factor` times, renamed apart; aliases kept once."""
+    body_start = text.index("module")
+    head, rest = text[:body_start], text[body_start:]
+    open_brace = rest.index("{\n") + 2
+    close = rest.rindex("\n}")
+    header, funcs, footer = rest[:open_brace], rest[open_brace:close], rest[close:]
+    names = set(re.findall(r"tt\.func (?:public |private )?@([\w$.]+)", funcs))
+    copies = []
+    for i in range(factor):
+        copy = funcs
+        for n in names:
+            copy = re.sub(rf"@{re.escape(n)}\b", f"@{n}_{i}", copy)
+        copies.append(copy)
+    return head + header + "\n".join(copies) + footer
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--dir", type=Path, help="directory of dumps (default: build the corpus)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--limit", type=int, default=0, help="at most this many dumps")
+    args = ap.parse_args()
+    files = list(args.files)
+    if args.dir:
+        files += sorted(p for p in args.dir.rglob("*") if p.suffix in (".mlir", ".ttir", ".ttgir"))
+    if not files:
+        from xpu_passes.corpus import corpus_dump_files
+
+        files = corpus_dump_files()
+    if args.limit:
+        files = files[: args.limit]
+    rows = []
+    print(f"{'dump':58} {'ops':>6} {'parse ms':>9} {'print ms':>9} {'triton ms':>10} {'ratio':>6}")
+    for path in files:
+        text = path.read_text()
+        n, tp, tpr = _ours(text, args.repeat)
+        tt = _triton(text, args.repeat)
+        ratio = (tp + tpr) / tt if tt else float("nan")
+        rows.append((path, n, tp, tpr, tt, ratio))
+        name = str(path)[-58:]
+        print(f"{name:58} {n:6d} {tp:9.2f} {tpr:9.2f} {tt or float('nan'):10.2f} {ratio:6.1f}")
+    if not rows:
+        return 1
+    biggest = max(rows, key=lambda r: r[1])[0]
+    big = scaled_module(biggest.read_text(), 50)
+    n, tp, tpr = _ours(big, 1)
+    tt = _triton(big, 1)
+    print(f"\n50x {biggest.name}: {n} ops; xpu-passes parse {tp:.0f} ms + print {tpr:.0f} ms"
+          f" ({(tp + tpr) / n * 1e3:.0f} us/op); triton {tt or float('nan'):.0f} ms;"
+          f" ratio {(tp + tpr) / tt if tt else float('nan'):.1f}x")
+    ratios = [r[5] for r in rows if r[4]]
+    if ratios:
+        print(f"median ratio over {len(ratios)} dumps: {statistics.median(ratios):.1f}x slower than triton-xpu")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Pieces of Triton's custom op syntax that xDSL has no declarative form for.
+
+MLIR prints an op's inherent attributes (properties) and discardable attributes
+as one `{...}` dictionary, sorted by name, without those equal to their default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+
+def i32_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i32)
+
+
+def parse_attr_dict(parser: Parser, inherent: Sequence[str]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """Parse an optional `{...}`; split it into (properties, attributes)."""
+    entries = parser.parse_optional_attr_dict()
+    props = {k: v for k, v in entries.items() if k in inherent}
+    attrs = {k: v for k, v in entries.items() if k not in inherent}
+    return props, attrs
+
+
+def print_attr_dict(
+    printer: Printer,
+    op: Operation,
+    defaults: Mapping[str, Attribute | None] = {},
+    skip: Sequence[str] = (),
+) -> None:
+    """Print properties + attributes as one sorted dict, dropping defaults."""
+    merged: dict[str, Attribute] = {}
+    for k, v in (*op.properties.items(), *op.attributes.items()):
+        if k in skip or (k in defaults and defaults[k] == v):
+            continue
+        merged[k] = v
+    if merged:
+        printer.print_string(" ")
+        printer.print_attr_dict(dict(sorted(merged.items())))
+
+
+def parse_keyword_enum(parser: Parser, cases: Mapping[str, int], what: str) -> IntegerAttr:
+    """A keyword such as `ca` stored as its i32 value, as Triton's I32EnumAttr."""
+    pos = parser.pos
+    word = parser.parse_optional_identifier()
+    if word is None or word not in cases:
+        parser.raise_error(f"expected {what} ({', '.join(cases)})", pos, parser.pos)
+    return i32_attr(cases[word])
+
+
+def enum_keyword(value: Attribute, cases: Mapping[str, int]) -> str:
+    assert isinstance(value, IntegerAttr)
+    for k, v in cases.items():
+        if v == value.value.data:
+            return k
+    raise ValueError(f"no keyword for enum value {value.value.data}")
+
+
+def parse_operand_list(parser: Parser, delimiter: Parser.Delimiter) -> list[SSAValue]:
+    """`[%a, %b]`: operands whose types the op knows (i32/i64 offsets...)."""
+    return parser.parse_comma_separated_list(delimiter, parser.parse_unresolved_operand)  # type: ignore[return-value]
+
+
+def print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
+    printer.print_list(values, printer.print_operand)
+
+
+def dictionary(attrs: Mapping[str, Attribute]) -> DictionaryAttr:
+    return DictionaryAttr(dict(attrs))

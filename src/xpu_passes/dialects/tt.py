@@ -1,0 +1,1268 @@
+"""The Triton dialect `tt` in xDSL, with Triton 3.3's printed syntax.
+
+Inherent attributes are properties (Triton uses MLIR properties), so generic
+printing gives `<{...}>` exactly as Triton does for `tt.reduce`/`tt.scan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    FunctionType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._syntax import (
+    enum_keyword,
+    i32_attr,
+    parse_attr_dict,
+    parse_keyword_enum,
+    print_attr_dict,
+)
+
+# Triton's I32EnumAttr cases: keyword -> value.
+CACHE = {"none": 1, "ca": 2, "cg": 3, "wb": 4, "cs": 5, "wt": 6, "cv": 7}
+EVICT = {"evict_normal": 1, "evict_first": 2, "evict_last": 3}
+PADDING = {"zero": 1, "nan": 2}
+PROGRAM_DIM = {"x": 0, "y": 1, "z": 2}
+INPUT_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
+ROUNDING = {"rtz": 0, "rtne": 1}
+PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
+RMW = {"and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7, "umax": 8, "umin": 9, "exch": 10}
+SEM = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
+SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
+
+
+# --------------------------------------------------------------------------- types
+
+
+@irdl_attr_definition
+class PointerType(ParametrizedAttribute, TypeAttribute):
+    """`!tt.ptr<T>` or `!tt.ptr<T, addrspace>`; T may be a tensor (block pointer)."""
+
+    name = "tt.ptr"
+
+    pointee: Attribute
+    address_space: IntAttr
+
+    def __init__(self, pointee: Attribute, address_space: int = 1) -> None:
+        super().__init__(pointee, IntAttr(address_space))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        pointee = parser.parse_type()
+        space = 1
+        if parser.parse_optional_punctuation(","):
+            space = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation(">")
+        return (pointee, IntAttr(space))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.pointee)
+        if self.address_space.data != 1:
+            printer.print_string(f", {self.address_space.data}")
+        printer.print_string(">")
+
+    @property
+    def is_block(self) -> bool:
+        return isinstance(self.pointee, TensorType)
+
+
+def element_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, TensorType) else t
+
+
+def with_element(t: Attribute, elem: Attribute) -> Attribute:
+    """The same shape and layout as `t` (a tensor or a scalar) with another element."""
+    if isinstance(t, TensorType):
+        return TensorType(elem, t.get_shape(), t.encoding)
+    return elem
+
+
+def pointee_type(ptr_type: Attribute) -> Attribute:
+    """What a load through `ptr_type` yields: scalar, tensor, or block."""
+    if isinstance(ptr_type, PointerType):
+        return ptr_type.pointee
+    if isinstance(ptr_type, TensorType) and isinstance(ptr_type.element_type, PointerType):
+        return with_element(ptr_type, ptr_type.element_type.pointee)
+    raise VerifyException(f"expected a pointer or tensor of pointers, got {ptr_type}")
+
+
+def mask_type(ptr_type: Attribute) -> Attribute:
+    return with_element(pointee_type(ptr_type), i1)
+
+
+def _parse_stripped_ptr(parser: Parser) -> PointerType:
+    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op."""
+    parser.parse_punctuation("<")
+    pointee = parser.parse_type()
+    space = 1
+    if parser.parse_optional_punctuation(","):
+        space = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    parser.parse_punctuation(">")
+    return PointerType(pointee, space)
+
+
+def _print_stripped_ptr(printer: Printer, t: Attribute) -> None:
+    assert isinstance(t, PointerType)
+    t.print_parameters(printer)
+
+
+def _check(cond: bool, message: str) -> None:
+    if not cond:
+        raise VerifyException(message)
+
+
+# ------------------------------------------------------------------- functions
+
+
+@irdl_op_definition
+class FuncOp(IRDLOperation):
+    """`tt.func public @k(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, ...)`."""
+
+    name = "tt.func"
+    body = region_def()
+    sym_name = prop_def(StringAttr)
+    function_type = prop_def(FunctionType)
+    sym_visibility = opt_prop_def(StringAttr)
+    arg_attrs = opt_prop_def(ArrayAttr)
+    res_attrs = opt_prop_def(ArrayAttr)
+    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+    RESERVED: ClassVar[tuple[str, ...]] = ("sym_name", "function_type", "sym_visibility", "arg_attrs")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FuncOp:
+        visibility = parser.parse_optional_visibility_keyword()
+        name, ins, outs, region, extra, arg_attrs, res_attrs = parse_func_op_like(
+            parser, reserved_attr_names=cls.RESERVED[:3]
+        )
+        props: dict[str, Attribute | None] = {
+            "sym_name": StringAttr(name),
+            "function_type": FunctionType.from_lists(ins, outs),
+            "sym_visibility": visibility,
+            "arg_attrs": arg_attrs,
+            "res_attrs": res_attrs,
+        }
+        op = cls.build(properties={k: v for k, v in props.items() if v is not None}, regions=[region])
+        if extra is not None:
+            op.attributes |= extra.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility:
+            printer.print_string(f" {self.sym_visibility.data}")
+        print_func_op_like(
+            printer,
+            self.sym_name,
+            self.function_type,
+            self.body,
+            self.attributes,
+            arg_attrs=self.arg_attrs,
+            res_attrs=self.res_attrs,
+            reserved_attr_names=self.RESERVED,
+        )
+
+    def verify_(self) -> None:
+        if self.body.blocks:
+            _check(
+                tuple(self.function_type.inputs.data) == tuple(self.body.block.arg_types),
+                "entry block arguments must match the function's input types",
+            )
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    name = "tt.return"
+    srcs = var_operand_def()
+    traits = traits_def(HasParent(FuncOp), IsTerminator(), ReturnLike())
+    assembly_format = "attr-dict ($srcs^ `:` type($srcs))?"
+
+    def verify_(self) -> None:
+        fn = self.parent_op()
+        assert isinstance(fn, FuncOp)
+        _check(
+            tuple(fn.function_type.outputs.data) == tuple(self.srcs.types),
+            f"returns {[str(t) for t in self.srcs.types]} but the function returns "
+            f"{[str(t) for t in fn.function_type.outputs.data]}",
+        )
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation):
+    """`tt.call @f(%a, %b) : (T, U) -> R`."""
+
+    name = "tt.call"
+    args = var_operand_def()
+    callee = prop_def(SymbolRefAttr)
+    res = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CallOp:
+        callee = parser.parse_symbol_name()
+        xs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(xs):
+            parser.raise_error(f"expected {len(xs)} argument types")
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data)]
+        return cls.build(
+            operands=[ops],
+            result_types=[list(ft.outputs.data)],
+            properties=props | {"callee": SymbolRefAttr(callee)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.root_reference.data)
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_operand)
+        printer.print_string(")")
+        print_attr_dict(printer, self, skip=("callee",))
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+# --------------------------------------------------------------- simple ops
+
+
+class _UnaryCast(IRDLOperation):
+    """`op %x attr-dict : T -> U`."""
+
+    src = operand_def()
+    result = result_def()
+    INHERENT: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+@irdl_op_definition
+class SplatOp(_UnaryCast):
+    name = "tt.splat"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _check(isinstance(self.result.type, TensorType), "result must be a tensor")
+        _check(element_type(self.result.type) == self.src.type, "element type must match the operand")
+
+
+@irdl_op_definition
+class BroadcastOp(_UnaryCast):
+    name = "tt.broadcast"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        _check(s.element_type == r.element_type, "element types must match")
+        _check(len(s.get_shape()) == len(r.get_shape()), "ranks must match")
+        for a, b in zip(s.get_shape(), r.get_shape()):
+            _check(a == b or a == 1, f"cannot broadcast {s} to {r}")
+
+
+@irdl_op_definition
+class ExpandDimsOp(_UnaryCast):
+    name = "tt.expand_dims"
+    axis = prop_def(IntegerAttr)
+    INHERENT: ClassVar[tuple[str, ...]] = ("axis",)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        shape = list(s.get_shape())
+        ax = self.axis.value.data
+        _check(0 <= ax <= len(shape), f"axis {ax} out of range")
+        shape.insert(ax, 1)
+        _check(tuple(shape) == tuple(r.get_shape()), f"expand_dims {s} along {ax} is not {r}")
+
+
+@irdl_op_definition
+class TransOp(_UnaryCast):
+    name = "tt.trans"
+    order = prop_def(DenseArrayBase)
+    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class BitcastOp(_UnaryCast):
+    name = "tt.bitcast"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class IntToPtrOp(_UnaryCast):
+    name = "tt.int_to_ptr"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class PtrToIntOp(_UnaryCast):
+    name = "tt.ptr_to_int"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class HistogramOp(_UnaryCast):
+    name = "tt.histogram"
+
+
+@irdl_op_definition
+class FpToFpOp(IRDLOperation):
+    """`tt.fp_to_fp %x (, rounding = rtne)? : T -> U`."""
+
+    name = "tt.fp_to_fp"
+    src = operand_def()
+    result = result_def()
+    rounding = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FpToFpOp:
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("rounding")
+            parser.parse_punctuation("=")
+            props["rounding"] = parse_keyword_enum(parser, ROUNDING, "rounding mode")
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self, skip=("rounding",))
+        if self.rounding is not None:
+            printer.print_string(f", rounding = {enum_keyword(self.rounding, ROUNDING)}")
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+class _SameType(IRDLOperation):
+    """`op %a, %b attr-dict : T` with operands and result all of type T."""
+
+    args = var_operand_def()
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[[parser.resolve_operand(x, t) for x in xs]], result_types=[t], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.args, printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.result.type}")
+
+    def verify_(self) -> None:
+        for a in self.args:
+            _check(a.type == self.result.type, "operands and result must have the same type")
+
+
+@irdl_op_definition
+class PreciseSqrtOp(_SameType):
+    name = "tt.precise_sqrt"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class PreciseDivFOp(_SameType):
+    name = "tt.precise_divf"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class MulhiUIOp(_SameType):
+    name = "tt.mulhiui"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class ClampFOp(IRDLOperation):
+    """`tt.clampf %x, %lo, %hi, propagateNan = none : T`."""
+
+    name = "tt.clampf"
+    x = operand_def()
+    min = operand_def()
+    max = operand_def()
+    result = result_def()
+    propagateNan = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ClampFOp:
+        xs = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            xs.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(",")
+        parser.parse_keyword("propagateNan")
+        parser.parse_punctuation("=")
+        nan = parse_keyword_enum(parser, PROPAGATE_NAN, "propagateNan")
+        props, attrs = parse_attr_dict(parser, ())
+        props["propagateNan"] = nan
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(x, t) for x in xs], result_types=[t], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.x, self.min, self.max), printer.print_operand)
+        printer.print_string(f", propagateNan = {enum_keyword(self.propagateNan, PROPAGATE_NAN)}")
+        print_attr_dict(printer, self, skip=("propagateNan",))
+        printer.print_string(f" : {self.result.type}")
+
+
+class _Binary(IRDLOperation):
+    """`op %a, %b : T -> U`."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+            result_types=[r],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.lhs, self.rhs), printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.lhs.type} -> {self.result.type}")
+
+
+@irdl_op_definition
+class JoinOp(_Binary):
+    name = "tt.join"
+
+
+@irdl_op_definition
+class CatOp(_Binary):
+    name = "tt.cat"
+
+
+@irdl_op_definition
+class SplitOp(IRDLOperation):
+    """`%l, %r = tt.split %x : T -> U`."""
+
+    name = "tt.split"
+    src = operand_def()
+    outLHS = result_def()
+    outRHS = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SplitOp:
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r, r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.outLHS.type}")
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """`tt.reshape %x (allow_reorder)? (efficient_layout)? : T -> U`."""
+
+    name = "tt.reshape"
+    src = operand_def()
+    result = result_def()
+    allow_reorder = opt_prop_def(UnitAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    FLAGS: ClassVar[tuple[str, ...]] = ("allow_reorder", "efficient_layout")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReshapeOp:
+        x = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        for flag in cls.FLAGS:
+            if parser.parse_optional_keyword(flag):
+                props[flag] = UnitAttr()
+        more, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props | more, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        for flag in self.FLAGS:
+            if flag in self.properties:
+                printer.print_string(f" {flag}")
+        print_attr_dict(printer, self, skip=self.FLAGS)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+# ---------------------------------------------------------- program and ranges
+
+
+class _ProgramQuery(IRDLOperation):
+    """`op x : i32`."""
+
+    axis = prop_def(IntegerAttr)
+    result = result_def(i32)
+    traits = traits_def(Pure())
+
+    def __init__(self, axis: int) -> None:
+        super().__init__(properties={"axis": i32_attr(axis)}, result_types=[i32])
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        axis = parse_keyword_enum(parser, PROGRAM_DIM, "program dimension")
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(properties=props | {"axis": axis}, attributes=attrs, result_types=[t])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_keyword(self.axis, PROGRAM_DIM)}")
+        print_attr_dict(printer, self, skip=("axis",))
+        printer.print_string(f" : {self.result.type}")
+
+
+@irdl_op_definition
+class GetProgramIdOp(_ProgramQuery):
+    name = "tt.get_program_id"
+
+
+@irdl_op_definition
+class GetNumProgramsOp(_ProgramQuery):
+    name = "tt.get_num_programs"
+
+
+@irdl_op_definition
+class MakeRangeOp(IRDLOperation):
+    """`tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>`."""
+
+    name = "tt.make_range"
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeRangeOp:
+        props, attrs = parse_attr_dict(parser, ("start", "end"))
+        parser.parse_punctuation(":")
+        return cls.build(properties=props, attributes=attrs, result_types=[parser.parse_type()])
+
+    def print(self, printer: Printer) -> None:
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.result.type}")
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        n = self.end.value.data - self.start.value.data
+        _check(t.get_shape() == (n,), f"range [{self.start.value.data}, {self.end.value.data}) does not fill {t}")
+        _check(isinstance(t.element_type, IntegerType), "make_range yields integers")
+
+
+# ----------------------------------------------------------------- pointers
+
+
+@irdl_op_definition
+class AddPtrOp(IRDLOperation):
+    """`tt.addptr %p, %o : PtrT, OffT`."""
+
+    name = "tt.addptr"
+    ptr = operand_def()
+    offset = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AddPtrOp:
+        p = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        o = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        pt = parser.parse_type()
+        parser.parse_punctuation(",")
+        ot = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(p, pt), parser.resolve_operand(o, ot)],
+            result_types=[pt],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.ptr, self.offset), printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.result.type}, {self.offset.type}")
+
+    def verify_(self) -> None:
+        _check(self.result.type == self.ptr.type, "result type must match the pointer type")
+        _check(isinstance(element_type(self.ptr.type), PointerType), "addptr needs a pointer operand")
+
+
+@irdl_op_definition
+class AdvanceOp(IRDLOperation):
+    """`tt.advance %p, [%o0, %o1] : <tensor<...>>`."""
+
+    name = "tt.advance"
+    ptr = operand_def(PointerType)
+    offsets = var_operand_def()
+    result = result_def(PointerType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AdvanceOp:
+        p = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = _parse_stripped_ptr(parser)
+        return cls.build(
+            operands=[parser.resolve_operand(p, t), [parser.resolve_operand(o, i32) for o in offs]],
+            result_types=[t],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", [")
+        printer.print_list(self.offsets, printer.print_operand)
+        printer.print_string("]")
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        _print_stripped_ptr(printer, self.result.type)
+
+    def verify_(self) -> None:
+        t = self.ptr.type
+        _check(isinstance(t, PointerType) and t.is_block, "tt.advance needs a block pointer")
+        rank = len(cast(TensorType, cast(PointerType, t).pointee).get_shape())
+        _check(len(self.offsets) == rank, f"expected {rank} offsets, got {len(self.offsets)}")
+
+
+@irdl_op_definition
+class MakeTensorPtrOp(IRDLOperation):
+    """`tt.make_tensor_ptr %base, [shape], [strides], [offsets] {order = ...} : <tensor<...>>`."""
+
+    name = "tt.make_tensor_ptr"
+    base = operand_def(PointerType)
+    shape = var_operand_def()
+    strides = var_operand_def()
+    offsets = var_operand_def()
+    order = prop_def(DenseArrayBase)
+    result = result_def(PointerType)
+    irdl_options = (AttrSizedOperandSegments(),)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorPtrOp:
+        b = parser.parse_unresolved_operand()
+        lists = []
+        for _ in range(3):
+            parser.parse_punctuation(",")
+            lists.append(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand))
+        props, attrs = parse_attr_dict(parser, ("order",))
+        parser.parse_punctuation(":")
+        t = _parse_stripped_ptr(parser)
+        block = t.pointee
+        if not isinstance(block, TensorType):
+            parser.raise_error("tt.make_tensor_ptr yields a pointer to a tensor")
+        base_t = PointerType(block.element_type, t.address_space.data)
+        return cls.build(
+            operands=[
+                parser.resolve_operand(b, base_t),
+                [parser.resolve_operand(x, i64) for x in lists[0]],
+                [parser.resolve_operand(x, i64) for x in lists[1]],
+                [parser.resolve_operand(x, i32) for x in lists[2]],
+            ],
+            result_types=[t],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for group in (self.shape, self.strides, self.offsets):
+            printer.print_string(", [")
+            printer.print_list(group, printer.print_operand)
+            printer.print_string("]")
+        print_attr_dict(printer, self, skip=("operandSegmentSizes",))
+        printer.print_string(" : ")
+        _print_stripped_ptr(printer, self.result.type)
+
+    def verify_(self) -> None:
+        t = cast(PointerType, self.result.type)
+        _check(isinstance(t.pointee, TensorType), "result must point to a tensor")
+        rank = len(cast(TensorType, t.pointee).get_shape())
+        for what, group in (("shape", self.shape), ("strides", self.strides), ("offsets", self.offsets)):
+            _check(len(group) == rank, f"expected {rank} {what}, got {len(group)}")
+        _check(len(self.order.get_values()) == rank, f"order must have {rank} entries")
+
+    @property
+    def order_values(self) -> tuple[int, ...]:
+        return tuple(self.order.get_values())  # type: ignore[arg-type]
+
+
+# -------------------------------------------------------------- loads/stores
+
+_LOAD_DEFAULTS: dict[str, Attribute | None] = {
+    "cache": i32_attr(1),
+    "evict": i32_attr(1),
+    "isVolatile": BoolAttr.from_bool(False),
+}
+
+
+def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
+    """The `cacheModifier = X` / `evictionPolicy = Y` clauses, any order."""
+    props: dict[str, Attribute] = {}
+    while True:
+        if parser.parse_optional_keyword("cacheModifier"):
+            parser.parse_punctuation("=")
+            props["cache"] = parse_keyword_enum(parser, CACHE, "cache modifier")
+        elif parser.parse_optional_keyword("evictionPolicy"):
+            parser.parse_punctuation("=")
+            props["evict"] = parse_keyword_enum(parser, EVICT, "eviction policy")
+        else:
+            return props
+
+
+def _print_cache_evict(printer: Printer, op: IRDLOperation) -> None:
+    cache, evict = op.properties.get("cache"), op.properties.get("evict")
+    if cache is not None and cache != _LOAD_DEFAULTS["cache"]:
+        printer.print_string(f" cacheModifier = {enum_keyword(cache, CACHE)}")
+    if evict is not None and evict != _LOAD_DEFAULTS["evict"]:
+        printer.print_string(f" evictionPolicy = {enum_keyword(evict, EVICT)}")
+
+
+class _MemoryOp(IRDLOperation):
+    """Shared accessors of tt.load / tt.store."""
+
+    @property
+    def boundary_check(self) -> tuple[int, ...]:
+        bc = self.properties.get("boundaryCheck")
+        return tuple(bc.get_values()) if isinstance(bc, DenseArrayBase) else ()  # type: ignore[arg-type]
+
+    @property
+    def is_block_pointer(self) -> bool:
+        t = self.operands[0].type
+        return isinstance(t, PointerType) and t.is_block
+
+
+@irdl_op_definition
+class LoadOp(_MemoryOp):
+    """`tt.load %ptr (, %mask (, %other)?)? [cacheModifier = ..] {..} : PtrT`."""
+
+    name = "tt.load"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    result = result_def()
+    boundaryCheck = opt_prop_def(DenseArrayBase)
+    padding = opt_prop_def(IntegerAttr)
+    cache = opt_prop_def(IntegerAttr)
+    evict = opt_prop_def(IntegerAttr)
+    isVolatile = opt_prop_def(BoolAttr)
+    irdl_options = (AttrSizedOperandSegments(),)
+    INHERENT: ClassVar[tuple[str, ...]] = ("boundaryCheck", "padding", "cache", "evict", "isVolatile")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        if len(xs) > 3:
+            parser.raise_error("tt.load takes a pointer, an optional mask and an optional other")
+        props = _parse_cache_evict(parser)
+        more, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        pt = parser.parse_type()
+        try:
+            types = [pt, mask_type(pt), pointee_type(pt)][: len(xs)]
+        except VerifyException as e:
+            parser.raise_error(str(e), pos, parser.pos)
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types)]
+        return cls.build(
+            operands=[ops[0], ops[1:2], ops[2:3]],
+            result_types=[pointee_type(pt)],
+            properties=props | more,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_cache_evict(printer, self)
+        print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict", "operandSegmentSizes"))
+        printer.print_string(f" : {self.ptr.type}")
+
+    def verify_(self) -> None:
+        _check(self.result.type == pointee_type(self.ptr.type), f"result must be {pointee_type(self.ptr.type)}")
+        if self.mask is not None:
+            _check(self.mask.type == mask_type(self.ptr.type), f"mask must be {mask_type(self.ptr.type)}")
+        if self.other is not None:
+            _check(self.other.type == self.result.type, f"other must be {self.result.type}")
+
+
+@irdl_op_definition
+class StoreOp(_MemoryOp):
+    """`tt.store %ptr, %value (, %mask)? [cacheModifier = ..] {..} : PtrT`."""
+
+    name = "tt.store"
+    ptr = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    boundaryCheck = opt_prop_def(DenseArrayBase)
+    cache = opt_prop_def(IntegerAttr)
+    evict = opt_prop_def(IntegerAttr)
+    INHERENT: ClassVar[tuple[str, ...]] = ("boundaryCheck", "cache", "evict")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        if not 2 <= len(xs) <= 3:
+            parser.raise_error("tt.store takes a pointer, a value and an optional mask")
+        props = _parse_cache_evict(parser)
+        more, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        pt = parser.parse_type()
+        try:
+            types = [pt, pointee_type(pt), mask_type(pt)][: len(xs)]
+        except VerifyException as e:
+            parser.raise_error(str(e), pos, parser.pos)
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types)]
+        return cls.build(operands=[ops[0], ops[1], ops[2:3]], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_cache_evict(printer, self)
+        print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict"))
+        printer.print_string(f" : {self.ptr.type}")
+
+    def verify_(self) -> None:
+        _check(self.value.type == pointee_type(self.ptr.type), f"value must be {pointee_type(self.ptr.type)}")
+        if self.mask is not None:
+            _check(self.mask.type == mask_type(self.ptr.type), f"mask must be {mask_type(self.ptr.type)}")
+
+
+# ------------------------------------------------------------------- atomics
+
+
+class _Atomic(IRDLOperation):
+    """`op <enum keywords>, %operands : (T...) -> R`."""
+
+    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = ()
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        props: dict[str, Attribute] = {}
+        for key, cases in cls.KEYS:
+            props[key] = parse_keyword_enum(parser, cases, key)
+            parser.parse_punctuation(",")
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        more, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(xs):
+            parser.raise_error(f"expected {len(xs)} operand types")
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data)]
+        return cls.build(
+            operands=cls._segments(ops), result_types=list(ft.outputs.data), properties=props | more, attributes=attrs
+        )
+
+    @classmethod
+    def _segments(cls, ops: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
+        return [ops[0], ops[1], ops[2:3]]
+
+    def print(self, printer: Printer) -> None:
+        words = [enum_keyword(self.properties[k], cases) for k, cases in self.KEYS]
+        printer.print_string(" " + ", ".join(words) + ", ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_attr_dict(printer, self, skip=[k for k, _ in self.KEYS])
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class AtomicRMWOp(_Atomic):
+    """`tt.atomic_rmw fadd, acq_rel, gpu, %p, %v (, %m)? : (T...) -> R`."""
+
+    name = "tt.atomic_rmw"
+    ptr = operand_def()
+    val = operand_def()
+    mask = opt_operand_def()
+    result = result_def()
+    atomic_rmw_op = prop_def(IntegerAttr)
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = (("atomic_rmw_op", RMW), ("sem", SEM), ("scope", SCOPE))
+
+
+@irdl_op_definition
+class AtomicCASOp(_Atomic):
+    """`tt.atomic_cas acq_rel, gpu, %p, %cmp, %v : (T...) -> R`."""
+
+    name = "tt.atomic_cas"
+    ptr = operand_def()
+    cmp = operand_def()
+    val = operand_def()
+    result = result_def()
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = (("sem", SEM), ("scope", SCOPE))
+
+    @classmethod
+    def _segments(cls, ops: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
+        return list(ops)
+
+
+# ----------------------------------------------------------------------- dot
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """`tt.dot %a, %b, %c(, inputPrecision = tf32)? : A * B -> D`."""
+
+    name = "tt.dot"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = operand_def(TensorType)
+    d = result_def(TensorType)
+    inputPrecision = opt_prop_def(IntegerAttr)
+    maxNumImpreciseAcc = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    DEFAULTS: ClassVar[dict[str, Attribute | None]] = {"maxNumImpreciseAcc": i32_attr(0)}
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotOp:
+        xs = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            xs.append(parser.parse_unresolved_operand())
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("inputPrecision")
+            parser.parse_punctuation("=")
+            props["inputPrecision"] = parse_keyword_enum(parser, INPUT_PRECISION, "input precision")
+        more, attrs = parse_attr_dict(parser, ("maxNumImpreciseAcc", "inputPrecision"))
+        parser.parse_punctuation(":")
+        at = parser.parse_type()
+        parser.parse_punctuation("*")
+        bt = parser.parse_type()
+        parser.parse_punctuation("->")
+        dt = parser.parse_type()
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, (at, bt, dt))]
+        return cls.build(operands=ops, result_types=[dt], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.a, self.b, self.c), printer.print_operand)
+        if self.inputPrecision is not None:
+            printer.print_string(f", inputPrecision = {enum_keyword(self.inputPrecision, INPUT_PRECISION)}")
+        print_attr_dict(printer, self, self.DEFAULTS, skip=("inputPrecision",))
+        printer.print_string(f" : {self.a.type} * {self.b.type} -> {self.d.type}")
+
+    def verify_(self) -> None:
+        a, b, c, d = (cast(TensorType, v.type) for v in (self.a, self.b, self.c, self.d))
+        _check(c == d, "accumulator and result types must match")
+        sa, sb, sd = a.get_shape(), b.get_shape(), d.get_shape()
+        _check(len(sa) == len(sb) == len(sd) and len(sa) in (2, 3), "dot operands must be 2D or batched 3D")
+        _check(sa[-1] == sb[-2], f"K mismatch: {a} * {b}")
+        _check((sa[-2], sb[-1]) == tuple(sd[-2:]), f"result shape must be {sa[-2]}x{sb[-1]}")
+
+
+# ------------------------------------------------------ reductions and scans
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """Printed in generic form by Triton: `"tt.reduce"(%x) <{axis = 1 : i32}> ({...})`."""
+
+    name = "tt.reduce"
+    srcs = var_operand_def()
+    result = var_result_def()
+    axis = prop_def(IntegerAttr)
+    combineOp = region_def()
+
+
+@irdl_op_definition
+class ReduceReturnOp(IRDLOperation):
+    name = "tt.reduce.return"
+    result = var_operand_def()
+    traits = traits_def(HasParent(ReduceOp), IsTerminator(), ReturnLike())
+
+
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    name = "tt.scan"
+    srcs = var_operand_def()
+    result = var_result_def()
+    axis = prop_def(IntegerAttr)
+    reverse = prop_def(BoolAttr)
+    combineOp = region_def()
+
+
+@irdl_op_definition
+class ScanReturnOp(IRDLOperation):
+    name = "tt.scan.return"
+    result = var_operand_def()
+    traits = traits_def(HasParent(ScanOp), IsTerminator(), ReturnLike())
+
+
+# ---------------------------------------------------------------- the rest
+
+
+@irdl_op_definition
+class ExternElementwiseOp(IRDLOperation):
+    """`tt.extern_elementwise %a, %b {libname = .., symbol = ..} : (T, T) -> R`."""
+
+    name = "tt.extern_elementwise"
+    srcs = var_operand_def()
+    result = result_def()
+    libname = prop_def(StringAttr)
+    libpath = prop_def(StringAttr)
+    symbol = prop_def(StringAttr)
+    pure = prop_def(BoolAttr)
+    INHERENT: ClassVar[tuple[str, ...]] = ("libname", "libpath", "symbol", "pure")
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data, strict=True)]
+        return cls.build(operands=[ops], result_types=list(ft.outputs.data), properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class ElementwiseInlineAsmOp(IRDLOperation):
+    """Kept in generic form; no pass of ours looks inside inline assembly."""
+
+    name = "tt.elementwise_inline_asm"
+    args = var_operand_def()
+    result = var_result_def()
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pure = prop_def(BoolAttr)
+    packed_element = prop_def(IntegerAttr)
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`tt.gather %src[%idx] {axis = 0 : i32} : (T, I) -> R`."""
+
+    name = "tt.gather"
+    src = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GatherOp:
+        s = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        i = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        props, attrs = parse_attr_dict(parser, ("axis", "efficient_layout"))
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        st, it = ft.inputs.data
+        return cls.build(
+            operands=[parser.resolve_operand(s, st), parser.resolve_operand(i, it)],
+            result_types=list(ft.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string("[")
+        printer.print_operand(self.indices)
+        printer.print_string("]")
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %a : T`."""
+
+    name = "tt.print"
+    args = var_operand_def()
+    prefix = prop_def(StringAttr)
+    hex = prop_def(BoolAttr)
+    isSigned = prop_def(DenseArrayBase)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        prefix = StringAttr(parser.parse_str_literal())
+        props, attrs = parse_attr_dict(parser, ("hex", "isSigned"))
+        xs = []
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types, strict=True)]
+        return cls.build(operands=[ops], properties=props | {"prefix": prefix}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.prefix.data)
+        print_attr_dict(printer, self, skip=("prefix",))
+        if self.args:
+            printer.print_string(" : ")
+            printer.print_list(self.args, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list(self.args.types, printer.print_attribute)
+
+
+@irdl_op_definition
+class AssertOp(IRDLOperation):
+    """`tt.assert %cond, "message" : T`."""
+
+    name = "tt.assert"
+    condition = operand_def()
+    message = prop_def(StringAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AssertOp:
+        c = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        msg = StringAttr(parser.parse_str_literal())
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(c, t)], properties=props | {"message": msg}, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.condition)
+        printer.print_string(", ")
+        printer.print_string_literal(self.message.data)
+        print_attr_dict(printer, self, skip=("message",))
+        printer.print_string(f" : {self.condition.type}")
+
+
+TT = Dialect(
+    "tt",
+    [
+        FuncOp, ReturnOp, CallOp,
+        SplatOp, BroadcastOp, ExpandDimsOp, TransOp, BitcastOp, IntToPtrOp, PtrToIntOp, HistogramOp,
+        FpToFpOp, PreciseSqrtOp, PreciseDivFOp, MulhiUIOp, ClampFOp, JoinOp, CatOp, SplitOp, ReshapeOp,
+        GetProgramIdOp, GetNumProgramsOp, MakeRangeOp,
+        AddPtrOp, AdvanceOp, MakeTensorPtrOp, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp,
+        DotOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp,
+        ExternElementwiseOp, ElementwiseInlineAsmOp, GatherOp, PrintOp, AssertOp,
+    ],
+    [PointerType],
+)  # fmt: skip
+
+__all__ = ["TT", "PointerType", "element_type", "mask_type", "pointee_type", "with_element"]
