@@ -7,7 +7,6 @@ Only the canonical names (`tt`, `ttg`, `ttig`) are defined here; the old spellin
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.cf import Cf
 from xdsl.dialects.func import Func
@@ -19,6 +18,7 @@ from xdsl.ir import Dialect
 
 
 def all_dialects() -> list[Dialect]:
+    from xpu_passes.dialects.arith_compat import Arith
     from xpu_passes.dialects.tt import TT
     from xpu_passes.dialects.ttg import TTG
     from xpu_passes.dialects.ttig import TTIG

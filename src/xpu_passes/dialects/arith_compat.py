@@ -1,0 +1,141 @@
+"""xDSL's `arith`, with the ops whose syntax differs from MLIR's replaced.
+
+xDSL 0.74 types `arith.cmpi`/`arith.cmpf` results as scalar `i1` even for tensor
+operands, and reads `arith.select` only with a scalar condition. Triton's IR uses
+both forms on tensors, so those three ops are redefined here; the rest is xDSL's.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i64
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._syntax import parse_attr_dict, parse_keyword_enum, print_attr_dict, enum_keyword
+from xpu_passes.dialects.tt import element_type, with_element
+
+CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+CMPF = {
+    "false": 0, "oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "ord": 7,
+    "ueq": 8, "ugt": 9, "uge": 10, "ult": 11, "ule": 12, "une": 13, "uno": 14, "true": 15,
+}  # fmt: skip
+
+
+class _Compare(IRDLOperation):
+    """`arith.cmpX pred, %a, %b (fastmath<..>)? : T` -> i1 of T's shape."""
+
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    PREDICATES: ClassVar[dict[str, int]] = {}
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        pred = parse_keyword_enum(parser, cls.PREDICATES, "comparison predicate")
+        pred = IntegerAttr(pred.value.data, i64)
+        parser.parse_punctuation(",")
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {"predicate": pred}
+        if parser.parse_optional_characters("fastmath") is not None:
+            props["fastmath"] = arith.FastMathFlagsAttr(arith.FastMathFlagsAttr.parse_parameter(parser))
+        more, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+            result_types=[with_element(t, i1)],
+            properties=props | more,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_keyword(self.predicate, self.PREDICATES)}, ")
+        printer.print_list((self.lhs, self.rhs), printer.print_operand)
+        fm = self.properties.get("fastmath")
+        if fm is not None and fm != arith.FastMathFlagsAttr("none"):
+            printer.print_string(" fastmath")
+            fm.print_parameter(printer)  # type: ignore[attr-defined]
+        print_attr_dict(printer, self, skip=("predicate", "fastmath"))
+        printer.print_string(f" : {self.lhs.type}")
+
+    def verify_(self) -> None:
+        if self.lhs.type != self.rhs.type:
+            raise VerifyException("comparison operands must have the same type")
+        if self.result.type != with_element(self.lhs.type, i1):
+            raise VerifyException(f"result must be {with_element(self.lhs.type, i1)}")
+
+
+@irdl_op_definition
+class CmpiOp(_Compare):
+    name = "arith.cmpi"
+    PREDICATES: ClassVar[dict[str, int]] = CMPI
+
+
+@irdl_op_definition
+class CmpfOp(_Compare):
+    name = "arith.cmpf"
+    PREDICATES: ClassVar[dict[str, int]] = CMPF
+    fastmath = opt_prop_def(arith.FastMathFlagsAttr)
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`arith.select %c, %a, %b : T` or, with a tensor condition, `: C, T`."""
+
+    name = "arith.select"
+    cond = operand_def()
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        xs = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            xs.append(parser.parse_unresolved_operand())
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        ct: Attribute = i1
+        if parser.parse_optional_punctuation(","):
+            ct, t = t, parser.parse_type()
+        ops = [parser.resolve_operand(x, ty) for x, ty in zip(xs, (ct, t, t))]
+        return cls.build(operands=ops, result_types=[t], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.cond, self.lhs, self.rhs), printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        if self.cond.type != i1:
+            printer.print_string(f"{self.cond.type}, ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if not (self.lhs.type == self.rhs.type == self.result.type):
+            raise VerifyException("select operands and result must have the same type")
+        c = self.cond.type
+        if element_type(c) != IntegerType(1) or (c != i1 and c != with_element(self.result.type, i1)):
+            raise VerifyException("select condition must be i1 or i1 of the result's shape")
+
+
+_REPLACED = {op.name: op for op in (CmpiOp, CmpfOp, SelectOp)}
+
+Arith = Dialect(
+    "arith",
+    [_REPLACED.get(op.name, op) for op in arith.Arith.operations],
+    list(arith.Arith.attributes),
+)

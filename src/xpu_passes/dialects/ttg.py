@@ -1,0 +1,453 @@
+"""The Triton GPU dialect `ttg` (old spelling `triton_gpu`): layouts, memdesc, ops."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    TensorType,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._struct_attr import Field, StructAttr
+from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
+
+_CTA = (Field("CTAsPerCGA", "ints", True), Field("CTASplitNum", "ints", True), Field("CTAOrder", "ints", True))
+
+
+@irdl_attr_definition
+class BlockedEncodingAttr(StructAttr):
+    name = "ttg.blocked"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("sizePerThread", "ints"),
+        Field("threadsPerWarp", "ints"),
+        Field("warpsPerCTA", "ints"),
+        Field("order", "ints"),
+        *_CTA,
+    )
+    size_per_thread_: Attribute
+    threads_per_warp_: Attribute
+    warps_per_cta_: Attribute
+    order_: Attribute
+    ctas_per_cga_: Attribute
+    cta_split_num_: Attribute
+    cta_order_: Attribute
+
+    @property
+    def size_per_thread(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("sizePerThread"))
+
+    @property
+    def threads_per_warp(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("threadsPerWarp"))
+
+    @property
+    def warps_per_cta(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("warpsPerCTA"))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("order"))
+
+    def verify(self) -> None:
+        n = len(self.order)
+        for key in ("sizePerThread", "threadsPerWarp", "warpsPerCTA"):
+            if len(cast(tuple[int, ...], self.get(key))) != n:
+                raise VerifyException(f"#ttg.blocked: {key} must have rank {n} like order")
+        if sorted(self.order) != list(range(n)):
+            raise VerifyException("#ttg.blocked: order must be a permutation")
+
+
+@irdl_attr_definition
+class SliceEncodingAttr(StructAttr):
+    name = "ttg.slice"
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "int"), Field("parent", "attr"))
+    dim_: Attribute
+    parent: Attribute
+
+    @property
+    def dim(self) -> int:
+        return cast(int, self.get("dim"))
+
+
+@irdl_attr_definition
+class DotOperandEncodingAttr(StructAttr):
+    name = "ttg.dot_op"
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("opIdx", "int"), Field("parent", "attr"), Field("kWidth", "int", True))
+    op_idx_: Attribute
+    parent: Attribute
+    k_width_: Attribute
+
+    @property
+    def op_idx(self) -> int:
+        return cast(int, self.get("opIdx"))
+
+    @property
+    def k_width(self) -> int:
+        return cast(int | None, self.get("kWidth")) or 0
+
+
+@irdl_attr_definition
+class LinearEncodingAttr(StructAttr):
+    name = "ttg.linear"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("register", "ints2d"),
+        Field("lane", "ints2d"),
+        Field("warp", "ints2d"),
+        Field("block", "ints2d"),
+    )
+    register_: Attribute
+    lane_: Attribute
+    warp_: Attribute
+    block_: Attribute
+
+    def bases(self, dim: str) -> tuple[tuple[int, ...], ...]:
+        return cast(tuple[tuple[int, ...], ...], self.get(dim))
+
+
+@irdl_attr_definition
+class SwizzledSharedEncodingAttr(StructAttr):
+    name = "ttg.swizzled_shared"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("vec", "int"),
+        Field("perPhase", "int"),
+        Field("maxPhase", "int"),
+        Field("order", "ints"),
+        *_CTA,
+    )
+    vec_: Attribute
+    per_phase_: Attribute
+    max_phase_: Attribute
+    order_: Attribute
+    ctas_per_cga_: Attribute
+    cta_split_num_: Attribute
+    cta_order_: Attribute
+
+
+@irdl_attr_definition
+class SharedEncodingAttr(StructAttr):
+    """The 3.2-era spelling of the shared layout."""
+
+    name = "ttg.shared"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("vec", "int"),
+        Field("perPhase", "int"),
+        Field("maxPhase", "int"),
+        Field("order", "ints"),
+        *_CTA,
+        Field("hasLeadingOffset", "bool", True),
+    )
+    vec_: Attribute
+    per_phase_: Attribute
+    max_phase_: Attribute
+    order_: Attribute
+    ctas_per_cga_: Attribute
+    cta_split_num_: Attribute
+    cta_order_: Attribute
+    has_leading_offset_: Attribute
+
+
+@irdl_attr_definition
+class SharedMemorySpaceAttr(ParametrizedAttribute):
+    """`#ttg.shared_memory`."""
+
+    name = "ttg.shared_memory"
+
+
+@irdl_attr_definition
+class MemDescType(ParametrizedAttribute, TypeAttribute):
+    """`!ttg.memdesc<2x256x32xbf16, #shared, #smem, mutable(, allocShape)?>`."""
+
+    name = "ttg.memdesc"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    encoding: Attribute
+    memory_space: Attribute
+    mutable: Attribute  # UnitAttr when mutable, else NoneAttr-like empty array
+    alloc_shape: ArrayAttr[IntAttr]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        dims, elem = parser.parse_ranked_shape()
+        parser.parse_punctuation(",")
+        enc = parser.parse_attribute()
+        space: Attribute = ArrayAttr(())
+        mutable: Attribute = ArrayAttr(())
+        alloc: list[int] = []
+        if parser.parse_optional_punctuation(","):
+            space = parser.parse_attribute()
+            if parser.parse_optional_punctuation(","):
+                if parser.parse_optional_keyword("mutable"):
+                    mutable = UnitAttr()
+                    if parser.parse_optional_punctuation(","):
+                        alloc = parser.parse_dimension_list()
+                else:
+                    alloc = parser.parse_dimension_list()
+        parser.parse_punctuation(">")
+        return (ArrayAttr(IntAttr(d) for d in dims), elem, enc, space, mutable, ArrayAttr(IntAttr(d) for d in alloc))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_string("".join(f"{d.data}x" for d in self.shape.data))
+        printer.print_attribute(self.element_type)
+        printer.print_string(", ")
+        printer.print_attribute(self.encoding)
+        if self.memory_space != ArrayAttr(()):
+            printer.print_string(", ")
+            printer.print_attribute(self.memory_space)
+        if isinstance(self.mutable, UnitAttr):
+            printer.print_string(", mutable")
+        if self.alloc_shape.data:
+            printer.print_string(", " + "x".join(str(d.data) for d in self.alloc_shape.data))
+        printer.print_string(">")
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+
+# ------------------------------------------------------------------------ ops
+
+
+@irdl_op_definition
+class ConvertLayoutOp(IRDLOperation):
+    """`%y = ttg.convert_layout %x : tensor<..., #a> -> tensor<..., #b>`."""
+
+    name = "ttg.convert_layout"
+    src = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConvertLayoutOp:
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+    def verify_(self) -> None:
+        s, r = cast(TensorType, self.src.type), cast(TensorType, self.result.type)
+        if s.get_shape() != r.get_shape() or s.element_type != r.element_type:
+            raise VerifyException("convert_layout changes only the layout, not shape or element type")
+
+
+@irdl_op_definition
+class LocalAllocOp(IRDLOperation):
+    """`ttg.local_alloc %x : (T) -> !ttg.memdesc<...>` or `ttg.local_alloc : () -> ...`."""
+
+    name = "ttg.local_alloc"
+    src = opt_operand_def()
+    result = result_def(MemDescType)
+    alignment = opt_prop_def(Attribute)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalAllocOp:
+        x = parser.parse_optional_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ("alignment",))
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        ops = [parser.resolve_operand(x, ft.inputs.data[0])] if x is not None else []
+        return cls.build(operands=[ops], result_types=list(ft.outputs.data), properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.src is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+
+@irdl_op_definition
+class LocalLoadOp(IRDLOperation):
+    """`ttg.local_load %m (token %t)? : !ttg.memdesc<...> -> tensor<...>`."""
+
+    name = "ttg.local_load"
+    src = operand_def(MemDescType)
+    token = opt_operand_def()
+    result = result_def(TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalLoadOp:
+        x = parser.parse_unresolved_operand()
+        tok = parser.parse_unresolved_operand() if parser.parse_optional_keyword("token") else None
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        ops = [parser.resolve_operand(x, t), [] if tok is None else [parser.resolve_operand(tok, _ASYNC_TOKEN)]]
+        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        if self.token is not None:
+            printer.print_string(" token ")
+            printer.print_operand(self.token)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+@irdl_op_definition
+class LocalStoreOp(IRDLOperation):
+    """`ttg.local_store %v, %m : tensor<...> -> !ttg.memdesc<...>`."""
+
+    name = "ttg.local_store"
+    src = operand_def(TensorType)
+    dst = operand_def(MemDescType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalStoreOp:
+        v = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        m = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        vt = parser.parse_type()
+        parser.parse_punctuation("->")
+        mt = parser.parse_type()
+        ops = [parser.resolve_operand(v, vt), parser.resolve_operand(m, mt)]
+        return cls.build(operands=ops, properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.src, self.dst), printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.dst.type}")
+
+
+@irdl_op_definition
+class LocalDeallocOp(IRDLOperation):
+    """`ttg.local_dealloc %m : !ttg.memdesc<...>`."""
+
+    name = "ttg.local_dealloc"
+    src = operand_def(MemDescType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalDeallocOp:
+        m = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        return cls.build(operands=[parser.resolve_operand(m, parser.parse_type())], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type}")
+
+
+@irdl_op_definition
+class MemDescSubviewOp(IRDLOperation):
+    """`ttg.memdesc_subview %m[%i, %c0, %c0] : !ttg.memdesc<..> -> !ttg.memdesc<..>`."""
+
+    name = "ttg.memdesc_subview"
+    src = operand_def(MemDescType)
+    offsets = var_operand_def()
+    result = result_def(MemDescType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemDescSubviewOp:
+        m = parser.parse_unresolved_operand()
+        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        ops = [parser.resolve_operand(m, t), [parser.resolve_operand(o, i32) for o in offs]]
+        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        printer.print_string("[")
+        printer.print_list(self.offsets, printer.print_operand)
+        printer.print_string("]")
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+@irdl_op_definition
+class MemDescTransOp(IRDLOperation):
+    """`ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<..> -> !ttg.memdesc<..>`."""
+
+    name = "ttg.memdesc_trans"
+    src = operand_def(MemDescType)
+    result = result_def(MemDescType)
+    order = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MemDescTransOp:
+        m = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ("order",))
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(m, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+
+
+@irdl_attr_definition
+class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    name = "ttg.async.token"
+
+
+_ASYNC_TOKEN = AsyncTokenType()
+
+TTG = Dialect(
+    "ttg",
+    [ConvertLayoutOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, LocalDeallocOp, MemDescSubviewOp, MemDescTransOp],
+    [
+        BlockedEncodingAttr,
+        SliceEncodingAttr,
+        DotOperandEncodingAttr,
+        LinearEncodingAttr,
+        SwizzledSharedEncodingAttr,
+        SharedEncodingAttr,
+        SharedMemorySpaceAttr,
+        MemDescType,
+        AsyncTokenType,
+    ],
+)

@@ -1,0 +1,194 @@
+"""The Intel GPU dialect `ttig` (old spelling `triton_intel_gpu`): DPAS and 2D block layouts."""
+
+from __future__ import annotations
+
+from typing import ClassVar, cast
+
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._struct_attr import Field, StructAttr
+from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
+from xpu_passes.dialects.tt import mask_type, pointee_type
+
+# The unit attribute on loads/stores that MaterializeBlockPointer sets.
+BLOCK_IO = "ttig.block_io"
+SUPPORT_2D_BLOCK = "ttig.support_sg_2d_block"
+
+
+@irdl_attr_definition
+class DpasEncodingAttr(StructAttr):
+    """The DPAS (XMX) accumulator layout; 3.3 also prints the operand shapes A/B/C."""
+
+    name = "ttig.dpas"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("repeatCount", "int"),
+        Field("systolicDepth", "int"),
+        Field("executionSize", "int"),
+        Field("opsPerChan", "int"),
+        Field("threadsPerWarp", "int"),
+        Field("warpsPerCTA", "ints"),
+        Field("repCluster", "ints"),
+        Field("A", "ints", True),
+        Field("B", "ints", True),
+        Field("C", "ints", True),
+    )
+    repeat_count_: Attribute
+    systolic_depth_: Attribute
+    execution_size_: Attribute
+    ops_per_chan_: Attribute
+    threads_per_warp_: Attribute
+    warps_per_cta_: Attribute
+    rep_cluster_: Attribute
+    a_: Attribute
+    b_: Attribute
+    c_: Attribute
+
+    def _int(self, key: str) -> int:
+        return cast(int, self.get(key))
+
+    @property
+    def repeat_count(self) -> int:
+        return self._int("repeatCount")
+
+    @property
+    def systolic_depth(self) -> int:
+        return self._int("systolicDepth")
+
+    @property
+    def execution_size(self) -> int:
+        return self._int("executionSize")
+
+    @property
+    def ops_per_chan(self) -> int:
+        return self._int("opsPerChan")
+
+    @property
+    def threads_per_warp(self) -> int:
+        return self._int("threadsPerWarp")
+
+    @property
+    def warps_per_cta(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("warpsPerCTA"))
+
+    @property
+    def rep_cluster(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("repCluster"))
+
+    def verify(self) -> None:
+        if len(self.warps_per_cta) != len(self.rep_cluster):
+            raise VerifyException("#ttig.dpas: warpsPerCTA and repCluster must have the same rank")
+
+
+@irdl_attr_definition
+class WarpEncodingAttr(StructAttr):
+    name = "ttig.warp"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("sizePerThread", "ints"),
+        Field("threadsPerWarp", "ints"),
+        Field("order", "ints"),
+    )
+    size_per_thread_: Attribute
+    threads_per_warp_: Attribute
+    order_: Attribute
+
+
+@irdl_attr_definition
+class Subgroup2DBlockEncodingAttr(StructAttr):
+    """Layout of a tensor read by 2D block loads (newer Intel Triton; not in 3.3)."""
+
+    name = "ttig.subgroup_2d_block"
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("warpsPerCTA", "ints"),
+        Field("instrShape", "ints"),
+        Field("numBlocks", "int"),
+        Field("order", "ints"),
+        Field("kWidth", "int"),
+        Field("threadsPerWarp", "int"),
+        *(Field(k, "ints", True) for k in ("CTAsPerCGA", "CTASplitNum", "CTAOrder")),
+    )
+    warps_per_cta_: Attribute
+    instr_shape_: Attribute
+    num_blocks_: Attribute
+    order_: Attribute
+    k_width_: Attribute
+    threads_per_warp_: Attribute
+    ctas_per_cga_: Attribute
+    cta_split_num_: Attribute
+    cta_order_: Attribute
+
+    @property
+    def warps_per_cta(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("warpsPerCTA"))
+
+    @property
+    def instr_shape(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("instrShape"))
+
+    @property
+    def num_blocks(self) -> int:
+        return cast(int, self.get("numBlocks"))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return cast(tuple[int, ...], self.get("order"))
+
+    @property
+    def k_width(self) -> int:
+        return cast(int, self.get("kWidth"))
+
+    @property
+    def threads_per_warp(self) -> int:
+        return cast(int, self.get("threadsPerWarp"))
+
+
+@irdl_op_definition
+class PrefetchOp(IRDLOperation):
+    """`ttig.prefetch %ptr (, %mask)? {...} : !tt.ptr<...>`; 3.3 prints every attribute."""
+
+    name = "ttig.prefetch"
+    ptr = operand_def()
+    mask = opt_operand_def()
+    other = opt_operand_def()
+    boundaryCheck = opt_prop_def(DenseArrayBase)
+    cache = opt_prop_def(IntegerAttr)
+    evict = opt_prop_def(IntegerAttr)
+    isVolatile = opt_prop_def(BoolAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    INHERENT: ClassVar[tuple[str, ...]] = ("boundaryCheck", "cache", "evict", "isVolatile", "operandSegmentSizes")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrefetchOp:
+        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, cls.INHERENT)
+        props.pop("operandSegmentSizes", None)  # recomputed from the operands
+        parser.parse_punctuation(":")
+        pt = parser.parse_type()
+        types = [pt, mask_type(pt), pointee_type(pt)][: len(xs)]
+        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types)]
+        return cls.build(operands=[ops[0], ops[1:2], ops[2:3]], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_attr_dict(printer, self)
+        printer.print_string(f" : {self.ptr.type}")
+
+
+TTIG = Dialect(
+    "ttig",
+    [PrefetchOp],
+    [DpasEncodingAttr, WarpEncodingAttr, Subgroup2DBlockEncodingAttr],
+)
