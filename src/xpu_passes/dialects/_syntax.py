@@ -71,3 +71,12 @@ def print_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
 
 def dictionary(attrs: Mapping[str, Attribute]) -> DictionaryAttr:
     return DictionaryAttr(dict(attrs))
+
+
+def emit(printer: Printer, *parts: str | Attribute) -> None:
+    """Print text and attributes in order; attributes go through the printer (aliases)."""
+    for part in parts:
+        if isinstance(part, str):
+            printer.print_string(part)
+        else:
+            printer.print_attribute(part)

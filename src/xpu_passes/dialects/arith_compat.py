@@ -18,7 +18,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._syntax import parse_attr_dict, parse_keyword_enum, print_attr_dict, enum_keyword
+from xpu_passes.dialects._syntax import emit, parse_attr_dict, parse_keyword_enum, print_attr_dict, enum_keyword
 from xpu_passes.dialects.tt import element_type, with_element
 
 CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
@@ -67,7 +67,7 @@ class _Compare(IRDLOperation):
             printer.print_string(" fastmath")
             fm.print_parameter(printer)  # type: ignore[attr-defined]
         print_attr_dict(printer, self, skip=("predicate", "fastmath"))
-        printer.print_string(f" : {self.lhs.type}")
+        emit(printer, " : ", self.lhs.type)
 
     def verify_(self) -> None:
         if self.lhs.type != self.rhs.type:
@@ -121,7 +121,7 @@ class SelectOp(IRDLOperation):
         print_attr_dict(printer, self)
         printer.print_string(" : ")
         if self.cond.type != i1:
-            printer.print_string(f"{self.cond.type}, ")
+            emit(printer, self.cond.type, ", ")
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:

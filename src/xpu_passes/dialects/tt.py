@@ -48,6 +48,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, Return
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._syntax import (
+    emit,
     enum_keyword,
     i32_attr,
     parse_attr_dict,
@@ -285,7 +286,7 @@ class _UnaryCast(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 @irdl_op_definition
@@ -392,7 +393,7 @@ class FpToFpOp(IRDLOperation):
         print_attr_dict(printer, self, skip=("rounding",))
         if self.rounding is not None:
             printer.print_string(f", rounding = {enum_keyword(self.rounding, ROUNDING)}")
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 class _SameType(IRDLOperation):
@@ -415,7 +416,7 @@ class _SameType(IRDLOperation):
         printer.print_string(" ")
         printer.print_list(self.args, printer.print_operand)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.result.type}")
+        emit(printer, " : ", self.result.type)
 
     def verify_(self) -> None:
         for a in self.args:
@@ -475,7 +476,7 @@ class ClampFOp(IRDLOperation):
         printer.print_list((self.x, self.min, self.max), printer.print_operand)
         printer.print_string(f", propagateNan = {enum_keyword(self.propagateNan, PROPAGATE_NAN)}")
         print_attr_dict(printer, self, skip=("propagateNan",))
-        printer.print_string(f" : {self.result.type}")
+        emit(printer, " : ", self.result.type)
 
 
 class _Binary(IRDLOperation):
@@ -507,7 +508,7 @@ class _Binary(IRDLOperation):
         printer.print_string(" ")
         printer.print_list((self.lhs, self.rhs), printer.print_operand)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.lhs.type} -> {self.result.type}")
+        emit(printer, " : ", self.lhs.type, " -> ", self.result.type)
 
 
 @irdl_op_definition
@@ -544,7 +545,7 @@ class SplitOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.outLHS.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.outLHS.type)
 
 
 @irdl_op_definition
@@ -582,7 +583,7 @@ class ReshapeOp(IRDLOperation):
             if flag in self.properties:
                 printer.print_string(f" {flag}")
         print_attr_dict(printer, self, skip=self.FLAGS)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 # ---------------------------------------------------------- program and ranges
@@ -609,7 +610,7 @@ class _ProgramQuery(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {enum_keyword(self.axis, PROGRAM_DIM)}")
         print_attr_dict(printer, self, skip=("axis",))
-        printer.print_string(f" : {self.result.type}")
+        emit(printer, " : ", self.result.type)
 
 
 @irdl_op_definition
@@ -640,7 +641,7 @@ class MakeRangeOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.result.type}")
+        emit(printer, " : ", self.result.type)
 
     def verify_(self) -> None:
         t = self.result.type
@@ -684,7 +685,7 @@ class AddPtrOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list((self.ptr, self.offset), printer.print_operand)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.result.type}, {self.offset.type}")
+        emit(printer, " : ", self.result.type, ", ", self.offset.type)
 
     def verify_(self) -> None:
         _check(self.result.type == self.ptr.type, "result type must match the pointer type")
@@ -886,7 +887,7 @@ class LoadOp(_MemoryOp):
         printer.print_list(self.operands, printer.print_operand)
         _print_cache_evict(printer, self)
         print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict", "operandSegmentSizes"))
-        printer.print_string(f" : {self.ptr.type}")
+        emit(printer, " : ", self.ptr.type)
 
     def verify_(self) -> None:
         _check(self.result.type == pointee_type(self.ptr.type), f"result must be {pointee_type(self.ptr.type)}")
@@ -931,7 +932,7 @@ class StoreOp(_MemoryOp):
         printer.print_list(self.operands, printer.print_operand)
         _print_cache_evict(printer, self)
         print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict"))
-        printer.print_string(f" : {self.ptr.type}")
+        emit(printer, " : ", self.ptr.type)
 
     def verify_(self) -> None:
         _check(self.value.type == pointee_type(self.ptr.type), f"value must be {pointee_type(self.ptr.type)}")
@@ -1054,7 +1055,7 @@ class DotOp(IRDLOperation):
         if self.inputPrecision is not None:
             printer.print_string(f", inputPrecision = {enum_keyword(self.inputPrecision, INPUT_PRECISION)}")
         print_attr_dict(printer, self, self.DEFAULTS, skip=("inputPrecision",))
-        printer.print_string(f" : {self.a.type} * {self.b.type} -> {self.d.type}")
+        emit(printer, " : ", self.a.type, " * ", self.b.type, " -> ", self.d.type)
 
     def verify_(self) -> None:
         a, b, c, d = (cast(TensorType, v.type) for v in (self.a, self.b, self.c, self.d))
@@ -1248,7 +1249,7 @@ class AssertOp(IRDLOperation):
         printer.print_string(", ")
         printer.print_string_literal(self.message.data)
         print_attr_dict(printer, self, skip=("message",))
-        printer.print_string(f" : {self.condition.type}")
+        emit(printer, " : ", self.condition.type)
 
 
 TT = Dialect(

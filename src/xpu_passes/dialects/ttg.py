@@ -32,7 +32,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._struct_attr import Field, StructAttr
-from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
+from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
 
 _CTA = (Field("CTAsPerCGA", "ints", True), Field("CTASplitNum", "ints", True), Field("CTAOrder", "ints", True))
 
@@ -254,7 +254,7 @@ class ConvertLayoutOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
     def verify_(self) -> None:
         s, r = cast(TensorType, self.src.type), cast(TensorType, self.result.type)
@@ -318,7 +318,7 @@ class LocalLoadOp(IRDLOperation):
             printer.print_string(" token ")
             printer.print_operand(self.token)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 @irdl_op_definition
@@ -346,7 +346,7 @@ class LocalStoreOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list((self.src, self.dst), printer.print_operand)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.dst.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.dst.type)
 
 
 @irdl_op_definition
@@ -367,7 +367,7 @@ class LocalDeallocOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type}")
+        emit(printer, " : ", self.src.type)
 
 
 @irdl_op_definition
@@ -399,7 +399,7 @@ class MemDescSubviewOp(IRDLOperation):
         printer.print_list(self.offsets, printer.print_operand)
         printer.print_string("]")
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 @irdl_op_definition
@@ -426,7 +426,7 @@ class MemDescTransOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.src)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.src.type} -> {self.result.type}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 @irdl_attr_definition

@@ -20,7 +20,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._struct_attr import Field, StructAttr
-from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
+from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt import mask_type, pointee_type
 
 # The unit attribute on loads/stores that MaterializeBlockPointer sets.
@@ -184,7 +184,7 @@ class PrefetchOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         print_attr_dict(printer, self)
-        printer.print_string(f" : {self.ptr.type}")
+        emit(printer, " : ", self.ptr.type)
 
 
 TTIG = Dialect(

@@ -19,6 +19,8 @@ DIALECTS: tuple[tuple[str, str], ...] = (("ttg", "triton_gpu"), ("ttig", "triton
 # A string literal, or a dialect prefix that is not part of a longer identifier.
 _TOKEN = r'"(?:[^"\\\n]|\\.)*"|(?<![\w$.\-])({names})\.(?=[\w$])'
 _EQUALS = re.compile(r"\s*=")
+# Line comments, skipping string literals that contain `//`.
+_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|//[^\n]*')
 
 
 def _token_re(names: list[str]) -> re.Pattern[str]:
@@ -81,11 +83,12 @@ def normalize(text: str) -> tuple[str, ColumnMap, Spelling]:
     """Rewrite old dialect names to canonical ones; report which spelling was used."""
     old_to_new = {o: c for c, o in DIALECTS}
     seen = Spelling.choose("triton-3.3")
+    code = _COMMENT.sub(lambda m: m.group(1) or "", text)
     for canon, old in DIALECTS:
         # Canonical spelling wins when a file mixes both.
-        if re.search(rf"(?<![\w$.\-]){canon}\.", text):
+        if re.search(rf"(?<![\w$.\-]){canon}\.|\"{canon}\.", code):
             seen.names[canon] = canon
-        elif re.search(rf"(?<![\w$.\-\"]){old}\.|\"{old}\.", text):
+        elif re.search(rf"(?<![\w$.\-]){old}\.|\"{old}\.", code):
             seen.names[canon] = old
     out: list[str] = []
     cmap = ColumnMap()
