@@ -203,7 +203,7 @@ class FuncOp(IRDLOperation):
     def verify_(self) -> None:
         if self.body.blocks:
             _check(
-                tuple(self.function_type.inputs.data) == tuple(self.body.block.arg_types),
+                tuple(self.function_type.inputs.data) == tuple(self.body.blocks.first.arg_types),  # type: ignore[union-attr]
                 "entry block arguments must match the function's input types",
             )
 
@@ -1085,6 +1085,7 @@ class ReduceReturnOp(IRDLOperation):
     name = "tt.reduce.return"
     result = var_operand_def()
     traits = traits_def(HasParent(ReduceOp), IsTerminator(), ReturnLike())
+    assembly_format = "$result attr-dict `:` type($result)"
 
 
 @irdl_op_definition
@@ -1102,6 +1103,7 @@ class ScanReturnOp(IRDLOperation):
     name = "tt.scan.return"
     result = var_operand_def()
     traits = traits_def(HasParent(ScanOp), IsTerminator(), ReturnLike())
+    assembly_format = "$result attr-dict `:` type($result)"
 
 
 # ---------------------------------------------------------------- the rest
