@@ -20,8 +20,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._struct_attr import Field, StructAttr
-from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
-from xpu_passes.dialects.tt import mask_type, pointee_type
+from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
+from xpu_passes.dialects.tt import mask_type
 
 # The unit attribute on loads/stores that MaterializeBlockPointer sets.
 BLOCK_IO = "ttig.block_io"
@@ -156,7 +156,11 @@ class Subgroup2DBlockEncodingAttr(StructAttr):
 
 @irdl_op_definition
 class PrefetchOp(IRDLOperation):
-    """`ttig.prefetch %ptr (, %mask)? {...} : !tt.ptr<...>`; 3.3 prints every attribute."""
+    """`ttig.prefetch %ptr (, %mask)? {...} : PtrT`; the mask type follows from PtrT.
+
+    3.3 prints every attribute (operand segments too) and cannot read a masked
+    prefetch back; newer Intel Triton drops the segments. We read both.
+    """
 
     name = "ttig.prefetch"
     ptr = operand_def()
@@ -176,7 +180,9 @@ class PrefetchOp(IRDLOperation):
         props.pop("operandSegmentSizes", None)  # recomputed from the operands
         parser.parse_punctuation(":")
         pt = parser.parse_type()
-        types = [pt, mask_type(pt), pointee_type(pt)][: len(xs)]
+        types = [pt, mask_type(pt)][: len(xs)]
+        if len(xs) > 2:
+            parser.raise_error("ttig.prefetch takes a pointer and an optional mask")
         ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types)]
         return cls.build(operands=[ops[0], ops[1:2], ops[2:3]], properties=props, attributes=attrs)
 
@@ -184,7 +190,12 @@ class PrefetchOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         print_attr_dict(printer, self)
-        emit(printer, " : ", self.ptr.type)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+
+    def verify_(self) -> None:
+        if self.mask is not None and self.mask.type != mask_type(self.ptr.type):
+            raise VerifyException(f"mask must be {mask_type(self.ptr.type)}")
 
 
 TTIG = Dialect(

@@ -7,9 +7,11 @@ info, locations as `loc(#loc3)` with `#loc3 = loc(...)` after the module.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from io import StringIO
+from typing import Any
 
 from xdsl.dialects.builtin import LocationAttr, ModuleOp
 from xdsl.ir import Attribute, Operation
@@ -72,6 +74,13 @@ class TTGIRPrinter(Printer):
                     self._refs.append(attribute)
                 return
         super().print_attribute(attribute)
+
+    def print_float(self, value: float, type: Any) -> None:
+        # MLIR prints the bits of inf/nan in upper case: 0xFF800000.
+        if math.isnan(value) or math.isinf(value):
+            self.print_string("0x" + type.pack((value,))[::-1].hex().upper())
+        else:
+            super().print_float(value, type)
 
     def alias_definitions(self, which: str) -> str:
         """Definitions of the aliases used so far (`attrs` or `locs`).
