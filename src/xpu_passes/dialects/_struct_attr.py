@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, Non
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,16 @@ class StructAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        params = cls._parse_fields(parser)
+        try:
+            cls(*params)  # verify here, where the text position is known
+        except VerifyException as e:
+            parser.raise_error(str(e), start, parser.pos)
+        return params
+
+    @classmethod
+    def _parse_fields(cls, parser: AttrParser) -> list[Attribute]:
         by_key = {f.key: f for f in cls.FIELDS}
         seen: dict[str, Attribute] = {}
         parser.parse_punctuation("<")

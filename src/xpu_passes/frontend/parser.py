@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.ir import SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
@@ -23,11 +26,36 @@ class _TrackingParser(Parser):
         self.op_offsets: dict[Operation, int] = {}
         # Start of the innermost op being parsed when something went wrong.
         self.failed_at: int | None = None
+        # Where each not-yet-defined value was first used, to report it there.
+        self.first_use: dict[str, int] = {}
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        if operand.operand_name not in self.ssa_values:
+            self.first_use.setdefault(operand.operand_name, operand.span.start)
+        return super().resolve_operand(operand, type)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as e:
+            if e.msg.startswith("values used but not defined") and self.forward_ssa_references:
+                name = next(iter(self.forward_ssa_references))
+                pos = self.first_use.get(name, e.span.start)
+                raise ParseError(Span(pos, pos + 1 + len(name), e.span.input), f"use of undefined value '%{name}'") from None
+            if self._current_token.kind == MLIRTokenKind.EOF:
+                raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
+            raise
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         try:
             op = super().parse_operation()
+        except ParseError as e:
+            if e.msg.endswith("is not registered") and self.failed_at is None:
+                # xDSL points past the op name; the op is where the user looks.
+                self.failed_at = start
+                raise ParseError(Span(start, start + 1, e.span.input), e.msg) from None
+            raise
         except Exception:
             if self.failed_at is None:
                 self.failed_at = start
