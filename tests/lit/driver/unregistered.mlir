@@ -1,0 +1,12 @@
+// RUN: xpu-opt %s --allow-unregistered-dialect | FileCheck %s
+// RUN: not xpu-opt %s 2>&1 | FileCheck %s --check-prefix=ERR
+// Unknown ops pass through only when asked for, like mlir-opt.
+
+// CHECK: "mydialect.op"(%arg0) {tag = 1 : i32} : (i32) -> i32
+// ERR: unregistered.mlir:9:5: error: Operation mydialect.op is not registered
+module {
+  tt.func @f(%arg0: i32) {
+    %0 = "mydialect.op"(%arg0) {tag = 1 : i32} : (i32) -> i32
+    tt.return
+  }
+}
