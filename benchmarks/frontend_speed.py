@@ -55,12 +55,13 @@ def scaled_module(text: str, factor: int) -> str:
     open_brace = rest.index("{\n") + 2
     close = rest.rindex("\n}")
     header, funcs, footer = rest[:open_brace], rest[open_brace:close], rest[close:]
-    names = set(re.findall(r"tt\.func (?:public |private )?@([\w$.]+)", funcs))
+    names = set(re.findall(r'tt\.func (?:public |private )?@("[^"]*"|[\w$.]+)', funcs))
     copies = []
     for i in range(factor):
         copy = funcs
         for n in names:
-            copy = re.sub(rf"@{re.escape(n)}\b", f"@{n}_{i}", copy)
+            new = f'{n[:-1]}_{i}"' if n.startswith('"') else f"{n}_{i}"
+            copy = re.sub(rf"@{re.escape(n)}(?![\w$.])", f"@{new}", copy)
         copies.append(copy)
     return head + header + "\n".join(copies) + footer
 

@@ -286,3 +286,25 @@ def lower(mod: Any, opts: Any, backend: Any | None = None) -> StaticFigures:
 
 def lower_text(text: str, opts: Any, backend: Any | None = None) -> StaticFigures:
     return lower(parse(text), opts, backend)
+
+
+def run_native_pass(text: str, step_name: str) -> str:
+    """Run one native TTGIR pass (by its step name) on `text`; return triton's print."""
+    ir, _ = _triton()
+    mod = parse(text)
+    pm = ir.pass_manager(mod.context)
+    _native_pass_table()[step_name](pm)
+    pm.run(mod)
+    return str(mod)
+
+
+def _native_pass_table() -> dict[str, Callable[[Any], None]]:
+    """Native passes that take no options, by flag name."""
+    _, intel = _triton()
+    g = intel.passes.ttgpuir
+    return {
+        "tritonintelgpu-materialize-block-pointer": g.add_materialize_block_pointer,
+        "tritonintelgpu-remove-layout-conversions": g.add_remove_layout_conversions,
+        "tritonintelgpu-coalesce": g.add_coalesce,
+        "tritonintelgpu-accelerate-matmul": g.add_accelerate_matmul,
+    }
