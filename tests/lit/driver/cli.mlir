@@ -3,6 +3,7 @@
 // RUN: xpu-opt %s --pass-pipeline='builtin.module()' | FileCheck %s
 // RUN: not xpu-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=BADPASS
 // RUN: not xpu-opt %s.missing 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: xpu-opt --list-passes | FileCheck %s --check-prefix=LIST
 // The driver reads stdin or a file, writes stdout or -o, takes MLIR-style
 // pipelines, and reports bad pipelines and files without a traceback.
 
@@ -11,6 +12,7 @@
 // BADPASS: xpu-opt: error: Unrecognized passes: ['no-such-pass']
 // BADPASS-NOT: Traceback
 // NOFILE: xpu-opt: error: {{.*}}No such file or directory
+// LIST: --tritonintelgpu-materialize-block-pointer
 
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @f() {
