@@ -1,8 +1,9 @@
-"""xDSL's `arith`, with the ops whose syntax differs from MLIR's replaced.
+"""xDSL's `arith`, with the ops whose syntax or types differ from MLIR's replaced.
 
 xDSL 0.74 types `arith.cmpi`/`arith.cmpf` results as scalar `i1` even for tensor
-operands, and reads `arith.select` only with a scalar condition. Triton's IR uses
-both forms on tensors, so those three ops are redefined here; the rest is xDSL's.
+operands, reads `arith.select` only with a scalar condition, and accepts only
+scalars in integer casts (`arith.extsi` ...). Triton's IR uses all of them on
+tensors, so those ops are redefined here; the rest is xDSL's.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1, i64
-from xdsl.ir import Attribute, Dialect
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i64
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -132,10 +133,61 @@ class SelectOp(IRDLOperation):
             raise VerifyException("select condition must be i1 or i1 of the result's shape")
 
 
-_REPLACED = {op.name: op for op in (CmpiOp, CmpfOp, SelectOp)}
+class _Cast(IRDLOperation):
+    """`arith.<cast> %x attr-dict : T to U`, on scalars or tensors alike."""
+
+    input = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ("roundingmode", "fastmath"))
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_keyword("to")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        print_attr_dict(printer, self)
+        emit(printer, " : ", self.input.type, " to ", self.result.type)
+
+    def __init__(self, x: SSAValue, to: Attribute) -> None:
+        super().__init__(operands=[x], result_types=[to])
+
+    def verify_(self) -> None:
+        a, b = self.input.type, self.result.type
+        if isinstance(a, TensorType) != isinstance(b, TensorType) or (
+            isinstance(a, TensorType) and isinstance(b, TensorType) and a.get_shape() != b.get_shape()
+        ):
+            raise VerifyException(f"cast must keep the shape: {a} to {b}")
+
+
+def _cast(op_name: str) -> type[IRDLOperation]:
+    cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (_Cast,), {"name": op_name})
+    cls.roundingmode = opt_prop_def(Attribute)  # type: ignore[attr-defined]
+    cls.fastmath = opt_prop_def(Attribute)  # type: ignore[attr-defined]
+    return irdl_op_definition(cls)
+
+
+CASTS = tuple(
+    _cast(f"arith.{n}")
+    for n in ("extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui", "extf", "truncf", "bitcast", "index_cast")
+)
+
+_REPLACED = {op.name: op for op in (CmpiOp, CmpfOp, SelectOp, *CASTS)}
 
 Arith = Dialect(
     "arith",
     [_REPLACED.get(op.name, op) for op in arith.Arith.operations],
     list(arith.Arith.attributes),
 )
+
+
+def cast(op_name: str, x: SSAValue, to: Attribute) -> IRDLOperation:
+    """Build `arith.<cast>` (e.g. "arith.extsi") on a scalar or tensor."""
+    return _REPLACED[op_name].build(operands=[x], result_types=[to])

@@ -47,8 +47,8 @@ class Verdict:
     reason: str = ""
 
 
-def classify(load: tt.LoadOp) -> Verdict:
-    """Whether a block-pointer load can be a 2D block read, and which kind."""
+def classify(load: tt.LoadOp | tt.StoreOp) -> Verdict:
+    """Whether a block-pointer load (or store) can be a 2D block access, and which kind."""
     mtp = make_tensor_ptr_of(load.ptr)
     if mtp is None:
         return Verdict(None, "cannot trace the block pointer to its tt.make_tensor_ptr")
@@ -58,7 +58,8 @@ def classify(load: tt.LoadOp) -> Verdict:
     unit = next((i for i, s in enumerate(mtp.strides) if constant_int(s) == 1), None)
     if unit is None:
         return Verdict(None, "no dimension has a constant unit stride")
-    elem = load.result.type.element_type if isinstance(load.result.type, TensorType) else load.result.type
+    data = load.result.type if isinstance(load, tt.LoadOp) else load.value.type
+    elem = data.element_type if isinstance(data, TensorType) else data
     bits = _bit_width(elem)
     if unit == rank - 2 and bits == 8:
         return Verdict(None, "8-bit elements with the unit stride on dim rank-2 (column major) are slower")
@@ -70,7 +71,7 @@ def classify(load: tt.LoadOp) -> Verdict:
     if not is_divisible(pitch, PITCH_ALIGN_BITS // bits):
         return Verdict(None, f"pitch not provably a multiple of 16 bytes ({PITCH_ALIGN_BITS // bits} elements)")
     row_major = unit == rank - 1
-    dot = dot_operand_layout(load)
+    dot = dot_operand_layout(load) if isinstance(load, tt.LoadOp) else None
     if dot is not None and dot.op_idx == 0 and not row_major:
         # A's registers run along K (row major); a column-major A read is slower
         # than a gather, as Intel measured.
