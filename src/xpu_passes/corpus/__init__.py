@@ -234,3 +234,25 @@ def dumps_before(step: str, root: Path | None = None) -> list[Path]:
                 out.append(entry["dir"] / s["file"])
                 break
     return out
+
+
+def resume_native(entry: dict[str, Any], step_file: str, text: str) -> Any:
+    """Run the native TTGIR steps after `step_file`'s step on `text`, then lower.
+
+    `text` replaces the IR before that step, with the step itself done by the
+    caller (e.g. our pass instead of triton-xpu's); returns StaticFigures.
+    """
+    from xpu_passes import oracle
+
+    spec, config = find(entry["kernel"], entry["config"])
+    backend = oracle.pvc_backend()
+    opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
+    names = [s["file"] for s in entry["steps"]]
+    ttgir = [s for s in entry["steps"] if s["step"].startswith("ttgir.") and s["step"] != "ttgir.input"]
+    index = [s["file"] for s in ttgir].index(step_file)
+    steps = oracle.native_ttgir_steps(opts, backend.properties)
+    assert len(steps) == len(ttgir) and names
+    mod = oracle.parse(text)
+    opts.threads_per_warp = 16  # what the annotate step read back when the dump was made
+    oracle.run_steps(mod, steps[index + 1 :])
+    return oracle.lower(mod, opts, backend)

@@ -3,7 +3,7 @@
 from xpu_passes.transforms.base import PASSES, REMARKS, PassError, XpuPass, register
 
 # Pass modules register themselves on import; list them here.
-_PASS_MODULES: tuple[str, ...] = ("materialize_block_pointer", "rewrite_tensor_pointer")
+_PASS_MODULES: tuple[str, ...] = ("materialize_block_pointer", "remove_layout_conversions", "rewrite_tensor_pointer")
 
 
 def load_all() -> dict:

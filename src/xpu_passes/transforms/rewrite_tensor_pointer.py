@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import arith_compat, tt, ttg
+from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify
@@ -51,42 +52,6 @@ def block_io_capable(op: tt.LoadOp | tt.StoreOp) -> bool:
     data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     enc = data.encoding if isinstance(data, TensorType) else None
     return _is_dpas_like(enc) and classify(op).tag is not None
-
-
-@dataclass
-class Family:
-    """A make_tensor_ptr and every value and access derived from it."""
-
-    root: tt.MakeTensorPtrOp
-    values: set[SSAValue] = field(default_factory=set)
-    accesses: list[Operation] = field(default_factory=list)
-    unsupported: Operation | None = None
-
-
-def collect_family(root: tt.MakeTensorPtrOp) -> Family:
-    fam = Family(root)
-    work: list[SSAValue] = [root.result]
-    while work:
-        v = work.pop()
-        if v in fam.values:
-            continue
-        fam.values.add(v)
-        for use in list(v.uses):
-            user = use.operation
-            if isinstance(user, tt.AdvanceOp):
-                work.append(user.result)
-            elif isinstance(user, tt.LoadOp | tt.StoreOp | PrefetchOp) and use.index == 0:
-                fam.accesses.append(user)
-            elif isinstance(user, scf.ForOp) and use.index >= 3:
-                k = use.index - 3
-                work += [user.body.block.args[k + 1], user.results[k]]
-            elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
-                loop = user.parent_op()
-                assert isinstance(loop, scf.ForOp)
-                work += [loop.results[use.index], loop.body.block.args[use.index + 1]]
-            else:
-                fam.unsupported = user
-    return fam
 
 
 # ------------------------------------------------------------------ rewriting

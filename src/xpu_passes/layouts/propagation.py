@@ -1,0 +1,68 @@
+"""How layouts flow through ops: the layout an operand needs for a result layout.
+
+Used by RemoveLayoutConversions to recompute a value in another layout. Returns
+None where an op cannot produce its result in the asked layout.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import NoneAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xpu_passes.dialects import arith_compat, tt, ttg
+
+
+def encoding(t: Attribute) -> Attribute | None:
+    if isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr):
+        return t.encoding
+    return None
+
+
+def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
+    """The same tensor type in another layout (scalars are unchanged)."""
+    if isinstance(t, TensorType):
+        return TensorType(t.element_type, t.get_shape(), enc)
+    return t
+
+
+def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
+    return ttg.SliceEncodingAttr.make(dim=dim, parent=parent)
+
+
+# Ops whose tensor operands and results all share one layout.
+_SAME_LAYOUT: tuple[type[Operation], ...] = (
+    arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp,
+    arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp,
+    arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp, arith.MinimumfOp,
+    arith.MaxnumfOp, arith.MinnumfOp, arith.MaxSIOp, arith.MinSIOp, arith.NegfOp,
+    arith_compat.CmpiOp, arith_compat.CmpfOp, arith_compat.SelectOp, *arith_compat.CASTS,
+    math.ExpOp, math.Exp2Op, math.LogOp, math.Log2Op, math.SqrtOp, math.RsqrtOp, math.ErfOp,
+    math.AbsFOp, math.FmaOp,
+    tt.AddPtrOp, tt.BroadcastOp, tt.LoadOp, tt.PreciseSqrtOp, tt.PreciseDivFOp, tt.FpToFpOp,
+    tt.BitcastOp, tt.ClampFOp, tt.MulhiUIOp, tt.ExternElementwiseOp,
+)  # fmt: skip
+
+
+def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
+    """Per operand, the layout it must have for `op` to yield `result_layout`.
+
+    None for the whole answer: `op` cannot be recomputed in that layout. None for
+    one operand: a scalar, which has no layout.
+    """
+    if isinstance(op, _SAME_LAYOUT):
+        return [result_layout if isinstance(o.type, TensorType) else None for o in op.operands]
+    if isinstance(op, tt.ExpandDimsOp):
+        return [slice_layout(op.axis.value.data, result_layout)]
+    if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
+        return [None for _ in op.operands]
+    return None
+
+
+def retype(op: Operation, result_layout: Attribute) -> list[Attribute]:
+    """The result types of `op` when produced in `result_layout`."""
+    return [with_encoding(r.type, result_layout) for r in op.results]
+
+
+def is_tensor(v: SSAValue) -> bool:
+    return isinstance(v.type, TensorType)
