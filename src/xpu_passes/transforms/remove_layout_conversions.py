@@ -211,7 +211,10 @@ def anchor_block_pointers(module: ModuleOp) -> int:
             if isinstance(access, tt.LoadOp):
                 Rewriter.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
             elif isinstance(access, tt.StoreOp) and isinstance(access.value.owner, ttg.ConvertLayoutOp):
-                access.operands[1] = access.value.owner.src
+                cvt = access.value.owner
+                access.operands[1] = cvt.src
+                if not cvt.result.uses:
+                    Rewriter.erase_op(cvt)
         changed += 1
     return changed
 
@@ -228,7 +231,7 @@ class RemoveLayoutConversions(XpuPass):
         while True:
             pending = [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]
             if not pending:
-                return
+                break
             for cvt in pending:
                 tried.add(cvt)
                 if cvt.parent is None:
@@ -236,6 +239,9 @@ class RemoveLayoutConversions(XpuPass):
                 if fold(cvt):
                     continue
                 self._rematerialize(cvt)
+        for cvt in [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]:
+            if not cvt.result.uses:  # left dead by the rewrites above
+                Rewriter.erase_op(cvt)
 
     def _rematerialize(self, cvt: ttg.ConvertLayoutOp) -> bool:
         target = encoding(cvt.result.type)

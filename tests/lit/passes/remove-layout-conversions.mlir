@@ -1,0 +1,159 @@
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions --remarks 2>%t.remarks | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+
+// ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// ORACLE-COUNT-4: // -----
+
+// GEMM epilogue through a masked tensor of pointers: the whole address and mask
+// computation is recomputed in the DPAS layout, the load takes it, and the
+// conversion (an SLM round trip) is gone.
+// CHECK-LABEL: tt.func public @masked_epilogue
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
+// CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xi32, #mma>
+// CHECK: %[[D:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// CHECK-NEXT: arith.addf %acc, %[[D]] : tensor<64x64xf32, #mma>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @masked_epilogue(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %ld = tt.splat %m : i32 -> tensor<64x1xi32, #blocked>
+    %roff = arith.muli %rows, %ld : tensor<64x1xi32, #blocked>
+    %base = tt.splat %d : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %prow = tt.addptr %base, %roff : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %cols = tt.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %lim = tt.splat %m : i32 -> tensor<64x1xi32, #blocked>
+    %in = arith.cmpi slt, %rows, %lim : tensor<64x1xi32, #blocked>
+    %mask = tt.broadcast %in : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+    %x = tt.load %ptrs, %mask, %zero : tensor<64x64x!tt.ptr<f32>, #blocked>
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %z = arith.addf %acc, %y : tensor<64x64xf32, #mma>
+    tt.return %z : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Block pointers take the layout their loads are converted to (loop-carried A
+// and B of a GEMM) and their stores receive (C): no conversion is left.
+// CHECK-LABEL: tt.func public @block_pointer_anchors
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_tensor_ptr %{{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: tt.advance %{{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: tt.make_tensor_ptr %{{.*}} : <tensor<64x64xf32, #mma>>
+// CHECK: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<64x64xf32, #mma>>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @block_pointer_anchors(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64, %ld: i64 {tt.divisibility = 16 : i32}, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) {
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %c128 = arith.constant 128 : i32
+    %c1 = arith.constant 1 : i64
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %pa = tt.make_tensor_ptr %a, [%n, %n], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xf16, #blocked>>
+    %r:2 = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %acc0, %p = %pa) -> (tensor<64x64xf32, #mma>, !tt.ptr<tensor<64x32xf16, #blocked>>)  : i32 {
+      %x = tt.load %p {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x32xf16, #blocked>>
+      %xa = ttg.convert_layout %x : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+      %dd = tt.dot %xa, %b, %acc, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %np = tt.advance %p, [%c0, %c32] : <tensor<64x32xf16, #blocked>>
+      scf.yield %dd, %np : tensor<64x64xf32, #mma>, !tt.ptr<tensor<64x32xf16, #blocked>>
+    }
+    %pc = tt.make_tensor_ptr %c, [%n, %n], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #blocked1>>
+    %out = ttg.convert_layout %r#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked1>
+    tt.store %pc, %out : !tt.ptr<tensor<64x64xf32, #blocked1>>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: a reduction's result cannot be produced in another layout by
+// recomputation here, so its conversion stays, with the reason.
+// CHECK-LABEL: tt.func public @reduction_needs_blocked
+// CHECK: "tt.reduce"
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #blocked1>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: 'tt.reduce' cannot produce the target layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @reduction_needs_blocked(%x: tensor<64x64xf32, #blocked>, %o: tensor<64x!tt.ptr<f32>, #blocked1>) {
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %c = ttg.convert_layout %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #blocked1>
+    tt.store %o, %c : tensor<64x!tt.ptr<f32>, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// Inside a loop, a round trip blocked -> mma -> blocked around elementwise work
+// is recomputed in the loop-carried layout; conversions to the same layout and
+// chains of conversions fold.
+// CHECK-LABEL: tt.func public @round_trips
+// CHECK: scf.for
+// CHECK-NEXT: arith.addf %acc, %acc : tensor<64x64xf32, #blocked>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return %x : tensor<64x64xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @round_trips(%n: i32, %x: tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<64x64xf32, #blocked>)  : i32 {
+      %m = ttg.convert_layout %acc : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+      %s = arith.addf %m, %m : tensor<64x64xf32, #mma>
+      %b = ttg.convert_layout %s : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+      scf.yield %b : tensor<64x64xf32, #blocked>
+    }
+    %same = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+    %there = ttg.convert_layout %same : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %back = ttg.convert_layout %there : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    tt.return %back : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// Negative: a blocked loop-carried accumulator feeding tt.dot needs the loop's
+// iter_args retyped to the DPAS layout; until loop rematerialization exists the
+// conversions stay, each with its reason.
+// CHECK-LABEL: tt.func public @loop_carried_dot
+// CHECK: ttg.convert_layout %acc : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: tt.dot
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: reaches a block argument (loop-carried values are not rematerialized)
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: 'tt.dot' cannot produce the target layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @loop_carried_dot(%n: i32, %x: tensor<64x64xf32, #blocked>, %a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) -> tensor<64x64xf32, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<64x64xf32, #blocked>)  : i32 {
+      %m = ttg.convert_layout %acc : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+      %d = tt.dot %a, %b, %m, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %back = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+      scf.yield %back : tensor<64x64xf32, #blocked>
+    }
+    tt.return %r : tensor<64x64xf32, #blocked>
+  }
+}
