@@ -9,12 +9,17 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xpu_passes.dialects import tt
 
 
+# Casts that keep an integer's value (for the values we ask about); matched by
+# name because `arith` casts are defined in xpu_passes.dialects.arith_compat.
+_INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
+
+
 def constant_int(v: SSAValue) -> int | None:
     """The value of an integer constant (through ext/trunc casts), else None."""
     op = v.owner
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
         return op.value.value.data
-    if isinstance(op, arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):
+    if isinstance(op, Operation) and op.name in _INT_CASTS:
         return constant_int(op.operands[0])
     return None
 
@@ -40,7 +45,7 @@ def known_divisibility(v: SSAValue) -> int:
     if isinstance(v, BlockArgument):
         return _func_arg_attr(v, "tt.divisibility") or 1
     op = v.owner
-    if isinstance(op, arith.ExtSIOp | arith.ExtUIOp):
+    if isinstance(op, Operation) and op.name in ("arith.extsi", "arith.extui"):
         return known_divisibility(op.operands[0])
     if isinstance(op, arith.MuliOp):
         return min(known_divisibility(op.lhs) * known_divisibility(op.rhs), 1 << 30)
