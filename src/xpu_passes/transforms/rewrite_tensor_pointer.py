@@ -46,12 +46,20 @@ def _is_dpas_like(enc: Attribute | None) -> bool:
 
 
 def block_io_capable(op: tt.LoadOp | tt.StoreOp) -> bool:
-    """Whether the access would be a 2D block read/write if kept as a block pointer."""
+    """Whether the access would be a 2D block read/write if kept as a block pointer.
+
+    A value converted to or from a DPAS layout counts as DPAS: RemoveLayoutConversions
+    moves the block pointer into that layout and drops the conversion.
+    """
     if BLOCK_IO in op.attributes:
         return True
-    data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
-    enc = data.encoding if isinstance(data, TensorType) else None
-    return _is_dpas_like(enc) and classify(op).tag is not None
+    if isinstance(op, tt.LoadOp):
+        near = [op.result] + [u.operation.results[0] for u in op.result.uses if isinstance(u.operation, ttg.ConvertLayoutOp)]
+    else:
+        src = op.value.owner
+        near = [op.value] + ([src.src] if isinstance(src, ttg.ConvertLayoutOp) else [])
+    encs = [v.type.encoding for v in near if isinstance(v.type, TensorType)]
+    return any(_is_dpas_like(e) for e in encs) and classify(op).tag is not None
 
 
 # ------------------------------------------------------------------ rewriting

@@ -1,0 +1,115 @@
+"""Named TTGIR pipelines mixing triton-xpu's native passes and ours.
+
+The `xpu` pipeline is triton-xpu 3.3's `make_ttgir`, pass for pass, with our
+MaterializeBlockPointer and our RemoveLayoutConversions (in place of the last
+native one, the one that shapes GEMM epilogues) and, optionally, our guarded
+RewriteTensorPointer right after MaterializeBlockPointer. Consecutive Python
+passes share one text round trip between triton's module and xDSL's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from xpu_passes import oracle
+from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
+
+MBP = "tritonintelgpu-materialize-block-pointer"
+RLC = "tritonintelgpu-remove-layout-conversions"
+RTP = "tritonintelgpu-rewrite-tensor-pointer"
+
+PIPELINES = ("xpu", "native")
+
+# A pass -> the passes that must run before it (in the same pipeline).
+REQUIRES: dict[str, tuple[str, ...]] = {
+    # The DPAS guard keeps block pointers whose loads are tagged block_io.
+    RTP: (MBP,),
+}
+
+
+class PipelineError(ValueError):
+    """A pipeline that cannot be built as asked."""
+
+
+class PassFailure(RuntimeError):
+    """One of our passes failed while compiling a kernel."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    python: bool  # ours (run in xDSL) or native (run by triton-xpu)
+    native: oracle.Step | None = None
+
+
+def check_order(names: list[str]) -> None:
+    """Refuse pipelines that run a pass before the passes it depends on."""
+    for i, name in enumerate(names):
+        for dep in REQUIRES.get(name, ()):
+            if dep not in names[:i]:
+                raise PipelineError(f"'{name}' must run after '{dep}' (it relies on its results)")
+
+
+def plan(opt: Any, properties: dict[str, Any], pipeline: str = "xpu", rewrite_tensor_pointer: bool = False) -> list[Stage]:
+    if pipeline not in PIPELINES:
+        raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
+    steps = oracle.native_ttgir_steps(opt, properties)
+    stages = [Stage(s.name, False, s) for s in steps]
+    if pipeline == "native":
+        return stages
+    last_rlc = max(i for i, s in enumerate(stages) if s.name == RLC)
+    stages[last_rlc] = Stage(RLC, True)
+    mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
+    stages[mbp] = Stage(MBP, True)
+    if rewrite_tensor_pointer:
+        stages.insert(mbp + 1, Stage(RTP, True))
+    check_order([s.name for s in stages])
+    return stages
+
+
+def _run_python(mod: Any, names: list[str]) -> Any:
+    """One round trip: triton's module -> text -> our passes -> text -> triton's module."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.transforms import PASSES, PassError, load_all
+
+    load_all()
+    ctx = make_context()
+    text = str(mod)
+    try:
+        parsed = parse_module(ctx, text, "<ttgir>")
+    except TTGIRError as e:
+        raise PassFailure(f"xpu-passes could not read triton's TTGIR: {e}") from None
+    for name in names:
+        try:
+            PASSES[name]()().apply(ctx, parsed.module)
+        except PassError as e:
+            where = parsed.where(e.op)
+            raise PassFailure(f"{name} failed on '{e.op.name}' at ttgir line {where}: {e.message}") from None
+        except Exception as e:
+            raise PassFailure(f"{name} failed: {type(e).__name__}: {e}") from e
+    out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True)
+    try:
+        return oracle.parse(out, mod.context)
+    except oracle.OracleError as e:
+        raise PassFailure(f"triton-xpu rejected the output of {', '.join(names)}: {e}") from None
+
+
+def run_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], pipeline: str = "xpu",
+              **options: Any) -> Any:
+    """Drop-in for XPUBackend.make_ttgir (non-advanced path) running `pipeline`."""
+    stages = plan(opt, properties, pipeline, **options)
+    i = 0
+    while i < len(stages):
+        if stages[i].python:
+            j = i
+            while j < len(stages) and stages[j].python:
+                j += 1
+            mod = _run_python(mod, [s.name for s in stages[i:j]])
+            i = j
+        else:
+            oracle.run_steps(mod, [stages[i].native])  # type: ignore[list-item]
+            i += 1
+    cluster = opt.cluster_dims if opt.cluster_dims is not None else (1, 1, 1)
+    metadata["cluster_dims"] = tuple(cluster)
+    return mod
