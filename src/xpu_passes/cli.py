@@ -79,6 +79,15 @@ class XpuOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--remarks", action="store_true", help="print why passes left IR alone"
         )
+        arg_parser.add_argument(
+            "--xpu-pipeline",
+            nargs="?",
+            const="",
+            default=None,
+            metavar="OPTIONS",
+            help="run triton-xpu's TTIR->TTGIR stage with our passes on a TTIR file (needs [triton]); "
+            "options: 'num-warps=N num-stages=N pipeline=xpu|native rewrite-tensor-pointer=true'",
+        )
         for name, factory in self.available_passes.items():
             arg_parser.add_argument(
                 f"--{name}",
@@ -123,6 +132,8 @@ class XpuOptMain(xDSLOptMain):
             raise SystemExit(1)
 
     def _process(self, text: str, name: str, line_offset: int) -> str:
+        if self.args.xpu_pipeline is not None:
+            text = _run_xpu_pipeline(text, self.args.xpu_pipeline)
         parsed = parse_module(self.ctx, text, name, line_offset, verify=not self.args.disable_verify)
         module = parsed.module
         try:
@@ -159,6 +170,30 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule) -> None:
         raise parsed.error_at(
             parsed.module, f"[{p.name}] internal error: {type(e).__name__}: {e}"
         ) from None
+
+
+def _run_xpu_pipeline(text: str, spec: str) -> str:
+    """TTIR in, TTGIR out, through triton-xpu's make_ttgir with our passes in it."""
+    from xpu_passes import oracle
+    from xpu_passes.pipeline import PassFailure, run_ttgir
+
+    opts = dict(kv.split("=", 1) for kv in spec.replace(",", " ").split() if "=" in kv)
+    unknown = set(opts) - {"num-warps", "num-stages", "pipeline", "rewrite-tensor-pointer"}
+    if unknown:
+        raise ValueError(f"unknown --xpu-pipeline options: {', '.join(sorted(unknown))}")
+    backend = oracle.pvc_backend()
+    options = backend.parse_options(
+        {"num_warps": int(opts.get("num-warps", 4)), "num_stages": int(opts.get("num-stages", 3)), "grf_mode": "large"}
+    )
+    try:
+        mod = oracle.parse(text)
+        mod = run_ttgir(
+            mod, {}, options, backend.properties, opts.get("pipeline", "xpu"),
+            rewrite_tensor_pointer=opts.get("rewrite-tensor-pointer", "false") == "true",
+        )
+    except (oracle.OracleError, PassFailure) as e:
+        raise ValueError(f"--xpu-pipeline: {e}") from None
+    return str(mod)
 
 
 def _print_remarks(parsed: ParsedModule) -> None:

@@ -1,0 +1,14 @@
+// REQUIRES: triton
+// RUN: xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttir --xpu-pipeline="num-warps=32 num-stages=3" | FileCheck %s
+// RUN: xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttir --xpu-pipeline="num-warps=32 num-stages=3 pipeline=native" | FileCheck %s --check-prefix=NATIVE
+// RUN: not xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttir --xpu-pipeline="num-warps=32 pipeline=fast" 2>&1 | FileCheck %s --check-prefix=BAD
+// triton-xpu's TTIR -> TTGIR stage with our passes in it, on the TTIR of a GEMM
+// with a masked tensor-of-pointer epilogue (256x256x32, 32 warps): the epilogue
+// load takes the DPAS layout and no conversion is left; natively one stays.
+
+// CHECK: #[[MMA:mma]] = #triton_intel_gpu.dpas<
+// CHECK: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<256x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 1}>>>
+// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x256x!tt.ptr<f32>, #[[MMA]]>
+// CHECK-NOT: ttg.convert_layout
+// NATIVE: ttg.convert_layout %{{.*}} : tensor<256x256xf32, #{{blocked[0-9]*}}> -> tensor<256x256xf32, #mma>
+// BAD: xpu-opt: error: unknown pipeline 'fast' (choose from xpu, native)
