@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, operand_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -80,3 +83,27 @@ def emit(printer: Printer, *parts: str | Attribute) -> None:
             printer.print_string(part)
         else:
             printer.print_attribute(part)
+
+
+class UnaryOp(IRDLOperation):
+    """Base of ops written `op %x attr-dict : T -> U` (subclasses add traits, properties)."""
+
+    src = operand_def()
+    result = result_def()
+    INHERENT: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)

@@ -48,6 +48,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, Return
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._syntax import (
+    UnaryOp,
     emit,
     enum_keyword,
     i32_attr,
@@ -265,32 +266,8 @@ class CallOp(IRDLOperation):
 # --------------------------------------------------------------- simple ops
 
 
-class _UnaryCast(IRDLOperation):
-    """`op %x attr-dict : T -> U`."""
-
-    src = operand_def()
-    result = result_def()
-    INHERENT: ClassVar[tuple[str, ...]] = ()
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        x = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, cls.INHERENT)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
-
-
 @irdl_op_definition
-class SplatOp(_UnaryCast):
+class SplatOp(UnaryOp):
     name = "tt.splat"
     traits = traits_def(Pure())
 
@@ -300,7 +277,7 @@ class SplatOp(_UnaryCast):
 
 
 @irdl_op_definition
-class BroadcastOp(_UnaryCast):
+class BroadcastOp(UnaryOp):
     name = "tt.broadcast"
     traits = traits_def(Pure())
 
@@ -315,7 +292,7 @@ class BroadcastOp(_UnaryCast):
 
 
 @irdl_op_definition
-class ExpandDimsOp(_UnaryCast):
+class ExpandDimsOp(UnaryOp):
     name = "tt.expand_dims"
     axis = prop_def(IntegerAttr)
     INHERENT: ClassVar[tuple[str, ...]] = ("axis",)
@@ -333,7 +310,7 @@ class ExpandDimsOp(_UnaryCast):
 
 
 @irdl_op_definition
-class TransOp(_UnaryCast):
+class TransOp(UnaryOp):
     name = "tt.trans"
     order = prop_def(DenseArrayBase)
     INHERENT: ClassVar[tuple[str, ...]] = ("order",)
@@ -341,25 +318,25 @@ class TransOp(_UnaryCast):
 
 
 @irdl_op_definition
-class BitcastOp(_UnaryCast):
+class BitcastOp(UnaryOp):
     name = "tt.bitcast"
     traits = traits_def(Pure())
 
 
 @irdl_op_definition
-class IntToPtrOp(_UnaryCast):
+class IntToPtrOp(UnaryOp):
     name = "tt.int_to_ptr"
     traits = traits_def(Pure())
 
 
 @irdl_op_definition
-class PtrToIntOp(_UnaryCast):
+class PtrToIntOp(UnaryOp):
     name = "tt.ptr_to_int"
     traits = traits_def(Pure())
 
 
 @irdl_op_definition
-class HistogramOp(_UnaryCast):
+class HistogramOp(UnaryOp):
     name = "tt.histogram"
 
 

@@ -32,7 +32,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._struct_attr import Field, StructAttr
-from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
+from xpu_passes.dialects._syntax import UnaryOp, emit, parse_attr_dict, print_attr_dict
 
 _CTA = (Field("CTAsPerCGA", "ints", True), Field("CTASplitNum", "ints", True), Field("CTAOrder", "ints", True))
 
@@ -232,29 +232,13 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_op_definition
-class ConvertLayoutOp(IRDLOperation):
+class ConvertLayoutOp(UnaryOp):
     """`%y = ttg.convert_layout %x : tensor<..., #a> -> tensor<..., #b>`."""
 
     name = "ttg.convert_layout"
     src = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConvertLayoutOp:
-        x = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
     def verify_(self) -> None:
         s, r = cast(TensorType, self.src.type), cast(TensorType, self.result.type)
@@ -403,30 +387,15 @@ class MemDescSubviewOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MemDescTransOp(IRDLOperation):
+class MemDescTransOp(UnaryOp):
     """`ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<..> -> !ttg.memdesc<..>`."""
 
     name = "ttg.memdesc_trans"
     src = operand_def(MemDescType)
     result = result_def(MemDescType)
     order = prop_def(DenseArrayBase)
+    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescTransOp:
-        m = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ("order",))
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(m, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
 
 
 @irdl_attr_definition

@@ -12,7 +12,7 @@ rewrite (scf.if/while results, calls) are left alone with a remark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
