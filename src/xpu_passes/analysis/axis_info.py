@@ -1,0 +1,306 @@
+"""Triton's axis info for integer and pointer values, plus strides.
+
+Per dimension of a value (scalars count as one dimension of size 1):
+- contiguity: length of runs whose values increase by 1 along the dim;
+- divisibility: a power of two dividing the first value of every such run
+  (for pointers, in bytes);
+- constancy: length of runs of equal values along the dim;
+- stride: the difference between neighbours along the dim when it is uniform: an
+  int, or the scalar SSA value it equals at run time (a kernel's `stride_am`); for
+  pointers, in elements - our addition, what 2D block I/O needs.
+
+Seeded from `tt.divisibility`/`tt.contiguity`/`tt.constancy` on kernel arguments,
+propagated through splat/broadcast/expand_dims/make_range/addptr/arith/select and
+through scf.for/if/while, loop-carried values to a fixpoint.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from xpu_passes.dialects import tt
+
+MAX_DIV = 1 << 30  # "divisible by everything" (the value 0)
+
+
+def _pow2(n: int) -> int:
+    return MAX_DIV if n == 0 else min(n & -n, MAX_DIV)
+
+
+@dataclass(frozen=True)
+class AxisInfo:
+    contiguity: tuple[int, ...]
+    divisibility: tuple[int, ...]
+    constancy: tuple[int, ...]
+    stride: tuple[int | SSAValue | None, ...]
+    value: int | None = None  # the constant, when every element is the same known value
+    scalar: SSAValue | None = None  # the scalar every element equals (splats, scalars)
+
+    @property
+    def rank(self) -> int:
+        return len(self.contiguity)
+
+    @staticmethod
+    def unknown(rank: int) -> AxisInfo:
+        return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank, (None,) * rank)
+
+    @staticmethod
+    def constant(value: int, shape: tuple[int, ...]) -> AxisInfo:
+        return AxisInfo((1,) * len(shape), (_pow2(value),) * len(shape), shape, (0,) * len(shape), value)
+
+    def join(self, other: AxisInfo) -> AxisInfo:
+        """What holds for a value that may be either (loop-carried, scf.if results)."""
+        return AxisInfo(
+            tuple(map(math.gcd, self.contiguity, other.contiguity)),
+            tuple(map(math.gcd, self.divisibility, other.divisibility)),
+            tuple(map(math.gcd, self.constancy, other.constancy)),
+            tuple(a if a is b or (isinstance(a, int) and a == b) else None for a, b in zip(self.stride, other.stride)),
+            self.value if self.value == other.value else None,
+            self.scalar if self.scalar is other.scalar else None,
+        )
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    return tuple(v.type.get_shape()) if isinstance(v.type, TensorType) else (1,)
+
+
+def _elem_bytes(ptr_type: object) -> int:
+    t = ptr_type.element_type if isinstance(ptr_type, TensorType) else ptr_type  # type: ignore[attr-defined]
+    pointee = getattr(t, "pointee", None)
+    return max(1, int(getattr(pointee, "bitwidth", 8)) // 8)
+
+
+class AxisInfoAnalysis:
+    """Computes AxisInfo for every integer/pointer value of a module."""
+
+    MAX_ITERATIONS = 8
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.info: dict[SSAValue, AxisInfo] = {}
+        for fn in module.walk():
+            if isinstance(fn, tt.FuncOp) and fn.body.blocks:
+                self._seed_args(fn)
+                self._block(fn.body.blocks.first)  # type: ignore[arg-type]
+
+    def __getitem__(self, v: SSAValue) -> AxisInfo:
+        return self.info.get(v) or AxisInfo.unknown(len(_shape(v)))
+
+    # ------------------------------------------------------------- driving
+
+    def _seed_args(self, fn: tt.FuncOp) -> None:
+        attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+        for i, arg in enumerate(fn.body.blocks.first.args):  # type: ignore[union-attr]
+            rank = len(_shape(arg))
+            d = attrs[i].data if i < len(attrs) else {}  # type: ignore[attr-defined]
+
+            def get(name: str, default: int) -> int:
+                a = d.get(name)
+                return a.value.data if isinstance(a, IntegerAttr) else default
+
+            self.info[arg] = AxisInfo(
+                (get("tt.contiguity", 1),) * rank,
+                (get("tt.divisibility", 1),) * rank,
+                (get("tt.constancy", 1),) * rank,
+                (None,) * rank,
+                scalar=None if isinstance(arg.type, TensorType) else arg,
+            )
+
+    def _block(self, block: Block) -> None:
+        for op in block.ops:
+            if isinstance(op, scf.ForOp):
+                self._for(op)
+            elif isinstance(op, scf.IfOp):
+                self._if(op)
+            elif isinstance(op, scf.WhileOp):
+                self._while(op)
+            else:
+                for r in op.results:
+                    info = self._visit(op, r)
+                    if not isinstance(r.type, TensorType):
+                        info = replace(info, scalar=r, stride=(0,))
+                    self.info[r] = info
+                for region in op.regions:
+                    for b in region.blocks:
+                        self._block(b)
+
+    def _for(self, op: scf.ForOp) -> None:
+        body = op.body.block
+        lb, step = self[op.lb], self[op.step]
+        self.info[body.args[0]] = AxisInfo((1,), (math.gcd(lb.divisibility[0], step.divisibility[0]),), (1,), (None,))
+        carried = [self[v] for v in op.iter_args]
+        for _ in range(self.MAX_ITERATIONS):
+            for arg, info in zip(body.args[1:], carried):
+                self.info[arg] = info
+            self._block(body)
+            yielded = [self[v] for v in body.last_op.operands]  # type: ignore[union-attr]
+            joined = [a.join(b) for a, b in zip(carried, yielded)]
+            if joined == carried:
+                break
+            carried = joined
+        else:  # no fixpoint in time: assume nothing about loop-carried values
+            carried = [AxisInfo.unknown(c.rank) for c in carried]
+            for arg, info in zip(body.args[1:], carried):
+                self.info[arg] = info
+            self._block(body)
+        for r, info in zip(op.results, carried):
+            self.info[r] = info
+
+    def _if(self, op: scf.IfOp) -> None:
+        results: list[AxisInfo] | None = None
+        for region in op.regions:
+            for b in region.blocks:
+                self._block(b)
+                ys = [self[v] for v in b.last_op.operands] if b.last_op is not None else []
+                results = ys if results is None else [a.join(c) for a, c in zip(results, ys)]
+        for r, info in zip(op.results, results or []):
+            self.info[r] = info
+
+    def _while(self, op: scf.WhileOp) -> None:
+        # Values flow around the loop in ways we do not track: assume nothing.
+        for region in op.regions:
+            for b in region.blocks:
+                for a in b.args:
+                    self.info[a] = AxisInfo.unknown(len(_shape(a)))
+                self._block(b)
+        for r in op.results:
+            self.info[r] = AxisInfo.unknown(len(_shape(r)))
+
+    # ---------------------------------------------------------- transfer
+
+    def _visit(self, op: Operation, r: SSAValue) -> AxisInfo:
+        shape = _shape(r)
+        rank = len(shape)
+        if isinstance(op, arith.ConstantOp):
+            v = op.value
+            if isinstance(v, IntegerAttr):
+                return AxisInfo.constant(v.value.data, shape)
+            if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(v.get_element_type(), IntegerType):
+                vals = v.get_values()
+                if vals and all(x == vals[0] for x in vals):
+                    return AxisInfo.constant(int(vals[0]), shape)
+            return AxisInfo.unknown(rank)
+        if isinstance(op, tt.MakeRangeOp):
+            start = op.start.value.data
+            return AxisInfo((shape[0],), (_pow2(start),), (1,), (1,))
+        if isinstance(op, tt.SplatOp):
+            s = self[op.src]
+            return AxisInfo((1,) * rank, (s.divisibility[0],) * rank, shape, (0,) * rank, s.value, s.scalar)
+        if isinstance(op, tt.ExpandDimsOp):
+            s = self[op.src]
+            ax = op.axis.value.data
+            div = min(s.divisibility) if s.divisibility else 1
+
+            def ins(t: tuple, x: object) -> tuple:
+                return t[:ax] + (x,) + t[ax:]
+
+            return AxisInfo(
+                ins(s.contiguity, 1), ins(s.divisibility, div), ins(s.constancy, 1), ins(s.stride, 0), s.value, s.scalar
+            )
+        if isinstance(op, tt.BroadcastOp):
+            s = self[op.src]
+            src_shape = _shape(op.src)
+            grow = [a != b for a, b in zip(src_shape, shape)]
+            return AxisInfo(
+                tuple(1 if g else c for g, c in zip(grow, s.contiguity)),
+                s.divisibility,
+                tuple(n if g else c for g, n, c in zip(grow, shape, s.constancy)),
+                tuple(0 if g else st for g, st in zip(grow, s.stride)),
+                s.value,
+                s.scalar,
+            )
+        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast"):
+            return self[op.operands[0]]
+        if isinstance(op, tt.AddPtrOp):
+            return self._add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
+        if isinstance(op, arith.AddiOp):
+            return self._add(self[op.lhs], self[op.rhs])
+        if isinstance(op, arith.SubiOp):
+            return self._sub(self[op.lhs], self[op.rhs])
+        if isinstance(op, arith.MuliOp):
+            return self._mul(self[op.lhs], self[op.rhs])
+        if isinstance(op, arith.RemSIOp | arith.RemUIOp):
+            return self._rem(self[op.lhs], self[op.rhs])
+        if isinstance(op, arith.DivSIOp | arith.DivUIOp):
+            a, b = self[op.lhs], self[op.rhs]
+            const = tuple(map(math.gcd, a.constancy, b.constancy))
+            value = a.value // b.value if a.value is not None and b.value not in (None, 0) else None
+            return replace(AxisInfo.unknown(rank), constancy=const, value=value)
+        if op.name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select"):
+            # Scalars (rank differs) are constant everywhere and do not limit constancy.
+            parts = [self[o].constancy for o in op.operands if len(_shape(o)) == rank]
+            const = tuple(math.gcd(*c) for c in zip(*parts)) if parts else shape
+            return replace(AxisInfo.unknown(rank), constancy=const)
+        return AxisInfo.unknown(rank)
+
+    @staticmethod
+    def _add(a: AxisInfo, b: AxisInfo, scale: int = 1) -> AxisInfo:
+        # For pointers, offsets count elements and divisibility counts bytes.
+        contig = tuple(max(math.gcd(ac, bk), math.gcd(ak, bc))
+                       for ac, ak, bc, bk in zip(a.contiguity, a.constancy, b.contiguity, b.constancy))
+        div = tuple(math.gcd(ad, min(bd * scale, MAX_DIV)) for ad, bd in zip(a.divisibility, b.divisibility))
+        const = tuple(map(math.gcd, a.constancy, b.constancy))
+        stride = tuple(_sum(x, y) for x, y in zip(a.stride, b.stride))
+        value = a.value + b.value * scale if a.value is not None and b.value is not None else None
+        return AxisInfo(contig, div, const, stride, value)
+
+    @staticmethod
+    def _sub(a: AxisInfo, b: AxisInfo) -> AxisInfo:
+        contig = tuple(math.gcd(ac, bk) for ac, bk in zip(a.contiguity, b.constancy))
+        div = tuple(map(math.gcd, a.divisibility, b.divisibility))
+        const = tuple(map(math.gcd, a.constancy, b.constancy))
+        stride = tuple(x - y if isinstance(x, int) and isinstance(y, int) else x if y == 0 else None
+                       for x, y in zip(a.stride, b.stride))
+        value = a.value - b.value if a.value is not None and b.value is not None else None
+        return AxisInfo(contig, div, const, stride, value)
+
+    @staticmethod
+    def _mul(a: AxisInfo, b: AxisInfo) -> AxisInfo:
+        def contig(x: AxisInfo, y: AxisInfo) -> tuple[int, ...]:
+            return x.contiguity if y.value == 1 else (1,) * x.rank
+
+        c = contig(a, b) if b.value == 1 else contig(b, a) if a.value == 1 else (1,) * a.rank
+        div = tuple(min(x * y, MAX_DIV) for x, y in zip(a.divisibility, b.divisibility))
+        const = tuple(map(math.gcd, a.constancy, b.constancy))
+        if b.scalar is not None or b.value is not None:
+            stride = tuple(_scale(s, b) for s in a.stride)
+        elif a.scalar is not None or a.value is not None:
+            stride = tuple(_scale(s, a) for s in b.stride)
+        else:
+            stride = tuple(0 if x == 0 and y == 0 else None for x, y in zip(a.stride, b.stride))
+        value = a.value * b.value if a.value is not None and b.value is not None else None
+        return AxisInfo(c, div, const, stride, value)
+
+    @staticmethod
+    def _rem(a: AxisInfo, b: AxisInfo) -> AxisInfo:
+        # Wrap-around: runs stay contiguous only up to what the divisor's divisibility allows.
+        contig = tuple(math.gcd(ac, bd) for ac, bd in zip(a.contiguity, b.divisibility))
+        div = tuple(map(math.gcd, a.divisibility, b.divisibility))
+        const = tuple(map(math.gcd, a.constancy, b.constancy))
+        value = a.value % b.value if a.value is not None and b.value not in (None, 0) else None
+        return AxisInfo(contig, div, const, (None,) * a.rank, value)
+
+
+def _sum(x: int | SSAValue | None, y: int | SSAValue | None) -> int | SSAValue | None:
+    if isinstance(x, int) and isinstance(y, int):
+        return x + y
+    if x == 0:
+        return y
+    if y == 0:
+        return x
+    return None
+
+
+def _scale(s: int | SSAValue | None, by: AxisInfo) -> int | SSAValue | None:
+    """A stride times a uniform factor (known value or a runtime scalar)."""
+    if s == 0:
+        return 0
+    if isinstance(s, int) and by.value is not None:
+        return s * by.value
+    if s == 1 and by.scalar is not None:
+        return by.scalar
+    return None
