@@ -1,10 +1,14 @@
-"""`--tritonintelgpu-materialize-block-pointer`: tag loads that can use 2D block reads.
+"""`--tritonintelgpu-materialize-block-pointer`: tag accesses that can use 2D block I/O.
 
 A load of a block pointer gets `ttig.block_io = "row_major" | "column_major"` when
 the hardware's 2D block read can serve it: rank >= 2, a unit stride on one of the
 two innermost dims, a pitch that is a multiple of 16 bytes, and (for the A operand
-of a dot) a memory order that agrees with the register order. Runs only on modules
-marked `ttig.support_sg_2d_block`. Every load left untagged gets a remark saying why.
+of a dot) a memory order that agrees with the register order (triton-xpu 3.3's
+rules). Beyond 3.3, loads and stores of tensors of pointers get the tag when the axis
+analysis proves their addresses a strided 2D tile: whole rows (or columns)
+contiguous, a uniform pitch that is a multiple of 16 bytes, a 16-byte aligned base,
+and a mask, if any, uniform along the contiguous dim. Runs only on modules marked
+`ttig.support_sg_2d_block`. Every access left untagged gets a remark saying why.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute
 
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
@@ -79,6 +84,36 @@ def classify(load: tt.LoadOp | tt.StoreOp) -> Verdict:
     return Verdict("row_major" if row_major else "column_major")
 
 
+def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis) -> Verdict:
+    """Whether a tensor-of-pointer access is a strided 2D tile 2D block I/O can serve."""
+    data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
+    if not isinstance(data, TensorType) or len(data.get_shape()) < 2:
+        return Verdict(None, "1D access: 2D block I/O needs rank >= 2")
+    shape = tuple(data.get_shape())
+    rank = len(shape)
+    bits = _bit_width(data.element_type)
+    if bits not in (8, 16, 32, 64):
+        return Verdict(None, f"element width {bits} bits is not 8/16/32/64")
+    info = ai[op.ptr]
+    fast = next((d for d in (rank - 1, rank - 2) if info.contiguity[d] == shape[d] and info.stride[d] == 1), None)
+    if fast is None:
+        return Verdict(None, "addresses are not proven contiguous along a whole row or column")
+    if fast == rank - 2 and bits == 8:
+        return Verdict(None, "8-bit elements with the contiguous dim rank-2 (column major) are slower")
+    slow = rank - 1 if fast == rank - 2 else rank - 2
+    pitch = info.stride[slow]
+    elems = PITCH_ALIGN_BITS // bits
+    if pitch is None:
+        return Verdict(None, "the pitch (stride across rows) is not uniform or not known")
+    if not (pitch % elems == 0 if isinstance(pitch, int) else is_divisible(pitch, elems)):
+        return Verdict(None, f"pitch not provably a multiple of 16 bytes ({elems} elements)")
+    if info.divisibility[fast] % (PITCH_ALIGN_BITS // 8) != 0:
+        return Verdict(None, "base address not provably 16-byte aligned")
+    if op.mask is not None and ai[op.mask].constancy[fast] != shape[fast]:
+        return Verdict(None, "the mask varies along the contiguous dim (not a row/column bound)")
+    return Verdict("row_major" if fast == rank - 1 else "column_major")
+
+
 @register
 @dataclass(frozen=True)
 class MaterializeBlockPointer(XpuPass):
@@ -88,11 +123,17 @@ class MaterializeBlockPointer(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if SUPPORT_2D_BLOCK not in op.attributes:
             return
-        for load in op.walk():
-            if not isinstance(load, tt.LoadOp) or not load.is_block_pointer:
-                continue
-            verdict = classify(load)
-            if verdict.tag is not None:
-                load.attributes[BLOCK_IO] = StringAttr(verdict.tag)
+        ai: AxisInfoAnalysis | None = None
+        for access in op.walk():
+            if isinstance(access, tt.LoadOp) and access.is_block_pointer:
+                verdict = classify(access)
+            elif isinstance(access, tt.LoadOp | tt.StoreOp) and not access.is_block_pointer:
+                ai = ai or AxisInfoAnalysis(op)
+                verdict = classify_pointer_tensor(access, ai)
             else:
-                self.remark(load, f"not a 2D block read: {verdict.reason}")
+                continue
+            if verdict.tag is not None:
+                access.attributes[BLOCK_IO] = StringAttr(verdict.tag)
+            else:
+                kind = "read" if isinstance(access, tt.LoadOp) else "write"
+                self.remark(access, f"not a 2D block {kind}: {verdict.reason}")
