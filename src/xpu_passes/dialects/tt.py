@@ -623,6 +623,7 @@ class MakeRangeOp(IRDLOperation):
     def verify_(self) -> None:
         t = self.result.type
         assert isinstance(t, TensorType)
+        _check(self.start.type == i32 and self.end.type == i32, "start and end must be i32 attributes")
         n = self.end.value.data - self.start.value.data
         _check(t.get_shape() == (n,), f"range [{self.start.value.data}, {self.end.value.data}) does not fill {t}")
         _check(isinstance(t.element_type, IntegerType), "make_range yields integers")

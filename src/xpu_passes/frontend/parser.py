@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.lexer import Span
@@ -120,9 +120,42 @@ def _parse_loc_defs(
 
 
 def verify_module(parsed: ParsedModule) -> None:
-    """Verify op by op, so an error points at the op that is wrong."""
+    """Verify op by op, so an error points at the op that is wrong.
+
+    Also checks that every use is dominated by its definition, which xDSL's
+    verifier does not (MLIR's does).
+    """
+    position: dict[Operation, int] = {}
     for op in parsed.module.walk():
         try:
             op.verify(verify_nested_ops=False)
         except (VerifyException, ValueError) as e:
             raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+        if op.parent is not None and op not in position:
+            for i, sibling in enumerate(op.parent.ops):
+                position[sibling] = i
+        for index, operand in enumerate(op.operands):
+            if not _dominates(operand, op, position):
+                raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
+
+
+def _dominates(value: SSAValue, user: Operation, position: dict[Operation, int]) -> bool:
+    """Single-block regions (all of TTGIR's structured control flow): the definition
+    must come earlier in the user's block or in a block enclosing it."""
+    if isinstance(value, BlockArgument):
+        block: Block | None = user.parent
+        while block is not None:
+            if block is value.owner:
+                return True
+            parent = block.parent_op()
+            block = parent.parent if parent is not None else None
+        return False
+    definer = value.owner
+    if not isinstance(definer, Operation):
+        return True
+    op: Operation | None = user
+    while op is not None:
+        if op.parent is not None and op.parent is definer.parent:
+            return definer in position and op in position and position[definer] < position[op]
+        op = op.parent_op()
+    return False

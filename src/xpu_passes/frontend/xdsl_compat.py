@@ -1,18 +1,23 @@
 """Fixes to xDSL's reading of MLIR text, applied once when the front end is imported.
 
-xDSL 0.74 reads a hexadecimal element of a float `dense<...>` literal
-(`dense<0xFF800000> : tensor<64xf32>`, how MLIR prints -inf) as an integer and
-converts its value, giving 4.29e9 instead of -inf. MLIR reads it as the bit
-pattern of the float. This is the only monkeypatch of xDSL in the project.
+The only monkeypatches of xDSL in the project:
+- xDSL 0.74 reads a hexadecimal element of a float `dense<...>` literal
+  (`dense<0xFF800000> : tensor<64xf32>`, how MLIR prints -inf) as an integer and
+  converts its value, giving 4.29e9 instead of -inf. MLIR reads the bit pattern.
+- Its string-literal regex nests quantifiers (`(?:[^"]+|...)*`), so an unterminated
+  string (a truncated file) backtracks exponentially: the lexer hangs. The same
+  language without the nesting matches in linear time.
 """
 
 from __future__ import annotations
 
+import re
 import struct
 from typing import Any
 
 from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.parser import AttrParser
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 _FORMATS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
 
@@ -38,3 +43,5 @@ def _to_type(self: Any, parser: AttrParser, type: Any) -> Any:
 
 
 _Element.to_type = _to_type
+
+MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
