@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.ir import SSAValue
@@ -137,6 +138,24 @@ def verify_module(parsed: ParsedModule) -> None:
         for index, operand in enumerate(op.operands):
             if not _dominates(operand, op, position):
                 raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
+        if isinstance(op, scf.IfOp) and (why := _if_yields_mismatch(op)):
+            raise parsed.error_at(op, f"'scf.if' op {why}")
+
+
+def _if_yields_mismatch(op: scf.IfOp) -> str:
+    """MLIR requires both branches of an scf.if with results to yield them; xDSL does not check."""
+    want = list(op.result_types)
+    if not want:
+        return ""
+    for region, branch in zip(op.regions, ("then", "else")):
+        block = region.blocks.first
+        if block is None:
+            return f"has results but no {branch} branch"
+        last = block.last_op
+        got = list(last.operand_types) if isinstance(last, scf.YieldOp) else []
+        if got != want:
+            return f"{branch} branch yields {len(got)} values of the wrong types for its {len(want)} results"
+    return ""
 
 
 def _dominates(value: SSAValue, user: Operation, position: dict[Operation, int]) -> bool:
