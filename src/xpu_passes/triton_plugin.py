@@ -14,10 +14,11 @@ without an Intel GPU (the backend otherwise probes a SYCL device).
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from xpu_passes import __version__, oracle
-from xpu_passes.pipeline import PIPELINES, PipelineError, run_ttgir
+from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, run_ttgir
 
 _ORIGINAL: dict[str, Any] = {}
 
@@ -34,18 +35,29 @@ def _save(cls: Any, name: str) -> None:
         _ORIGINAL[name] = cls.__dict__[name]
 
 
-def enable(pipeline: str = "xpu", **options: Any) -> None:
-    """Make the Intel backend's TTGIR stage run `pipeline` with `options`."""
+def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> None:
+    """Make the Intel backend's TTGIR stage run `pipeline` with `options`.
+
+    A pass of ours that fails raises a compile error naming the pass and the op;
+    with `fallback=True` the kernel is compiled natively instead, with a warning.
+    """
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
     cls = backend_class()
     _save(cls, "make_ttgir")
     _save(cls, "hash")
     native_hash = _ORIGINAL["hash"]
-    tag = f"xpu-passes-{__version__}-{pipeline}-{sorted(options.items())}"
+    tag = f"xpu-passes-{__version__}-{pipeline}-{sorted(options.items())}-fallback={fallback}"
 
     def make_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any]) -> Any:
-        return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
+        if not fallback:
+            return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
+        backup = oracle.parse(str(mod), mod.context)  # our passes may have changed `mod`
+        try:
+            return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
+        except PassFailure as e:
+            warnings.warn(f"xpu-passes: {e}; compiling with triton-xpu's own pipeline", stacklevel=2)
+            return _ORIGINAL["make_ttgir"].__func__(backup, metadata, opt, properties)
 
     def hash(self: Any) -> str:
         return f"{native_hash(self)}-{tag}"

@@ -77,3 +77,22 @@ def test_bad_pipeline_is_refused() -> None:
         enable("nope")
     with pytest.raises(PipelineError, match="must run after 'tritonintelgpu-materialize-block-pointer'"):
         check_order(["tritonintelgpu-rewrite-tensor-pointer", "tritonintelgpu-materialize-block-pointer"])
+
+
+def test_a_failing_pass_is_a_compile_error_unless_fallback(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted failure in our RemoveLayoutConversions: named error, or native code with fallback."""
+    from xpu_passes.pipeline import PassFailure
+    from xpu_passes.transforms.base import PassError
+    from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
+
+    def broken(self: Any, ctx: Any, module: Any) -> None:
+        raise PassError(next(iter(module.walk())), "planted failure")
+
+    monkeypatch.setattr(RemoveLayoutConversions, "apply", broken)
+    plugin.enable()
+    with pytest.raises(Exception, match="tritonintelgpu-remove-layout-conversions failed on 'builtin.module'.*planted"):
+        _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    plugin.enable(fallback=True)
+    with pytest.warns(UserWarning, match="planted failure"):
+        k = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    assert k.metadata.shared == 33280  # the native result
