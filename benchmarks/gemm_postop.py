@@ -63,13 +63,7 @@ class Row:
 
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
-    converts, loads, tagged = oracle.ttgir_counts(kernel.asm["ttgir"])
-    calls = [ln for ln in kernel.asm["llir"].splitlines() if " call " in ln]
-    return oracle.StaticFigures(
-        shared_bytes=kernel.metadata.shared, converts=converts, loads=loads, block_io_loads=tagged,
-        block_reads=sum("2d_block_read" in c for c in calls), block_writes=sum("2d_block_write" in c for c in calls),
-        block_prefetches=sum("2d_block_prefetch" in c for c in calls), dpas=sum("matrix_mad" in c for c in calls),
-    )
+    return oracle.figures(kernel.asm["ttgir"], kernel.asm["llir"], kernel.metadata.shared)
 
 
 def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:

@@ -90,7 +90,7 @@ def test_a_failing_pass_is_a_compile_error_unless_fallback(plugin: Any, monkeypa
 
     monkeypatch.setattr(RemoveLayoutConversions, "apply", broken)
     plugin.enable()
-    with pytest.raises(Exception, match="tritonintelgpu-remove-layout-conversions failed on 'builtin.module'.*planted"):
+    with pytest.raises(PassFailure, match="tritonintelgpu-remove-layout-conversions failed on 'builtin.module'.*planted"):
         _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
     plugin.enable(fallback=True)
     with pytest.warns(UserWarning, match="planted failure"):

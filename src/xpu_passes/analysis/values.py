@@ -82,17 +82,3 @@ def make_tensor_ptr_of(ptr: SSAValue) -> tt.MakeTensorPtrOp | None:
         return None
     return None
 
-
-def users_through_converts(v: SSAValue) -> list[Operation]:
-    """Users of `v`, looking through `ttg.convert_layout` chains."""
-    from xpu_passes.dialects import ttg
-
-    out: list[Operation] = []
-    work = [v]
-    while work:
-        for use in list(work.pop().uses):
-            if isinstance(use.operation, ttg.ConvertLayoutOp):
-                work.append(use.operation.result)
-            else:
-                out.append(use.operation)
-    return out

@@ -247,12 +247,11 @@ def resume_native(entry: dict[str, Any], step_file: str, text: str) -> Any:
     spec, config = find(entry["kernel"], entry["config"])
     backend = oracle.pvc_backend()
     opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
-    names = [s["file"] for s in entry["steps"]]
     ttgir = [s for s in entry["steps"] if s["step"].startswith("ttgir.") and s["step"] != "ttgir.input"]
     index = [s["file"] for s in ttgir].index(step_file)
     steps = oracle.native_ttgir_steps(opts, backend.properties)
-    assert len(steps) == len(ttgir) and names
+    assert len(steps) == len(ttgir)
     mod = oracle.parse(text)
-    opts.threads_per_warp = 16  # what the annotate step read back when the dump was made
+    opts.threads_per_warp = oracle.threads_per_warp(mod)  # as the skipped annotate step left it
     oracle.run_steps(mod, steps[index + 1 :])
     return oracle.lower(mod, opts, backend)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import NoneAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import arith_compat, tt, ttg
 
@@ -28,6 +28,21 @@ def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
 
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
     return ttg.SliceEncodingAttr.make(dim=dim, parent=parent)
+
+
+def slice_away(enc: Attribute, dims: list[int]) -> Attribute:
+    """The layout of `enc` with `dims` removed (highest first, so lower indices stay put)."""
+    for d in sorted(dims, reverse=True):
+        enc = slice_layout(d, enc)
+    return enc
+
+
+def numel(t: Attribute) -> int:
+    """Elements of a tensor type (1 for a scalar)."""
+    n = 1
+    for s in t.get_shape() if isinstance(t, TensorType) else ():
+        n *= s
+    return n
 
 
 # Ops whose tensor operands and results all share one layout.
@@ -57,12 +72,3 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
         return [None for _ in op.operands]
     return None
-
-
-def retype(op: Operation, result_layout: Attribute) -> list[Attribute]:
-    """The result types of `op` when produced in `result_layout`."""
-    return [with_encoding(r.type, result_layout) for r in op.results]
-
-
-def is_tensor(v: SSAValue) -> bool:
-    return isinstance(v.type, TensorType)

@@ -177,7 +177,7 @@ def native_ttgir_steps(opt: Any, properties: dict[str, Any]) -> list[Step]:
         )
 
     def read_threads(mod: Any) -> None:
-        opt.threads_per_warp = intel.get_threads_per_warp(mod)
+        opt.threads_per_warp = threads_per_warp(mod)
 
     g = intel.passes.ttgpuir
     steps = [
@@ -261,19 +261,16 @@ def ttgir_counts(text: str) -> tuple[int, int, int]:
     return sum(" ttg.convert_layout " in ln for ln in lines), len(loads), len(tagged)
 
 
-def lower(mod: Any, opts: Any, backend: Any | None = None) -> StaticFigures:
-    """make_llir on a TTGIR module (consumed) and the figures of the result."""
-    backend = backend or pvc_backend()
-    converts, loads, tagged = ttgir_counts(str(mod))
-    md: dict[str, Any] = {}
-    llir = backend.make_llir(mod, md, opts)
+def figures(ttgir: str, llir: str, shared_bytes: int) -> StaticFigures:
+    """The figures of one compile: its final TTGIR text, LLVM IR text and SLM bytes."""
+    converts, loads, tagged = ttgir_counts(ttgir)
     calls = [ln for ln in llir.splitlines() if " call " in ln]
 
     def count(name: str) -> int:
         return sum(name in ln for ln in calls)
 
     return StaticFigures(
-        shared_bytes=int(md.get("shared") or 0),
+        shared_bytes=shared_bytes,
         converts=converts,
         loads=loads,
         block_io_loads=tagged,
@@ -282,6 +279,21 @@ def lower(mod: Any, opts: Any, backend: Any | None = None) -> StaticFigures:
         block_prefetches=count("2d_block_prefetch"),
         dpas=count("matrix_mad"),
     )
+
+
+def threads_per_warp(mod: Any) -> int:
+    """The sub-group size the annotate-module step recorded on `mod`."""
+    _, intel = _triton()
+    return int(intel.get_threads_per_warp(mod))
+
+
+def lower(mod: Any, opts: Any, backend: Any | None = None) -> StaticFigures:
+    """make_llir on a TTGIR module (consumed) and the figures of the result."""
+    backend = backend or pvc_backend()
+    ttgir = str(mod)
+    md: dict[str, Any] = {}
+    llir = backend.make_llir(mod, md, opts)
+    return figures(ttgir, llir, int(md.get("shared") or 0))
 
 
 def lower_text(text: str, opts: Any, backend: Any | None = None) -> StaticFigures:

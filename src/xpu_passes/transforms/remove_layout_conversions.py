@@ -25,15 +25,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.layouts.propagation import encoding, operand_layouts, with_encoding
+from xpu_passes.layouts.propagation import encoding, numel, operand_layouts, with_encoding
 from xpu_passes.transforms.base import XpuPass, register
-
-
-def _numel(t: Attribute) -> int:
-    n = 1
-    for s in t.get_shape() if isinstance(t, TensorType) else ():
-        n *= s
-    return n
 
 
 @dataclass
@@ -107,7 +100,7 @@ def _retyped(t: Attribute, layout: Attribute) -> Attribute:
 
 
 def _boundary_cost(s: Slice) -> int:
-    return sum(_numel(src.type) for src, l in s.boundary.items() if encoding(src.type) != l)
+    return sum(numel(src.type) for src, l in s.boundary.items() if encoding(src.type) != l)
 
 
 def _retype_family(fam: Family, layout: Attribute) -> None:
@@ -250,8 +243,8 @@ class RemoveLayoutConversions(XpuPass):
             self.remark(cvt, f"kept: {s.why or 'no target layout'}")
             return False
         cost = _boundary_cost(s)
-        if cost >= _numel(cvt.result.type):
-            self.remark(cvt, f"kept: recomputing would convert {cost} elements to save {_numel(cvt.result.type)}")
+        if cost >= numel(cvt.result.type):
+            self.remark(cvt, f"kept: recomputing would convert {cost} elements to save {numel(cvt.result.type)}")
             return False
         _materialize(cvt, s)
         return True

@@ -12,7 +12,7 @@ rewrite (scf.if/while results, calls) are left alone with a remark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -33,6 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.dialects import arith_compat, tt, ttg
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp
+from xpu_passes.layouts.propagation import numel, slice_away
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify
 
@@ -95,11 +96,7 @@ class _Builder:
 
 def _dim_encoding(enc: Attribute | None, rank: int, dim: int) -> Attribute | None:
     """The 1D layout of dim `dim` of a rank-`rank` layout: slice away the other dims."""
-    if enc is None:
-        return None
-    for d in sorted((d for d in range(rank) if d != dim), reverse=True):
-        enc = ttg.SliceEncodingAttr.make(dim=d, parent=enc)
-    return enc
+    return None if enc is None else slice_away(enc, [d for d in range(rank) if d != dim])
 
 
 def _tensor(shape: list[int], elem: Attribute, enc: Attribute | None) -> TensorType:
@@ -116,10 +113,7 @@ def _expand(b: _Builder, x: SSAValue, rank: int, dim: int, enc: Attribute | None
         pos = cur_dims.index(d)
         shape.insert(pos, 1)
         remaining = [o for o in others if o not in cur_dims]
-        layer = enc
-        if enc is not None:
-            for r in sorted(remaining, reverse=True):
-                layer = ttg.SliceEncodingAttr.make(dim=r, parent=layer)
+        layer = None if enc is None else slice_away(enc, remaining)
         elem = x.type.element_type  # type: ignore[attr-defined]
         x = b.add(
             tt.ExpandDimsOp.build(
@@ -187,17 +181,10 @@ def _other(b: _Builder, load: tt.LoadOp) -> SSAValue | None:
     t = load.result.type
     assert isinstance(t, TensorType)
     if isinstance(t.element_type, IntegerType):
-        values: list[int | float] = [0] * _numel(t)
+        values: list[int | float] = [0] * numel(t)
     else:
-        values = [0.0 if pad.value.data == 1 else float("nan")] * _numel(t)
+        values = [0.0 if pad.value.data == 1 else float("nan")] * numel(t)
     return b.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, values), t))  # type: ignore[arg-type]
-
-
-def _numel(t: TensorType) -> int:
-    n = 1
-    for s in t.get_shape():
-        n *= s
-    return n
 
 
 class _Rewrite:
@@ -222,7 +209,7 @@ class _Rewrite:
             src = self.info[op.ptr]
             b = _Builder(op)
             offs = [b.add(arith.AddiOp(o, a)) for o, a in zip(src.offsets, op.offsets)]
-            self.info[op.result] = PtrInfo(src.base, src.shape, src.strides, offs, src.block)
+            self.info[op.result] = replace(src, offsets=offs)
             self.dead.append(op)
         elif isinstance(op, tt.LoadOp) and op.ptr in self.info:
             self.load(op)
@@ -277,7 +264,7 @@ class _Rewrite:
             old = body.args[i + 1]
             if isinstance(entry, PtrInfo):
                 n = len(entry.offsets)
-                self.info[old] = PtrInfo(entry.base, entry.shape, entry.strides, list(new_block.args[k:k + n]), entry.block)
+                self.info[old] = replace(entry, offsets=list(new_block.args[k : k + n]))
                 k += n
             else:
                 old.replace_all_uses_with(new_block.args[k])
@@ -302,7 +289,7 @@ class _Rewrite:
             res = loop.results[i]
             if isinstance(entry, PtrInfo):
                 n = len(entry.offsets)
-                self.info[res] = PtrInfo(entry.base, entry.shape, entry.strides, list(new_loop.results[k:k + n]), entry.block)
+                self.info[res] = replace(entry, offsets=list(new_loop.results[k : k + n]))
                 k += n
             else:
                 res.replace_all_uses_with(new_loop.results[k])
