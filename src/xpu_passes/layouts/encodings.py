@@ -1,0 +1,309 @@
+"""Layout attributes -> linear layouts, following triton-xpu 3.3's conversions.
+
+Blocked/slice/dot_op(blocked parent) follow upstream Triton's
+`LinearLayoutConversions.cpp`; DPAS, dot_op(DPAS parent) and subgroup_2d_block
+follow Intel's `DPAStoLinearLayout` / `subgroup2DBlockToLinearLayout`. Every
+layout is built for one CTA tile and then fitted to the tensor shape with
+Triton's rules (`linear.with_shape`): registers wrap around when the tensor is
+larger than the tile; lanes/warps hold replicas when it is smaller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.ir import Attribute
+
+from xpu_passes.dialects import ttg, ttig
+from xpu_passes.layouts.linear import LinearLayout, empty, identity1d, product, with_shape, zeros1d
+
+
+class LayoutError(ValueError):
+    """A layout we cannot turn into a linear layout (unknown kind or unsupported parameters)."""
+
+
+def to_linear(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
+    """The (register, lane, warp) -> coordinates map of `layout` on a tensor of `shape`."""
+    shape = tuple(int(s) for s in shape)
+    if any(s < 1 or s & (s - 1) for s in shape):
+        raise LayoutError(f"shape {shape} is not made of powers of two")
+    if isinstance(layout, ttg.BlockedEncodingAttr):
+        return _blocked(layout, shape)
+    if isinstance(layout, ttg.SliceEncodingAttr):
+        return _slice(layout, shape)
+    if isinstance(layout, ttig.DpasEncodingAttr):
+        return _dpas(layout, shape, 2)
+    if isinstance(layout, ttg.DotOperandEncodingAttr):
+        parent = layout.parent
+        if layout.op_idx not in (0, 1):
+            raise LayoutError(f"#ttg.dot_op opIdx must be 0 or 1, not {layout.op_idx}")
+        if isinstance(parent, ttig.DpasEncodingAttr):
+            return _dpas(parent, shape, layout.op_idx)
+        if isinstance(parent, ttg.BlockedEncodingAttr):
+            return _fma_dot(layout, parent, shape)
+        raise LayoutError(f"#ttg.dot_op with parent {_kind(parent)} is not supported")
+    if isinstance(layout, ttig.Subgroup2DBlockEncodingAttr):
+        return _subgroup_2d_block(layout, shape)
+    if isinstance(layout, ttg.LinearEncodingAttr):
+        return _linear(layout, shape)
+    raise LayoutError(f"no linear layout for {_kind(layout)}")
+
+
+def _kind(layout: Attribute) -> str:
+    return f"#{getattr(layout, 'name', type(layout).__name__)}"
+
+
+def _check_rank(layout: Attribute, rank: int, shape: tuple[int, ...]) -> None:
+    if rank != len(shape):
+        raise LayoutError(f"{_kind(layout)} has rank {rank} but the tensor {shape} has rank {len(shape)}")
+
+
+def _single_cta(layout: Attribute) -> None:
+    """We model one CTA (the `block` input dim is empty), as on PVC."""
+    get = getattr(layout, "get", None)
+    for key in ("CTAsPerCGA", "CTASplitNum"):
+        try:
+            v = get(key) if get else None
+        except KeyError:
+            v = None
+        if v is not None and any(x != 1 for x in v):  # type: ignore[attr-defined]
+            raise LayoutError(f"{_kind(layout)} with {key} = {list(v)} (more than one CTA) is not supported")  # type: ignore[call-overload]
+
+
+def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:
+    """`in_dim` walks the dims fastest-first in `order` (Triton's identityStandardND)."""
+    rank = len(sizes)
+    return product((identity1d(sizes[d], in_dim, d, rank) for d in order), rank)
+
+
+def _blocked(layout: ttg.BlockedEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    _check_rank(layout, len(layout.order), shape)
+    _single_cta(layout)
+    order = layout.order
+    tile = (
+        identity_nd("register", layout.size_per_thread, order)
+        * identity_nd("lane", layout.threads_per_warp, order)
+        * identity_nd("warp", layout.warps_per_cta, order)
+    )
+    return with_shape(tile, shape)
+
+
+def _slice(layout: ttg.SliceEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    """The parent on the shape with a 1 inserted at `dim`, with that dim projected away."""
+    dim = layout.dim
+    if not 0 <= dim <= len(shape):
+        raise LayoutError(f"#ttg.slice dim {dim} is out of range for a rank-{len(shape)} tensor")
+    parent = to_linear(layout.parent, shape[:dim] + (1,) + shape[dim:])
+
+    def drop(b: tuple[int, ...]) -> tuple[int, ...]:
+        return b[:dim] + b[dim + 1 :]
+
+    # Registers that became replicas of each other are not kept (Triton drops all-zero ones).
+    regs = tuple(drop(b) for b in parent.register if any(drop(b)))
+    order = tuple(d - (d > dim) for d in parent.dims_order() if d != dim)
+    return LinearLayout(
+        shape,
+        register=regs,
+        lane=tuple(drop(b) for b in parent.lane),
+        warp=tuple(drop(b) for b in parent.warp),
+        block=tuple(drop(b) for b in parent.block),
+        out_order=order,
+    )
+
+
+def _bases2(rank: int, pairs: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
+    """2D (row, col) bases placed on the last two of `rank` dims."""
+    return tuple((0,) * (rank - 2) + p for p in pairs)
+
+
+def dpas_repetitions(dpas: ttig.DpasEncodingAttr, shape: Sequence[int], op_idx: int) -> tuple[int, int, int]:
+    """Intel's getDPASRepetitions: (batch, rows, cols) repeats of the per-warp tile."""
+    rank = len(shape)
+    warps = dpas.warps_per_cta
+    rc = dpas.rep_cluster
+    k = dpas.systolic_depth * dpas.ops_per_chan
+    m = dpas.repeat_count * rc[rank - 2]
+    n = dpas.execution_size * rc[rank - 1]
+    batch = max(1, shape[0] // warps[0]) if rank == 3 else 1
+    if op_idx == 0:
+        return batch, max(1, shape[rank - 2] // (m * warps[rank - 2])), max(1, shape[rank - 1] // k)
+    if op_idx == 1:
+        return batch, max(1, shape[rank - 2] // k), max(1, shape[rank - 1] // (n * warps[rank - 1]))
+    return batch, max(1, shape[rank - 2] // (m * warps[rank - 2])), max(1, shape[rank - 1] // (n * warps[rank - 1]))
+
+
+def _dpas(dpas: ttig.DpasEncodingAttr, shape: tuple[int, ...], op_idx: int) -> LinearLayout:
+    """Intel's DPAStoLinearLayout for operand A (0), B (1) or the accumulator C (2)."""
+    rank = len(shape)
+    if rank not in (2, 3):
+        raise LayoutError(f"#ttig.dpas supports rank 2 or 3, not {rank}")
+    _check_rank(dpas, len(dpas.warps_per_cta), shape)
+    tpw, opc = dpas.threads_per_warp, dpas.ops_per_chan
+    depth, repeat, exec_size = dpas.systolic_depth, dpas.repeat_count, dpas.execution_size
+    warps, rc = dpas.warps_per_cta, dpas.rep_cluster
+    if opc not in (1, 2, 4) or tpw % exec_size or tpw < exec_size:
+        raise LayoutError(f"#ttig.dpas with opsPerChan {opc}, threadsPerWarp {tpw}, executionSize {exec_size}")
+    row, col = rank - 2, rank - 1
+    regs: list[tuple[int, int]] = []
+    lanes: list[tuple[int, int]] = []
+    if op_idx == 0:
+        packed = 2 if opc == 4 else 1  # 8-bit values travel in pairs
+        cols = depth * opc // packed
+        rows_per_warp = -(-tpw // cols)
+        regs += [(0, o) for o in _pow2(1, packed)]
+        regs += [(w * rows_per_warp, 0) for w in _pow2(1, repeat // rows_per_warp)]
+        lanes += [(0, packed * t) for t in _pow2(1, cols)]
+        lanes += [(t // cols, 0) for t in _pow2(cols, tpw)]
+        k_dim, non_k = col, row
+    elif op_idx == 1:
+        rows_per_warp = tpw // exec_size
+        regs += [(o, 0) for o in _pow2(1, opc)]
+        regs += [(r * opc, 0) for r in _pow2(rows_per_warp, depth)]
+        lanes += [(0, t) for t in _pow2(1, exec_size)]
+        lanes += [(r * opc, 0) for r in _pow2(1, rows_per_warp)]
+        k_dim, non_k = row, col
+    else:
+        rows_per_warp = tpw // exec_size
+        regs += [(r, 0) for r in _pow2(rows_per_warp, repeat)]
+        lanes += [(0, t) for t in _pow2(1, exec_size)]
+        lanes += [(r, 0) for r in _pow2(1, rows_per_warp)]
+        k_dim, non_k = col, row  # for C: "k" is N (it repeats first), as Intel names it
+    tile = LinearLayout(
+        (1,) * (rank - 2) + _extent(regs + lanes),
+        register=_bases2(rank, regs),
+        lane=_bases2(rank, lanes),
+        out_order=(row, col),
+    )
+    parts: list[LinearLayout] = [tile]
+    if op_idx == 0:
+        parts += [
+            identity1d(rc[non_k], "register", non_k, rank),
+            zeros1d(warps[k_dim], "warp", k_dim, rank),  # warps share K
+            identity1d(warps[non_k], "warp", non_k, rank),
+        ]
+    elif op_idx == 1:
+        parts += [
+            identity1d(rc[non_k], "register", non_k, rank),
+            identity1d(warps[non_k], "warp", non_k, rank),
+            zeros1d(warps[k_dim], "warp", k_dim, rank),
+        ]
+    else:
+        parts += [
+            identity1d(rc[k_dim], "register", k_dim, rank),
+            identity1d(rc[non_k], "register", non_k, rank),
+            identity1d(warps[k_dim], "warp", k_dim, rank),
+            identity1d(warps[non_k], "warp", non_k, rank),
+        ]
+    if rank == 3:
+        parts.append(identity1d(warps[0], "warp", 0, rank))
+    reps = dpas_repetitions(dpas, shape, op_idx)
+    rep_of = {row: reps[1], col: reps[2]}
+    parts += [identity1d(rep_of[k_dim], "register", k_dim, rank), identity1d(rep_of[non_k], "register", non_k, rank)]
+    if rank == 3:
+        parts.append(identity1d(reps[0], "register", 0, rank))
+    return with_shape(product(parts, rank), shape)
+
+
+def _pow2(start: int, stop: int) -> list[int]:
+    """start, 2*start, 4*start, ... below stop."""
+    out, v = [], start
+    while v < stop:
+        out.append(v)
+        v *= 2
+    return out
+
+
+def _extent(pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """The smallest power-of-two (rows, cols) box holding every basis."""
+    r = max([p[0] for p in pairs] + [0])
+    c = max([p[1] for p in pairs] + [0])
+    return (1 << r.bit_length()) if r else 1, (1 << c.bit_length()) if c else 1
+
+
+def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    """Upstream fmaDotToLinearLayout: each thread holds the whole K extent; lanes/warps
+    along K hold replicas."""
+    rank = len(shape)
+    _check_rank(parent, len(parent.order), shape)
+    _single_cta(parent)
+    order = parent.order
+    k = rank - 1 if layout.op_idx == 0 else rank - 2
+    size = list(parent.size_per_thread)
+    size[k] = shape[k]
+
+    def broadcast(in_dim: str, sizes: Sequence[int]) -> LinearLayout:
+        return product(
+            (zeros1d(sizes[d], in_dim, d, rank) if d == k else identity1d(sizes[d], in_dim, d, rank) for d in order),
+            rank,
+        )
+
+    tile = identity_nd("register", size, order) * broadcast("lane", parent.threads_per_warp)
+    tile = tile * broadcast("warp", parent.warps_per_cta)
+    return with_shape(tile, shape)
+
+
+def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    """Intel's subgroup2DBlockToLinearLayout: an h x w block read per warp (rows in
+    registers, columns in lanes), `numBlocks` side by side along dim 1, warps
+    replicated along the order's inner dim."""
+    rank = len(shape)
+    if rank != 2:
+        raise LayoutError(f"#ttig.subgroup_2d_block supports rank 2, not {rank}")
+    _check_rank(layout, len(layout.warps_per_cta), shape)
+    _single_cta(layout)
+    h, w = layout.instr_shape
+    inner = layout.order[0]
+    tile = LinearLayout(
+        (h, w),
+        register=tuple((r, 0) for r in _pow2(1, h)),
+        lane=tuple((0, c) for c in _pow2(1, w)),
+    )
+    tile = tile * identity1d(layout.num_blocks, "register", 1, rank)
+    warps = layout.warps_per_cta
+    warp_order = (1, 0)  # row-major, as Intel's getMatrixOrder(rank, rowMajor=true)
+    tile = tile * product(
+        (zeros1d(warps[d], "warp", d, rank) if d == inner else identity1d(warps[d], "warp", d, rank) for d in warp_order),
+        rank,
+    )
+    return with_shape(tile, shape)
+
+
+def _linear(layout: ttg.LinearEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+    """`#ttg.linear` spells its bases out; the shape is the one they span."""
+    bases = {d: layout.bases(d) for d in ("register", "lane", "warp", "block")}
+    for d, bs in bases.items():
+        for b in bs:
+            if len(b) != len(shape):
+                raise LayoutError(f"#ttg.linear {d} basis {list(b)} has rank {len(b)}, tensor {shape}")
+    # Out-dim sizes as Triton infers them: the power of two above the largest basis entry;
+    # then fitted to the tensor like every other layout.
+    span = tuple(max([b[i] for bs in bases.values() for b in bs] + [0]) for i in range(len(shape)))
+    extent = tuple((1 << v.bit_length()) if v else 1 for v in span)
+    try:
+        ll = LinearLayout(extent, **{d: tuple(tuple(b) for b in bs) for d, bs in bases.items()})
+        return with_shape(ll, shape)
+    except ValueError as e:
+        raise LayoutError(f"#ttg.linear: {e}") from e
+
+
+def from_linear(ll: LinearLayout) -> ttg.LinearEncodingAttr:
+    """The `#ttg.linear` attribute spelling `ll` out."""
+    return ttg.LinearEncodingAttr.make(
+        register=[list(b) for b in ll.register],
+        lane=[list(b) for b in ll.lane],
+        warp=[list(b) for b in ll.warp],
+        block=[list(b) for b in ll.block],
+    )
+
+
+def elems_per_thread(layout: Attribute, shape: Sequence[int]) -> int:
+    """Values each thread holds (replicated registers included, as Triton counts them)."""
+    return to_linear(layout, shape).num("register")
+
+
+def same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
+    """Both layouts put every element of a `shape` tensor on the same (register, lane, warp)."""
+    return to_linear(a, shape) == to_linear(b, shape)
+
+
+__all__ = ["LayoutError", "to_linear", "from_linear", "elems_per_thread", "same_placement", "empty"]

@@ -1,0 +1,280 @@
+"""Linear layouts (Triton's `LinearLayout`), as a small immutable value type.
+
+A layout maps a hardware index (register, lane, warp, block) to tensor
+coordinates. Each input dim has one basis per bit of its index; a basis is a
+tuple of output coordinates (dim0, dim1, ...). The coordinates of an index are
+the XOR of the bases of its set bits. All sizes are powers of two, so the map is
+linear over GF(2) and questions such as "does every thread already hold what it
+needs" reduce to span membership.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+IN_DIMS: tuple[str, ...] = ("register", "lane", "warp", "block")
+
+Coord = tuple[int, ...]
+Bases = tuple[Coord, ...]
+
+
+def _log2(n: int) -> int:
+    if n < 1 or n & (n - 1):
+        raise ValueError(f"{n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def _xor(a: Coord, b: Coord) -> Coord:
+    return tuple(x ^ y for x, y in zip(a, b))
+
+
+@dataclass(frozen=True)
+class LinearLayout:
+    """A map (register, lane, warp, block) -> coordinates of a tensor of `shape`.
+
+    Equality is equality as maps: same bases for every input bit and same
+    output shape (the representation is canonical, so dataclass equality is it).
+    """
+
+    shape: tuple[int, ...]
+    register: Bases = ()
+    lane: Bases = ()
+    warp: Bases = ()
+    block: Bases = ()
+    # Not part of the map: the order out-dims were introduced in while building
+    # (Triton wraps registers around out-dims in this order; see `with_shape`).
+    # None: standard order dim0, dim1, ...
+    out_order: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for s in self.shape:
+            _log2(s)
+        for dim in IN_DIMS:
+            for b in self.bases(dim):
+                if len(b) != self.rank:
+                    raise ValueError(f"{dim} basis {b} has rank {len(b)}, layout has rank {self.rank}")
+                if any(c < 0 or c >= s for c, s in zip(b, self.shape)):
+                    raise ValueError(f"{dim} basis {b} is outside shape {self.shape}")
+
+    # ------------------------------------------------------------ access
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def bases(self, dim: str) -> Bases:
+        if dim not in IN_DIMS:
+            raise KeyError(f"unknown input dim {dim!r} (expected one of {IN_DIMS})")
+        return getattr(self, dim)  # type: ignore[no-any-return]
+
+    def num(self, dim: str) -> int:
+        """Size of an input dim (registers per thread, lanes per warp, ...)."""
+        return 1 << len(self.bases(dim))
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def apply(self, register: int = 0, lane: int = 0, warp: int = 0, block: int = 0) -> Coord:
+        """Coordinates of the element at this hardware index."""
+        out: Coord = (0,) * self.rank
+        for dim, idx in zip(IN_DIMS, (register, lane, warp, block)):
+            bases = self.bases(dim)
+            if idx < 0 or idx >= 1 << len(bases):
+                raise IndexError(f"{dim} index {idx} out of range [0, {1 << len(bases)})")
+            for bit, b in enumerate(bases):
+                if idx >> bit & 1:
+                    out = _xor(out, b)
+        return out
+
+    def with_bases(self, **bases: Sequence[Coord]) -> LinearLayout:
+        return replace(self, **{k: tuple(tuple(b) for b in v) for k, v in bases.items()})
+
+    def __str__(self) -> str:
+        parts = [f"{d} = {[list(b) for b in self.bases(d)]}" for d in IN_DIMS if self.bases(d)]
+        return f"LinearLayout<{'x'.join(map(str, self.shape))}: " + ", ".join(parts) + ">"
+
+    # -------------------------------------------------------- algebra
+
+    def __mul__(self, outer: LinearLayout) -> LinearLayout:
+        """Triton's product: `outer` repeats `self`; shared out-dims stack (self minor)."""
+        if self.rank != outer.rank:
+            raise ValueError("product of layouts of different rank")
+        scaled = {d: tuple(tuple(c * s for c, s in zip(b, self.shape)) for b in outer.bases(d)) for d in IN_DIMS}
+        order = list(self.dims_order())
+        order += [d for d in outer.dims_order() if d not in order]
+        return LinearLayout(
+            tuple(a * b for a, b in zip(self.shape, outer.shape)),
+            **{d: self.bases(d) + scaled[d] for d in IN_DIMS},
+            out_order=tuple(order),
+        )
+
+    def dims_order(self) -> tuple[int, ...]:
+        return tuple(range(self.rank)) if self.out_order is None else self.out_order
+
+    def flat(self, c: Coord) -> int:
+        """Coordinates as one bit vector (dim0's bits lowest)."""
+        v, shift = 0, 0
+        for x, s in zip(c, self.shape):
+            v |= x << shift
+            shift += _log2(s)
+        return v
+
+    def images(self, dims: Iterable[str]) -> list[int]:
+        return [self.flat(b) for d in dims for b in self.bases(d)]
+
+    def is_surjective(self) -> bool:
+        return _rank(self.images(IN_DIMS)) == sum(_log2(s) for s in self.shape)
+
+    def is_injective(self) -> bool:
+        imgs = self.images(IN_DIMS)
+        return _rank(imgs) == len(imgs)
+
+    def is_bijective(self) -> bool:
+        return self.is_surjective() and self.is_injective()
+
+    def free_bases(self, dim: str) -> list[int]:
+        """Indices of the zero bases of `dim` (the bits along which it holds replicas)."""
+        return [i for i, b in enumerate(self.bases(dim)) if not any(b)]
+
+    def invert(self) -> dict[Coord, tuple[int, int, int, int]]:
+        """For a bijective layout: coordinates -> (register, lane, warp, block)."""
+        if not self.is_bijective():
+            raise ValueError(f"{self} is not a bijection")
+        out: dict[Coord, tuple[int, int, int, int]] = {}
+        for r in range(self.num("register")):
+            for ln in range(self.num("lane")):
+                for w in range(self.num("warp")):
+                    for b in range(self.num("block")):
+                        out[self.apply(r, ln, w, b)] = (r, ln, w, b)
+        return out
+
+    def compose_coords(self, f: dict[Coord, Coord], shape: Sequence[int]) -> LinearLayout:
+        """`f` (a linear map on coordinates, given on the basis images) after this layout."""
+        zero: Coord = (0,) * len(shape)
+        return LinearLayout(
+            tuple(shape),
+            **{d: tuple(f.get(b, zero) if any(b) else zero for b in self.bases(d)) for d in IN_DIMS},
+        )
+
+    def holds_all_of(self, other: LinearLayout, level: str) -> bool:
+        """Every unit at `level` (thread / warp / block) of `other` needs only data this layout
+        already has in the same unit.
+
+        `level` is the first input dim that is *not* free to change: "lane" asks whether
+        each thread (lane, warp, block) holds what `other` wants there (a register-only
+        permutation); "warp" whether each warp does (at most an intra-warp shuffle);
+        "block" whether each CTA does.
+        """
+        if self.shape != other.shape:
+            return False
+        inner = IN_DIMS[: IN_DIMS.index(level)]
+        outer = IN_DIMS[IN_DIMS.index(level) :]
+        span = _Span(self.images(inner))
+        if not all(span.contains(v) for v in other.images(inner)):
+            return False
+        # The rest is fixed: other(b) must differ from self(b) by something this unit holds.
+        for d in outer:
+            if len(self.bases(d)) != len(other.bases(d)):
+                return False
+            for a, b in zip(self.bases(d), other.bases(d)):
+                if not span.contains(self.flat(a) ^ other.flat(b)):
+                    return False
+        return True
+
+
+def _rank(vectors: Iterable[int]) -> int:
+    return len(_Span(vectors).pivots)
+
+
+class _Span:
+    """A GF(2) span of bit vectors, in reduced row-echelon form keyed by pivot bit."""
+
+    def __init__(self, vectors: Iterable[int] = ()) -> None:
+        self.pivots: dict[int, int] = {}
+        for v in vectors:
+            self.add(v)
+
+    def reduce(self, v: int) -> int:
+        while v:
+            top = v.bit_length() - 1
+            if top not in self.pivots:
+                return v
+            v ^= self.pivots[top]
+        return 0
+
+    def add(self, v: int) -> bool:
+        v = self.reduce(v)
+        if v:
+            self.pivots[v.bit_length() - 1] = v
+        return bool(v)
+
+    def contains(self, v: int) -> bool:
+        return self.reduce(v) == 0
+
+
+# ------------------------------------------------------------ building blocks
+
+
+def identity1d(size: int, in_dim: str, out_dim: int, rank: int) -> LinearLayout:
+    """`size` inputs along `in_dim` that walk `out_dim` one by one."""
+    bases = tuple(tuple(1 << i if d == out_dim else 0 for d in range(rank)) for i in range(_log2(size)))
+    shape = tuple(size if d == out_dim else 1 for d in range(rank))
+    return LinearLayout(shape, **{in_dim: bases}, out_order=(out_dim,))
+
+
+def zeros1d(size: int, in_dim: str, out_dim: int, rank: int) -> LinearLayout:
+    """`size` inputs along `in_dim` that all hold the same element (broadcast)."""
+    bases = tuple((0,) * rank for _ in range(_log2(size)))
+    return LinearLayout((1,) * rank, **{in_dim: bases}, out_order=(out_dim,))
+
+
+def empty(rank: int) -> LinearLayout:
+    return LinearLayout((1,) * rank, out_order=())
+
+
+def product(layouts: Iterable[LinearLayout], rank: int) -> LinearLayout:
+    out = empty(rank)
+    for ll in layouts:
+        out = out * ll
+    return out
+
+
+def with_shape(ll: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+    """Triton's ensureLayoutNotSmallerThan then ensureLayoutNotLargerThan.
+
+    Smaller: the layout wraps around, i.e. more registers, one out-dim at a time in
+    the order the dims were introduced. Larger: bases that point past the shape
+    become 0 (lanes/warps then hold replicas) and such register bases are dropped.
+    """
+    if len(shape) != ll.rank:
+        raise ValueError(f"shape {tuple(shape)} has rank {len(shape)}, layout has rank {ll.rank}")
+    order = list(ll.dims_order()) + [d for d in range(ll.rank) if d not in ll.dims_order()]
+    for d in order:
+        if ll.shape[d] < shape[d]:
+            if shape[d] % ll.shape[d]:
+                raise ValueError(f"shape {tuple(shape)} is not a multiple of the layout's {ll.shape}")
+            ll = ll * identity1d(shape[d] // ll.shape[d], "register", d, ll.rank)
+    if all(a <= b for a, b in zip(ll.shape, shape)):
+        return replace(ll, out_order=tuple(order))
+    new_shape = tuple(min(a, b) for a, b in zip(ll.shape, shape))
+    dropped: set[int] = set()
+    bases: dict[str, list[Coord]] = {}
+    for dim in IN_DIMS:
+        bases[dim] = []
+        for i, b in enumerate(ll.bases(dim)):
+            nb = tuple(0 if c >= s else c for c, s in zip(b, new_shape))
+            if nb != b and dim == "register":
+                dropped.add(i)
+            bases[dim].append(nb)
+    bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in dropped]
+    return LinearLayout(new_shape, **{d: tuple(v) for d, v in bases.items()}, out_order=tuple(order))
+
+
+def transpose_order(ll: LinearLayout, order: Sequence[int]) -> LinearLayout:
+    """Same map, out-dims introduced in `order` (Triton's transposeOuts)."""
+    return replace(ll, out_order=tuple(order))
