@@ -69,6 +69,11 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
         return [result_layout if isinstance(o.type, TensorType) else None for o in op.operands]
     if isinstance(op, tt.ExpandDimsOp):
         return [slice_layout(op.axis.value.data, result_layout)]
+    if isinstance(op, tt.ReduceOp):
+        # A reduction yields a slice of its operand's layout along its axis.
+        axis = op.axis.value.data
+        ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis and len(op.results) == 1
+        return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
         return [None for _ in op.operands]
     return None

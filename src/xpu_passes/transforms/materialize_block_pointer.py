@@ -84,8 +84,11 @@ def classify(load: tt.LoadOp | tt.StoreOp) -> Verdict:
     return Verdict("row_major" if row_major else "column_major")
 
 
-def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis) -> Verdict:
-    """Whether a tensor-of-pointer access is a strided 2D tile 2D block I/O can serve."""
+def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis, check_mask: bool = True) -> Verdict:
+    """Whether a tensor-of-pointer access is a strided 2D tile 2D block I/O can serve.
+
+    Without `check_mask`, only the addresses are judged (what a layout decision needs).
+    """
     data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     if not isinstance(data, TensorType) or len(data.get_shape()) < 2:
         return Verdict(None, "1D access: 2D block I/O needs rank >= 2")
@@ -109,7 +112,7 @@ def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis) ->
         return Verdict(None, f"pitch not provably a multiple of 16 bytes ({elems} elements)")
     if info.divisibility[fast] % (PITCH_ALIGN_BITS // 8) != 0:
         return Verdict(None, "base address not provably 16-byte aligned")
-    if op.mask is not None and ai[op.mask].constancy[fast] != shape[fast]:
+    if check_mask and op.mask is not None and ai[op.mask].constancy[fast] != shape[fast]:
         return Verdict(None, "the mask varies along the contiguous dim (not a row/column bound)")
     return Verdict("row_major" if fast == rank - 1 else "column_major")
 

@@ -1,147 +1,36 @@
-"""`--tritonintelgpu-remove-layout-conversions`: remove `ttg.convert_layout` by rematerialization.
+"""`--tritonintelgpu-remove-layout-conversions`: remove `ttg.convert_layout` by layout propagation.
 
-For each conversion X -> Y, the values it converts are recomputed directly in Y
-when every op on the way back can produce Y (elementwise ops, splat, broadcast,
-expand_dims, make_range, constants, and loads: the Intel rule that a load of a
-tensor of pointers or of a block pointer may take the DPAS layout, so in
-`acc + load(d)` the epilogue keeps DPAS and needs no SLM). The slice stops at
-scalars, at values already in the wanted layout, and at other conversions, which
-it replaces by conversions of their sources; it is taken only when those move
-fewer elements than the conversion removed. Conversions to the same layout and
-chains of conversions are folded. Loop-carried values and reductions are not
-rematerialized yet (see the project notes); those conversions stay, with a remark.
+Block pointers first take the layout their loads/stores are converted to (a 2D
+block access can produce any layout). Then, for each conversion X -> Y, two
+rewrites are weighed (`layouts/remat.py`): backward rematerialization recomputes
+the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
+constants, reductions into a slice of Y, loop-carried values through scf.for
+iter_args and yields, scf.if results, and loads: the Intel rule that a load may
+take the DPAS layout, so `acc + load(d)` keeps DPAS and needs no SLM); forward
+propagation lets the users (elementwise ops, stores, other conversions) take X.
+Values that cannot be recomputed get a conversion right after their definition
+(hoisted out of loops). The cheaper rewrite is taken when its conversions, weighted
+by loop depth, move fewer elements than the one removed; conversions to the same
+layout and chains of conversions fold.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.analysis.block_pointers import Family, collect_family
-from xpu_passes.analysis.values import make_tensor_ptr_of
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
+from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.layouts.propagation import encoding, numel, operand_layouts, with_encoding
+from xpu_passes.layouts import remat
+from xpu_passes.layouts.propagation import encoding, numel, with_encoding
+from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.transforms.base import XpuPass, register
-
-
-@dataclass
-class Slice:
-    """The values to recompute in new layouts, in an order where operands come first."""
-
-    layout: dict[SSAValue, Attribute] = field(default_factory=dict)
-    ops: list[Operation] = field(default_factory=list)
-    boundary: dict[SSAValue, Attribute] = field(default_factory=dict)  # convert sources -> layout
-    families: list[tuple[Family, Attribute]] = field(default_factory=list)  # retyped whole
-    why: str = ""
-
-    def fail(self, why: str) -> bool:
-        self.why = self.why or why
-        return False
-
-
-def _collect(v: SSAValue, layout: Attribute, s: Slice) -> bool:
-    if v in s.layout:
-        return s.layout[v] == layout or s.fail("a value is needed in two layouts")
-    t = v.type
-    if isinstance(t, tt.PointerType) and t.is_block:
-        return _collect_block_ptr(v, layout, s)
-    if not isinstance(t, TensorType) or encoding(t) == layout:
-        return True
-    op = v.owner
-    if isinstance(v, BlockArgument) or not isinstance(op, Operation):
-        return s.fail("reaches a block argument (loop-carried values are not rematerialized)")
-    if isinstance(op, ttg.ConvertLayoutOp):
-        s.layout[v] = layout
-        s.boundary[op.src] = layout
-        return True
-    needed = operand_layouts(op, layout)
-    if needed is None:
-        return s.fail(f"'{op.name}' cannot produce the target layout")
-    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1:
-        return s.fail("a load with several users would be duplicated")
-    s.layout[v] = layout
-    for operand, l in zip(op.operands, needed):
-        if l is not None and not _collect(operand, l, s):
-            return False
-        if l is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
-            if not _collect(operand, layout, s):
-                return False
-    s.ops.append(op)
-    return True
-
-
-def _collect_block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
-    """A block pointer follows its load into the new layout.
-
-    Its whole family (through advances and loops) is retyped, which is safe when
-    the load is the family's only load/store.
-    """
-    root = make_tensor_ptr_of(v)
-    if root is None:
-        return s.fail("cannot trace the block pointer to its tt.make_tensor_ptr")
-    fam = collect_family(root)
-    io = [a for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)]
-    if fam.unsupported is not None or len(io) != 1:
-        return s.fail("the block pointer has other loads/stores")
-    if all(f.root is not root for f, _ in s.families):
-        s.families.append((fam, layout))
-    return True
-
-
-def _retyped(t: Attribute, layout: Attribute) -> Attribute:
-    if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
-        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
-    return with_encoding(t, layout)
-
-
-def _boundary_cost(s: Slice) -> int:
-    return sum(numel(src.type) for src, l in s.boundary.items() if encoding(src.type) != l)
-
-
-def _retype_family(fam: Family, layout: Attribute) -> None:
-    for v in list(fam.values):
-        Rewriter.replace_value_with_new_type(v, _retyped(v.type, layout))
-
-
-def _materialize(cvt: ttg.ConvertLayoutOp, s: Slice) -> None:
-    for fam, layout in s.families:
-        _retype_family(fam, layout)
-    new: dict[SSAValue, SSAValue] = {}
-    for src, layout in s.boundary.items():
-        if encoding(src.type) == layout:
-            new_v = src
-        else:
-            c = ttg.ConvertLayoutOp.build(operands=[src], result_types=[with_encoding(src.type, layout)])
-            Rewriter.insert_op(c, InsertPoint.before(cvt))
-            new_v = c.result
-        for use in list(src.uses):
-            owner = use.operation
-            if isinstance(owner, ttg.ConvertLayoutOp) and owner.result in s.layout:
-                new[owner.result] = new_v
-    for op in s.ops:
-        results = [_retyped(r.type, s.layout[r]) for r in op.results]
-        props = dict(op.properties)
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-            props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
-        clone = type(op).create(
-            operands=[new.get(o, o) for o in op.operands],
-            result_types=results,
-            properties=props,
-            attributes=dict(op.attributes),
-        )
-        Rewriter.insert_op(clone, InsertPoint.before(op))
-        for old, r in zip(op.results, clone.results):
-            new[old] = r
-    cvt.result.replace_all_uses_with(new[cvt.src])
-    Rewriter.erase_op(cvt)
-    for op in reversed(s.ops):
-        if all(not r.uses for r in op.results) and op.parent is not None:
-            Rewriter.erase_op(op)
+from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
 
 def fold(cvt: ttg.ConvertLayoutOp) -> bool:
@@ -199,7 +88,8 @@ def anchor_block_pointers(module: ModuleOp) -> int:
         layout = wanted.pop()
         if layout == encoding(block) or layout is None:
             continue
-        _retype_family(fam, layout)
+        for v in list(fam.values):
+            Rewriter.replace_value_with_new_type(v, remat.retyped(v.type, layout))
         for access in fam.accesses:
             if isinstance(access, tt.LoadOp):
                 Rewriter.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
@@ -212,14 +102,24 @@ def anchor_block_pointers(module: ModuleOp) -> int:
     return changed
 
 
+def _positions(module: ModuleOp) -> dict[Operation, int]:
+    return {op: i for i, op in enumerate(module.walk())}
+
+
 @register
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
-    summary = "remove ttg.convert_layout by recomputing values in the target layout (DPAS epilogues)"
+    summary = "remove ttg.convert_layout by layout propagation and rematerialization (DPAS epilogues)"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         anchor_block_pointers(op)
+        ai = AxisInfoAnalysis(op)
+        block_loads: set[Operation] = {
+            ld for ld in op.walk()
+            if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
+            and (BLOCK_IO in ld.attributes or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
+        }  # fmt: skip
         tried: set[Operation] = set()
         while True:
             pending = [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]
@@ -229,22 +129,43 @@ class RemoveLayoutConversions(XpuPass):
                 tried.add(cvt)
                 if cvt.parent is None:
                     continue
-                if fold(cvt):
-                    continue
-                self._rematerialize(cvt)
-        for cvt in [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]:
+                if not fold(cvt):
+                    self._remove(op, cvt, block_loads)
+        for cvt in reversed([c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
             if not cvt.result.uses:  # left dead by the rewrites above
                 Rewriter.erase_op(cvt)
 
-    def _rematerialize(self, cvt: ttg.ConvertLayoutOp) -> bool:
+    def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> bool:
+        """Backward rematerialization first, then forward propagation; the cheaper wins."""
         target = encoding(cvt.result.type)
-        s = Slice()
-        if target is None or not _collect(cvt.src, target, s):
-            self.remark(cvt, f"kept: {s.why or 'no target layout'}")
+        saved = numel(cvt.result.type) * remat.weight(cvt.result)
+        back = remat.Slice(load_ok=block_loads.__contains__)
+        fwd = remat.Slice(load_ok=block_loads.__contains__)
+        options = []
+        if target is not None and remat.backward(cvt.src, target, back):
+            options.append((remat.cost(back, cvt), "backward", back))
+        if remat.forward(cvt, fwd):
+            options.append((remat.cost(fwd, cvt), "forward", fwd))
+        options.sort(key=lambda o: o[0])
+        if not options or options[0][0] >= saved:
+            self.remark(cvt, f"kept: {self._why(back, fwd, options, saved)}")
             return False
-        cost = _boundary_cost(s)
-        if cost >= numel(cvt.result.type):
-            self.remark(cvt, f"kept: recomputing would convert {cost} elements to save {numel(cvt.result.type)}")
-            return False
-        _materialize(cvt, s)
+        _, how, s = options[0]
+        src, pos = cvt.src, _positions(module)
+        new = remat.materialize(s, pos)
+        block_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in block_loads)  # type: ignore[misc]
+        if how == "backward":
+            cvt.result.replace_all_uses_with(new[src])
+            Rewriter.erase_op(cvt)
+        remat.erase_dead(sorted(set(s.ops), key=pos.__getitem__))
+        if how == "forward" and not cvt.result.uses:
+            Rewriter.erase_op(cvt)
         return True
+
+    @staticmethod
+    def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
+        if not options:
+            return f"{back.why or 'no target layout'}; forward: {fwd.why}"
+        cost, how, s = options[0]
+        because = f" ({'; '.join(dict.fromkeys(s.notes))})" if s.notes else ""
+        return f"{how} rematerialization would convert {cost} weighted elements to save {saved}{because}"

@@ -3,7 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// ORACLE-COUNT-4: // -----
+// ORACLE-COUNT-10: // -----
 
 // GEMM epilogue through a masked tensor of pointers: the whole address and mask
 // computation is recomputed in the DPAS layout, the load takes it, and the
@@ -18,12 +18,12 @@
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
-  tt.func public @masked_epilogue(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  tt.func public @masked_epilogue(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %stride: i32 {tt.divisibility = 16 : i32}, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
     %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
     %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
     %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
     %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
-    %ld = tt.splat %m : i32 -> tensor<64x1xi32, #blocked>
+    %ld = tt.splat %stride : i32 -> tensor<64x1xi32, #blocked>
     %roff = arith.muli %rows, %ld : tensor<64x1xi32, #blocked>
     %base = tt.splat %d : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
     %prow = tt.addptr %base, %roff : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
@@ -86,7 +86,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK-LABEL: tt.func public @reduction_needs_blocked
 // CHECK: "tt.reduce"
 // CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #blocked1>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: 'tt.reduce' cannot produce the target layout
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward rematerialization would convert 64 weighted elements to save 64 ('tt.reduce' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -133,15 +133,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 
 // -----
 
-// Negative: a blocked loop-carried accumulator feeding tt.dot needs the loop's
-// iter_args retyped to the DPAS layout; until loop rematerialization exists the
-// conversions stay, each with its reason.
+// A blocked loop-carried accumulator feeding tt.dot: the iter_arg, its yield
+// and the loop result are retyped to DPAS; the only conversions left run once,
+// before and after the loop, instead of two per iteration.
 // CHECK-LABEL: tt.func public @loop_carried_dot
-// CHECK: ttg.convert_layout %acc : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
-// CHECK: tt.dot
-// CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: reaches a block argument (loop-carried values are not rematerialized)
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: 'tt.dot' cannot produce the target layout
+// CHECK: %[[X:.*]] = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%acc = %[[X]]) -> (tensor<64x64xf32, #mma>)
+// CHECK-NEXT: %[[D:.*]] = tt.dot %a, %b, %acc
+// CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #mma>
+// CHECK: ttg.convert_layout %[[R]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward rematerialization would convert 65536 weighted elements to save 4096 ('tt.dot' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -155,5 +156,183 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
       scf.yield %back : tensor<64x64xf32, #blocked>
     }
     tt.return %r : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// Negative (Intel rule): a load through a tensor of pointers whose row pitch is
+// not provably 16-byte aligned cannot be a 2D block read, so it is not re-issued
+// in the DPAS layout (that would be a gather); its conversion stays.
+// CHECK-LABEL: tt.func public @gather_keeps_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #blocked>
+// CHECK: ttg.convert_layout %[[X]] : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}(a gather load keeps its layout (not provably a 2D block read))
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @gather_keeps_layout(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %stride: i32, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %ld = tt.splat %stride : i32 -> tensor<64x1xi32, #blocked>
+    %roff = arith.muli %rows, %ld : tensor<64x1xi32, #blocked>
+    %base = tt.splat %d : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %prow = tt.addptr %base, %roff : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %cols = tt.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %x = tt.load %ptrs : tensor<64x64x!tt.ptr<f32>, #blocked>
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %z = arith.addf %acc, %y : tensor<64x64xf32, #mma>
+    tt.return %z : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Forward propagation: the DPAS result of a dot is converted to blocked for an
+// elementwise epilogue and a masked store through a tensor of pointers. The
+// epilogue, the store, its pointers and its mask all take the DPAS layout.
+// CHECK-LABEL: tt.func public @forward_to_store
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[T:.*]] = arith.truncf %d : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+// CHECK: tt.store %{{.*}}, %[[T]], %{{.*}} : tensor<64x64x!tt.ptr<f16>, #mma>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @forward_to_store(%c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i32, %d: tensor<64x64xf32, #mma>) {
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %roff = arith.muli %rows, %c64 : tensor<64x1xi32, #blocked>
+    %base = tt.splat %c : !tt.ptr<f16> -> tensor<64x1x!tt.ptr<f16>, #blocked>
+    %prow = tt.addptr %base, %roff : tensor<64x1x!tt.ptr<f16>, #blocked>, tensor<64x1xi32, #blocked>
+    %cols = tt.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f16>, #blocked> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %lim = tt.splat %m : i32 -> tensor<64x1xi32, #blocked>
+    %in = arith.cmpi slt, %rows, %lim : tensor<64x1xi32, #blocked>
+    %mask = tt.broadcast %in : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+    %b = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %t = arith.truncf %b : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+    tt.store %ptrs, %t, %mask : tensor<64x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: forward propagation stops at a user that needs its own layout
+// (tt.dot takes dot operands), and backward cannot recompute a dot result.
+// CHECK-LABEL: tt.func public @forward_blocked_by_dot
+// CHECK: ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward rematerialization would convert {{.*}}('tt.dot' cannot produce the target layout)
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @forward_blocked_by_dot(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #blocked> {
+    %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %x = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %t = arith.addf %p, %q : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.return %x : tensor<64x64xf32, #blocked>
+  }
+}
+
+// -----
+
+// A reduction is recomputed from an operand in the parent of the wanted slice
+// layout: the row sums of a DPAS tile are taken in DPAS, no conversion left.
+// CHECK-LABEL: tt.func public @reduce_in_dpas
+// CHECK-NOT: ttg.convert_layout
+// CHECK: "tt.reduce"(%acc) <{axis = 1 : i32}>
+// CHECK: (tensor<64x64xf32, #mma>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @reduce_in_dpas(%acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %x = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %t = arith.maxnumf %p, %q : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x64xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %m = ttg.convert_layout %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xf32, #mma>
+    %b = tt.broadcast %e : tensor<64x1xf32, #mma> -> tensor<64x64xf32, #mma>
+    %y = arith.subf %acc, %b : tensor<64x64xf32, #mma>
+    tt.return %y : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// scf.if: both branches yield values that can be produced in DPAS (a splat
+// constant, a 2D-block-capable load), so the if's result is retyped and the
+// conversion after it is gone.
+// CHECK-LABEL: tt.func public @over_if
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.if %{{.*}} -> (tensor<64x64xf32, #mma>)
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// CHECK: arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @over_if(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %roff = arith.muli %rows, %c64 : tensor<64x1xi32, #blocked>
+    %base = tt.splat %d : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %prow = tt.addptr %base, %roff : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %cols = tt.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %v = scf.if %flag -> (tensor<64x64xf32, #blocked>) {
+      %x = tt.load %ptrs : tensor<64x64x!tt.ptr<f32>, #blocked>
+      scf.yield %x : tensor<64x64xf32, #blocked>
+    } else {
+      %z = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+      scf.yield %z : tensor<64x64xf32, #blocked>
+    }
+    %y = ttg.convert_layout %v : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+    %s = arith.addf %acc, %y : tensor<64x64xf32, #mma>
+    tt.return %s : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A conversion of a loop-invariant value that cannot be recomputed (a function
+// argument) is hoisted out of the loop: it runs once instead of every iteration.
+// CHECK-LABEL: tt.func public @hoist_out_of_loop
+// CHECK: %[[H:.*]] = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: scf.for
+// CHECK-NOT: ttg.convert_layout
+// CHECK: arith.addf %acc, %[[H]] : tensor<64x64xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @hoist_out_of_loop(%n: i32, %x: tensor<64x64xf32, #blocked>, %init: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %m = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+      %s = arith.addf %acc, %m : tensor<64x64xf32, #mma>
+      scf.yield %s : tensor<64x64xf32, #mma>
+    }
+    tt.return %r : tensor<64x64xf32, #mma>
   }
 }

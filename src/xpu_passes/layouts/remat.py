@@ -1,0 +1,315 @@
+"""Recomputing values in another layout: the slice engine of RemoveLayoutConversions.
+
+A `Slice` holds what must change for one `ttg.convert_layout` to disappear:
+values recomputed in a new layout (cloned ops), values retyped in place (loop
+iter_args and results, `scf.if` results), and boundary values that get an
+explicit conversion (placed right after their definition, so conversions of
+loop-invariant values land outside the loop). `backward()` collects the slice
+that produces the conversion's source in its target layout; `forward()` the one
+that lets the conversion's users consume its source layout. `cost()` weighs the
+boundary conversions by loop depth; `materialize()` rewrites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xpu_passes.analysis.block_pointers import Family, collect_family
+from xpu_passes.analysis.values import make_tensor_ptr_of
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel, operand_layouts, with_encoding
+
+LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
+
+
+def loop_depth(op: Operation | None) -> int:
+    depth = 0
+    while op is not None:
+        op = op.parent_op()
+        depth += isinstance(op, scf.ForOp | scf.WhileOp)
+    return depth
+
+
+def weight(v: SSAValue) -> int:
+    """How often a conversion placed right after `v`'s definition runs."""
+    where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
+    inside = isinstance(v, BlockArgument) and isinstance(where, scf.ForOp | scf.WhileOp)
+    return LOOP_WEIGHT ** (loop_depth(where) + inside)
+
+
+def retyped(t: Attribute, layout: Attribute) -> Attribute:
+    if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
+        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
+    return with_encoding(t, layout)
+
+
+@dataclass
+class Slice:
+    layout: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
+    ops: list[Operation] = field(default_factory=list)  # cloned with new result layouts
+    boundary: dict[SSAValue, Attribute] = field(default_factory=dict)  # explicitly converted
+    direct: set[SSAValue] = field(default_factory=set)  # boundaries used directly (not a convert's source)
+    inplace: list[SSAValue] = field(default_factory=list)  # retyped where they are
+    carried: list[tuple[Operation, int]] = field(default_factory=list)  # (scf.for | scf.if, result index)
+    families: list[tuple[Family, Attribute]] = field(default_factory=list)
+    sinks: list[Operation] = field(default_factory=list)  # forward: stores replaced by their clones
+    replace: dict[SSAValue, SSAValue] = field(default_factory=dict)  # forward: value -> existing value
+    notes: list[str] = field(default_factory=list)  # why boundaries were needed
+    # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
+    load_ok: Callable[[Operation], bool] = lambda op: True
+    why: str = ""
+
+    def fail(self, why: str) -> bool:
+        self.why = self.why or why
+        return False
+
+
+# ------------------------------------------------------------------ collecting
+
+
+def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    """Add to `s` what recomputes `v` in `layout`."""
+    if v in s.layout:
+        return s.layout[v] == layout or s.fail("a value is needed in two layouts")
+    t = v.type
+    if isinstance(t, tt.PointerType) and t.is_block:
+        return _block_ptr(v, layout, s)
+    if not isinstance(t, TensorType) or encoding(t) == layout:
+        return True
+    if isinstance(v, BlockArgument):
+        return _block_arg(v, layout, s)
+    op = v.owner
+    assert isinstance(op, Operation)
+    if isinstance(op, ttg.ConvertLayoutOp):
+        s.layout[v] = layout
+        return _boundary(op.src, layout, s)
+    if isinstance(op, scf.ForOp | scf.IfOp):
+        return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
+    needed = operand_layouts(op, layout)
+    if isinstance(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
+        needed = None
+        s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
+    elif needed is None:
+        s.notes.append(f"'{op.name}' cannot produce the target layout")
+    if needed is None:
+        s.direct.add(v)
+        return _boundary(v, layout, s)
+    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1:
+        return s.fail("a load with several users would be duplicated")
+    s.layout[v] = layout
+    for operand, want in zip(op.operands, needed):
+        if want is not None and not backward(operand, want, s):
+            return False
+        if want is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
+            if not backward(operand, layout, s):
+                return False
+    s.ops.append(op)
+    return True
+
+
+def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    if s.boundary.setdefault(v, layout) != layout:
+        return s.fail("a value would be converted to two layouts")
+    return True
+
+
+def _block_arg(v: BlockArgument, layout: Attribute, s: Slice) -> bool:
+    parent = v.block.parent_op()
+    if isinstance(parent, scf.ForOp) and v.index >= 1:
+        return _carried(parent, v.index - 1, layout, s)
+    s.notes.append("a function argument is converted")
+    s.direct.add(v)
+    return _boundary(v, layout, s)
+
+
+def _yields(op: Operation, k: int) -> list[SSAValue]:
+    return [r.block.last_op.operands[k] for r in op.regions if r.blocks and r.block.last_op]  # type: ignore[union-attr]
+
+
+def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
+    """A loop-carried value (iter_arg, yield, result) or an `scf.if` result, retyped where it is."""
+    vals = [op.results[k]]
+    if isinstance(op, scf.ForOp):
+        vals.append(op.body.block.args[k + 1])
+    for v in vals:
+        if v in s.layout:
+            return s.layout[v] == layout or s.fail("a value is needed in two layouts")
+        s.layout[v] = layout
+        s.inplace.append(v)
+    s.carried.append((op, k))
+    sources = _yields(op, k)
+    if isinstance(op, scf.ForOp):
+        sources.append(op.iter_args[k])
+    return all(backward(src, layout, s) for src in sources)
+
+
+def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    """A block pointer follows its load into the new layout: its whole family is retyped
+    (through advances and loops), which is safe when the load is its only access."""
+    root = make_tensor_ptr_of(v)
+    if root is None:
+        return s.fail("cannot trace the block pointer to its tt.make_tensor_ptr")
+    fam = collect_family(root)
+    io = [a for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)]
+    if fam.unsupported is not None or len(io) != 1:
+        return s.fail("the block pointer has other loads/stores")
+    if all(f.root is not root for f, _ in s.families):
+        s.families.append((fam, layout))
+    return True
+
+
+def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
+    """Add to `s` what lets the users of `cvt` consume its source layout instead."""
+    layout = encoding(cvt.src.type)
+    if layout is None:
+        return s.fail("no source layout")
+    s.replace[cvt.result] = cvt.src
+    s.layout[cvt.result] = layout
+    work = [cvt.result]
+    seen: set[SSAValue] = {cvt.result}
+    while work:
+        v = work.pop()
+        for use in list(v.uses):
+            user = use.operation
+            if user in s.ops:
+                work += [r for r in user.results if r not in seen]
+                seen.update(user.results)
+                continue
+            if isinstance(user, ttg.ConvertLayoutOp):
+                s.ops.append(user)  # now converts from `layout`; folds if it goes back to it
+                continue
+            if isinstance(user, tt.StoreOp) and use.index == 1 and isinstance(user.ptr.type, TensorType):
+                s.sinks.append(user)
+            elif not isinstance(user, _SAME_LAYOUT) or isinstance(user, tt.LoadOp):
+                return s.fail(f"a user '{user.name}' cannot take the source layout")
+            for o in user.operands:
+                if o is not v and isinstance(o.type, TensorType) and not backward(o, layout, s):
+                    return False
+            s.ops.append(user)
+            for r in user.results:
+                s.layout[r] = layout
+                seen.add(r)
+                work.append(r)
+    return True
+
+
+# ------------------------------------------------------------------ costing
+
+
+def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
+    """Whether a retyped-in-place value has users that still want its old layout."""
+    mine = set(s.ops) | {op for op, _ in s.carried}
+    for use in v.uses:
+        user = use.operation
+        if user in mine or isinstance(user, scf.YieldOp) and user.parent_op() in mine:
+            continue
+        if isinstance(user, ttg.ConvertLayoutOp) and (encoding(user.result.type) == layout or user.result in s.layout):
+            continue
+        return True
+    return False
+
+
+def cost(s: Slice, exclude: Operation) -> int:
+    """Elements the slice would convert, weighted by how often each conversion runs."""
+    total = sum(numel(v.type) * weight(v) for v, l in s.boundary.items() if encoding(v.type) != l)
+    for v in s.inplace:
+        users = [u.operation for u in v.uses if u.operation is not exclude]
+        if users and _foreign_uses(v, s, s.layout[v]):
+            total += numel(v.type) * weight(v)
+    return total
+
+
+# ------------------------------------------------------------------ rewriting
+
+
+def _convert(v: SSAValue, t: Attribute) -> SSAValue:
+    """A conversion of `v` to `t` placed right after `v`'s definition."""
+    c = ttg.ConvertLayoutOp.build(operands=[v], result_types=[t])
+    if isinstance(v.owner, Block):
+        Rewriter.insert_op(c, InsertPoint.at_start(v.owner))
+    else:
+        Rewriter.insert_op(c, InsertPoint.after(v.owner))
+    return c.result
+
+
+def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
+    """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
+    old = v.type
+    nv = Rewriter.replace_value_with_new_type(v, retyped(old, layout))
+    if nv.uses:
+        back = _convert(nv, old)
+        for use in list(nv.uses):
+            if use.operation is not back.owner:
+                use.operation.operands[use.index] = back
+    return nv
+
+
+def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
+    keep = isinstance(op, ttg.ConvertLayoutOp)  # a user conversion keeps its target
+    results = [r.type if keep or r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
+    props = dict(op.properties)
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+        props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
+    return type(op).create(
+        operands=[new.get(o, o) for o in operands],
+        result_types=results,
+        properties=props,
+        attributes=dict(op.attributes),
+        regions=[r.clone() for r in op.regions],
+        location=getattr(op, "location", None),
+    )
+
+
+def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAValue]:
+    """Rewrite the IR as `s` says; returns old value -> its value in the new layout.
+
+    Operands are read before anything is retyped: retyping in place redirects the
+    old users to a conversion back, which the clones must not see.
+    """
+    new: dict[SSAValue, SSAValue] = dict(s.replace)
+    for fam, layout in s.families:
+        for v in list(fam.values):
+            new[v] = Rewriter.replace_value_with_new_type(v, retyped(v.type, layout))
+    ops = sorted(set(s.ops), key=lambda o: position.get(o, -1))
+    operands = {op: list(op.operands) for op in ops}
+    carried = [(op, k, [(r.block.last_op, r.block.last_op.operands[k]) for r in op.regions])  # type: ignore[union-attr]
+               for op, k in s.carried]
+    inits = [(op, 3 + k, op.operands[3 + k]) for op, k in s.carried if isinstance(op, scf.ForOp)]
+    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
+                       and u.operation.results[0] in s.layout] for src in s.boundary}
+    for v in s.inplace:
+        new[v] = _retype_in_place(v, s.layout[v])
+    for src, layout in s.boundary.items():
+        base = new.get(src, src)
+        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
+        if src in s.direct:
+            new[src] = nb
+        for r in cvt_users[src]:
+            new[r] = nb
+    for op in ops:
+        clone = _clone(op, operands[op], s, new)
+        Rewriter.insert_op(clone, InsertPoint.before(op))
+        for old, r in zip(op.results, clone.results):
+            r.name_hint = old.name_hint
+            new[old] = r
+    for _, k, yields in carried:
+        for y, v in yields:
+            y.operands[k] = new.get(v, v)  # type: ignore[union-attr]
+    for op, i, v in inits:
+        op.operands[i] = new.get(v, v)
+    for op in s.sinks:
+        Rewriter.erase_op(op)
+    return new
+
+
+def erase_dead(ops: list[Operation]) -> None:
+    """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
+    for op in reversed(ops):
+        if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
+            Rewriter.erase_op(op)
