@@ -3,7 +3,13 @@
 from xpu_passes.transforms.base import PASSES, REMARKS, PassError, XpuPass, register
 
 # Pass modules register themselves on import; list them here.
-_PASS_MODULES: tuple[str, ...] = ("materialize_block_pointer", "remove_layout_conversions", "rewrite_tensor_pointer")
+_PASS_MODULES: tuple[str, ...] = (
+    "materialize_block_pointer",
+    "remove_layout_conversions",
+    "rewrite_tensor_pointer",
+    "optimize_block_io_encoding",
+    "legalize_block_io_encoding",
+)
 
 
 def load_all() -> dict:

@@ -1,0 +1,165 @@
+"""`--tritonintelgpu-legalize-block-io-encoding`: no `#ttig.subgroup_2d_block` for a backend that lacks it.
+
+triton-xpu 3.3 does not know `#ttig.subgroup_2d_block`. For each load in that
+layout whose users are all conversions to one (dot-operand) layout, the layout
+algebra (`xpu_passes.layouts`) compares the two layouts:
+
+- the same placement (`same_placement`: every element on the same register, lane
+  and warp): the load and its block-pointer family take the target layout and the
+  conversions go;
+- the same elements in every thread, only the register numbering differs (a B
+  operand read as stacked K tiles): folded the same way, with a remark, because
+  3.3's lowering of the dot-operand load issues the same 2D block reads and
+  renumbers registers itself (`{fold_register_permutations=false}` keeps these);
+- anything else: the conversions stay and the load is re-expressed as the
+  `#ttg.linear` layout equal to its 2D block layout (`to_linear`), with a remark.
+
+Any other value left in a 2D block layout is re-expressed as `#ttg.linear` too, so
+none remains; a layout the algebra cannot express is a pass error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
+from xpu_passes.layouts.propagation import encoding, with_encoding
+from xpu_passes.transforms.base import PassError, XpuPass, register
+from xpu_passes.transforms.optimize_block_io_encoding import pointer_family, retype_family
+
+
+def _block_layout(t: Attribute) -> Subgroup2DBlockEncodingAttr | None:
+    """The 2D block layout of a tensor or of a block pointer's tensor."""
+    if isinstance(t, tt.PointerType):
+        t = t.pointee
+    enc = encoding(t)
+    return enc if isinstance(enc, Subgroup2DBlockEncodingAttr) else None
+
+
+def _retyped(t: Attribute, layout: Attribute) -> Attribute:
+    if isinstance(t, tt.PointerType):
+        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
+    return with_encoding(t, layout)
+
+
+def _shape(t: Attribute) -> Sequence[int]:
+    if isinstance(t, tt.PointerType):
+        t = t.pointee
+    assert isinstance(t, TensorType)
+    return t.get_shape()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the layout algebra proves about a 2D block layout and a conversion's target."""
+
+    same: bool  # every element on the same (register, lane, warp)
+    same_threads: bool  # every thread holds the same elements, registers possibly renumbered
+    why: str = ""
+
+
+def compare(block: Attribute, target: Attribute, shape: Sequence[int]) -> Verdict:
+    """Compare two layouts of a `shape` tensor with the layout algebra; unsupported -> not proven."""
+    try:
+        from xpu_passes.layouts import same_placement, to_linear
+
+        if same_placement(block, target, shape):
+            return Verdict(True, True)
+        a, b = to_linear(block, shape), to_linear(target, shape)
+    except Exception as e:  # no algebra, or a layout it cannot handle: nothing is proven
+        return Verdict(False, False, f"the layout algebra cannot compare them ({type(e).__name__}: {e})")
+    if a.holds_all_of(b, "lane") and b.holds_all_of(a, "lane"):
+        return Verdict(False, True, "they differ only in the order of each thread's registers")
+    return Verdict(False, False, "the layout algebra shows that they place elements on different threads")
+
+
+def linear_equivalent(layout: Attribute, shape: Sequence[int]) -> ttg.LinearEncodingAttr:
+    """The `#ttg.linear` layout equal to `layout` on `shape` (raises if the algebra cannot say)."""
+    from xpu_passes.layouts import from_linear, to_linear
+
+    return from_linear(to_linear(layout, shape))
+
+
+@register
+@dataclass(frozen=True)
+class LegalizeBlockIOEncoding(XpuPass):
+    name = "tritonintelgpu-legalize-block-io-encoding"
+    summary = "fold #ttig.subgroup_2d_block loads into their dot-operand layout (proven), else #ttg.linear"
+
+    # Also fold when the layouts differ only in each thread's register order (a
+    # renaming the 3.3 lowering does by itself); False: only identical placements.
+    fold_register_permutations: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:
+            layout = _block_layout(load.result.type)
+            if layout is not None:
+                self._legalize_load(load, layout)
+        self._sweep(op)
+
+    def _legalize_load(self, load: tt.LoadOp, layout: Subgroup2DBlockEncodingAttr) -> None:
+        shape = _shape(load.result.type)
+        users = [u.operation for u in load.result.uses]
+        targets = {encoding(u.results[0].type) for u in users if isinstance(u, ttg.ConvertLayoutOp)}
+        fam = pointer_family(load) if load.is_block_pointer else None
+        if isinstance(fam, str):
+            self.remark(load, f"not folded: {fam}")
+            return  # the sweep re-expresses what is left
+        if users and len(targets) == 1 and all(isinstance(u, ttg.ConvertLayoutOp) for u in users):
+            target = targets.pop()
+            verdict = compare(layout, target, shape)
+            if verdict.same:
+                self._fold(load, fam, target, users)
+                return
+            if verdict.same_threads and self.fold_register_permutations:
+                # The dot-operand load is lowered with the same 2D block reads; the
+                # lowering renumbers the registers itself, with no data movement.
+                self._fold(load, fam, target, users)
+                self.remark(load, f"folded into {target}: {verdict.why} (no data moves between threads)")
+                return
+            why = verdict.why
+        else:
+            why = "its users are not all conversions to one layout"
+        try:
+            linear = linear_equivalent(layout, shape)
+        except Exception as e:
+            raise PassError(load, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+        self._retype_load(load, fam, linear)
+        self.remark(load, f"kept the conversion, load re-expressed as #ttg.linear: {why}")
+
+    @staticmethod
+    def _retype_load(load: tt.LoadOp, fam: object, layout: Attribute) -> SSAValue:
+        if fam is not None:
+            retype_family(fam, layout)  # type: ignore[arg-type]
+        return Rewriter.replace_value_with_new_type(load.result, with_encoding(load.result.type, layout))
+
+    def _fold(self, load: tt.LoadOp, fam: object, target: Attribute, users: list[Operation]) -> None:
+        loaded = self._retype_load(load, fam, target)
+        for cvt in users:
+            cvt.results[0].replace_all_uses_with(loaded)
+            Rewriter.erase_op(cvt)
+
+    def _sweep(self, module: ModuleOp) -> None:
+        """Re-express every value still in a 2D block layout as its #ttg.linear equal."""
+        for o in module.walk():
+            values: list[SSAValue] = list(o.results)
+            for region in o.regions:
+                for block in region.blocks:
+                    values += list(block.args)
+            for v in values:
+                layout = _block_layout(v.type)
+                if layout is None:
+                    continue
+                try:
+                    linear = linear_equivalent(layout, _shape(v.type))
+                except Exception as e:
+                    where = o if isinstance(v.owner, Block) else v.owner
+                    raise PassError(where, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+                Rewriter.replace_value_with_new_type(v, _retyped(v.type, linear))

@@ -1,0 +1,144 @@
+"""Subgroup2DBlock layout assignment and its legalization for triton-xpu 3.3, on the corpus.
+
+Every GEMM/attention kernel of the corpus, from the TTGIR right before the native
+MaterializeBlockPointer: native MaterializeBlockPointer, then our
+OptimizeBlockIOEncoding (2D block layouts on the dot operands' loads) and
+LegalizeBlockIOEncoding (back to layouts 3.3 knows), then the rest of triton-xpu's
+pipeline and its lowering. The result must verify and lower with no fewer 2D block
+reads and DPAS calls than the native compile, and no more SLM.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from xpu_passes import oracle
+from xpu_passes.dialects import make_context, ttg
+from xpu_passes.dialects.ttig import DpasEncodingAttr, Subgroup2DBlockEncodingAttr
+from xpu_passes.frontend import parse_module, print_module
+from xpu_passes.layouts.block_io import BlockRead, NoBlockRead, operand_block_read, subgroup_2d_block_for
+from xpu_passes.transforms.base import REMARKS
+from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
+from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
+
+MBP = "tritonintelgpu-materialize-block-pointer"
+
+
+def _dpas(warps: list[int], rep_cluster: list[int], ops_per_chan: int = 2) -> DpasEncodingAttr:
+    return DpasEncodingAttr.make(
+        repeatCount=8,
+        systolicDepth=8,
+        executionSize=16,
+        opsPerChan=ops_per_chan,
+        threadsPerWarp=16,
+        warpsPerCTA=warps,
+        repCluster=rep_cluster,
+    )
+
+
+def _dot(op_idx: int, dpas: DpasEncodingAttr, k_width: int) -> ttg.DotOperandEncodingAttr:
+    return ttg.DotOperandEncodingAttr.make(opIdx=op_idx, parent=dpas, kWidth=k_width)
+
+
+# ------------------------------------------------------------ read shapes
+
+
+@pytest.mark.parametrize(
+    ("warps", "rep_cluster", "op_idx", "shape", "row_major", "expected"),
+    [
+        # 256x256x32 bf16, 32 warps: A stacks 4 DPAS tiles (32 rows) and reads both K tiles
+        # as 2 blocks; B stacks its 2 K tiles (32 rows) and its repCluster as 2 blocks.
+        ([8, 4], [4, 2], 0, (256, 32), True, BlockRead((32, 16), 2, False)),
+        ([8, 4], [4, 2], 1, (32, 256), True, BlockRead((32, 16), 2, False)),
+        # 8x128x64, 4 warps: A has one 8-row tile; 4 K tiles but 64 bytes per row allow 2.
+        ([1, 4], [1, 2], 0, (8, 64), True, BlockRead((8, 16), 2, False)),
+        # Attention's K (column major): a transposed read, N in lanes, 2 lane groups.
+        ([8, 1], [2, 2], 1, (64, 64), False, BlockRead((16, 16), 2, True)),
+    ],
+)
+def test_operand_block_read(
+    warps: list[int], rep_cluster: list[int], op_idx: int, shape: tuple[int, int], row_major: bool, expected: BlockRead
+) -> None:
+    dpas = _dpas(warps, rep_cluster)
+    assert operand_block_read(_dot(op_idx, dpas, 1 if op_idx == 0 else 2), shape, 16, row_major) == expected
+
+
+def test_no_block_read_for_column_major_a_or_unpacked_b() -> None:
+    dpas = _dpas([8, 4], [4, 2])
+    a = operand_block_read(_dot(0, dpas, 1), (256, 32), 16, row_major=False)
+    assert isinstance(a, NoBlockRead) and "A operand" in a.reason
+    b = operand_block_read(_dot(1, _dpas([8, 4], [4, 2], ops_per_chan=1), 1), (32, 256), 16, row_major=False)
+    assert isinstance(b, NoBlockRead) and "packed" in b.reason
+
+
+def test_subgroup_2d_block_layout_fields() -> None:
+    dpas = _dpas([8, 4], [4, 2])
+    layout = subgroup_2d_block_for(_dot(1, dpas, 2), (32, 256), 16, True)
+    assert isinstance(layout, Subgroup2DBlockEncodingAttr)
+    assert layout.warps_per_cta == (8, 4) and layout.instr_shape == (32, 16) and layout.num_blocks == 2
+    assert layout.order == (0, 1) and layout.k_width == 2 and layout.threads_per_warp == 16
+
+
+# ------------------------------------------------------------ corpus
+
+
+def _entries() -> list[dict]:
+    if not oracle.available():
+        return []
+    from xpu_passes.corpus import entries
+
+    out = []
+    for e in entries():
+        step = next((s for s in e["steps"] if s["step"] == f"ttgir.{MBP}"), None)
+        if step and "tt.dot" in (Path(e["dir"]) / step["file"]).read_text():
+            out.append({**e, "mbp_file": step["file"]})
+    return out
+
+
+ENTRIES = _entries()
+
+
+def _ours(text: str) -> tuple[str, str, list[str]]:
+    """(after optimize, after legalize, legalize remarks)."""
+    ctx = make_context()
+    parsed = parse_module(ctx, text)
+    OptimizeBlockIOEncoding().apply(ctx, parsed.module)
+    optimized = print_module(parsed.module, parsed.spelling)
+    REMARKS.enabled = True
+    try:
+        LegalizeBlockIOEncoding().apply(ctx, parsed.module)
+        remarks = [r.message for r in REMARKS.drain()]
+    finally:
+        REMARKS.enabled = False
+    return optimized, print_module(parsed.module, parsed.spelling, debuginfo=True), remarks
+
+
+@pytest.mark.triton
+@pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
+def test_dot_kernels_are_covered() -> None:
+    assert len(ENTRIES) >= 15
+    assert any("flash_attention" in e["kernel"] for e in ENTRIES)
+
+
+@pytest.mark.triton
+@pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['kernel']}-{e['config']}")
+def test_optimize_legalize_compiles_on(entry: dict) -> None:
+    from xpu_passes.corpus import resume_native
+
+    text = oracle.run_native_pass((Path(entry["dir"]) / entry["mbp_file"]).read_text(), MBP)
+    optimized, legal, remarks = _ours(text)
+    block_ptr_dot = "tt.make_tensor_ptr" in text and "block_io" in text
+    n_block = len(re.findall(r"tt\.load [^\n]*#block_io\d*>>", optimized))
+    if block_ptr_dot:  # the 2D-block loads of dot operands got their read layouts
+        assert n_block >= 1
+    assert "subgroup_2d_block" not in legal and "#block_io" not in legal
+    assert all("#ttg.linear" not in r for r in remarks)
+    figures = resume_native(entry, entry["mbp_file"], legal)
+    native = entry["figures"]
+    assert figures.block_reads >= native["block_reads"]
+    assert figures.dpas >= native["dpas"]
+    assert figures.shared_bytes <= native["shared_bytes"]
