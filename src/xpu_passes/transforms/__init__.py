@@ -7,6 +7,7 @@ _PASS_MODULES: tuple[str, ...] = (
     "materialize_block_pointer",
     "remove_layout_conversions",
     "rewrite_tensor_pointer",
+    "raise_block_pointer",
     "optimize_block_io_encoding",
     "legalize_block_io_encoding",
 )

@@ -1,0 +1,493 @@
+"""Decompose tensors of pointers into block-pointer terms (base, positions, strides).
+
+A 2D pointer tensor `base + offs_m[:, None] * s_m + offs_n[None, :] * s_n` is read as
+
+    ptr(i_0, .., i_r-1) = base + rest + sum_d stride_d * wrap_d(pos_d + i_d)
+
+where `rest`, `stride_d` and `pos_d` are polynomials over scalar SSA values (`Lin`)
+and `wrap_d(x)` is `x % W_d` for wrap-around offsets (`(pid * BM + arange) % M`) or
+`x`. Masks are read as conjunctions of per-dimension bounds (`pos_d + i_d < X`) and
+anything else. Only i32 offsets are followed: 64-bit offsets, loaded (indirect)
+offsets and products of two varying tensors raise `Unsupported` with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType, i32
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from xpu_passes.dialects import tt
+
+Mono = tuple[SSAValue, ...]  # a product of scalar SSA values (sorted by first-seen order); () is 1
+
+
+class Unsupported(Exception):
+    """Why a value cannot be decomposed; `op` is where the trail ended."""
+
+    def __init__(self, reason: str, op: Operation | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.op = op
+
+
+class _Order:
+    """Deterministic order of SSA leaves (first seen), so printed IR is stable."""
+
+    def __init__(self) -> None:
+        self.index: dict[SSAValue, int] = {}
+
+    def key(self, v: SSAValue) -> int:
+        return self.index.setdefault(v, len(self.index))
+
+
+_ORDER = _Order()
+
+
+def reset_order() -> None:
+    """Forget the leaves seen so far (call once per pass run)."""
+    _ORDER.index.clear()
+
+
+@dataclass(frozen=True)
+class Lin:
+    """A polynomial with integer coefficients over scalar SSA values."""
+
+    terms: tuple[tuple[Mono, int], ...] = ()
+
+    @staticmethod
+    def of(terms: dict[Mono, int]) -> Lin:
+        items = [(m, c) for m, c in terms.items() if c != 0]
+        items.sort(key=lambda mc: (len(mc[0]), [_ORDER.key(v) for v in mc[0]]))
+        return Lin(tuple(items))
+
+    @staticmethod
+    def const(c: int) -> Lin:
+        return Lin.of({(): c})
+
+    @staticmethod
+    def leaf(v: SSAValue) -> Lin:
+        return Lin.of({(v,): 1})
+
+    def as_dict(self) -> dict[Mono, int]:
+        return dict(self.terms)
+
+    def __add__(self, o: Lin) -> Lin:
+        d = self.as_dict()
+        for m, c in o.terms:
+            d[m] = d.get(m, 0) + c
+        return Lin.of(d)
+
+    def scale(self, k: int) -> Lin:
+        return Lin.of({m: c * k for m, c in self.terms})
+
+    def __sub__(self, o: Lin) -> Lin:
+        return self + o.scale(-1)
+
+    def __mul__(self, o: Lin) -> Lin:
+        d: dict[Mono, int] = {}
+        for m1, c1 in self.terms:
+            for m2, c2 in o.terms:
+                m = tuple(sorted(m1 + m2, key=_ORDER.key))
+                d[m] = d.get(m, 0) + c1 * c2
+        return Lin.of(d)
+
+    @property
+    def constant(self) -> int | None:
+        """The value when the polynomial has no SSA term."""
+        if not self.terms:
+            return 0
+        if len(self.terms) == 1 and self.terms[0][0] == ():
+            return self.terms[0][1]
+        return None
+
+    def leaves(self) -> set[SSAValue]:
+        return {v for m, _ in self.terms for v in m}
+
+    def divide(self, d: Lin) -> Lin | None:
+        """self / d when d is one monomial dividing every term exactly."""
+        if len(d.terms) != 1:
+            return None
+        dm, dc = d.terms[0]
+        out: dict[Mono, int] = {}
+        for m, c in self.terms:
+            rest = list(m)
+            for v in dm:
+                if v not in rest:
+                    return None
+                rest.remove(v)
+            if c % dc:
+                return None
+            out[tuple(rest)] = out.get(tuple(rest), 0) + c // dc
+        return Lin.of(out)
+
+    def split(self, v: SSAValue) -> tuple[Lin, int] | None:
+        """(rest, k) with self = rest + k * v and v not in rest; None if v appears otherwise."""
+        k = 0
+        rest: dict[Mono, int] = {}
+        for m, c in self.terms:
+            if m == (v,):
+                k += c
+            elif v in m:
+                return None
+            else:
+                rest[m] = c
+        return Lin.of(rest), k
+
+    def __str__(self) -> str:
+        if not self.terms:
+            return "0"
+        parts = []
+        for m, c in self.terms:
+            names = "*".join(_name(v) for v in m)
+            parts.append(str(c) if not m else names if c == 1 else f"{c}*{names}")
+        return " + ".join(parts)
+
+
+def _name(v: SSAValue) -> str:
+    """How a leaf reads in remarks: kernel arguments by number, loop counters, else the op that makes it."""
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, BlockArgument):
+        parent = v.owner.parent_op() if isinstance(v.owner, Block) else None
+        return f"%arg{v.index}" if isinstance(parent, tt.FuncOp) else "%iv" if v.index == 0 else f"%iter{v.index}"
+    op = v.owner
+    return f"({op.name.split('.')[-1]} ...)" if isinstance(op, Operation) else "%?"
+
+
+ZERO = Lin()
+ONE = Lin.const(1)
+
+
+@dataclass(frozen=True)
+class DimTerm:
+    """stride * wrap(pos + i) along one dimension."""
+
+    stride: Lin
+    pos: Lin
+    wrap: Lin | None = None  # the divisor W of `(pos + i) % W`
+    wrap_op: Operation | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Form:
+    """An integer tensor (or scalar, rank 0 dims all None) as base + sum of DimTerms."""
+
+    base: Lin
+    dims: tuple[DimTerm | None, ...]
+
+    def normalized(self) -> Form:
+        # A value varying along one dim with unit stride is an index: its base is its position.
+        live = [d for d, t in enumerate(self.dims) if t is not None]
+        if len(live) == 1 and self.base.terms:
+            t = self.dims[live[0]]
+            assert t is not None
+            if t.wrap is None and t.stride == ONE:
+                dims = list(self.dims)
+                dims[live[0]] = DimTerm(ONE, t.pos + self.base)
+                return Form(ZERO, tuple(dims))
+        return self
+
+    @property
+    def uniform(self) -> bool:
+        return all(t is None for t in self.dims)
+
+
+@dataclass(frozen=True)
+class PtrForm:
+    base: SSAValue  # scalar !tt.ptr<T>
+    offset: Form
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A mask conjunct `pos + i_dim < bound` (wrapped by `wrap` if set)."""
+
+    dim: int
+    pos: Lin
+    bound: Lin
+    wrap: Lin | None
+    op: Operation
+
+
+@dataclass
+class MaskParts:
+    bounds: list[Bound] = field(default_factory=list)
+    others: list[SSAValue] = field(default_factory=list)
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    return tuple(v.type.get_shape()) if isinstance(v.type, TensorType) else ()
+
+
+def _is_i32(t: object) -> bool:
+    e = t.element_type if isinstance(t, TensorType) else t
+    return isinstance(e, IntegerType) and e.width.data == 32
+
+
+def _splat_int(op: arith.ConstantOp) -> int | None:
+    v = op.value
+    if isinstance(v, IntegerAttr):
+        return v.value.data
+    if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(v.get_element_type(), IntegerType):
+        vals = v.get_values()
+        if vals and all(x == vals[0] for x in vals):
+            return int(vals[0])
+    return None
+
+
+class Decomposer:
+    """Reads integer and pointer values as Forms, memoized."""
+
+    def __init__(self) -> None:
+        self.memo: dict[SSAValue, Form] = {}
+
+    # ------------------------------------------------------------ scalars
+
+    def scalar(self, v: SSAValue) -> Lin:
+        """A scalar i32 as a polynomial: through constants, addi/subi/muli; else a leaf."""
+        op = v.owner
+        if isinstance(op, arith.ConstantOp):
+            c = _splat_int(op)
+            if c is not None:
+                return Lin.const(c)
+        if isinstance(op, arith.AddiOp):
+            return self.scalar(op.lhs) + self.scalar(op.rhs)
+        if isinstance(op, arith.SubiOp):
+            return self.scalar(op.lhs) - self.scalar(op.rhs)
+        if isinstance(op, arith.MuliOp):
+            return self.scalar(op.lhs) * self.scalar(op.rhs)
+        return Lin.leaf(v)
+
+    # ------------------------------------------------------------ tensors
+
+    def index(self, v: SSAValue) -> Form:
+        if v in self.memo:
+            return self.memo[v]
+        f = self._index(v).normalized()
+        self.memo[v] = f
+        return f
+
+    def _index(self, v: SSAValue) -> Form:
+        if not isinstance(v.type, TensorType):
+            if not _is_i32(v.type):
+                raise Unsupported("non-i32 scalar offset", v.owner if isinstance(v.owner, Operation) else None)
+            return Form(self.scalar(v), ())
+        rank = len(_shape(v))
+        if not _is_i32(v.type):
+            raise Unsupported("offsets are not i32", v.owner if isinstance(v.owner, Operation) else None)
+        if isinstance(v, BlockArgument):
+            raise Unsupported("offsets carried through a loop or branch", None)
+        op = v.owner
+        none: tuple[DimTerm | None, ...] = (None,) * rank
+        if isinstance(op, arith.ConstantOp):
+            c = _splat_int(op)
+            if c is None:
+                raise Unsupported("non-uniform constant offsets", op)
+            return Form(Lin.const(c), none)
+        if isinstance(op, tt.MakeRangeOp):
+            return Form(ZERO, (DimTerm(ONE, Lin.const(op.start.value.data)),))
+        if isinstance(op, tt.SplatOp):
+            return Form(self.scalar(op.src), none)
+        if isinstance(op, tt.ExpandDimsOp):
+            s = self.index(op.src)
+            ax = op.axis.value.data
+            return Form(s.base, s.dims[:ax] + (None,) + s.dims[ax:])
+        if isinstance(op, tt.BroadcastOp):
+            s = self.index(op.src)
+            base, dims = s.base, list(s.dims)
+            for d, (a, b) in enumerate(zip(_shape(op.src), _shape(v))):
+                t = dims[d]
+                if a == 1 and b != 1 and t is not None:  # a size-1 dim: i_d is always 0 there
+                    if t.wrap is not None:
+                        raise Unsupported("wrap-around on a broadcast dimension", op)
+                    base, dims[d] = base + t.stride * t.pos, None
+            return Form(base, tuple(dims))
+        if isinstance(op, arith.AddiOp):
+            return self._add(self.index(op.lhs), self.index(op.rhs), op)
+        if isinstance(op, arith.SubiOp):
+            return self._add(self.index(op.lhs), self._scale(self.index(op.rhs), Lin.const(-1)), op)
+        if isinstance(op, arith.MuliOp):
+            a, b = self.index(op.lhs), self.index(op.rhs)
+            if b.uniform:
+                return self._scale(a, b.base)
+            if a.uniform:
+                return self._scale(b, a.base)
+            raise Unsupported("product of two varying offsets (not affine)", op)
+        if isinstance(op, arith.RemSIOp | arith.RemUIOp):
+            a, w = self.index(op.lhs), self.index(op.rhs)
+            live = [d for d, t in enumerate(a.dims) if t is not None]
+            if not w.uniform or len(live) != 1:
+                raise Unsupported("remainder that is not a wrap-around of one index", op)
+            t = a.dims[live[0]]
+            assert t is not None
+            if t.wrap is not None or t.stride != ONE or a.base.terms:
+                raise Unsupported("remainder that is not a wrap-around of one index", op)
+            dims = list(a.dims)
+            dims[live[0]] = DimTerm(ONE, t.pos, w.base, op)
+            return Form(ZERO, tuple(dims))
+        if isinstance(op, tt.LoadOp):
+            raise Unsupported("gather: offsets loaded from memory (indirect)", op)
+        name = op.name if isinstance(op, Operation) else "?"
+        raise Unsupported(f"offsets computed by '{name}' (not affine)", op if isinstance(op, Operation) else None)
+
+    @staticmethod
+    def _scale(a: Form, k: Lin) -> Form:
+        return Form(a.base * k, tuple(None if t is None else DimTerm(t.stride * k, t.pos, t.wrap, t.wrap_op)
+                                      for t in a.dims))
+
+    @staticmethod
+    def _add(a: Form, b: Form, op: Operation) -> Form:
+        base = a.base + b.base
+        dims: list[DimTerm | None] = []
+        for x, y in zip(a.dims, b.dims):
+            if x is None or y is None:
+                dims.append(x if y is None else y)
+            elif x.wrap is not None or y.wrap is not None:
+                raise Unsupported("sum of a wrapped index and another index on one dimension", op)
+            else:  # sx*(px+i) + sy*(py+i) = (sx+sy)*i + sx*px + sy*py
+                base = base + x.stride * x.pos + y.stride * y.pos
+                dims.append(DimTerm(x.stride + y.stride, ZERO))
+        return Form(base, tuple(dims))
+
+    # ------------------------------------------------------------ pointers
+
+    def pointer(self, v: SSAValue) -> PtrForm:
+        op = v.owner
+        if isinstance(v, BlockArgument):
+            raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+        if isinstance(op, tt.SplatOp):
+            return PtrForm(op.src, Form(ZERO, (None,) * len(_shape(v))))
+        if isinstance(op, tt.AddPtrOp):
+            p = self.pointer(op.ptr)
+            off = self.index(op.offset)
+            return PtrForm(p.base, self._add(p.offset, off, op).normalized())
+        if isinstance(op, tt.BroadcastOp):
+            p = self.pointer(op.src)
+            f = self._broadcast_form(p.offset, _shape(op.src), _shape(v), op)
+            return PtrForm(p.base, f)
+        if isinstance(op, tt.ExpandDimsOp):
+            p = self.pointer(op.src)
+            ax = op.axis.value.data
+            return PtrForm(p.base, Form(p.offset.base, p.offset.dims[:ax] + (None,) + p.offset.dims[ax:]))
+        if isinstance(op, tt.LoadOp):
+            raise Unsupported("gather: pointers loaded from memory (indirect)", op)
+        name = op.name if isinstance(op, Operation) else "?"
+        raise Unsupported(f"pointers computed by '{name}'", op if isinstance(op, Operation) else None)
+
+    @staticmethod
+    def _broadcast_form(s: Form, src: tuple[int, ...], dst: tuple[int, ...], op: Operation) -> Form:
+        base, dims = s.base, list(s.dims)
+        for d, (a, b) in enumerate(zip(src, dst)):
+            t = dims[d]
+            if a == 1 and b != 1 and t is not None:
+                if t.wrap is not None:
+                    raise Unsupported("wrap-around on a broadcast dimension", op)
+                base, dims[d] = base + t.stride * t.pos, None
+        return Form(base, tuple(dims))
+
+    # ------------------------------------------------------------ masks
+
+    def mask(self, v: SSAValue) -> MaskParts:
+        """A mask as conjunction: per-dim bounds `pos + i < bound`, and the rest."""
+        parts = MaskParts()
+        self._conj(v, list(range(len(_shape(v)))), parts)
+        return parts
+
+    def _conj(self, v: SSAValue, dim_map: list[int], parts: MaskParts) -> None:
+        op = v.owner
+        if isinstance(op, arith.AndIOp):
+            self._conj(op.lhs, dim_map, parts)
+            self._conj(op.rhs, dim_map, parts)
+            return
+        if isinstance(op, tt.BroadcastOp):
+            self._conj(op.src, dim_map, parts)
+            return
+        if isinstance(op, tt.ExpandDimsOp):
+            ax = op.axis.value.data
+            self._conj(op.src, dim_map[:ax] + dim_map[ax + 1 :], parts)
+            return
+        if isinstance(op, Operation) and op.name == "arith.cmpi":
+            b = self._bound(op, dim_map)
+            if b is not None:
+                parts.bounds.append(b)
+                return
+        parts.others.append(v)
+
+    def _bound(self, op: Operation, dim_map: list[int]) -> Bound | None:
+        pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        lhs, rhs = op.operands
+        if pred == 4:  # sgt: bound > idx
+            lhs, rhs = rhs, lhs
+        elif pred != 2:  # slt only: signed, strict, as Triton's tutorials write it
+            return None
+        try:
+            idx, bnd = self.index(lhs), self.index(rhs)
+        except Unsupported:
+            return None
+        live = [d for d, t in enumerate(idx.dims) if t is not None]
+        if not bnd.uniform or len(live) != 1 or idx.base.terms:
+            return None
+        t = idx.dims[live[0]]
+        assert t is not None
+        if t.stride != ONE:
+            return None
+        return Bound(dim_map[live[0]], t.pos, bnd.base, t.wrap, op)
+
+
+# ------------------------------------------------------------------ facts
+
+
+def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
+    """Whether a scalar i32 is provably >= 0 (program ids, constants, loop counters...)."""
+    if v in seen:
+        return False
+    seen = seen | {v}
+    op = v.owner
+    if isinstance(op, arith.ConstantOp):
+        c = _splat_int(op)
+        return c is not None and c >= 0
+    if isinstance(op, tt.GetProgramIdOp | tt.GetNumProgramsOp):
+        return True
+    if isinstance(op, arith.AddiOp | arith.MuliOp):
+        return nonneg_value(op.lhs, seen) and nonneg_value(op.rhs, seen)
+    if isinstance(op, arith.DivSIOp | arith.RemSIOp | arith.DivUIOp | arith.RemUIOp):
+        c = _splat_int(op.rhs.owner) if isinstance(op.rhs.owner, arith.ConstantOp) else None
+        return nonneg_value(op.lhs, seen) and c is not None and c > 0
+    if isinstance(v, BlockArgument) and isinstance(v.owner, Block):
+        loop = v.owner.parent_op()
+        if isinstance(loop, scf.ForOp) and v.index == 0:
+            step = loop.step.owner
+            c = _splat_int(step) if isinstance(step, arith.ConstantOp) else None
+            return c is not None and c > 0 and nonneg_value(loop.lb, seen)
+    return False
+
+
+def nonneg(x: Lin) -> bool:
+    """Every coefficient positive and every factor provably non-negative."""
+    return all(c >= 0 and all(nonneg_value(v) for v in m) for m, c in x.terms)
+
+
+def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:
+    """Whether every value is defined outside (and so dominates) `op`'s regions."""
+    for v in x:
+        owner = v.owner
+        o = owner.parent_op() if isinstance(owner, Block) else owner
+        while o is not None:
+            if o is op:
+                return False
+            o = o.parent_op()
+    return True
+
+
+def is_i32(t: object) -> bool:
+    return _is_i32(t)
+
+
+__all__ = [
+    "Bound", "Decomposer", "DimTerm", "Form", "Lin", "MaskParts", "PtrForm", "Unsupported",
+    "defined_outside", "is_i32", "nonneg", "nonneg_value", "ONE", "ZERO", "i32",
+]
