@@ -187,6 +187,113 @@ class LinearLayout:
         return True
 
 
+Conversion = dict[str, tuple[tuple[tuple[str, int], ...], ...]]
+
+
+def conversion(src: LinearLayout, dst: LinearLayout) -> Conversion:
+    """Triton's `dst.invertAndCompose(src)`: for each input bit of dst, the src input
+    bits whose XOR holds the same element (src must cover the tensor).
+
+    The pseudo-inverse of src prefers registers, then lanes, warps, blocks (its pivots
+    are taken greedily in that order); bits along which *both* layouts hold replicas
+    are paired with each other, as Triton's broadcasting heuristic does.
+    """
+    if src.shape != dst.shape:
+        raise ValueError(f"conversion between shapes {src.shape} and {dst.shape}")
+    if not src.is_surjective():
+        raise ValueError(f"{src} does not cover its shape")
+    width = sum(_log2(s) for s in src.shape)
+    fake: dict[tuple[str, int], int] = {}
+    for d in IN_DIMS:
+        for i, (a, b) in enumerate(zip(src.bases(d), dst.bases(d))):
+            if not any(a) and not any(b):
+                fake[(d, i)] = 1 << (width + len(fake))
+
+    def column(ll: LinearLayout, d: str, i: int) -> int:
+        return ll.flat(ll.bases(d)[i]) | fake.get((d, i), 0)
+
+    # Greedy pivots over src's input bits; each reduced row remembers which bits made it.
+    rows: dict[int, tuple[int, frozenset[tuple[str, int]]]] = {}
+
+    def reduce(v: int, made: frozenset[tuple[str, int]]) -> tuple[int, frozenset[tuple[str, int]]]:
+        while v:
+            top = v.bit_length() - 1
+            if top not in rows:
+                break
+            rv, rm = rows[top]
+            v, made = v ^ rv, made ^ rm
+        return v, made
+
+    for d in IN_DIMS:
+        for i in range(len(src.bases(d))):
+            v, made = reduce(column(src, d, i), frozenset({(d, i)}))
+            if v:
+                rows[v.bit_length() - 1] = (v, made)
+    out: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {}
+    for d in IN_DIMS:
+        images = []
+        for i in range(len(dst.bases(d))):
+            v, made = reduce(column(dst, d, i), frozenset())
+            if v:
+                raise ValueError(f"{dst} holds elements {src} does not")
+            images.append(tuple(sorted(made, key=lambda x: (IN_DIMS.index(x[0]), x[1]))))
+        out[d] = tuple(images)
+    return out
+
+
+def quotient_dims(conv: Conversion, src: LinearLayout, dst: LinearLayout) -> list[str]:
+    """The dims Triton's minimalCvtLayout can divide out, from block inwards: a dim
+    divides out when dst's bit i of it comes from src's bit i of it alone, and no
+    other dim draws on it."""
+    done: list[str] = []
+    for d in ("block", "warp", "lane"):
+        if len(src.bases(d)) != len(dst.bases(d)):
+            break
+        ok = all(img == ((d, i),) for i, img in enumerate(conv[d]))
+        ok = ok and all(
+            dd == d or all(x[0] != d for x in img) for dd in IN_DIMS if dd not in done for img in conv[dd]
+        )
+        if not ok:
+            break
+        done.append(d)
+    return done
+
+
+def exchange_level(src: LinearLayout, dst: LinearLayout) -> str:
+    """The widest unit data must cross to go from src to dst: "register" (each thread
+    has what it needs), "lane" (within warps), "warp" or "block"."""
+    try:
+        done = quotient_dims(conversion(src, dst), src, dst)
+    except ValueError:
+        return "block"
+    return ("block", "warp", "lane", "register")[len(done)]
+
+
+def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int | None:
+    """For a conversion within warps that only permutes register and lane bits: how
+    many lane bits of dst come from register bits of src (each is one register<->lane
+    swap, a shuffle round). None when it is not such a permutation."""
+    try:
+        conv = conversion(src, dst)
+    except ValueError:
+        return None
+    if quotient_dims(conv, src, dst)[:2] != ["block", "warp"]:
+        return None
+    if src.free_bases("lane") or dst.free_bases("lane"):
+        return None  # lanes holding replicas: not a plain permutation
+    images = [img for d in ("register", "lane") for img in conv[d]]
+    if any(len(img) != 1 or img[0][0] not in ("register", "lane") for img in images):
+        return None
+    if len(set(images)) != len(images):
+        return None
+    return sum(1 for img in conv["lane"] if img[0][0] == "register")
+
+
+def reorders_registers(src: LinearLayout, dst: LinearLayout) -> bool:
+    """Triton's cvtReordersRegisters: converting needs no data exchange between threads."""
+    return exchange_level(src, dst) == "register"
+
+
 def _rank(vectors: Iterable[int]) -> int:
     return len(_Span(vectors).pivots)
 
