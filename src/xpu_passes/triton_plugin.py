@@ -4,23 +4,34 @@
     plugin.enable()            # every compile for an xpu target uses the `xpu` pipeline
     plugin.disable()           # back to triton-xpu's own
 
-or set `XPU_PASSES_PIPELINE=xpu` (options after a colon: `xpu:rewrite_tensor_pointer`)
-and `import xpu_passes.triton_plugin`. The backend's cache key includes our version
-and pipeline, so no natively compiled kernel is served from Triton's cache, and vice
-versa. `use_offline_pvc_target()` lets `triton.compile` build for PVC on a machine
-without an Intel GPU (the backend otherwise probes a SYCL device).
+or set `XPU_PASSES_PIPELINE=xpu` (options after a colon: `xpu:rewrite_tensor_pointer,rlc=all`):
+the `.pth` hook installed with the package (`xpu_passes._autoload`) enables the plugin
+as soon as triton is imported, without any import of ours in the user's program. The
+backend's cache key includes our version and pipeline, so no natively compiled kernel
+is served from Triton's cache, and vice versa. `use_offline_pvc_target()` lets
+`triton.compile` build for PVC on a machine without an Intel GPU (the backend
+otherwise probes a SYCL device).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
+import sys
 import warnings
 from typing import Any
 
 from xpu_passes import __version__, oracle
-from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, run_ttgir
+from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, plan, run_ttgir
 
-_ORIGINAL: dict[str, Any] = {}
+ENV = "XPU_PASSES_PIPELINE"
+
+# Native methods of each patched copy of XPUBackend (triton loads the registry's copy
+# from a file, and `import triton.backends.intel.compiler` makes a second one).
+_ORIGINAL: dict[type, dict[str, Any]] = {}
+_OFFLINE_INIT: dict[type, Any] = {}
+# (pipeline, fallback, options) while enabled, so copies loaded later follow suit.
+_ACTIVE: tuple[str, bool, dict[str, Any]] | None = None
 
 
 def backend_class() -> Any:
@@ -30,9 +41,20 @@ def backend_class() -> Any:
     return backends["intel"].compiler
 
 
-def _save(cls: Any, name: str) -> None:
-    if name not in _ORIGINAL:
-        _ORIGINAL[name] = cls.__dict__[name]
+def backend_classes() -> list[Any]:
+    """Every loaded copy of XPUBackend: the registry's, then the importable module's."""
+    classes = [backend_class()]
+    module = sys.modules.get("triton.backends.intel.compiler")
+    if module is not None and getattr(module, "XPUBackend", None) not in (None, *classes):
+        classes.append(module.XPUBackend)
+    return classes
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    known = [p for p in inspect.signature(plan).parameters if p not in ("opt", "properties", "pipeline")]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise PipelineError(f"unknown pipeline option(s) {', '.join(unknown)} (choose from {', '.join(known)})")
 
 
 def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> None:
@@ -41,12 +63,26 @@ def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> Non
     A pass of ours that fails raises a compile error naming the pass and the op;
     with `fallback=True` the kernel is compiled natively instead, with a warning.
     """
+    global _ACTIVE
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
-    cls = backend_class()
-    _save(cls, "make_ttgir")
-    _save(cls, "hash")
-    native_hash = _ORIGINAL["hash"]
+    _check_options(options)
+    _ACTIVE = (pipeline, fallback, dict(options))
+    for cls in backend_classes():
+        _patch(cls)
+
+
+def adopt(cls: Any) -> None:
+    """A copy of XPUBackend imported after `enable()`: switch it on as well."""
+    if _ACTIVE is not None:
+        _patch(cls)
+
+
+def _patch(cls: Any) -> None:
+    assert _ACTIVE is not None
+    pipeline, fallback, options = _ACTIVE
+    saved = _ORIGINAL.setdefault(cls, {name: cls.__dict__[name] for name in ("make_ttgir", "hash")})
+    native_make_ttgir, native_hash = saved["make_ttgir"].__func__, saved["hash"]
     tag = f"xpu-passes-{__version__}-{pipeline}-{sorted(options.items())}-fallback={fallback}"
 
     def make_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any]) -> Any:
@@ -57,7 +93,7 @@ def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> Non
             return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
         except PassFailure as e:
             warnings.warn(f"xpu-passes: {e}; compiling with triton-xpu's own pipeline", stacklevel=2)
-            return _ORIGINAL["make_ttgir"].__func__(backup, metadata, opt, properties)
+            return native_make_ttgir(backup, metadata, opt, properties)
 
     def hash(self: Any) -> str:
         return f"{native_hash(self)}-{tag}"
@@ -68,14 +104,16 @@ def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> Non
 
 def disable() -> None:
     """Restore triton-xpu's own TTGIR stage and cache key."""
-    cls = backend_class()
-    for name in ("make_ttgir", "hash"):
-        if name in _ORIGINAL:
-            setattr(cls, name, _ORIGINAL.pop(name))
+    global _ACTIVE
+    _ACTIVE = None
+    for cls, saved in _ORIGINAL.items():
+        for name, method in saved.items():
+            setattr(cls, name, method)
+    _ORIGINAL.clear()
 
 
 def enabled() -> bool:
-    return "make_ttgir" in _ORIGINAL
+    return _ACTIVE is not None
 
 
 def use_offline_pvc_target() -> None:
@@ -83,9 +121,9 @@ def use_offline_pvc_target() -> None:
     from triton.backends.compiler import BaseBackend
 
     cls = backend_class()
-    if "__init__" in _ORIGINAL:
+    if cls in _OFFLINE_INIT:
         return
-    _ORIGINAL["__init__"] = cls.__init__
+    _OFFLINE_INIT[cls] = cls.__init__
 
     def init(self: Any, target: Any) -> None:
         BaseBackend.__init__(self, target)
@@ -96,12 +134,25 @@ def use_offline_pvc_target() -> None:
     cls.__init__ = init
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`xpu:rewrite_tensor_pointer,rlc=all` -> ("xpu", {"rewrite_tensor_pointer": True, "rlc": "all"})."""
+    name, _, opts = spec.partition(":")
+    options: dict[str, Any] = {}
+    for opt in filter(None, (o.strip() for o in opts.split(","))):
+        key, eq, value = opt.partition("=")
+        options[key.strip()] = value.strip() if eq else True
+    return name.strip(), options
+
+
 def _from_environment() -> None:
-    spec = os.environ.get("XPU_PASSES_PIPELINE")
+    spec = os.environ.get(ENV)
     if not spec or not oracle.available():
         return
-    name, _, opts = spec.partition(":")
-    enable(name, **{o: True for o in opts.split(",") if o})
+    name, options = parse_spec(spec)
+    try:
+        enable(name, **options)
+    except PipelineError as e:
+        raise PipelineError(f"{ENV}={spec!r}: {e}") from None
 
 
 _from_environment()

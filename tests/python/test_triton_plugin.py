@@ -3,17 +3,35 @@
 A GEMM + masked add-matrix kernel (256x256x32, 32 warps) compiled through
 `triton.compile` with an xpu target reaches SPIR-V both ways; with our pipeline it
 needs no SLM (native: 263,168 bytes), and the two compiles have different cache keys.
+`XPU_PASSES_PIPELINE` alone (the `.pth` hook, no import of the plugin) does the same in
+a fresh interpreter; the hook ships in regular and editable wheels. Source lines reach
+the LLVM IR's debug info as they do natively.
 """
 
 from __future__ import annotations
 
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from xpu_passes import oracle
 
-pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS_PY = ROOT / "src" / "xpu_passes" / "corpus" / "kernels.py"
+
+
+def needs_triton(test: Any) -> Any:
+    """Oracle tests: marked `triton`, skipped without triton-xpu."""
+    return pytest.mark.triton(pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")(test))
 
 
 @pytest.fixture()
@@ -21,6 +39,7 @@ def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     from xpu_passes import triton_plugin
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    triton_plugin.disable()  # native first, even when XPU_PASSES_PIPELINE is set for the run
     triton_plugin.use_offline_pvc_target()
     yield triton_plugin
     triton_plugin.disable()
@@ -38,6 +57,7 @@ def _compile(kernel: str = "gemm_add_tensor_ptr", config: str = "256x256x32-w32-
     return triton.compile(src, target=oracle.pvc_target(), options=opts)
 
 
+@needs_triton
 def test_plugin_on_and_off(plugin: Any) -> None:
     native = _compile()
     plugin.enable()
@@ -53,6 +73,7 @@ def test_plugin_on_and_off(plugin: Any) -> None:
     assert ours.hash != native.hash and again.hash == native.hash
 
 
+@needs_triton
 def test_locations_survive_the_round_trip(plugin: Any) -> None:
     plugin.enable()
     k = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
@@ -60,6 +81,74 @@ def test_locations_survive_the_round_trip(plugin: Any) -> None:
     assert "kernels.py" in k.asm["llir"]  # debug info of the final binary
 
 
+def _debug_locations(llir: str) -> set[tuple[str, int, int]]:
+    """(file, line, column) of every !DILocation, the file found through its scope chain."""
+    nodes = dict(re.findall(r"^(![0-9]+) = (?:distinct )?(!DI.*)$", llir, re.M))
+
+    def file_of(ref: str) -> str:
+        node = nodes[ref]
+        if node.startswith("!DIFile("):
+            return os.path.basename(re.search(r'filename: "([^"]*)"', node).group(1))  # type: ignore[union-attr]
+        return file_of(re.search(r"\b(?:file|scope): (![0-9]+)", node).group(1))  # type: ignore[union-attr]
+
+    out = set()
+    for node in nodes.values():
+        if m := re.match(r"!DILocation\(line: ([0-9]+), column: ([0-9]+), scope: (![0-9]+)", node):
+            out.add((file_of(m.group(3)), int(m.group(1)), int(m.group(2))))
+    return out
+
+
+def _jit_source() -> dict[int, str]:
+    """Line number -> text for the lines of kernels.py inside @triton.jit functions."""
+    text = KERNELS_PY.read_text().splitlines()
+    lines: dict[int, str] = {}
+    for node in ast.parse("\n".join(text)).body:
+        if isinstance(node, ast.FunctionDef) and any("jit" in ast.unparse(d) for d in node.decorator_list):
+            lines.update((n, text[n - 1]) for n in range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def _at_iter_arg(text: str, line: int, column: int) -> bool:
+    """Is (line, column) of `text` a loop-carried block argument, `iter_args(... %argN = ...)`?"""
+    rows = text.splitlines()
+    row = rows[line - 1] if 0 < line <= len(rows) else ""
+    return row[column - 1 :].startswith("%arg") and "iter_args(" in row[: column - 1]
+
+
+@needs_triton
+@pytest.mark.parametrize("kernel", ["gemm_add_tensor_ptr", "gemm_gelu"])
+def test_source_lines_reach_the_llvm_debug_info(plugin: Any, monkeypatch: pytest.MonkeyPatch, kernel: str) -> None:
+    """The final LLVM IR of our pipeline carries the native compile's source positions.
+
+    One known extra per loop: scf.for's custom syntax prints its loop-carried block
+    arguments without a location, so triton's parser gives them their position in the
+    round-trip text; LLVM attributes that (line, column) to kernels.py (the accumulator's
+    phi nodes). Native leaves those phis without a location.
+    """
+    texts: list[str] = []
+    parse = oracle.parse
+
+    def spy(text: str, ctx: Any = None) -> Any:
+        texts.append(text)
+        return parse(text, ctx)
+
+    native = _compile(kernel, "64x128x32-w4-s3")
+    monkeypatch.setattr(oracle, "parse", spy)
+    plugin.enable()
+    ours = _compile(kernel, "64x128x32-w4-s3")
+    assert texts, "the round trip did not go through oracle.parse"
+
+    source = _jit_source()
+    n = {(line, col) for f, line, col in _debug_locations(native.asm["llir"]) if f == KERNELS_PY.name}
+    o = {(line, col) for f, line, col in _debug_locations(ours.asm["llir"]) if f == KERNELS_PY.name}
+    # Native positions are real: inside a jit function, on a code line, within it.
+    assert n and all(line in source and source[line].strip() and col <= len(source[line]) for line, col in n)
+    extra = {(line, col) for line, col in o - n if any(_at_iter_arg(t, line, col) for t in texts)}
+    assert o - extra == n, f"lost {sorted(n - o)}, unexplained extra {sorted(o - n - extra)}"
+    assert len(extra) <= 1  # the accumulator of the K loop
+
+
+@needs_triton
 def test_pipeline_options_change_the_cache_key(plugin: Any) -> None:
     plugin.enable()
     a = _compile("gemm_block_ptr", "64x128x32-w4-s3")
@@ -69,6 +158,7 @@ def test_pipeline_options_change_the_cache_key(plugin: Any) -> None:
     assert b.metadata.shared == a.metadata.shared == 0  # the guard keeps the DPAS block pointers
 
 
+@needs_triton
 def test_bad_pipeline_is_refused() -> None:
     from xpu_passes.pipeline import PipelineError, check_order
     from xpu_passes.triton_plugin import enable
@@ -79,6 +169,7 @@ def test_bad_pipeline_is_refused() -> None:
         check_order(["tritonintelgpu-rewrite-tensor-pointer", "tritonintelgpu-materialize-block-pointer"])
 
 
+@needs_triton
 def test_a_failing_pass_is_a_compile_error_unless_fallback(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A planted failure in our RemoveLayoutConversions: named error, or native code with fallback."""
     from xpu_passes.pipeline import PassFailure
@@ -96,3 +187,134 @@ def test_a_failing_pass_is_a_compile_error_unless_fallback(plugin: Any, monkeypa
     with pytest.warns(UserWarning, match="planted failure"):
         k = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
     assert k.metadata.shared == 33280  # the native result
+
+
+# -------------------------------------------------------------- XPU_PASSES_PIPELINE
+
+PROBE = """
+import json, sys
+
+at_start = {"triton": "triton" in sys.modules, "xpu_passes": "xpu_passes" in sys.modules}
+import triton
+from triton.backends import backends
+from triton.backends.compiler import BaseBackend
+from triton.compiler.compiler import ASTSource, make_backend
+
+from xpu_passes import oracle  # the PVC target and properties, not the plugin
+from xpu_passes.corpus import find
+
+
+def offline_init(self, target):  # no Intel GPU here: PVC's properties, no device probe
+    BaseBackend.__init__(self, target)
+    self.device_arch = None
+    self.binary_ext = "spv"
+    self.properties = dict(oracle.PVC_PROPERTIES)
+
+
+backends["intel"].compiler.__init__ = offline_init
+loaded = "xpu_passes.triton_plugin" in sys.modules
+from triton.backends.intel.compiler import XPUBackend  # the second copy of the class
+
+spec, cfg = find(sys.argv[1], sys.argv[2])
+src = ASTSource(spec.fn, spec.signature(), dict(cfg.constexprs), spec.attrs())
+k = triton.compile(src, target=oracle.pvc_target(),
+                   options=dict(num_warps=cfg.num_warps, num_stages=cfg.num_stages, grf_mode="large"))
+print(json.dumps({
+    "at_start": at_start,
+    "plugin_loaded_by_triton_import": loaded,
+    "backend_hash": make_backend(oracle.pvc_target()).hash(),
+    "module_copy_patched": XPUBackend.__dict__["hash"].__module__ == "xpu_passes.triton_plugin",
+    "shared": k.metadata.shared,
+    "converts": k.asm["ttgir"].count("ttg.convert_layout"),
+    "spv_bytes": len(k.asm["spv"]),
+}))
+"""
+
+
+def _probe(tmp_path: Path, spec: str | None) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter that never imports our plugin compiles the masked 256x256 GEMM."""
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE)
+    env = {k: v for k, v in os.environ.items() if k != "XPU_PASSES_PIPELINE"}
+    env["TRITON_CACHE_DIR"] = str(tmp_path / "cache")
+    if spec is not None:
+        env["XPU_PASSES_PIPELINE"] = spec
+    return subprocess.run([sys.executable, str(script), "gemm_add_tensor_ptr", "256x256x32-w32-s3"], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+
+def _hook_file() -> Path | None:
+    import site
+
+    dirs = [*site.getsitepackages(), site.getusersitepackages()]
+    return next((Path(d) / "xpu-passes-autoload.pth" for d in dirs if (Path(d) / "xpu-passes-autoload.pth").exists()),
+                None)
+
+
+@needs_triton
+@pytest.mark.parametrize("spec", ["xpu", "xpu:rewrite_tensor_pointer"])
+def test_env_var_switches_the_pipeline_on_without_importing_ours(tmp_path: Path, spec: str) -> None:
+    from xpu_passes import __version__
+
+    assert _hook_file(), "xpu-passes-autoload.pth is not installed: reinstall (pip install -e .)"
+    r = _probe(tmp_path, spec)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["at_start"]["triton"] is False  # the hook does not import triton at start-up
+    assert out["plugin_loaded_by_triton_import"] and out["module_copy_patched"]
+    assert f"-xpu-passes-{__version__}-xpu-" in out["backend_hash"]  # the cache key
+    assert ("rewrite_tensor_pointer" in out["backend_hash"]) == ("rewrite_tensor_pointer" in spec)
+    assert out["shared"] == 0 and out["converts"] == 0 and out["spv_bytes"] > 0  # our pipeline ran
+
+
+@needs_triton
+def test_without_the_env_var_nothing_of_ours_loads(tmp_path: Path) -> None:
+    r = _probe(tmp_path, None)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["at_start"] == {"triton": False, "xpu_passes": False}  # the .pth costs one env look-up
+    assert not out["plugin_loaded_by_triton_import"] and not out["module_copy_patched"]
+    assert "xpu-passes" not in out["backend_hash"]
+    assert out["shared"] == 263168 and out["converts"] == 1  # triton-xpu's own result
+
+
+@needs_triton
+@pytest.mark.parametrize(("spec", "message"), [
+    ("nope", "XPU_PASSES_PIPELINE='nope': unknown pipeline 'nope' (choose from xpu, native)"),
+    ("xpu:fast", "unknown pipeline option(s) fast (choose from rewrite_tensor_pointer,"),
+])  # fmt: skip
+def test_a_bad_env_var_fails_loudly_at_triton_import(tmp_path: Path, spec: str, message: str) -> None:
+    r = _probe(tmp_path, spec)
+    assert r.returncode != 0 and "PipelineError" in r.stderr and message in r.stderr
+
+
+def test_the_hook_ships_in_regular_and_editable_wheels(tmp_path: Path) -> None:
+    """What pip installs: both wheels carry the .pth at their root (-> site-packages)."""
+    pytest.importorskip("setuptools", minversion="70.1")  # bdist_wheel inside setuptools
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "src", proj / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, proj / name)
+    # (setuptools rewrites sys.argv while building: read the output directory first)
+    build = "import sys, setuptools.build_meta as b; out = sys.argv[1]; b.build_wheel(out); b.build_editable(out)"
+    r = subprocess.run([sys.executable, "-c", build, str(tmp_path / "dist")], cwd=proj, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    wheels = {"editable" if "editable" in w.name else "regular": w for w in (tmp_path / "dist").glob("*.whl")}
+    assert set(wheels) == {"regular", "editable"}
+    for kind, wheel in wheels.items():
+        with zipfile.ZipFile(wheel) as z:
+            names = z.namelist()
+            pth = z.read("xpu-passes-autoload.pth").decode()
+        assert pth.startswith("import os;") and 'os.environ.get("XPU_PASSES_PIPELINE") and' in pth, kind
+        assert "xpu_passes._autoload" in pth and not any("_xpu_passes_build" in n for n in names), kind
+    with zipfile.ZipFile(wheels["regular"]) as z:
+        assert "xpu_passes/_autoload.py" in z.namelist()
+
+
+def test_env_var_syntax() -> None:
+    from xpu_passes.triton_plugin import parse_spec
+
+    assert parse_spec("xpu") == ("xpu", {})
+    assert parse_spec("xpu:rewrite_tensor_pointer, rlc=all") == ("xpu", {"rewrite_tensor_pointer": True, "rlc": "all"})
+    assert parse_spec("native:") == ("native", {})
