@@ -18,6 +18,9 @@ from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 MBP = "tritonintelgpu-materialize-block-pointer"
 RLC = "tritonintelgpu-remove-layout-conversions"
 RTP = "tritonintelgpu-rewrite-tensor-pointer"
+RAISE = "tritonintelgpu-raise-block-pointer"
+OBIO = "tritonintelgpu-optimize-block-io-encoding"
+LEGAL = "tritonintelgpu-legalize-block-io-encoding"
 
 PIPELINES = ("xpu", "native")
 
@@ -25,7 +28,12 @@ PIPELINES = ("xpu", "native")
 REQUIRES: dict[str, tuple[str, ...]] = {
     # The DPAS guard keeps block pointers whose loads are tagged block_io.
     RTP: (MBP,),
+    # Subgroup2DBlock layouts go to loads tagged block_io; legalization folds them.
+    OBIO: (MBP,),
+    LEGAL: (OBIO,),
 }
+# A pass -> passes that must NOT run before it: raising works on TTIR, before layouts exist.
+BEFORE: dict[str, tuple[str, ...]] = {RAISE: ("convert-triton-to-tritongpu",)}
 
 
 class PipelineError(ValueError):
@@ -44,26 +52,48 @@ class Stage:
 
 
 def check_order(names: list[str]) -> None:
-    """Refuse pipelines that run a pass before the passes it depends on."""
+    """Refuse pipelines that run a pass before the passes it depends on (or after what it must precede)."""
     for i, name in enumerate(names):
         for dep in REQUIRES.get(name, ()):
             if dep not in names[:i]:
                 raise PipelineError(f"'{name}' must run after '{dep}' (it relies on its results)")
+        for later in BEFORE.get(name, ()):
+            if later in names[:i]:
+                raise PipelineError(f"'{name}' must run before '{later}'")
+    if OBIO in names and RLC not in names[names.index(OBIO):]:
+        raise PipelineError(f"'{OBIO}' must be followed by '{RLC}' (which keeps its anchors)")
 
 
-def plan(opt: Any, properties: dict[str, Any], pipeline: str = "xpu", rewrite_tensor_pointer: bool = False) -> list[Stage]:
+def plan(opt: Any, properties: dict[str, Any], pipeline: str = "xpu", rewrite_tensor_pointer: bool = False,
+         raise_block_pointer: bool = False, block_io_encoding: bool = False, rlc: str = "last") -> list[Stage]:
+    """The stages of `pipeline`: triton-xpu 3.3's make_ttgir with ours in place of native passes.
+
+    `rlc`: which native RemoveLayoutConversions ours replaces ("last": the one that
+    shapes epilogues, after pipelining; "all"). `block_io_encoding`: Subgroup2DBlock
+    assignment after MaterializeBlockPointer, then our RemoveLayoutConversions and the
+    legalization for triton-xpu 3.3 (which has no subgroup_2d_block layout).
+    `raise_block_pointer`: raise pointer arithmetic to block pointers on the TTIR.
+    """
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
+    if rlc not in ("last", "all"):
+        raise PipelineError(f"unknown rlc option '{rlc}' (choose from last, all)")
     steps = oracle.native_ttgir_steps(opt, properties)
     stages = [Stage(s.name, False, s) for s in steps]
     if pipeline == "native":
         return stages
-    last_rlc = max(i for i, s in enumerate(stages) if s.name == RLC)
-    stages[last_rlc] = Stage(RLC, True)
+    rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
+    for i in rlcs if rlc == "all" else rlcs[-1:]:
+        stages[i] = Stage(RLC, True)
     mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
-    stages[mbp] = Stage(MBP, True)
+    extra = [Stage(MBP, True)]
     if rewrite_tensor_pointer:
-        stages.insert(mbp + 1, Stage(RTP, True))
+        extra.append(Stage(RTP, True))
+    if block_io_encoding:
+        extra += [Stage(OBIO, True), Stage(RLC, True), Stage(LEGAL, True)]
+    stages[mbp : mbp + 1] = extra
+    if raise_block_pointer:
+        stages.insert(1, Stage(RAISE, True))  # after annotate-module: TTIR with the target attributes
     check_order([s.name for s in stages])
     return stages
 

@@ -164,8 +164,26 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     return True
 
 
+def _forward_layout(user: Operation, layout: Attribute) -> Attribute | None:
+    """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
+    if isinstance(user, tt.ReduceOp):
+        ok = len(user.operands) == 1 and len(user.results) == 1
+        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout) if ok else None
+    if isinstance(user, tt.ExpandDimsOp):
+        ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == user.axis.value.data
+        return layout.parent if ok else None  # type: ignore[union-attr]
+    if isinstance(user, _SAME_LAYOUT) and not isinstance(user, tt.LoadOp):
+        return layout
+    return None
+
+
 def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
-    """Add to `s` what lets the users of `cvt` consume its source layout instead."""
+    """Add to `s` what lets the users of `cvt` consume its source layout instead.
+
+    The layout flows through elementwise ops, broadcasts, reductions (into a slice
+    of it) and expand_dims (back to the parent); other operands of those ops are
+    recomputed backward in the layout they then need; stores take it too.
+    """
     layout = encoding(cvt.src.type)
     if layout is None:
         return s.fail("no source layout")
@@ -175,6 +193,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
     seen: set[SSAValue] = {cvt.result}
     while work:
         v = work.pop()
+        lv = s.layout[v]
         for use in list(v.uses):
             user = use.operation
             if user in s.ops:
@@ -182,20 +201,26 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 seen.update(user.results)
                 continue
             if isinstance(user, ttg.ConvertLayoutOp):
-                s.ops.append(user)  # now converts from `layout`; folds if it goes back to it
+                s.ops.append(user)  # now converts from `lv`; folds if it goes back to it
                 continue
             if isinstance(user, tt.StoreOp) and use.index == 1 and isinstance(user.ptr.type, TensorType):
                 s.sinks.append(user)
-            elif not isinstance(user, _SAME_LAYOUT) or isinstance(user, tt.LoadOp):
-                return s.fail(f"a user '{user.name}' cannot take the source layout")
+                out = None
+            else:
+                out = _forward_layout(user, lv)
+                if out is None:
+                    return s.fail(f"a user '{user.name}' cannot take the source layout")
             for o in user.operands:
-                if o is not v and isinstance(o.type, TensorType) and not backward(o, layout, s):
+                if o is not v and isinstance(o.type, TensorType) and not backward(o, lv, s):
                     return False
             s.ops.append(user)
             for r in user.results:
-                s.layout[r] = layout
-                seen.add(r)
-                work.append(r)
+                if r in s.layout and s.layout[r] != out:
+                    return s.fail("a value is needed in two layouts")
+                if isinstance(r.type, TensorType):  # a scalar (full reduction) carries no layout
+                    s.layout[r] = out  # type: ignore[assignment]
+                    seen.add(r)
+                    work.append(r)
     return True
 
 
@@ -251,8 +276,7 @@ def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
 
 
 def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
-    keep = isinstance(op, ttg.ConvertLayoutOp)  # a user conversion keeps its target
-    results = [r.type if keep or r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
+    results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
     props = dict(op.properties)
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
@@ -293,6 +317,9 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
         for r in cvt_users[src]:
             new[r] = nb
     for op in ops:
+        if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
+            op.operands[0] = new.get(operands[op][0], operands[op][0])
+            continue
         clone = _clone(op, operands[op], s, new)
         Rewriter.insert_op(clone, InsertPoint.before(op))
         for old, r in zip(op.results, clone.results):

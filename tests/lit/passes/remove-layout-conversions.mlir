@@ -3,7 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// ORACLE-COUNT-10: // -----
+// ORACLE-COUNT-11: // -----
 
 // GEMM epilogue through a masked tensor of pointers: the whole address and mask
 // computation is recomputed in the DPAS layout, the load takes it, and the
@@ -334,5 +334,48 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
       scf.yield %s : tensor<64x64xf32, #mma>
     }
     tt.return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Forward propagation through a full reduction (softmax row): the coalesced
+// layout of the load flows through the reduction, the splat of its result, the
+// elementwise ops and into the store; the store's pointers and mask are
+// recomputed in it. Nothing is converted any more.
+// CHECK-LABEL: tt.func public @softmax_row
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>, #blocked>
+// CHECK: "tt.reduce"(%[[X]]) <{axis = 0 : i32}>
+// CHECK: math.exp %{{.*}} : tensor<1024xf32, #blocked>
+// CHECK: tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>, #blocked>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @softmax_row(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %ninf = arith.constant dense<0xFF800000> : tensor<1024xf32, #blocked>
+    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %lim = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %mask = arith.cmpi slt, %offs, %lim : tensor<1024xi32, #blocked>
+    %base = tt.splat %in : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %ptrs = tt.addptr %base, %offs : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %x = tt.load %ptrs, %mask, %ninf : tensor<1024x!tt.ptr<f32>, #blocked>
+    %y = ttg.convert_layout %x : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked1>
+    %m = "tt.reduce"(%y) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<1024xf32, #blocked1>) -> f32
+    %ms = tt.splat %m : f32 -> tensor<1024xf32, #blocked1>
+    %d = arith.subf %y, %ms : tensor<1024xf32, #blocked1>
+    %e = math.exp %d : tensor<1024xf32, #blocked1>
+    %offs1 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked1>
+    %lim1 = tt.splat %n : i32 -> tensor<1024xi32, #blocked1>
+    %mask1 = arith.cmpi slt, %offs1, %lim1 : tensor<1024xi32, #blocked1>
+    %obase = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %optrs = tt.addptr %obase, %offs1 : tensor<1024x!tt.ptr<f32>, #blocked1>, tensor<1024xi32, #blocked1>
+    tt.store %optrs, %e, %mask1 : tensor<1024x!tt.ptr<f32>, #blocked1>
+    tt.return
   }
 }
