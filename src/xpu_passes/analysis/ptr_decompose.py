@@ -138,13 +138,13 @@ class Lin:
         return Lin.of(rest), k
 
     def __str__(self) -> str:
-        if not self.terms:
-            return "0"
-        parts = []
-        for m, c in self.terms:
+        out = ""
+        for m, c in sorted(self.terms, key=lambda mc: (mc[0] == (), mc[1] < 0)):
             names = "*".join(_name(v) for v in m)
-            parts.append(str(c) if not m else names if c == 1 else f"{c}*{names}")
-        return " + ".join(parts)
+            mag = abs(c)
+            text = str(mag) if not m else names if mag == 1 else f"{mag}*{names}"
+            out += (" - " if c < 0 else " + ") + text if out else ("-" if c < 0 else "") + text
+        return out or "0"
 
 
 def _name(v: SSAValue) -> str:

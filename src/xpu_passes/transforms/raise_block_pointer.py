@@ -408,6 +408,7 @@ class _Builder:
     def __init__(self, point: InsertPoint) -> None:
         self.point = point
         self.consts: dict[tuple[int, Attribute], SSAValue] = {}
+        self.casts: dict[SSAValue, SSAValue] = {}
 
     def add(self, op: Operation) -> SSAValue:
         Rewriter.insert_op(op, self.point)
@@ -419,7 +420,11 @@ class _Builder:
         return self.consts[(v, t)]
 
     def leaf(self, v: SSAValue, t: Attribute) -> SSAValue:
-        return v if v.type == t else self.add(arith_compat.cast("arith.extsi", v, t))
+        if v.type == t:
+            return v
+        if v not in self.casts:
+            self.casts[v] = self.add(arith_compat.cast("arith.extsi", v, t))
+        return self.casts[v]
 
     def lin(self, x: Lin, t: Attribute) -> SSAValue:
         out: SSAValue | None = None
