@@ -122,7 +122,7 @@ class LegalizeBlockIOEncoding(XpuPass):
                 # The dot-operand load is lowered with the same 2D block reads; the
                 # lowering renumbers the registers itself, with no data movement.
                 self._fold(load, fam, target, users)
-                self.remark(load, f"folded into {target}: {verdict.why} (no data moves between threads)")
+                self.remark(load, f"folded into its conversion's layout: {verdict.why} (no data moves between threads)")
                 return
             why = verdict.why
         else:
