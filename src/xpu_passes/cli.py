@@ -88,6 +88,19 @@ class XpuOptMain(xDSLOptMain):
             help="run triton-xpu's TTIR->TTGIR stage with our passes on a TTIR file (needs [triton]); "
             "options: 'num-warps=N num-stages=N pipeline=xpu|native rewrite-tensor-pointer=true'",
         )
+        arg_parser.add_argument(
+            "--verify-semantics",
+            nargs="?",
+            const="",
+            default=None,
+            metavar="ARGS",
+            help="after the passes, run the kernel before and after them with our NumPy interpreter on the "
+            "same random inputs and fail with the first differing output element. ARGS: comma-separated "
+            "NAME=VALUE for scalar arguments (argN, or the Python names when the kernel's source is at its "
+            "location; unnamed ints are 40, floats 0.5), for a pointer argument its buffer's element count "
+            "(default 16384), and grid=X[xYxZ] (default 1), seed=, rtol=, atol= (default: bitwise equal), "
+            "func=; e.g. --verify-semantics='M=48,N=40,K=32,stride_am=32,grid=2x2'",
+        )
         for name, factory in self.available_passes.items():
             arg_parser.add_argument(
                 f"--{name}",
@@ -136,6 +149,9 @@ class XpuOptMain(xDSLOptMain):
             text = _run_xpu_pipeline(text, self.args.xpu_pipeline)
         parsed = parse_module(self.ctx, text, name, line_offset, verify=not self.args.disable_verify)
         module = parsed.module
+        before = module.clone() if self.args.verify_semantics is not None else None
+        # Errors in the `before` run name ops of the clone: map them back to the input.
+        origin = dict(zip(before.walk(), module.walk())) if before is not None else {}
         try:
             for p in self.pipeline.passes:
                 _apply(p, self.ctx, parsed)
@@ -147,6 +163,8 @@ class XpuOptMain(xDSLOptMain):
             except TTGIRError as e:
                 e.message = f"IR invalid after passes: {e.message}"
                 raise
+        if before is not None:
+            _verify_semantics(before, parsed, self.args.verify_semantics, origin)
         return print_module(
             module,
             Spelling.choose(self.args.spelling, parsed.spelling),
@@ -170,6 +188,19 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule) -> None:
         raise parsed.error_at(
             parsed.module, f"[{p.name}] internal error: {type(e).__name__}: {e}"
         ) from None
+
+
+def _verify_semantics(before: Any, parsed: ParsedModule, spec: str, origin: dict[Any, Any]) -> None:
+    """--verify-semantics: interpret before/after on the same random inputs; error at the first difference."""
+    from xpu_passes.interp.validate import validate_spec
+
+    r = validate_spec(before, parsed.module, spec)
+    func = next((op for op in parsed.module.walk() if op.name == "tt.func"), parsed.module)
+    if not r.ok:
+        op = origin.get(r.error_op, r.error_op) or func
+        raise parsed.error_at(op, f"--verify-semantics: {r}")
+    line, col = parsed.where(func) or (1, 1)
+    print(f"{parsed.source.name}:{line}:{col}: remark: [verify-semantics] {r}", file=sys.stderr)
 
 
 def _run_xpu_pipeline(text: str, spec: str) -> str:

@@ -273,3 +273,22 @@ def test_planted_bug_is_caught(kernel: str, bug: str, error: str) -> None:
     # The same bug on a shape that is a multiple of the tiles goes unseen: why the shapes are ragged.
     args, grid = _gemm_args("add" in kernel, 64, 32, 32)(np.random.default_rng(0))
     assert validate(before, after, Inputs(args, grid)).ok
+
+
+def test_verify_semantics_spec_names_kernel_arguments() -> None:
+    """The CLI's spec names arguments as the kernel's source does (the TTIR's location points at it)."""
+    from xpu_passes.interp.validate import argument_names, validate_spec
+    from xpu_passes.interp.core import pick_function
+
+    case, _, _ = _prepared()["gemm_block_ptr"]
+    before, after = _apply(case.stages["ttgir-before-mbp"], [RTP + "{guard=false}"])
+    assert argument_names(pick_function(before, None)) == [
+        "a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_bk", "stride_cm",
+    ]  # fmt: skip
+    spec = f"a_ptr={M * LDA},b_ptr={K * LDB},c_ptr={M * LDC},M={M},N={N},K={K},stride_am={LDA},stride_bk={LDB},stride_cm={LDC},grid=2"
+    r = validate_spec(before, after, spec)
+    assert r.ok and r.compared == M * LDA + K * LDB + M * LDC, str(r)
+    _drop_masks(after)
+    assert "out-of-bounds load" in str(validate_spec(before, after, spec))
+    with pytest.raises(ValueError, match="unknown kernel argument 'stride_x'; names: a_ptr, b_ptr"):
+        validate_spec(before, after, "stride_x=3")

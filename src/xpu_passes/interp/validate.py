@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt
 from xpu_passes.interp import types as T
@@ -59,6 +59,7 @@ class Result:
 
     mismatch: Mismatch | None = None
     error: str | None = None  # an interpreter error in either run
+    error_op: Operation | None = None  # the op it is about, in `before` or `after`
     compared: int = 0  # elements compared
     outputs: list[np.ndarray] = field(default_factory=list, repr=False)  # buffers after the `after` run
 
@@ -129,10 +130,10 @@ def validate(
         try:
             run_kernel(module, args, inputs.grid, func)
         except InterpError as e:
-            return Result(error=f"{label} the passes: {e}")
+            return Result(error=f"{label} the passes: {e}", error_op=e.op)
         runs.append(args)
     mismatch, n = compare(runs[0], runs[1], rtol, atol)
-    return Result(mismatch, None, n, [a for a in runs[1] if isinstance(a, np.ndarray)])
+    return Result(mismatch, compared=n, outputs=[a for a in runs[1] if isinstance(a, np.ndarray)])
 
 
 # ------------------------------------------------------------ random inputs
@@ -171,6 +172,10 @@ def random_inputs(
     fn = pick_function(module, func)
     names = argument_names(fn)
     given = {_key(k, names): v for k, v in (values or {}).items()}
+    n_args = len(fn.function_type.inputs.data)
+    for k, v in (values or {}).items():
+        if _key(k, names) >= n_args:
+            raise ValueError(f"unknown kernel argument '{k}': '{fn.sym_name.data}' takes {n_args} arguments")
     rng = np.random.default_rng(seed)
     args: list[Arg] = []
     for i, t in enumerate(fn.function_type.inputs.data):
@@ -253,14 +258,17 @@ def parse_grid(text: str) -> tuple[int, ...]:
 def validate_spec(before: ModuleOp, after: ModuleOp, spec: str) -> Result:
     """`validate` on random inputs described by a `--verify-semantics` string."""
     values, options = parse_spec(spec)
-    inputs = random_inputs(
-        before,
-        values,
-        parse_grid(options.get("grid", "1")),
-        options.get("func"),
-        int(options.get("seed", "0")),
-        int(options.get("buffer", str(DEFAULT_BUFFER))),
-    )
+    try:
+        inputs = random_inputs(
+            before,
+            values,
+            parse_grid(options.get("grid", "1")),
+            options.get("func"),
+            int(options.get("seed", "0")),
+            int(options.get("buffer", str(DEFAULT_BUFFER))),
+        )
+    except InterpError as e:
+        return Result(error=str(e), error_op=e.op)
     return validate(
         before, after, inputs, rtol=float(options.get("rtol", "0")), atol=float(options.get("atol", "0"))
     )
