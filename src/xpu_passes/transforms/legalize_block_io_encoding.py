@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.propagation import encoding, with_encoding
@@ -135,12 +136,12 @@ class LegalizeBlockIOEncoding(XpuPass):
         self.remark(load, f"kept the conversion, load re-expressed as #ttg.linear: {why}")
 
     @staticmethod
-    def _retype_load(load: tt.LoadOp, fam: object, layout: Attribute) -> SSAValue:
+    def _retype_load(load: tt.LoadOp, fam: Family | None, layout: Attribute) -> SSAValue:
         if fam is not None:
-            retype_family(fam, layout)  # type: ignore[arg-type]
+            retype_family(fam, layout)
         return Rewriter.replace_value_with_new_type(load.result, with_encoding(load.result.type, layout))
 
-    def _fold(self, load: tt.LoadOp, fam: object, target: Attribute, users: list[Operation]) -> None:
+    def _fold(self, load: tt.LoadOp, fam: Family | None, target: Attribute, users: list[Operation]) -> None:
         loaded = self._retype_load(load, fam, target)
         for cvt in users:
             cvt.results[0].replace_all_uses_with(loaded)
@@ -157,9 +158,10 @@ class LegalizeBlockIOEncoding(XpuPass):
                 layout = _block_layout(v.type)
                 if layout is None:
                     continue
+                if isinstance(o, tt.FuncOp):  # its signature would have to change too
+                    raise PassError(o, "a function argument in a 2D block layout")
                 try:
                     linear = linear_equivalent(layout, _shape(v.type))
                 except Exception as e:
-                    where = o if isinstance(v.owner, Block) else v.owner
-                    raise PassError(where, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+                    raise PassError(o, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
                 Rewriter.replace_value_with_new_type(v, _retyped(v.type, linear))
