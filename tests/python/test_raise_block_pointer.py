@@ -176,6 +176,28 @@ def test_epilogue_and_select_bit_identical_on_ragged_shapes() -> None:
         assert r.ok, str(r)
 
 
+def test_loop_mask_position_form_nan_padding_bit_identical() -> None:
+    before, after, remarks = _raise(_chunk("row_sums"))
+    assert remarks == []
+    (load,) = _ops(after, tt.LoadOp)
+    assert load.boundary_check == (0, 1) and load.padding.value.data == 2 and len(_ops(after, tt.AdvanceOp)) == 1
+    rng = np.random.default_rng(2)
+    for M, K in [(40, 40), (16, 16), (5, 70)]:  # ragged rows and columns: NaN padding reaches the sums
+        x = rng.standard_normal(M * K).astype(np.float32)
+        r = validate(before, after, Inputs([x, np.zeros(M * 16, np.float32), M, K, K], (-(-M // 16),)))
+        assert r.ok, str(r)
+
+
+def test_column_major_order_and_extents_bit_identical() -> None:
+    before, after, _ = _raise(_chunk("col_major"))
+    ptrs = _ops(after, tt.MakeTensorPtrOp)
+    assert [p.order_values for p in ptrs] == [(0, 1), (0, 1)]
+    n = 3 * 16
+    x = np.random.default_rng(3).standard_normal(n * 16).astype(np.float16)
+    r = validate(before, after, Inputs([x, np.zeros(n * 16, np.float16), n], (3,)))
+    assert r.ok, str(r)
+
+
 def test_validation_catches_a_dropped_bounds_check() -> None:
     """The check is sensitive: the same raise without boundaryCheck on the K loop differs or faults."""
     before, after, _ = _raise(_chunk("gemm_tensor_ptr"))

@@ -159,6 +159,7 @@ def _name(v: SSAValue) -> str:
 
 
 ZERO = Lin()
+_CONVERT = "ttg.convert_layout"  # moves values between layouts; does not change them
 ONE = Lin.const(1)
 
 
@@ -282,6 +283,8 @@ class Decomposer:
         if isinstance(v, BlockArgument):
             raise Unsupported("offsets carried through a loop or branch", None)
         op = v.owner
+        if isinstance(op, Operation) and op.name == _CONVERT:
+            return self.index(op.operands[0])
         none: tuple[DimTerm | None, ...] = (None,) * rank
         if isinstance(op, arith.ConstantOp):
             c = _splat_int(op)
@@ -359,6 +362,8 @@ class Decomposer:
         op = v.owner
         if isinstance(v, BlockArgument):
             raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+        if isinstance(op, Operation) and op.name == _CONVERT:
+            return self.pointer(op.operands[0])
         if isinstance(op, tt.SplatOp):
             return PtrForm(op.src, Form(ZERO, (None,) * len(_shape(v))))
         if isinstance(op, tt.AddPtrOp):
@@ -403,8 +408,8 @@ class Decomposer:
             self._conj(op.lhs, dim_map, parts)
             self._conj(op.rhs, dim_map, parts)
             return
-        if isinstance(op, tt.BroadcastOp):
-            self._conj(op.src, dim_map, parts)
+        if isinstance(op, tt.BroadcastOp) or (isinstance(op, Operation) and op.name == _CONVERT):
+            self._conj(op.operands[0], dim_map, parts)
             return
         if isinstance(op, tt.ExpandDimsOp):
             ax = op.axis.value.data

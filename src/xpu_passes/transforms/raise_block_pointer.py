@@ -139,20 +139,21 @@ class Planner:
             return (fast,) + tuple(d for d in reversed(range(r)) if d != fast)
         return tuple(reversed(range(r)))
 
-    def _match(self, b: Bound, dp: DimPlan, loop: scf.ForOp | None, k: int) -> Lin | None:
-        """The shape `b` implies for a dim at position `pos + iv*k`, or None if it is not its bounds check."""
-        if b.pos != dp.pos:
-            return None
+    @staticmethod
+    def _match(b: Bound, dp: DimPlan, loop: scf.ForOp | None, k: int) -> Lin | None:
+        """The shape that makes `b` the bounds check of a dim at position `pos + iv*k`, or None.
+
+        `b.pos + i < b.bound` is `P + i < b.bound + P - b.pos`: a bounds check when that right side does
+        not change from one iteration to the next (covers `offs_k < K - k*BK` and `k*BK + offs_k < K`).
+        """
+        shape = b.bound + dp.pos - b.pos
         if loop is None:
-            return b.bound
+            return shape
         iv = loop.body.block.args[0]
-        if k == 0:
-            return b.bound if iv not in b.bound.leaves() else None
-        split = b.bound.split(iv) if k > 0 else None
-        if split is None:
+        if k < 0:  # no closed form for the position
             return None
-        x, coeff = split
-        return x if -coeff == k else None
+        shape = shape + Lin.leaf(iv).scale(k)
+        return None if iv in shape.leaves() else shape
 
     def _access(self, op: Access, dims: list[DimPlan], loop: scf.ForOp | None, ks: list[int],
                 wraps: dict[int, Lin], preds: list[Lin]) -> tuple[AccessPlan, dict[int, Lin]]:

@@ -348,3 +348,107 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Loop-carried pointer whose K mask is written `offs_k + k*16 < K` (the position form)
+// with other = NaN: a block pointer advanced by 16 along dim 1, boundaryCheck on both dims
+// (rows against M, columns against K), padding nan. The store's mask bounds only dim 0;
+// dim 1 is unmasked, so its shape is the extent the tile reaches (0 + 16).
+// CHECK-LABEL: tt.func public @row_sums
+// CHECK: %[[M:.*]] = arith.extsi %arg2 : i32 to i64
+// CHECK: %[[K:.*]] = arith.extsi %arg3 : i32 to i64
+// CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%[[M]], %[[K]]], {{.*}} {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf32>>)
+// CHECK-NEXT: tt.load %[[X]] {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tt.ptr<tensor<16x16xf32>>
+// CHECK: tt.advance %[[X]], [%{{.*}}, %{{.*}}] : <tensor<16x16xf32>>
+// CHECK: %[[W:.*]] = arith.constant 16 : i64
+// CHECK: %[[C:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %[[W]]], [%[[W]], %{{.*}}], {{.*}} : <tensor<16x16xf32>>
+// CHECK-NEXT: tt.store %[[C]], %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<16x16xf32>>
+module {
+  tt.func public @row_sums(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %cst = arith.constant dense<0x7FC00000> : tensor<16x16xf32>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+    %cst_1 = arith.constant dense<16> : tensor<16x16xi32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c15_i32 = arith.constant 15 : i32
+    %c16_i32 = arith.constant 16 : i32
+    %0 = tt.get_program_id x : i32
+    %1 = arith.muli %0, %c16_i32 : i32
+    %2 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %3 = tt.splat %1 : i32 -> tensor<16xi32>
+    %4 = arith.addi %3, %2 : tensor<16xi32>
+    %5 = tt.expand_dims %4 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %6 = tt.splat %arg4 : i32 -> tensor<16x1xi32>
+    %7 = arith.muli %5, %6 : tensor<16x1xi32>
+    %8 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<16x1x!tt.ptr<f32>>
+    %9 = tt.addptr %8, %7 : tensor<16x1x!tt.ptr<f32>>, tensor<16x1xi32>
+    %10 = tt.expand_dims %2 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %11 = tt.broadcast %9 : tensor<16x1x!tt.ptr<f32>> -> tensor<16x16x!tt.ptr<f32>>
+    %12 = tt.broadcast %10 : tensor<1x16xi32> -> tensor<16x16xi32>
+    %13 = tt.addptr %11, %12 : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    %14 = tt.splat %arg2 : i32 -> tensor<16x1xi32>
+    %15 = arith.cmpi slt, %5, %14 : tensor<16x1xi32>
+    %16 = tt.broadcast %15 : tensor<16x1xi1> -> tensor<16x16xi1>
+    %17 = arith.addi %arg3, %c15_i32 : i32
+    %18 = arith.divsi %17, %c16_i32 : i32
+    %19:2 = scf.for %arg5 = %c0_i32 to %18 step %c1_i32 iter_args(%arg6 = %cst_0, %arg7 = %13) -> (tensor<16x16xf32>, tensor<16x16x!tt.ptr<f32>>)  : i32 {
+      %30 = arith.muli %arg5, %c16_i32 : i32
+      %31 = tt.splat %30 : i32 -> tensor<1x16xi32>
+      %32 = arith.addi %10, %31 : tensor<1x16xi32>
+      %33 = tt.splat %arg3 : i32 -> tensor<1x16xi32>
+      %34 = arith.cmpi slt, %32, %33 : tensor<1x16xi32>
+      %35 = tt.broadcast %34 : tensor<1x16xi1> -> tensor<16x16xi1>
+      %36 = arith.andi %16, %35 : tensor<16x16xi1>
+      %37 = tt.load %arg7, %36, %cst : tensor<16x16x!tt.ptr<f32>>
+      %38 = arith.addf %arg6, %37 : tensor<16x16xf32>
+      %39 = tt.addptr %arg7, %cst_1 : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+      scf.yield %38, %39 : tensor<16x16xf32>, tensor<16x16x!tt.ptr<f32>>
+    }
+    %20 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x1x!tt.ptr<f32>>
+    %cst_2 = arith.constant dense<16> : tensor<16x1xi32>
+    %21 = arith.muli %5, %cst_2 : tensor<16x1xi32>
+    %22 = tt.addptr %20, %21 : tensor<16x1x!tt.ptr<f32>>, tensor<16x1xi32>
+    %23 = tt.broadcast %22 : tensor<16x1x!tt.ptr<f32>> -> tensor<16x16x!tt.ptr<f32>>
+    %24 = tt.addptr %23, %12 : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    tt.store %24, %19#0, %16 : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// Column-major tile (unit stride along dim 0), unmasked: order [0, 1], no boundaryCheck,
+// shapes are the extents the tile reaches (pid * 16 + 16 rows, 16 columns).
+// CHECK-LABEL: tt.func public @col_major
+// CHECK: tt.make_tensor_ptr %arg0, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
+// CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<16x16xf16>>
+// CHECK: tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
+// CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<16x16xf16>>
+module {
+  tt.func public @col_major(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c16_i32 = arith.constant 16 : i32
+    %0 = tt.get_program_id x : i32
+    %1 = arith.muli %0, %c16_i32 : i32
+    %2 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %3 = tt.splat %1 : i32 -> tensor<16xi32>
+    %4 = arith.addi %3, %2 : tensor<16xi32>
+    %5 = tt.expand_dims %4 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %6 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<16x1x!tt.ptr<f16>>
+    %7 = tt.addptr %6, %5 : tensor<16x1x!tt.ptr<f16>>, tensor<16x1xi32>
+    %8 = tt.expand_dims %2 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %9 = tt.splat %arg2 : i32 -> tensor<1x16xi32>
+    %10 = arith.muli %8, %9 : tensor<1x16xi32>
+    %11 = tt.broadcast %7 : tensor<16x1x!tt.ptr<f16>> -> tensor<16x16x!tt.ptr<f16>>
+    %12 = tt.broadcast %10 : tensor<1x16xi32> -> tensor<16x16xi32>
+    %13 = tt.addptr %11, %12 : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    %14 = tt.load %13 : tensor<16x16x!tt.ptr<f16>>
+    %15 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<16x1x!tt.ptr<f16>>
+    %16 = tt.addptr %15, %5 : tensor<16x1x!tt.ptr<f16>>, tensor<16x1xi32>
+    %17 = tt.broadcast %16 : tensor<16x1x!tt.ptr<f16>> -> tensor<16x16x!tt.ptr<f16>>
+    %18 = tt.addptr %17, %12 : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+    tt.store %18, %14 : tensor<16x16x!tt.ptr<f16>>
+    tt.return
+  }
+}
