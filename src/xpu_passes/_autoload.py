@@ -40,8 +40,9 @@ class AfterImportHook:  # a sys.meta_path finder; duck-typed, importlib.abc is s
     def __init__(self, callbacks: dict[str, Callable[[ModuleType], None]]) -> None:
         self.callbacks = callbacks
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None,
-                  ) -> ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         callback = self.callbacks.get(fullname)
         if callback is None:
             return None

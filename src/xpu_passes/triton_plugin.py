@@ -29,7 +29,7 @@ ENV = "XPU_PASSES_PIPELINE"
 # Native methods of each patched copy of XPUBackend (triton loads the registry's copy
 # from a file, and `import triton.backends.intel.compiler` makes a second one).
 _ORIGINAL: dict[type, dict[str, Any]] = {}
-_OFFLINE_INIT: dict[type, Any] = {}
+_OFFLINE: set[type] = set()  # classes built with PVC's properties
 # (pipeline, fallback, options) while enabled, so copies loaded later follow suit.
 _ACTIVE: tuple[str, bool, dict[str, Any]] | None = None
 
@@ -38,6 +38,8 @@ def backend_class() -> Any:
     """The XPUBackend class triton.compile instantiates (triton loads its own copy)."""
     from triton.backends import backends
 
+    if "intel" not in backends:
+        raise PipelineError("the installed triton has no Intel backend (pip install 'xpu-passes[triton]')")
     return backends["intel"].compiler
 
 
@@ -121,9 +123,9 @@ def use_offline_pvc_target() -> None:
     from triton.backends.compiler import BaseBackend
 
     cls = backend_class()
-    if cls in _OFFLINE_INIT:
+    if cls in _OFFLINE:
         return
-    _OFFLINE_INIT[cls] = cls.__init__
+    _OFFLINE.add(cls)
 
     def init(self: Any, target: Any) -> None:
         BaseBackend.__init__(self, target)
