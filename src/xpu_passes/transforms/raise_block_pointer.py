@@ -74,6 +74,7 @@ class DimPlan:
     pos: Lin  # position of the block's first element (before the loop, for loop-carried ones)
     stride: Lin
     adv: int = 0  # per-iteration advance (loop-carried pointers)
+    extent: bool = False  # no bound in the IR: the shape is the extent the accesses reach
     shape: Lin | None = None
 
 
@@ -206,7 +207,7 @@ class Planner:
                     raise LeftAlone(f"some accesses check dim {d} against a bound and others do not")
                 dp.shape = next(iter(cands.values()))
             else:
-                dp.shape = extents[d]
+                dp.shape, dp.extent = extents[d], True
         assumed = self.assumed_for(plan.accesses[0].op)
         for dp in plan.dims:
             if not nonneg(dp.pos) and _key(dp.pos) not in assumed:
@@ -566,7 +567,7 @@ def _unit(op: Operation, entry: Block) -> Operation:
     return op
 
 
-def _version(unit: Operation, preds: list[Lin]) -> scf.IfOp | None:
+def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operation]) -> scf.IfOp | None:
     """`scf.if (all preds >= 0) { copy of unit } else { unit }`, when the preds are computable before it."""
     entry = unit.parent_block()
     assert entry is not None
@@ -586,6 +587,7 @@ def _version(unit: Operation, preds: list[Lin]) -> scf.IfOp | None:
         cond = c if cond is None else b.add(arith.AndIOp(cond, c))
     assert cond is not None
     copy = unit.clone()
+    origin.update(zip(copy.walk(), unit.walk()))  # remarks on the copy point at the original
     else_block = Block()
     if_op = scf.IfOp(cond, [r.type for r in unit.results], [copy, scf.YieldOp(*copy.results)], Region([else_block]))
     Rewriter.insert_op(if_op, InsertPoint.before(unit))
@@ -629,10 +631,11 @@ class RaiseBlockPointer(XpuPass):
             if p.preds:
                 units.setdefault(_unit(p.accesses[0].op, entry), []).extend(p.preds)
         guards: list[tuple[scf.IfOp, set[tuple]]] = []
+        origin: dict[Operation, Operation] = {}
         if units and self.version:
             for unit, preds in units.items():
                 preds = _dedup(preds)
-                if_op = _version(unit, preds)
+                if_op = _version(unit, preds, origin)
                 if if_op is not None:
                     guards.append((if_op, {_key(x) for x in preds}))
             if guards:
@@ -652,5 +655,12 @@ class RaiseBlockPointer(XpuPass):
             for ap in p.accesses:
                 failed[ap.op] = why
         for acc, why in failed.items():
-            self.remark(acc, f"left alone: {why}")
+            self.remark(origin.get(acc, acc), f"left alone: {why}")
+        for p in ok:
+            dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
+            if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
+                for ap in p.accesses:
+                    what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
+                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = the extent the "
+                                       f"{'loop' if p.loop else 'tile'} reaches, unchecked")
         apply_plans(ok)

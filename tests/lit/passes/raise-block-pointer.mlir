@@ -50,6 +50,9 @@
 // CHECK-NEXT: tt.store %{{.*}}, %[[R]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
 // REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0 at run time (raised in the versioned copy)
 // REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs 16*(remsi ...) >= 0, %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
+// The unmasked K loop (K % 16 == 0): no bound on K in the IR, the shape is 16 * trip count.
+// REMARK: raise-block-pointer.mlir:109:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:110:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
 module {
   tt.func public @gemm_tensor_ptr(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tt.divisibility = 16 : i32}, %arg7: i32 {tt.divisibility = 16 : i32}, %arg8: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
@@ -365,6 +368,7 @@ module {
 // CHECK: %[[W:.*]] = arith.constant 16 : i64
 // CHECK: %[[C:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %[[W]]], [%[[W]], %{{.*}}], {{.*}} : <tensor<16x16xf32>>
 // CHECK-NEXT: tt.store %[[C]], %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<16x16xf32>>
+// REMARK: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the tile reaches, unchecked
 module {
   tt.func public @row_sums(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0x7FC00000> : tensor<16x16xf32>
@@ -426,6 +430,7 @@ module {
 // CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<16x16xf16>>
 // CHECK: tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
 // CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<16x16xf16>>
+// REMARK-COUNT-2: remark: [tritonintelgpu-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the tile reaches, unchecked
 module {
   tt.func public @col_major(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %c16_i32 = arith.constant 16 : i32
