@@ -10,6 +10,7 @@ reads and DPAS calls than the native compile, and no more SLM.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from xpu_passes import oracle
 from xdsl.dialects.builtin import ModuleOp
 
 from xpu_passes.dialects import make_context, tt, ttg
-from xpu_passes.dialects.ttig import DpasEncodingAttr, Subgroup2DBlockEncodingAttr
+from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, Subgroup2DBlockEncodingAttr
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.layouts.block_io import BlockRead, NoBlockRead, operand_block_read, subgroup_2d_block_for
 from xpu_passes.transforms.base import REMARKS
@@ -48,23 +49,32 @@ def _dot(op_idx: int, dpas: DpasEncodingAttr, k_width: int) -> ttg.DotOperandEnc
 
 
 @pytest.mark.parametrize(
-    ("warps", "rep_cluster", "op_idx", "shape", "row_major", "expected"),
+    ("warps", "rep_cluster", "op_idx", "shape", "row_major", "expected", "builtin"),
     [
         # 256x256x32 bf16, 32 warps: A stacks 4 DPAS tiles (32 rows) and reads both K tiles
         # as 2 blocks; B stacks its 2 K tiles (32 rows) and its repCluster as 2 blocks.
-        ([8, 4], [4, 2], 0, (256, 32), True, BlockRead((32, 16), 2, False)),
-        ([8, 4], [4, 2], 1, (32, 256), True, BlockRead((32, 16), 2, False)),
+        ([8, 4], [4, 2], 0, (256, 32), True, BlockRead((32, 16), 2, False), "read_16b_32r16x2c"),
+        ([8, 4], [4, 2], 1, (32, 256), True, BlockRead((32, 16), 2, False), "read_transform_16b_32r16x2c"),
         # 8x128x64, 4 warps: A has one 8-row tile; 4 K tiles but 64 bytes per row allow 2.
-        ([1, 4], [1, 2], 0, (8, 64), True, BlockRead((8, 16), 2, False)),
-        # Attention's K (column major): a transposed read, N in lanes, 2 lane groups.
-        ([8, 1], [2, 2], 1, (64, 64), False, BlockRead((16, 16), 2, True)),
+        ([1, 4], [1, 2], 0, (8, 64), True, BlockRead((8, 16), 2, False), "read_16b_8r16x2c"),
+        # Attention's K (column major): a transposed 32-bit read of 32 N rows x 16 K
+        # (8 dwords); in the tensor: K x 16 lanes, 2 lane groups along N.
+        ([8, 1], [2, 2], 1, (64, 64), False, BlockRead((16, 16), 2, True), "read_transpose_32b_32r8x1c"),
     ],
 )
 def test_operand_block_read(
-    warps: list[int], rep_cluster: list[int], op_idx: int, shape: tuple[int, int], row_major: bool, expected: BlockRead
+    warps: list[int],
+    rep_cluster: list[int],
+    op_idx: int,
+    shape: tuple[int, int],
+    row_major: bool,
+    expected: BlockRead,
+    builtin: str,
 ) -> None:
     dpas = _dpas(warps, rep_cluster)
-    assert operand_block_read(_dot(op_idx, dpas, 1 if op_idx == 0 else 2), shape, 16, row_major) == expected
+    read = operand_block_read(_dot(op_idx, dpas, 1 if op_idx == 0 else 2), shape, 16, row_major)
+    assert read == expected
+    assert read.builtin(16, vnni=op_idx == 1) == f"intel_sub_group_2d_block_{builtin}"
 
 
 def test_no_block_read_for_column_major_a_or_unpacked_b() -> None:
@@ -102,32 +112,41 @@ def _entries() -> list[dict]:
 ENTRIES = _entries()
 
 
-def _sg2d_loads_each_with_one_conversion(module: ModuleOp) -> int:
-    """Loads in a 2D block layout; each must feed exactly one conversion to a dot operand."""
-    n = 0
+def _block_loads(module: ModuleOp) -> list[str]:
+    """The read builtin of each load in a 2D block layout, which must feed exactly one
+    conversion, to a dot operand, and have the fields of that operand's read."""
+    reads = []
     for op in module.walk():
         if isinstance(op, tt.LoadOp) and isinstance(op.result.type.encoding, Subgroup2DBlockEncodingAttr):
+            layout = op.result.type.encoding
             users = [u.operation for u in op.result.uses]
             assert len(users) == 1 and isinstance(users[0], ttg.ConvertLayoutOp)
-            assert isinstance(users[0].result.type.encoding, ttg.DotOperandEncodingAttr)
+            dot = users[0].result.type.encoding
+            assert isinstance(dot, ttg.DotOperandEncodingAttr)
             assert all(isinstance(u.operation, tt.DotOp) for u in users[0].result.uses)
-            n += 1
-    return n
+            bits = op.result.type.element_type.bitwidth
+            row_major = op.attributes[BLOCK_IO].data == "row_major"
+            read = operand_block_read(dot, op.result.type.get_shape(), bits, row_major)
+            assert isinstance(read, BlockRead)
+            assert (read.shape, read.num_blocks) == (layout.instr_shape, layout.num_blocks)
+            packed = dot.parent.ops_per_chan * bits == 32
+            reads.append(read.builtin(bits, vnni=dot.op_idx == 1 and packed and bits != 32))
+    return reads
 
 
-def _ours(text: str, **legalize: bool) -> tuple[int, str, list[str]]:
-    """(2D block loads after optimize, text after legalize, legalize remarks)."""
+def _ours(text: str, **legalize: bool) -> tuple[list[str], str, list[str]]:
+    """(2D block reads of the loads optimize retyped, text after legalize, legalize remarks)."""
     ctx = make_context()
     parsed = parse_module(ctx, text)
     OptimizeBlockIOEncoding().apply(ctx, parsed.module)
-    n_block = _sg2d_loads_each_with_one_conversion(parsed.module)
+    reads = _block_loads(parsed.module)
     REMARKS.enabled = True
     try:
         LegalizeBlockIOEncoding(**legalize).apply(ctx, parsed.module)
         remarks = [r.message for r in REMARKS.drain()]
     finally:
         REMARKS.enabled = False
-    return n_block, print_module(parsed.module, parsed.spelling, debuginfo=True), remarks
+    return reads, print_module(parsed.module, parsed.spelling, debuginfo=True), remarks
 
 
 # Loads that get a 2D block layout: A and B of every block-pointer GEMM, but A of
@@ -136,14 +155,15 @@ def _ours(text: str, **legalize: bool) -> tuple[int, str, list[str]]:
 EXPECTED_BLOCK_LOADS = {"gemm_exp_preop": 1, "flash_attention_fwd": 3, "gemm_tensor_ptr": 0}
 
 
-def _compile_on(entry: dict, **legalize: bool) -> tuple[oracle.StaticFigures, list[str]]:
+def _compile_on(entry: dict, **legalize: bool) -> tuple[oracle.StaticFigures, list[str], list[str]]:
+    """(figures of the compile with our passes, reads of the 2D block layouts, legalize remarks)."""
     from xpu_passes.corpus import resume_native
 
     text = oracle.run_native_pass((Path(entry["dir"]) / entry["mbp_file"]).read_text(), MBP)
-    n_block, legal, remarks = _ours(text, **legalize)
-    assert n_block == EXPECTED_BLOCK_LOADS.get(entry["kernel"], 2)
+    reads, legal, remarks = _ours(text, **legalize)
+    assert len(reads) == EXPECTED_BLOCK_LOADS.get(entry["kernel"], 2)
     assert "subgroup_2d_block" not in legal and "#block_io" not in legal
-    return resume_native(entry, entry["mbp_file"], legal), remarks
+    return resume_native(entry, entry["mbp_file"], legal), reads, remarks
 
 
 @pytest.mark.triton
@@ -153,11 +173,24 @@ def test_dot_kernels_are_covered() -> None:
     assert any("flash_attention" in e["kernel"] for e in ENTRIES)
 
 
+def _native_reads(entry: dict) -> set[str]:
+    """The 2D block read builtins triton-xpu's own compile of the kernel calls."""
+    from xpu_passes.corpus import find
+
+    _, config = find(entry["kernel"], entry["config"])
+    backend = oracle.pvc_backend()
+    opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
+    llir = backend.make_llir(oracle.parse((Path(entry["dir"]) / "final.ttgir").read_text()), {}, opts)
+    return set(re.findall(r"intel_sub_group_2d_block_read\w*?_\d+b_\d+r\d+x\d+c", llir))
+
+
 @pytest.mark.triton
 @pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['kernel']}-{e['config']}")
 def test_optimize_legalize_compiles_on(entry: dict) -> None:
-    figures, remarks = _compile_on(entry)
+    figures, reads, remarks = _compile_on(entry)
+    # instrShape/numBlocks of every 2D block layout are a read triton-xpu's own lowering issues
+    assert set(reads) <= _native_reads(entry)
     assert all("#ttg.linear" not in r for r in remarks)  # every 2D block load was folded
     native = entry["figures"]
     assert figures.block_reads >= native["block_reads"]
@@ -173,7 +206,7 @@ STRICT = [e for e in ENTRIES if e["config"] in ("256x256x32-w32-s3", "128x64x64-
 @pytest.mark.parametrize("entry", STRICT, ids=lambda e: f"{e['kernel']}-{e['config']}")
 def test_strict_legalization_keeps_b_conversion_and_compiles_on(entry: dict) -> None:
     """Without register-permutation folds, B's 2D block load becomes #ttg.linear plus a conversion."""
-    figures, remarks = _compile_on(entry, fold_register_permutations=False)
+    figures, _, remarks = _compile_on(entry, fold_register_permutations=False)
     linear = [r for r in remarks if "#ttg.linear" in r]
     assert len(linear) == (0 if entry["kernel"] == "gemm_tensor_ptr" else 1)
     assert all("order of each thread's registers" in r for r in linear)

@@ -41,6 +41,18 @@ class BlockRead:
     num_blocks: int  # blocks side by side along dim1
     transposed: bool  # column-major memory read with the transpose bit
 
+    def builtin(self, elem_bits: int, vnni: bool) -> str:
+        """The OpenCL builtin the lowering calls, e.g. `intel_sub_group_2d_block_read_16b_32r16x2c`.
+
+        A transposed read moves 32-bit elements: its rows are the tensor's dim1 (all
+        blocks), its columns dim0 in 32-bit units, one block.
+        """
+        if self.transposed:
+            rows, cols = self.shape[1] * self.num_blocks, self.shape[0] * elem_bits // 32
+            return f"intel_sub_group_2d_block_read_transpose_32b_{rows}r{cols}x1c"
+        kind = "_transform" if vnni else ""
+        return f"intel_sub_group_2d_block_read{kind}_{elem_bits}b_{self.shape[0]}r{self.shape[1]}x{self.num_blocks}c"
+
 
 @dataclass(frozen=True)
 class NoBlockRead:
