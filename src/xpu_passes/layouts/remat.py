@@ -60,6 +60,7 @@ class Slice:
     families: list[tuple[Family, Attribute]] = field(default_factory=list)
     sinks: list[Operation] = field(default_factory=list)  # forward: stores replaced by their clones
     replace: dict[SSAValue, SSAValue] = field(default_factory=dict)  # forward: value -> existing value
+    scalars: list[SSAValue] = field(default_factory=list)  # forward: scalar results whose users move to the clone
     notes: list[str] = field(default_factory=list)  # why boundaries were needed
     # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
     load_ok: Callable[[Operation], bool] = lambda op: True
@@ -203,7 +204,13 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
             if isinstance(user, ttg.ConvertLayoutOp):
                 s.ops.append(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            if isinstance(user, tt.StoreOp) and use.index == 1 and isinstance(user.ptr.type, TensorType):
+            if isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp | scf.IfOp):
+                if not _carried(user.parent_op(), use.index, lv, s):  # type: ignore[arg-type]
+                    return False
+                continue
+            if isinstance(user, tt.StoreOp) and use.index == 1:
+                if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
+                    return False
                 s.sinks.append(user)
                 out = None
             else:
@@ -211,16 +218,18 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
             for o in user.operands:
-                if o is not v and isinstance(o.type, TensorType) and not backward(o, lv, s):
+                if o is not v and isinstance(o.type, TensorType | tt.PointerType) and not backward(o, lv, s):
                     return False
             s.ops.append(user)
             for r in user.results:
                 if r in s.layout and s.layout[r] != out:
                     return s.fail("a value is needed in two layouts")
-                if isinstance(r.type, TensorType):  # a scalar (full reduction) carries no layout
+                if isinstance(r.type, TensorType):
                     s.layout[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)
+                else:  # a full reduction's scalar carries no layout: its users take the clone's
+                    s.scalars.append(r)
     return True
 
 
@@ -238,6 +247,20 @@ def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
             continue
         return True
     return False
+
+
+def conversions_saved(s: Slice, target: Operation) -> int:
+    """How many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats one per branch)."""
+    dead = {target} | {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)}
+    mine = set(s.ops) | dead | {op for op, _ in s.carried}
+    removed = sum(
+        all(u.operation in mine or isinstance(u.operation, scf.YieldOp) and u.operation.parent_op() in mine
+            for u in c.results[0].uses)
+        for c in dead
+    )
+    added = sum(encoding(v.type) != l for v, l in s.boundary.items())
+    added += sum(_foreign_uses(v, s, s.layout[v]) for v in s.inplace if any(u.operation is not target for u in v.uses))
+    return removed - added
 
 
 def cost(s: Slice, exclude: Operation) -> int:
@@ -330,6 +353,8 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
             y.operands[k] = new.get(v, v)  # type: ignore[union-attr]
     for op, i, v in inits:
         op.operands[i] = new.get(v, v)
+    for r in s.scalars:
+        r.replace_all_uses_with(new[r])
     for op in s.sinks:
         Rewriter.erase_op(op)
     return new

@@ -111,6 +111,7 @@ def _positions(module: ModuleOp) -> dict[Operation, int]:
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     summary = "remove ttg.convert_layout by layout propagation and rematerialization (DPAS epilogues)"
+    MAX_ROUNDS = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         anchor_block_pointers(op)
@@ -120,23 +121,35 @@ class RemoveLayoutConversions(XpuPass):
             if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
             and (BLOCK_IO in ld.attributes or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
         }  # fmt: skip
-        tried: set[Operation] = set()
-        while True:
-            pending = [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]
-            if not pending:
+        # A rewrite can make an earlier refusal possible: go again while anything changes.
+        kept: dict[Operation, str] = {}
+        for _ in range(self.MAX_ROUNDS):
+            changed = False
+            tried: set[Operation] = set()
+            while pending := [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]:
+                for cvt in pending:
+                    tried.add(cvt)
+                    if cvt.parent is None:
+                        continue
+                    if fold(cvt):
+                        changed = True
+                        continue
+                    why = self._remove(op, cvt, block_loads)
+                    if why is None:
+                        changed = True
+                    else:
+                        kept[cvt] = why
+            if not changed:
                 break
-            for cvt in pending:
-                tried.add(cvt)
-                if cvt.parent is None:
-                    continue
-                if not fold(cvt):
-                    self._remove(op, cvt, block_loads)
+        for cvt, why in kept.items():
+            if cvt.parent is not None and cvt.result.uses:
+                self.remark(cvt, f"kept: {why}")
         for cvt in reversed([c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
             if not cvt.result.uses:  # left dead by the rewrites above
                 Rewriter.erase_op(cvt)
 
-    def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> bool:
-        """Backward rematerialization first, then forward propagation; the cheaper wins."""
+    def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> str | None:
+        """Backward rematerialization or forward propagation, the cheaper; None when done, else why not."""
         target = encoding(cvt.result.type)
         saved = numel(cvt.result.type) * remat.weight(cvt.result)
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -146,10 +159,9 @@ class RemoveLayoutConversions(XpuPass):
             options.append((remat.cost(back, cvt), "backward", back))
         if remat.forward(cvt, fwd):
             options.append((remat.cost(fwd, cvt), "forward", fwd))
-        options.sort(key=lambda o: o[0])
-        if not options or options[0][0] >= saved:
-            self.remark(cvt, f"kept: {self._why(back, fwd, options, saved)}")
-            return False
+        options.sort(key=lambda o: (o[0], -remat.conversions_saved(o[2], cvt)))
+        if not options or options[0][0] > saved or (options[0][0] == saved and remat.conversions_saved(options[0][2], cvt) <= 0):
+            return self._why(back, fwd, options, saved)
         _, how, s = options[0]
         src, pos = cvt.src, _positions(module)
         new = remat.materialize(s, pos)
@@ -160,12 +172,16 @@ class RemoveLayoutConversions(XpuPass):
         remat.erase_dead(sorted(set(s.ops), key=pos.__getitem__))
         if how == "forward" and not cvt.result.uses:
             Rewriter.erase_op(cvt)
-        return True
+        return None
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
-        if not options:
-            return f"{back.why or 'no target layout'}; forward: {fwd.why}"
-        cost, how, s = options[0]
-        because = f" ({'; '.join(dict.fromkeys(s.notes))})" if s.notes else ""
-        return f"{how} rematerialization would convert {cost} weighted elements to save {saved}{because}"
+        found = {how: (cost, sl) for cost, how, sl in options}
+        parts = []
+        for how, sl in (("backward", back), ("forward", fwd)):
+            if how not in found:
+                parts.append(f"{how}: {sl.why or 'no target layout'}")
+                continue
+            because = f" ({'; '.join(dict.fromkeys(sl.notes))})" if sl.notes else ""
+            parts.append(f"{how} would convert {found[how][0]} weighted elements to save {saved}{because}")
+        return "; ".join(parts)
