@@ -7,5 +7,16 @@
 
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread, from_linear, same_placement, to_linear
 from xpu_passes.layouts.linear import LinearLayout
+from xpu_passes.layouts.scratch import convert_scratch_bytes, module_scratch_bytes, needs_slm
 
-__all__ = ["LayoutError", "LinearLayout", "elems_per_thread", "from_linear", "same_placement", "to_linear"]
+__all__ = [
+    "LayoutError",
+    "LinearLayout",
+    "convert_scratch_bytes",
+    "elems_per_thread",
+    "from_linear",
+    "module_scratch_bytes",
+    "needs_slm",
+    "same_placement",
+    "to_linear",
+]

@@ -75,33 +75,50 @@ def tile_shape(layout: Attribute, shape: Sequence[int]) -> list[int]:
         batch = [w[0]] if rank == 3 else []
         if layout.op_idx == 0:
             return batch + [d.repeat_count * rc[rank - 2] * w[rank - 2], k]
-        return batch + [k, d.execution_size * rc[rank - 1] * w[rank - 1]]
+        # Measured on triton-xpu 3.3: B's tile counts repCluster[1] twice.
+        return batch + [k, d.execution_size * rc[rank - 1] * rc[rank - 1] * w[rank - 1]]
     if isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(layout.parent, ttg.BlockedEncodingAttr):
         parent = tile_shape(layout.parent, shape)
         k = rank - 1 if layout.op_idx == 0 else rank - 2
         parent[k] = shape[k]
         return parent
-    # Generic: what one repetition of registers, lanes and warps covers.
-    ll = to_linear(layout, shape)
-    return [min(s, _extent(ll, d)) for d, s in enumerate(shape)]
+    return linear_tile(to_linear(layout, shape))
 
 
-def _extent(ll: LinearLayout, dim: int) -> int:
-    n = 1
-    for name in ("register", "lane", "warp"):
-        n *= 1 << sum(1 for b in ll.bases(name) if b[dim] and not any(c for k, c in enumerate(b) if k != dim))
-    return n
-
-
-def holds_locally(src: LinearLayout, dst: LinearLayout, level: str) -> bool:
-    """Each unit at `level` ("lane": thread, "warp": sub-group) of dst needs only data the
-    same unit holds in src."""
-    return src.holds_all_of(dst, level)
+def linear_tile(ll: LinearLayout) -> list[int]:
+    """LinearEncodingAttr's tile: size x threads x warps per dim, where the size per
+    thread leaves out the trailing registers that only repeat the tile (each doubling a
+    dim up to the tensor's extent)."""
+    rank = ll.rank
+    shape = list(ll.shape)
+    regs = list(ll.register)
+    seen: list[int] = []
+    while regs:
+        b = regs[-1]
+        nz = [d for d, c in enumerate(b) if c]
+        if not nz:
+            break
+        d = nz[0]
+        if d not in seen:
+            seen.append(d)
+        if d != seen[-1] or 2 * b[d] != shape[d]:
+            break
+        shape[d] //= 2
+        regs.pop()
+    tile = [1] * rank
+    for bases in (regs, list(ll.lane), list(ll.warp)):
+        for b in bases:
+            nz = [d for d, c in enumerate(b) if c]
+            if nz:
+                tile[nz[0]] *= 2
+    return tile
 
 
 def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
     """Whether triton-xpu routes a conversion between these layouts through SLM."""
     a, b = to_linear(src, shape), to_linear(dst, shape)
+    if dpas_to_dot_shortcut(src, dst):
+        return False
     if a == b or reorders_registers(a, b):
         return False  # the same data in every thread: registers are only renamed
     if mixed_transpositions(a, b) == 1:
@@ -149,18 +166,94 @@ def element_bytes(t: Attribute) -> int:
     return max(8, int(width)) // 8
 
 
-def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
-    """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`."""
-    shape = src.get_shape()
-    if dst.get_shape() != shape:
-        raise LayoutError(f"convert_layout between shapes {shape} and {dst.get_shape()}")
-    rep = padded_rep_shape(src.encoding, dst.encoding, shape, 8 * element_bytes(src.element_type))
-    if not rep:
-        return 0
+def dpas_size_per_thread(dpas: ttig.DpasEncodingAttr) -> list[int]:
+    """Intel's legacy DpasEncodingAttr::getSizePerThread."""
+    rank = len(dpas.warps_per_cta)
+    rc = dpas.rep_cluster
+    per_lane = dpas.repeat_count * dpas.execution_size // dpas.threads_per_warp
+    out = [1] * rank
+    if rank == 3:
+        out[0] = rc[0]
+    out[rank - 2] = per_lane * rc[rank - 2]
+    out[rank - 1] = rc[rank - 1]
+    return out
+
+
+def default_blocked(
+    shape: Sequence[int], size_per_thread: Sequence[int], order: Sequence[int], num_warps: int, threads: int
+) -> ttg.BlockedEncodingAttr:
+    """Triton's BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps, threadsPerWarp):
+    lanes then warps go to the fastest dims first; the slowest dim takes the rest."""
+    rank = len(shape)
+    tpw, wpc = [1] * rank, [1] * rank
+    lanes, warps, total = threads, num_warps, threads * num_warps
+    used_lanes = used_warps = 1
+    for i in order[: rank - 1]:
+        per_cta = min(max(total, 1), max(1, shape[i] // size_per_thread[i]))
+        tpw[i] = min(max(per_cta, 1), lanes)
+        wpc[i] = min(max(per_cta // tpw[i], 1), warps)
+        warps //= wpc[i]
+        lanes //= tpw[i]
+        total //= per_cta
+        used_lanes *= tpw[i]
+        used_warps *= wpc[i]
+    tpw[order[rank - 1]] = threads // used_lanes
+    wpc[order[rank - 1]] = num_warps // used_warps
+    return ttg.BlockedEncodingAttr.make(
+        sizePerThread=list(size_per_thread), threadsPerWarp=tpw, warpsPerCTA=wpc, order=list(order)
+    )
+
+
+def dpas_to_dot_shortcut(src: Attribute, dst: Attribute) -> bool:
+    """Intel's isDpasToDotShortcut (3.3): DPAS to its own A operand on PVC half precision
+    with one warp along N needs no data movement."""
+    if not (isinstance(src, ttig.DpasEncodingAttr) and isinstance(dst, ttg.DotOperandEncodingAttr)):
+        return False
+    return (
+        dst.parent == src
+        and dst.op_idx == 0
+        and src.execution_size == 16
+        and src.systolic_depth == 8
+        and src.ops_per_chan == 2
+        and src.warps_per_cta[-1] == 1
+    )
+
+
+def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], nbytes: int) -> int:
+    rep = padded_rep_shape(src, dst, shape, 8 * nbytes)
     n = 1
     for r in rep:
         n *= r
-    return n * element_bytes(src.element_type)
+    return n * nbytes if rep else 0
+
+
+def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
+    """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`.
+
+    Before allocating, triton-xpu decomposes conversions to a dot operand: blocked ->
+    dot_op that needs SLM goes through a shared buffer of the whole tensor (unpadded);
+    DPAS -> dot_op (unless the shortcut applies) first converts to a blocked layout,
+    then on as blocked -> dot_op. The pieces never live at once, so the largest counts.
+    """
+    shape = src.get_shape()
+    if dst.get_shape() != shape:
+        raise LayoutError(f"convert_layout between shapes {shape} and {dst.get_shape()}")
+    s, d = src.encoding, dst.encoding
+    nbytes = element_bytes(src.element_type)
+    whole = nbytes
+    for n in shape:
+        whole *= n
+    if isinstance(d, ttg.DotOperandEncodingAttr):
+        if isinstance(s, ttig.DpasEncodingAttr) and not dpas_to_dot_shortcut(s, d):
+            warps = 1
+            for w in s.warps_per_cta:
+                warps *= w
+            order = list(reversed(range(len(shape))))
+            mid = default_blocked(shape, dpas_size_per_thread(s), order, warps, s.threads_per_warp)
+            return max(_cvt_scratch(s, mid, shape, nbytes), whole if needs_slm(mid, d, shape) else 0)
+        if isinstance(s, ttg.BlockedEncodingAttr) and needs_slm(s, d, shape):
+            return whole
+    return _cvt_scratch(s, d, shape, nbytes)
 
 
 def module_scratch_bytes(module: ModuleOp) -> int:
