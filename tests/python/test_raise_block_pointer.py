@@ -303,3 +303,22 @@ def test_tutorial_gemm_256_gets_2d_block_reads_and_fits_slm() -> None:
     assert native["block_reads"] == 0 and native["shared_bytes"] > 128 * 1024
     assert ours.block_io_loads == 4 and ours.block_reads > 0 and ours.dpas > 0
     assert ours.fits_slm, ours.shared_bytes
+
+
+@pytest.mark.triton
+@triton
+def test_ttgir_epilogue_keeps_layouts_and_needs_no_slm() -> None:
+    """On TTGIR (before the native MaterializeBlockPointer) the block pointer takes the load's layout."""
+    from xpu_passes import corpus
+
+    entry = next(e for e in corpus.entries() if e["kernel"] == "gemm_add_tensor_ptr" and e["config"] == "64x128x32-w4-s3")
+    files = [s["file"] for s in entry["steps"] if s["step"].startswith("ttgir.")]
+    mat = next(s["file"] for s in entry["steps"] if s["step"] == "ttgir.tritonintelgpu-materialize-block-pointer")
+    ctx = make_context()
+    parsed = parse_module(ctx, (entry["dir"] / mat).read_text(), mat)
+    RaiseBlockPointer().apply(ctx, parsed.module)
+    (load,) = [ld for ld in _ops(parsed.module, tt.LoadOp) if ld.padding is not None]
+    assert load.ptr.type.pointee == load.result.type and load.result.type.encoding is not None
+    ours = corpus.resume_native(entry, files[files.index(mat) - 1], print_module(parsed.module, parsed.spelling))
+    assert entry["figures"]["shared_bytes"] > 0 and ours.shared_bytes == 0
+    assert ours.block_reads > entry["figures"]["block_reads"] and ours.dpas == entry["figures"]["dpas"]
