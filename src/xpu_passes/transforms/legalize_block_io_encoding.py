@@ -12,7 +12,10 @@ algebra (`xpu_passes.layouts`) compares the two layouts:
   3.3's lowering of the dot-operand load issues the same 2D block reads and
   renumbers registers itself (`{fold_register_permutations=false}` keeps these);
 - anything else: the conversions stay and the load is re-expressed as the
-  `#ttg.linear` layout equal to its 2D block layout (`to_linear`), with a remark.
+  `#ttg.linear` layout equal to its 2D block layout (`to_linear`), with a remark;
+  if the algebra has no such layout (or one that does not fit the warp), the load
+  takes the conversions' layout after all, which 3.3 lowers with its own 2D block
+  reads, and the remark says that nothing was proven.
 
 Any other value left in a 2D block layout is re-expressed as `#ttg.linear` too, so
 none remains; a layout the algebra cannot express is a pass error.
@@ -81,11 +84,24 @@ def compare(block: Attribute, target: Attribute, shape: Sequence[int]) -> Verdic
     return Verdict(False, False, "the layout algebra shows that they place elements on different threads")
 
 
-def linear_equivalent(layout: Attribute, shape: Sequence[int]) -> ttg.LinearEncodingAttr:
-    """The `#ttg.linear` layout equal to `layout` on `shape` (raises if the algebra cannot say)."""
+def linear_equivalent(layout: Subgroup2DBlockEncodingAttr, shape: Sequence[int]) -> ttg.LinearEncodingAttr:
+    """The `#ttg.linear` layout equal to `layout` on `shape`.
+
+    Raises when the algebra cannot say, or when its answer does not fit the layout's
+    own warp (as many lanes as threadsPerWarp, as many warps as warpsPerCTA).
+    """
     from xpu_passes.layouts import from_linear, to_linear
 
-    return from_linear(to_linear(layout, shape))
+    ll = to_linear(layout, shape)
+    warps = 1
+    for w in layout.warps_per_cta:
+        warps *= w
+    if ll.num("lane") != layout.threads_per_warp or ll.num("warp") != warps:
+        raise ValueError(
+            f"the algebra gives {ll.num('lane')} lanes x {ll.num('warp')} warps "
+            f"for {layout.threads_per_warp} x {warps}"
+        )
+    return from_linear(ll)
 
 
 @register
@@ -127,11 +143,16 @@ class LegalizeBlockIOEncoding(XpuPass):
                 return
             why = verdict.why
         else:
-            why = "its users are not all conversions to one layout"
+            target, why = None, "its users are not all conversions to one layout"
         try:
             linear = linear_equivalent(layout, shape)
         except Exception as e:
-            raise PassError(load, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+            if target is None:
+                raise PassError(load, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+            # Still a layout 3.3 knows and lowers with its own 2D block reads; nothing proven.
+            self._fold(load, fam, target, users)
+            self.remark(load, f"not proven equal ({why}) and no #ttg.linear for it ({e}): loaded in its conversion's layout")
+            return
         self._retype_load(load, fam, linear)
         self.remark(load, f"kept the conversion, load re-expressed as #ttg.linear: {why}")
 

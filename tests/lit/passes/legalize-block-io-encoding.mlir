@@ -14,6 +14,7 @@
 // ORACLE: tt.func public @gemm(
 // ORACLE: tt.func public @different_threads
 // ORACLE: tt.func public @not_only_conversions
+// ORACLE: tt.func public @int8
 
 // The seed (Intel issue 4362's GEMM loop, see optimize-block-io-encoding.mlir):
 // optimize, then RemoveLayoutConversions, then legalize: A and B are loaded in
@@ -171,5 +172,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
     %cx = ttg.convert_layout %x : tensor<64x32xf16, #sa> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
     %d2 = tt.dot %cx, %b, %d, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x16xf32, #mma>
     tt.return %d2 : tensor<64x16xf32, #mma>
+  }
+}
+
+// -----
+
+// int8 GEMM (opsPerChan 4): B's 2D block layout equals the dot operand B. For A
+// (16x32 reads: each lane holds two bytes side by side) the algebra has no
+// #ttg.linear that fits a 16-lane warp; whatever it proves, A ends in its dot-operand
+// layout (folded, or loaded in the conversion's layout with a remark saying that
+// nothing was proven) and no conversion is left.
+// CHECK-LABEL: tt.func public @int8
+// CHECK: %[[LA:.*]] = tt.load {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// CHECK-NEXT: tt.dot %[[LA]], %[[LB]]
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 4, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 32], B = [32, 32], C = [16, 32]}>
+#sa = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [16, 32], numBlocks = 2, order = [1, 0], kWidth = 2, threadsPerWarp = 16}>
+#sb = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [32, 16], numBlocks = 2, order = [0, 1], kWidth = 4, threadsPerWarp = 16}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @int8(%a: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %b: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %m: i64, %ld: i64 {tt.divisibility = 16 : i32}) -> tensor<64x64xi32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %acc = arith.constant dense<0> : tensor<64x64xi32, #mma>
+    %pa = tt.make_tensor_ptr %a, [%m, %m], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xi8, #sa>>
+    %pb = tt.make_tensor_ptr %b, [%m, %m], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xi8, #sb>>
+    %la = tt.load %pa {triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x64xi8, #sa>>
+    %ca = ttg.convert_layout %la : tensor<64x64xi8, #sa> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %lb = tt.load %pb {triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x64xi8, #sb>>
+    %cb = ttg.convert_layout %lb : tensor<64x64xi8, #sb> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
+    %d = tt.dot %ca, %cb, %acc : tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xi32, #mma>
+    tt.return %d : tensor<64x64xi32, #mma>
   }
 }
