@@ -1,10 +1,11 @@
-"""RemoveLayoutConversions in place of triton-xpu's last one, on every corpus kernel.
+"""RemoveLayoutConversions in place of each of triton-xpu's, on every corpus kernel.
 
-The TTGIR right before the native pipeline's last RemoveLayoutConversions goes
-through ours instead, then through the rest of the native pipeline and its
-lowering. Ours must never be worse than native on SLM, conversions, 2D block reads
-or DPAS, and the masked tensor-of-pointer GEMM epilogue at 256x256 with 32 warps
-must need no SLM (native: 263,168 bytes, over PVC's 128 KB).
+The TTGIR right before each native RemoveLayoutConversions (make_ttgir runs three)
+goes through ours instead, then through the rest of the native pipeline and its
+lowering. Ours must leave no more conversions than native at that point, verify
+in triton-xpu, and never be worse than native on SLM, conversions, 2D block reads
+or DPAS after lowering; the masked tensor-of-pointer GEMM epilogue at 256x256
+with 32 warps must need no SLM (native: 263,168 bytes, over PVC's 128 KB).
 """
 
 from __future__ import annotations
@@ -23,39 +24,49 @@ pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), rea
 STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
 
 
-def _entries() -> list[dict]:
+def _cases() -> list[tuple[dict, int]]:
     if not oracle.available():
         return []
     from xpu_passes.corpus import entries
 
-    return entries()
+    return [(e, i) for e in entries() for i in range(sum(s["step"] == STEP for s in e["steps"]))]
 
 
-ENTRIES = _entries()
+CASES = _cases()
 
 
-def ours_then_native(entry: dict) -> oracle.StaticFigures:
+def _ours(entry: dict, position: int) -> tuple[str, str, str]:
+    """(step file, native's TTGIR right after that RLC, ours instead)."""
+    steps = entry["steps"]
+    k = [j for j, s in enumerate(steps) if s["step"] == STEP][position]
+    d = Path(entry["dir"])
+    after = d / steps[k + 1]["file"] if k + 1 < len(steps) else d / "final.ttgir"
+    ctx = make_context()
+    parsed = parse_module(ctx, (d / steps[k]["file"]).read_text())
+    RemoveLayoutConversions().apply(ctx, parsed.module)
+    return steps[k]["file"], after.read_text(), print_module(parsed.module, parsed.spelling, debuginfo=True)
+
+
+@pytest.mark.parametrize(("entry", "position"), CASES, ids=lambda c: c if isinstance(c, int) else f"{c['kernel']}-{c['config']}")
+def test_never_worse_than_native(entry: dict, position: int) -> None:
     from xpu_passes.corpus import resume_native
 
-    last = [s["file"] for s in entry["steps"] if s["step"] == STEP][-1]
-    ctx = make_context()
-    parsed = parse_module(ctx, (Path(entry["dir"]) / last).read_text())
-    RemoveLayoutConversions().apply(ctx, parsed.module)
-    return resume_native(entry, last, print_module(parsed.module, parsed.spelling, debuginfo=True))
-
-
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e['kernel']}-{e['config']}")
-def test_never_worse_than_native(entry: dict) -> None:
+    step_file, native_after, ours = _ours(entry, position)
+    count = oracle.ttgir_counts
+    assert count(ours)[0] <= count(native_after)[0]
+    figures = resume_native(entry, step_file, ours)  # verifies, then compiles on natively
     native = entry["figures"]
-    ours = ours_then_native(entry)
-    assert ours.shared_bytes <= native["shared_bytes"]
-    assert ours.converts <= native["converts"]
-    assert ours.block_reads >= native["block_reads"]
-    assert ours.dpas >= native["dpas"]
+    assert figures.shared_bytes <= native["shared_bytes"]
+    assert figures.converts <= native["converts"]
+    assert figures.block_reads >= native["block_reads"]
+    assert figures.dpas >= native["dpas"]
 
 
 def test_masked_epilogue_256x256_needs_no_slm() -> None:
-    entry = next(e for e in ENTRIES if e["kernel"] == "gemm_add_tensor_ptr" and e["config"] == "256x256x32-w32-s3")
+    from xpu_passes.corpus import resume_native
+
+    entry = next(e for e, _ in CASES if e["kernel"] == "gemm_add_tensor_ptr" and e["config"] == "256x256x32-w32-s3")
     assert entry["figures"]["shared_bytes"] == 263168  # native, over 128 KB
-    ours = ours_then_native(entry)
-    assert ours.shared_bytes == 0 and ours.converts == 0 and ours.fits_slm
+    step_file, _, ours = _ours(entry, -1)
+    figures = resume_native(entry, step_file, ours)
+    assert figures.shared_bytes == 0 and figures.converts == 0 and figures.fits_slm
