@@ -206,6 +206,18 @@ def test_loop_mask_position_form_nan_padding_bit_identical() -> None:
         _check(before, after, Inputs([x, np.zeros(M * 16, np.float32), M, K, K], (-(-M // 16),)))
 
 
+def test_increment_fitting_two_dims_takes_the_one_the_mask_checks() -> None:
+    """Row stride a constant 16 and `ptrs += 16`: one row down or 16 columns right; the K mask decides."""
+    text = _chunk("row_sums").replace("%6 = tt.splat %arg4 : i32 -> tensor<16x1xi32>",
+                                      "%6 = arith.constant dense<16> : tensor<16x1xi32>")
+    before, after, _ = _raise(text)
+    (load,) = _ops(after, tt.LoadOp)
+    (adv,) = _ops(after, tt.AdvanceOp)
+    assert load.boundary_check == (0, 1) and [o.owner.value.value.data for o in adv.offsets] == [0, 16]
+    x = np.random.default_rng(6).standard_normal(40 * 16 + 40).astype(np.float32)
+    _check(before, after, Inputs([x, np.zeros(40 * 16, np.float32), 40, 40, 16], (3,)))
+
+
 def test_column_major_order_and_extents_bit_identical() -> None:
     before, after, _ = _raise(_chunk("col_major"))
     ptrs = _ops(after, tt.MakeTensorPtrOp)

@@ -255,6 +255,8 @@ class Planner:
                 continue
             if isinstance(u, tt.LoadOp | tt.StoreOp) and use.index == 0 and u.parent_block() is body:
                 accesses.append(u)
+            elif u.parent_block() is not body:
+                raise LeftAlone(f"the loop-carried pointer is used by '{u.name}' in a nested region")
             else:
                 raise LeftAlone(f"the loop-carried pointer is used by '{u.name}'")
         if not accesses:
@@ -270,20 +272,35 @@ class Planner:
         if not step.uniform or not defined_outside(step.base.leaves(), loop):
             raise LeftAlone("the pointer increment is not loop-invariant and uniform")
         shape = _shape(accesses[0])
+        _, dims = self._dims(pf, shape, [], {})
+        # The increment as a whole number of rows or columns; when several dims fit (a constant
+        # stride), each is tried: all give the same addresses, the masks decide which one checks.
+        cands: list[tuple[int, int] | None] = [None] if not step.base.terms else []
+        for d, dp in enumerate(dims):
+            q = step.base.divide(dp.stride) if step.base.terms else None
+            if q is not None and q.constant is not None and q.constant >= 0:
+                cands.append((d, q.constant))
+        if not cands:
+            raise LeftAlone("the pointer increment is not a constant, non-negative number of rows or columns")
+        cands.sort(key=lambda c: c[1] if c else 0)
+        failure = LeftAlone("")
+        block = next(iter(types))
+        for cand in cands:
+            try:
+                return self._carried(loop, index, inc, pf, accesses, block, cand)
+            except LeftAlone as e:
+                failure = e
+        raise failure
+
+    def _carried(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
+                 block: TensorType, cand: tuple[int, int] | None) -> Plan:
+        """The plan of a loop-carried pointer advancing `cand = (dim, rows or columns)` per iteration."""
+        shape = _shape(accesses[0])
         preds: list[Lin] = []
         wraps: dict[int, Lin] = {}
         rest, dims = self._dims(pf, shape, preds, wraps)
-        if step.base.terms:
-            cands = []
-            for d, dp in enumerate(dims):
-                q = step.base.divide(dp.stride)
-                if q is not None and q.constant is not None:
-                    cands.append((d, q.constant))
-            if len(cands) != 1:
-                raise LeftAlone("the pointer increment is not a constant number of rows or columns of one dim")
-            d, adv = cands[0]
-            if adv < 0:
-                raise LeftAlone("the pointer moves backwards")
+        if cand is not None:
+            d, adv = cand
             if d in wraps:
                 raise LeftAlone("the pointer advances along a wrapped-around dim")
             dims[d].adv = adv
@@ -315,7 +332,7 @@ class Planner:
                 if not any(d in s for s in shapes_seen) and d not in wraps:
                     raise LeftAlone(f"unknown extent of dim {d}: the loop does not start at 0 with a step "
                                     f"dividing the advance")
-        plan = Plan(pf.base, rest, dims, self._order(dims), types.pop(), plans, preds, loop, index, inc)
+        plan = Plan(pf.base, rest, dims, self._order(dims), block, plans, preds, loop, index, inc)
         return self._finish(plan, shapes_seen, wraps, extents)
 
 
