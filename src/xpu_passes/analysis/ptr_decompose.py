@@ -459,7 +459,9 @@ def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
         return True
     if isinstance(op, arith.AddiOp | arith.MuliOp):
         return nonneg_value(op.lhs, seen) and nonneg_value(op.rhs, seen)
-    if isinstance(op, arith.DivSIOp | arith.RemSIOp | arith.DivUIOp | arith.RemUIOp):
+    if isinstance(op, arith.RemSIOp | arith.RemUIOp):  # a remainder takes the dividend's sign
+        return nonneg_value(op.lhs, seen)
+    if isinstance(op, arith.DivSIOp | arith.DivUIOp):
         c = _splat_int(op.rhs.owner) if isinstance(op.rhs.owner, arith.ConstantOp) else None
         return nonneg_value(op.lhs, seen) and c is not None and c > 0
     if isinstance(v, BlockArgument) and isinstance(v.owner, Block):

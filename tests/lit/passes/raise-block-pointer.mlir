@@ -9,8 +9,8 @@
 // dropped): offsets `(pid_m * BM + arange) % M`, `(pid_n * BN + arange) % N`; Intel's
 // remove-masks step already split the K loop into an unmasked version (K % BK == 0)
 // and one masked with `k < K - k * BK`. The wrap-around is versioned on
-// 0 <= pid_m*16, pid_m*16 + 16 <= M (and the same for N): the then-branch carries
-// block pointers through both loops (tt.advance by 16 along K; the masked loop checks
+// 0 <= pid_m*16, pid_m*16 + 16 <= M and pid_n*16 + 16 <= N (pid_n = pid % n is >= 0):
+// the then-branch carries block pointers through both loops (tt.advance by 16 along K; the masked loop checks
 // dim K against K, shape from the mask; the unmasked loop's K extent is 16 * trip
 // count), the else-branch is the original code. The epilogue store's mask is the
 // bounds check of (M, N): boundaryCheck on both dims.
@@ -19,7 +19,7 @@
 // CHECK: %[[PN:.*]] = arith.remsi %0, %2 : i32
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
 // CHECK: %[[KT:.*]] = arith.divsi %{{.*}}, %c16_i32 : i32
-// CHECK-COUNT-3: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
+// CHECK-COUNT-2: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT: %[[G:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT: %[[R:.*]] = scf.if %[[G]] -> (tensor<16x16xf32>) {
@@ -43,16 +43,17 @@
 // CHECK: } else {
 // CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f16>>
 // CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<16x16x!tt.ptr<f16>>
-// The store's positions (pid_m * 16, pid_n * 16) are not provably >= 0 (pid_m = pid / cdiv(N, 16)):
-// they move into the base pointer, the block starts at [0, 0] and the shape is (M - pid_m*16, ...).
+// The store's row position pid_m * 16 is not provably >= 0 (pid_m = pid / cdiv(N, 16)): it
+// moves into the base pointer, the block starts at row 0 and dim 0's shape is M - pid_m*16;
+// the column position pid_n * 16 (pid_n = pid % cdiv(N, 16)) is >= 0 and stays.
 // CHECK: %[[CB:.*]] = tt.addptr %arg2, %{{.*}} : !tt.ptr<f32>, i32
-// CHECK: tt.make_tensor_ptr %[[CB]], {{.*}}, [%[[C0:.*]], %[[C0]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
+// CHECK: tt.make_tensor_ptr %[[CB]], {{.*}}, [%[[C0:.*]], %[[COL:.*]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
 // CHECK-NEXT: tt.store %{{.*}}, %[[R]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
 // REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0 at run time (raised in the versioned copy)
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs 16*(remsi ...) >= 0, %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
+// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
 // The unmasked K loop (K % 16 == 0): no bound on K in the IR, the shape is 16 * trip count.
-// REMARK: raise-block-pointer.mlir:109:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
-// REMARK: raise-block-pointer.mlir:110:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:110:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:111:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
 module {
   tt.func public @gemm_tensor_ptr(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tt.divisibility = 16 : i32}, %arg7: i32 {tt.divisibility = 16 : i32}, %arg8: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
