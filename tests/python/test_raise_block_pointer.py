@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i32, i64
 
 from xpu_passes import oracle
 from xpu_passes.analysis.ptr_decompose import ONE, Decomposer, Lin, nonneg, reset_order
-from xpu_passes.dialects import make_context, tt
+from xpu_passes.dialects import arith_compat, make_context, tt
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.interp import Inputs, validate
 from xpu_passes.transforms import REMARKS, load_all
@@ -79,7 +80,7 @@ def test_decompose_wrap_around_and_loop_mask() -> None:
     reset_order()
     fn = _ops(m, tt.FuncOp)[0]
     args = fn.body.blocks.first.args
-    loop = _ops(m, __import__("xdsl.dialects.scf", fromlist=["ForOp"]).ForOp)[1]  # the masked K loop
+    loop = _ops(m, scf.ForOp)[1]  # the masked K loop
     dec = Decomposer()
     pa = dec.pointer(loop.iter_args[1])
     t0, t1 = pa.offset.dims
@@ -241,6 +242,20 @@ def test_surface_model_catches_a_short_shape() -> None:
     inputs = Inputs([x, np.zeros(16 * 16, np.float16), 16], (1,))
     assert validate(before, after, inputs).ok  # Triton's semantics ignore an unchecked shape...
     assert not validate(before, _surface_model(after), inputs).ok  # ...2D block reads do not
+
+
+@pytest.mark.parametrize("other,padding,select", [("0.000000e+00", 1, False), ("-0.000000e+00", None, True),
+                                                   ("1.500000e+00", None, True), ("0x7FC00000", 2, False)])
+def test_other_becomes_padding_only_when_exact(other: str, padding: int | None, select: bool) -> None:
+    """+0 and NaN are what padding gives; -0.0 and 1.5 keep a select on the bounds-checked load."""
+    text = _chunk("add_matrix").replace("%cst = arith.constant dense<0.000000e+00>", f"%cst = arith.constant dense<{other}>")
+    before, after, _ = _raise(text)
+    load = _ops(after, tt.LoadOp)[0]
+    assert load.boundary_check == (0, 1)
+    assert (load.padding.value.data if load.padding is not None else None) == padding
+    assert bool(_ops(after, arith_compat.SelectOp)) == select
+    d = np.random.default_rng(7).standard_normal(40 * 24).astype(np.float32)
+    _check(before, after, Inputs([d, np.zeros(40 * 24, np.float32), 40, 24, 24, 24], (3, 2)))
 
 
 def test_validation_catches_a_dropped_bounds_check() -> None:
