@@ -332,7 +332,7 @@ class Decomposer:
             dims = list(a.dims)
             dims[live[0]] = DimTerm(ONE, t.pos, w.base, op)
             return Form(ZERO, tuple(dims))
-        if isinstance(op, tt.LoadOp):
+        if isinstance(op, Operation) and _loads_from_memory(op):
             raise Unsupported("gather: offsets loaded from memory (indirect)", op)
         name = op.name if isinstance(op, Operation) else "?"
         raise Unsupported(f"offsets computed by '{name}' (not affine)", op if isinstance(op, Operation) else None)
@@ -444,6 +444,22 @@ class Decomposer:
 
 
 # ------------------------------------------------------------------ facts
+
+
+def _loads_from_memory(op: Operation, budget: int = 64) -> bool:
+    """Whether `op`'s value depends on a `tt.load` (a short walk up its operands)."""
+    work, seen = [op], set()
+    while work and budget > 0:
+        o = work.pop()
+        budget -= 1
+        if isinstance(o, tt.LoadOp):
+            return True
+        for v in o.operands:
+            if isinstance(v.owner, Operation) and v.owner not in seen:
+                seen.add(v.owner)
+                work.append(v.owner)
+    return False
+
 
 
 def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
