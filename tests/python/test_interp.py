@@ -360,3 +360,148 @@ def test_argument_errors() -> None:
         run_kernel(m, [np.zeros(4, np.float32), np.zeros(4, np.float32)], (1,))
     with pytest.raises(InterpError, match="argument 1 is a pointer"):
         run_kernel(m, [np.zeros(4, np.float32), 3, 4], (1,))
+
+
+CALL = """
+module {
+  tt.func private @axpy(%a: f32, %x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, f32) {
+    %as = tt.splat %a : f32 -> tensor<8xf32>
+    %ax = arith.mulf %as, %x : tensor<8xf32>
+    %r = arith.addf %ax, %y : tensor<8xf32>
+    %two = arith.constant 2.0 : f32
+    %a2 = arith.mulf %a, %two : f32
+    tt.return %r, %a2 : tensor<8xf32>, f32
+  }
+  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %a: f32) {
+    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %yp = tt.splat %y : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %ya = tt.addptr %yp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %xv = tt.load %xa : tensor<8x!tt.ptr<f32>>
+    %yv = tt.load %ya : tensor<8x!tt.ptr<f32>>
+    %res:2 = tt.call @axpy(%a, %xv, %yv) : (f32, tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, f32)
+    %e = tt.extern_elementwise %res#0 {libname = "", libpath = "", pure = true, symbol = "__imf_erff"} : (tensor<8xf32>) -> tensor<8xf32>
+    tt.store %ya, %e : tensor<8x!tt.ptr<f32>>
+    tt.store %x, %res#1 : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+
+
+def test_call_with_results_and_extern_elementwise() -> None:
+    import math
+
+    x = np.linspace(-1, 1, 8).astype(np.float32)
+    y = np.linspace(0.5, -0.5, 8).astype(np.float32)
+    x0, y0 = x.copy(), y.copy()
+    run_kernel(module(CALL), [x, y, 0.75], (1,))
+    axpy = np.float32(0.75) * x0 + y0
+    np.testing.assert_allclose(y, [math.erf(v) for v in axpy], rtol=1e-6)
+    assert x[0] == 1.5 and (x[1:] == x0[1:]).all()
+    with pytest.raises(InterpError, match=r"'tt.extern_elementwise' calling '__imf_no_such_fn'"):
+        run_kernel(module(CALL.replace("__imf_erff", "__imf_no_such_fn")), [x, y, 0.75], (1,))
+
+
+def _unary_kernel(body: str, src: str, dst: str, n: int = 8) -> str:
+    """A kernel loading n `src` values, applying `body` (%v -> %w), storing n `dst` values."""
+    return f"""
+module {{
+  tt.func public @k(%x: !tt.ptr<{src}>, %y: !tt.ptr<{dst}>) {{
+    %r = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32>
+    %xp = tt.splat %x : !tt.ptr<{src}> -> tensor<{n}x!tt.ptr<{src}>>
+    %xa = tt.addptr %xp, %r : tensor<{n}x!tt.ptr<{src}>>, tensor<{n}xi32>
+    %yp = tt.splat %y : !tt.ptr<{dst}> -> tensor<{n}x!tt.ptr<{dst}>>
+    %ya = tt.addptr %yp, %r : tensor<{n}x!tt.ptr<{dst}>>, tensor<{n}xi32>
+    %v = tt.load %xa : tensor<{n}x!tt.ptr<{src}>>
+    {body}
+    tt.store %ya, %w : tensor<{n}x!tt.ptr<{dst}>>
+    tt.return
+  }}
+}}
+"""
+
+
+def test_fp_to_fp_rounding_modes() -> None:
+    x = np.array([1 + 2**-12, -(1 + 2**-12), 1 + 3 * 2**-12, 65520.0, 1e-8, -0.0, np.inf, np.nan], np.float32)
+    rtne, rtz = np.zeros(8, np.float16), np.zeros(8, np.float16)
+    run_kernel(module(_unary_kernel("%w = tt.fp_to_fp %v, rounding = rtne : tensor<8xf32> -> tensor<8xf16>", "f32", "f16")), [x, rtne], (1,))
+    run_kernel(module(_unary_kernel("%w = tt.fp_to_fp %v, rounding = rtz : tensor<8xf32> -> tensor<8xf16>", "f32", "f16")), [x, rtz], (1,))
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(rtne, x.astype(np.float16))
+    # Toward zero: never larger in magnitude than the input, and within one f16 ulp of it.
+    assert (np.abs(rtz[:5].astype(np.float64)) <= np.abs(x[:5].astype(np.float64))).all()
+    assert rtz[2] == 1.0 and rtne[2] == np.float16(1 + 2**-10)  # 0.75 ulp above 1
+    assert rtz[3] == np.float16(65504.0) and np.isinf(rtne[3])
+    assert np.signbit(rtz[5]) and np.isinf(rtz[6]) and np.isnan(rtz[7])
+    bf = np.zeros(8, np.float32)
+    run_kernel(module(_unary_kernel("%w = arith.truncf %v : tensor<8xf32> to tensor<8xbf16>", "f32", "bf16")), [x, bf], (1,))
+    np.testing.assert_array_equal(bf[:6], round_bf16(x[:6]))
+
+
+def test_bitcast_bf16_to_i16_and_back() -> None:
+    x = round_bf16(np.linspace(-3, 3, 8))
+    bits = np.zeros(8, np.int16)
+    run_kernel(module(_unary_kernel("%w = arith.bitcast %v : tensor<8xbf16> to tensor<8xi16>", "bf16", "i16")), [x, bits], (1,))
+    np.testing.assert_array_equal(bits, (x.view(np.uint32) >> 16).astype(np.uint16).view(np.int16))
+    back = np.zeros(8, np.float32)
+    run_kernel(module(_unary_kernel("%w = arith.bitcast %v : tensor<8xi16> to tensor<8xbf16>", "i16", "bf16")), [bits, back], (1,))
+    np.testing.assert_array_equal(back, x)
+
+
+def test_scan_cumulative_sum_and_reverse() -> None:
+    scan = """%w = "tt.scan"(%v) <{axis = 0 : i32, reverse = REV}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.scan.return %t : i32
+    }) : (tensor<8xi32>) -> tensor<8xi32>"""
+    x = np.arange(1, 9, dtype=np.int32)
+    for rev, expected in (("false", np.cumsum(x)), ("true", np.cumsum(x[::-1])[::-1])):
+        y = np.zeros(8, np.int32)
+        run_kernel(module(_unary_kernel(scan.replace("REV", rev), "i32", "i32")), [x, y], (1,))
+        np.testing.assert_array_equal(y, expected)
+
+
+def test_clampf_select_and_shared_memory_round_trip() -> None:
+    body = """%lo = arith.constant dense<-0.5> : tensor<8xf32>
+    %hi = arith.constant dense<0.5> : tensor<8xf32>
+    %c = tt.clampf %v, %lo, %hi, propagateNan = all : tensor<8xf32>
+    %m = ttg.local_alloc %c : (tensor<8xf32>) -> !ttg.memdesc<8xf32, #shared, #smem>
+    %l = ttg.local_load %m : !ttg.memdesc<8xf32, #shared, #smem> -> tensor<8xf32>
+    %z = arith.constant dense<0.0> : tensor<8xf32>
+    %pos = arith.cmpf ogt, %l, %z : tensor<8xf32>
+    %w = arith.select %pos, %l, %v : tensor<8xi1>, tensor<8xf32>"""
+    text = _unary_kernel(body, "f32", "f32").replace(
+        "module {",
+        "#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+        "#smem = #ttg.shared_memory\nmodule {",
+    )
+    x = np.array([-2, -0.25, 0, 0.25, 2, np.nan, -np.inf, np.inf], np.float32)
+    y = np.zeros(8, np.float32)
+    run_kernel(module(text), [x, y], (1,))
+    clamped = np.where(np.isnan(x), x, np.clip(x, -0.5, 0.5))
+    np.testing.assert_array_equal(y, np.where(clamped > 0, clamped, x))
+
+
+def test_multi_program_grid_ids() -> None:
+    text = """
+module {
+  tt.func public @ids(%out: !tt.ptr<i32>) {
+    %x = tt.get_program_id x : i32
+    %y = tt.get_program_id y : i32
+    %nx = tt.get_num_programs x : i32
+    %row = arith.muli %y, %nx : i32
+    %i = arith.addi %row, %x : i32
+    %p = tt.addptr %out, %i : !tt.ptr<i32>, i32
+    %c100 = arith.constant 100 : i32
+    %v = arith.muli %y, %c100 : i32
+    %w = arith.addi %v, %x : i32
+    tt.store %p, %w : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+    out = np.full(6, -1, np.int32)
+    run_kernel(module(text), [out], (3, 2))
+    assert out.tolist() == [0, 1, 2, 100, 101, 102]

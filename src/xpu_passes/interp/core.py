@@ -76,6 +76,7 @@ class Interpreter:
         self.buffers = buffers
         self.grid = grid
         self.pid = (0, 0, 0)
+        self.vectorized = 0  # > 0 while a combine region runs on whole slices (scalar types, array values)
         self.funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, tt.FuncOp)}
 
     # -------------------------------------------------------------- driving
@@ -104,10 +105,20 @@ class Interpreter:
                 raise InterpError(op, f"'{op.name}': {e}") from None
             for r, v in zip(op.results, outs or (), strict=True):
                 env[r] = _coerce(v, r.type)
+                if not self.vectorized and isinstance(env[r], np.ndarray) and env[r].shape != T.shape_of(r.type):
+                    raise InterpError(op, f"internal error: '{op.name}' gave shape {env[r].shape} for {r.type}")
         return []
 
     def run_region(self, region: Region, args: Sequence[Value], env: dict[SSAValue, Value]) -> list[Value]:
         return self.run_block(region.blocks.first, args, env)  # type: ignore[arg-type]
+
+    def combine(self, region: Region, args: Sequence[Value], env: dict[SSAValue, Value]) -> list[np.ndarray]:
+        """Run a reduce/scan combine region on whole slices at once."""
+        self.vectorized += 1
+        try:
+            return [np.asarray(v) for v in self.run_region(region, args, env)]
+        finally:
+            self.vectorized -= 1
 
 
 _TERMINATORS = {"tt.return", "scf.yield", "scf.condition", "tt.reduce.return", "tt.scan.return"}
@@ -293,15 +304,31 @@ def _nothing(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
     return []
 
 
+def _memdesc_shape(t: Attribute) -> tuple[int, ...]:
+    return tuple(d.data for d in t.shape.data)  # type: ignore[attr-defined]
+
+
 @handles("ttg.local_alloc")
 def _local_alloc(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
     t = _result_type(op)
-    shape = tuple(t.shape.get_values()) if hasattr(t, "shape") and hasattr(t.shape, "get_values") else None  # type: ignore[attr-defined]
     if ins:
         return [MemDesc(np.array(ins[0]))]
-    if shape is None:
-        raise InterpError(op, "cannot interpret 'ttg.local_alloc' of this memdesc type")
-    return [MemDesc(np.zeros(shape, T.np_dtype(t.element_type)))]  # type: ignore[attr-defined]
+    return [MemDesc(np.zeros(_memdesc_shape(t), T.np_dtype(t.element_type)))]  # type: ignore[attr-defined]
+
+
+@handles("ttg.memdesc_subview")
+def _subview(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    """A view (writes go through): leading dimensions dropped by the result are indexed."""
+    src, offs = ins[0], [int(np.asarray(o)) for o in ins[1:]]
+    shape = _memdesc_shape(_result_type(op))
+    drop = src.data.ndim - len(shape)
+    index = tuple(offs[:drop]) + tuple(slice(o, o + n) for o, n in zip(offs[drop:], shape))
+    return [MemDesc(src.data[index])]
+
+
+@handles("ttg.memdesc_trans")
+def _memdesc_trans(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    return [MemDesc(np.transpose(ins[0].data, _array_prop(op, "order")))]
 
 
 @handles("ttg.local_load")
@@ -634,7 +661,7 @@ def _bitcast(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
         if T.np_dtype(T.scalar_type(src_t).pointee).itemsize != T.np_dtype(T.scalar_type(dst_t).pointee).itemsize:  # type: ignore[attr-defined]
             raise InterpError(op, f"cannot interpret '{op.name}' between pointers to different sizes")
         return [x]
-    x = np.ascontiguousarray(x)
+    x = np.array(x, order="C")  # keeps 0-d scalars 0-d, unlike ascontiguousarray
     if T.is_bf16(src_t):
         x = T.bf16_bits(x)
     if T.is_bf16(dst_t):
@@ -656,6 +683,35 @@ def _dot(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
     # Inputs are already rounded to their element type; accumulate exactly enough (f64), round once.
     acc = np.matmul(a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)
     return [acc.astype(np.float32)]
+
+
+@handles("tt.gather")
+def _gather(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    src, idx = np.asarray(ins[0]), np.asarray(ins[1]).astype(np.int64)
+    axis = _int_prop(op, "axis")
+    if ((idx < 0) | (idx >= src.shape[axis])).any():
+        raise InterpError(op, "'tt.gather' index out of range")
+    return [np.take_along_axis(src, idx, axis)]
+
+
+@handles("tt.histogram")
+def _histogram(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    bins = T.shape_of(_result_type(op))[0]
+    x = np.asarray(ins[0]).astype(np.int64).reshape(-1)
+    x = x[(x >= 0) & (x < bins)]
+    return [np.bincount(x, minlength=bins)]
+
+
+@handles("tt.assert")
+def _assert(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    if not np.asarray(ins[0]).all():
+        raise InterpError(op, f"device assertion failed: {_prop(op, 'message').data}")  # type: ignore[union-attr]
+    return []
+
+
+@handles("tt.print")
+def _print(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    return []  # output only; no effect on buffers
 
 
 # ------------------------------------------------------- extern elementwise
@@ -738,7 +794,7 @@ def _reduce(it: Interpreter, op: Operation, ins: list[Value], env: dict[SSAValue
         m = n // 2
         lhs = [x[0 : 2 * m : 2] for x in xs]
         rhs = [x[1 : 2 * m : 2] for x in xs]
-        combined = [np.asarray(v) for v in it.run_region(op.regions[0], [*lhs, *rhs], env)]
+        combined = it.combine(op.regions[0], [*lhs, *rhs], env)
         combined = [np.broadcast_to(c, lhs[0].shape[:1] + x.shape[1:]) for c, x in zip(combined, xs)]
         xs = [np.concatenate([c, x[2 * m :]]) if n % 2 else c for c, x in zip(combined, xs)]
     return [x[0] for x in xs]
@@ -753,7 +809,7 @@ def _scan(it: Interpreter, op: Operation, ins: list[Value], env: dict[SSAValue, 
     acc: list[np.ndarray] | None = None
     for i in order:
         cur = [x[i] for x in xs]
-        acc = cur if acc is None else [np.asarray(v) for v in it.run_region(op.regions[0], [*acc, *cur], env)]
+        acc = cur if acc is None else it.combine(op.regions[0], [*acc, *cur], env)
         for x, a in zip(xs, acc):
             x[i] = a
     return [np.moveaxis(x, 0, axis) for x in xs]

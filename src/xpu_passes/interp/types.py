@@ -79,7 +79,7 @@ def unsigned(x: np.ndarray) -> np.ndarray:
 
 def round_bf16(x: np.ndarray | float) -> np.ndarray:
     """Round float32 values to the nearest bf16 (ties to even), kept in float32."""
-    a = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
+    a = np.array(x, dtype=np.float32, order="C")
     bits = a.view(np.uint32).astype(np.uint64)
     nan = np.isnan(a)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
@@ -89,18 +89,18 @@ def round_bf16(x: np.ndarray | float) -> np.ndarray:
 
 def truncate_bf16(x: np.ndarray) -> np.ndarray:
     """Round float32 values toward zero to bf16."""
-    a = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
+    a = np.array(x, dtype=np.float32, order="C")
     return (a.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
 
 
 def bf16_bits(x: np.ndarray) -> np.ndarray:
     """bf16 values (float32 storage) -> their 16-bit patterns as int16."""
-    a = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
+    a = np.array(x, dtype=np.float32, order="C")
     return (a.view(np.uint32) >> 16).astype(np.uint16).view(np.int16)
 
 
 def bf16_from_bits(x: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(np.asarray(x)).view(np.uint16).astype(np.uint32) << 16
+    a = np.array(x, order="C").view(np.uint16).astype(np.uint32) << 16
     return a.view(np.float32)
 
 
