@@ -245,9 +245,10 @@ def test_surface_model_catches_a_short_shape() -> None:
 
 
 @pytest.mark.parametrize("other,padding,select", [("0.000000e+00", 1, False), ("-0.000000e+00", None, True),
-                                                   ("1.500000e+00", None, True), ("0x7FC00000", 2, False)])
+                                                   ("1.500000e+00", None, True), ("0x7FC00000", 2, False),
+                                                   ("0xFFC00000", None, True)])
 def test_other_becomes_padding_only_when_exact(other: str, padding: int | None, select: bool) -> None:
-    """+0 and NaN are what padding gives; -0.0 and 1.5 keep a select on the bounds-checked load."""
+    """+0 and the quiet NaN are what padding gives; -0.0, 1.5 and -NaN keep a select on the checked load."""
     text = _chunk("add_matrix").replace("%cst = arith.constant dense<0.000000e+00>", f"%cst = arith.constant dense<{other}>")
     before, after, _ = _raise(text)
     load = _ops(after, tt.LoadOp)[0]

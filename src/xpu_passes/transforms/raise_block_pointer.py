@@ -25,6 +25,7 @@ Anything else is left alone with a remark saying why.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -365,8 +366,8 @@ def _padding_of(other: SSAValue) -> int | None:
         return None
     v = vals[0]
     if isinstance(v, float):
-        if math.isnan(v):
-            return 2
+        if math.isnan(v):  # only the canonical quiet NaN is what `padding = nan` loads, bit for bit
+            return 2 if struct.pack("<d", v) == struct.pack("<d", math.nan) else None
         return 1 if v == 0.0 and math.copysign(1.0, v) > 0 else None
     return 1 if v == 0 else None
 
