@@ -160,7 +160,7 @@ def _module(text: str, ctx: Context | None = None) -> ModuleOp:
 
 def _run(text: str, inputs: Inputs) -> list[Any]:
     args = inputs.copy()
-    run_kernel(_module(text), args, inputs.grid)
+    run_kernel(_parsed(text), args, inputs.grid)
     return args
 
 
@@ -188,7 +188,7 @@ def test_native_ttgir_stages_equal_ttir(kernel: str, stage: str) -> None:
     # triton-combine folds `acc + dot(a, b, 0)` into `dot(a, b, acc)`: one rounding less, so the
     # front end's TTIR is equal up to an ulp; every later stage must be bit-identical.
     tol = 1e-6 if stage == "ttir-frontend" else 0.0
-    r = validate(_module(case.stages["ttir"]), _module(case.stages[stage]), inputs, rtol=tol, atol=tol)
+    r = validate(_parsed(case.stages["ttir"]), _parsed(case.stages[stage]), inputs, rtol=tol, atol=tol)
     assert r.ok, f"{kernel} {stage}: {r}"
 
 
@@ -197,10 +197,18 @@ def _apply(text: str, passes: list[str]) -> tuple[ModuleOp, ModuleOp]:
 
     from xpu_passes.transforms import load_all
 
-    ctx = make_context()
-    before, after = _module(text, ctx), _module(text, ctx)
-    PassPipeline.parse_spec(load_all(), ",".join(passes)).apply(ctx, after)
+    before = _parsed(text)  # shared: neither validation nor interpretation changes a module
+    after = before.clone()
+    PassPipeline.parse_spec(load_all(), ",".join(passes)).apply(_CTX, after)
     return before, after
+
+
+_CTX = make_context()
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> ModuleOp:
+    return _module(text, _CTX)
 
 
 OUR_PASSES = {
@@ -296,3 +304,19 @@ def test_verify_semantics_spec_names_kernel_arguments() -> None:
     assert "out-of-bounds load" in str(validate_spec(before, after, spec))
     with pytest.raises(ValueError, match="unknown kernel argument 'stride_x'; names: a_ptr, b_ptr"):
         validate_spec(before, after, "stride_x=3")
+
+
+@pytest.mark.parametrize("kernel", IDS)
+def test_every_registered_pass_preserves_values(kernel: str) -> None:
+    """Passes added by others are checked too: each alone, on the TTIR and two TTGIR stages."""
+    from xpu_passes.transforms import load_all
+
+    case, inputs, _ = _prepared()[kernel]
+    failures = []
+    for name in sorted(set(load_all()) - {MBP, RTP, RLC}):  # those three have their own test
+        for stage in ("ttir", "ttgir-before-mbp", "ttgir-before-last-rlc"):
+            before, after = _apply(case.stages[stage], [name])
+            r = validate(before, after, inputs)
+            if not r.ok:
+                failures.append(f"{name} on {stage}: {r}")
+    assert not failures, "\n".join(failures)
