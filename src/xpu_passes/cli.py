@@ -204,25 +204,33 @@ def _verify_semantics(before: Any, parsed: ParsedModule, spec: str, origin: dict
 
 
 def _run_xpu_pipeline(text: str, spec: str) -> str:
-    """TTIR in, TTGIR out, through triton-xpu's make_ttgir with our passes in it."""
+    """TTIR in, TTGIR out, through triton-xpu's make_ttgir with our passes in it.
+
+    `spec`: `num-warps=N num-stages=N pipeline=xpu|native` and every option of
+    `pipeline.plan` in kebab case (`rewrite-tensor-pointer=true`, `rlc=all`, ...).
+    """
+    import inspect
+
     from xpu_passes import oracle
-    from xpu_passes.pipeline import PassFailure, run_ttgir
+    from xpu_passes.pipeline import PassFailure, PipelineError, plan, run_ttgir
 
     opts = dict(kv.split("=", 1) for kv in spec.replace(",", " ").split() if "=" in kv)
-    unknown = set(opts) - {"num-warps", "num-stages", "pipeline", "rewrite-tensor-pointer"}
+    params = {p.replace("_", "-"): v.default for p, v in inspect.signature(plan).parameters.items()
+              if p not in ("opt", "properties", "pipeline")}
+    unknown = set(opts) - {"num-warps", "num-stages", "pipeline", *params}
     if unknown:
-        raise ValueError(f"unknown --xpu-pipeline options: {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown --xpu-pipeline options: {', '.join(sorted(unknown))} "
+                         f"(choose from num-warps, num-stages, pipeline, {', '.join(params)})")
+    chosen = {k.replace("-", "_"): (v == "true" if isinstance(params[k], bool) else v)
+              for k, v in opts.items() if k in params}
     backend = oracle.pvc_backend()
     options = backend.parse_options(
         {"num_warps": int(opts.get("num-warps", 4)), "num_stages": int(opts.get("num-stages", 3)), "grf_mode": "large"}
     )
     try:
         mod = oracle.parse(text)
-        mod = run_ttgir(
-            mod, {}, options, backend.properties, opts.get("pipeline", "xpu"),
-            rewrite_tensor_pointer=opts.get("rewrite-tensor-pointer", "false") == "true",
-        )
-    except (oracle.OracleError, PassFailure) as e:
+        mod = run_ttgir(mod, {}, options, backend.properties, opts.get("pipeline", "xpu"), **chosen)
+    except (oracle.OracleError, PassFailure, PipelineError) as e:
         raise ValueError(f"--xpu-pipeline: {e}") from None
     return str(mod)
 

@@ -1,9 +1,11 @@
 """Named TTGIR pipelines mixing triton-xpu's native passes and ours.
 
-The `xpu` pipeline is triton-xpu 3.3's `make_ttgir`, pass for pass, with our
-MaterializeBlockPointer and our RemoveLayoutConversions (in place of the last
-native one, the one that shapes GEMM epilogues) and, optionally, our guarded
-RewriteTensorPointer right after MaterializeBlockPointer. Consecutive Python
+The `xpu` pipeline is triton-xpu 3.3's `make_ttgir`, pass for pass, with ours in
+place of the native MaterializeBlockPointer and RemoveLayoutConversions (all three
+runs), and after MaterializeBlockPointer the Subgroup2DBlock layout assignment, our
+RemoveLayoutConversions and the legalization of those layouts for triton-xpu 3.3.
+Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and the
+raising of pointer arithmetic to block pointers on the TTIR. Consecutive Python
 passes share one text round trip between triton's module and xDSL's.
 """
 
@@ -65,11 +67,11 @@ def check_order(names: list[str]) -> None:
 
 
 def plan(opt: Any, properties: dict[str, Any], pipeline: str = "xpu", rewrite_tensor_pointer: bool = False,
-         raise_block_pointer: bool = False, block_io_encoding: bool = False, rlc: str = "last") -> list[Stage]:
+         raise_block_pointer: bool = False, block_io_encoding: bool = True, rlc: str = "all") -> list[Stage]:
     """The stages of `pipeline`: triton-xpu 3.3's make_ttgir with ours in place of native passes.
 
-    `rlc`: which native RemoveLayoutConversions ours replaces ("last": the one that
-    shapes epilogues, after pipelining; "all"). `block_io_encoding`: Subgroup2DBlock
+    `rlc`: which native RemoveLayoutConversions ours replaces ("all", or "last": only
+    the one after pipelining that shapes epilogues). `block_io_encoding`: Subgroup2DBlock
     assignment after MaterializeBlockPointer, then our RemoveLayoutConversions and the
     legalization for triton-xpu 3.3 (which has no subgroup_2d_block layout).
     `raise_block_pointer`: raise pointer arithmetic to block pointers on the TTIR.

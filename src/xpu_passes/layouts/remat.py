@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel, operand_layouts, with_encoding
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
@@ -156,6 +156,8 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     root = make_tensor_ptr_of(v)
     if root is None:
         return s.fail("cannot trace the block pointer to its tt.make_tensor_ptr")
+    if isinstance(encoding(root.result.type.pointee), ttig.Subgroup2DBlockEncodingAttr):  # type: ignore[union-attr]
+        return s.fail("a load in the layout of its 2D block reads is an anchor")
     fam = collect_family(root)
     io = [a for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)]
     if fam.unsupported is not None or len(io) != 1:

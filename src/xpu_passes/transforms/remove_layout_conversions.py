@@ -28,7 +28,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts import remat
 from xpu_passes.layouts.propagation import encoding, numel, with_encoding
-from xpu_passes.dialects.ttig import BLOCK_IO
+from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
@@ -85,6 +85,8 @@ def anchor_block_pointers(module: ModuleOp) -> int:
         block = root.result.type.pointee  # type: ignore[union-attr]
         if fam.unsupported is not None or len(wanted) != 1 or not isinstance(block, TensorType):
             continue
+        if isinstance(encoding(block), Subgroup2DBlockEncodingAttr):
+            continue  # the layout of its 2D block reads: an anchor (legalization folds it if it can)
         layout = wanted.pop()
         if layout == encoding(block) or layout is None:
             continue
