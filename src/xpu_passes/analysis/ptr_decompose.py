@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType, i32
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
@@ -506,11 +506,7 @@ def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:
     return True
 
 
-def is_i32(t: object) -> bool:
-    return _is_i32(t)
-
-
 __all__ = [
     "Bound", "Decomposer", "DimTerm", "Form", "Lin", "MaskParts", "PtrForm", "Unsupported",
-    "defined_outside", "is_i32", "nonneg", "nonneg_value", "ONE", "ZERO", "i32",
+    "defined_outside", "nonneg", "nonneg_value", "reset_order", "ONE", "ZERO",
 ]

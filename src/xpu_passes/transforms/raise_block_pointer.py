@@ -34,9 +34,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     TensorType,
     i1,
