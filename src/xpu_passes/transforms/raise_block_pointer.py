@@ -6,19 +6,21 @@ advanced in `scf.for` (`ptrs += BK * s_k`) become loop-carried block pointers mo
 by `tt.advance`. What keeps it exact (bit for bit):
 
 - every position a block access touches is >= 0 (else 2D block reads return zero
-  where the original read memory): proven, or checked at run time (versioning);
-- the shape of each dim bounds every position read there: it is the bound a mask
-  compares with (then the dim is in `boundaryCheck`), the divisor of a wrap-around
-  `% W`, or the extent of the positions the access reaches (`pos + block`, or over
-  the loop's iterations) when nothing bounds it and the access is unmasked;
+  where the original read memory): proven (program ids, loop counters, constants),
+  or else the position moves into the base pointer and the block starts at 0 (the
+  shape shrinks by as much, so bounds checks stay exact);
+- the shape of each dim bounds every position read there (2D block I/O treats it as
+  the surface even where `boundaryCheck` is off): the bound a mask compares with
+  (then the dim is in `boundaryCheck`), the divisor of a wrap-around `% W`, or the
+  extent the unmasked accesses reach (`pos + block`, or over the loop's iterations);
 - a mask equal to the bounds checks becomes `boundaryCheck` and `other` becomes
-  `padding` (+0.0 / 0 -> zero, NaN -> nan); another `other` is kept with a select;
-  a mask with other conjuncts is kept with `arith.select(mask, load, other)` only
-  when every dim is bounds-checked or wrap-bounded (the block load reads nowhere the
-  kernel's own bounds forbid); stores need masks that are exactly bounds checks;
-- wrap-around offsets `(p + arange(0, B)) % W` and positions not provably >= 0 are
-  handled by versioning the function body on `0 <= p && p + B <= W`: the then-branch
-  is raised, the else-branch keeps the original code.
+  `padding` (+0.0 / 0 -> zero, the quiet NaN -> nan); another `other` is kept with a
+  select; a mask with other conjuncts is kept with `arith.select(mask, load, other)`
+  only when every dim is bounds-checked or wrap-bounded (the block load reads nowhere
+  the kernel's own bounds forbid); stores need masks that are exactly bounds checks;
+- wrap-around offsets `(p + arange(0, B)) % W` are versioned on `0 <= p && p + B <= W`
+  (computed in i64): the op of the function body that holds the access (a loop nest,
+  say) is copied into `scf.if`, the then-branch raised, the else-branch the original.
 Anything else is left alone with a remark saying why.
 """
 
