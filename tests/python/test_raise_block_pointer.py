@@ -196,6 +196,20 @@ def test_epilogue_and_select_bit_identical_on_ragged_shapes() -> None:
         _check(before, after, Inputs([a, b, M, N, N], (-(-M // 16),)))
 
 
+def test_wrapped_epilogue_versioned_per_access_bit_identical() -> None:
+    """Rows `(pid * 16 + arange) % M` outside any loop: the load and the store are each versioned."""
+    text = _chunk("add_matrix").replace("    %6 = arith.addi %5, %4 : tensor<16xi32>\n", (
+        "    %w6 = arith.addi %5, %4 : tensor<16xi32>\n    %wm = tt.splat %arg2 : i32 -> tensor<16xi32>\n"
+        "    %6 = arith.remsi %w6, %wm : tensor<16xi32>\n"))
+    before, after, remarks = _raise(text)
+    assert len(_ops(after, scf.IfOp)) == 2 and len(_ops(after, tt.MakeTensorPtrOp)) == 2
+    assert len(remarks) == 2 and all("raised in the versioned copy" in r for r in remarks)
+    rng = np.random.default_rng(8)
+    for M, N in [(40, 24), (16, 16), (7, 33)]:
+        d = rng.standard_normal(M * N).astype(np.float32)
+        _check(before, after, Inputs([d, np.full(M * N, np.nan, np.float32), M, N, N, N], (-(-M // 16), -(-N // 16))))
+
+
 def test_loop_mask_position_form_nan_padding_bit_identical() -> None:
     before, after, remarks = _raise(_chunk("row_sums"))
     assert remarks == ["raised; dim 1 has no bound in the IR: shape = the extent the tile reaches, unchecked"]
