@@ -320,3 +320,43 @@ def test_every_registered_pass_preserves_values(kernel: str) -> None:
             if not r.ok:
                 failures.append(f"{name} on {stage}: {r}")
     assert not failures, "\n".join(failures)
+
+
+def _corpus_values(kernel: str, constexprs: dict[str, int]) -> tuple[dict[str, int], tuple[int, ...]]:
+    """Ragged sizes for a corpus config's tiles (row strides = row lengths) and its grid."""
+    c = constexprs
+    if "BK" in c:  # GEMMs: one tile and a bit in M and N, two K steps and a bit
+        m, n, k = c["BM"] + 8, c["BN"] + 16, 2 * c["BK"] + 16
+        far = 1 << 15  # batch strides: far apart in the 2^18-element buffers
+        values = dict(M=m, N=n, K=k, stride_am=k, stride_bk=n, stride_cm=n, stride_dm=n,
+                      stride_ab=far, stride_bb=far, stride_cb=far)  # fmt: skip
+        return values, (-(-m // c["BM"]) * -(-n // c["BN"]), 2 if kernel == "batched_gemm" else 1)
+    if "HEAD" in c:  # attention reads whole tiles (no boundary checks): N_CTX a multiple of BM and BN
+        h = c["HEAD"]
+        return dict(N_CTX=2 * c["BM"], stride_qm=h, stride_km=h, stride_vm=h, stride_om=h), (2,)
+    return dict(in_row_stride=64, out_row_stride=64, stride=64, n_cols=50, N=50), (3,)
+
+
+def test_whole_corpus_bf16_configs() -> None:
+    """Every corpus kernel/config as compiled for the benchmarks (bf16, 256x256 tiles...):
+    the native final TTGIR equals the TTIR, and so does the before-MBP TTGIR after our pipeline."""
+    from xpu_passes.corpus import CONSTEXPRS, entries, find
+    from xpu_passes.interp import random_inputs
+
+    pipeline = [RLC, MBP, RTP + "{guard=false}", RLC]
+    failures = []
+    for e in entries():
+        spec, config = find(e["kernel"], e["config"])
+        names = [a for a in spec.fn.arg_names if a not in CONSTEXPRS]
+        values, grid = _corpus_values(e["kernel"], config.constexprs)
+        ttir = _module((e["dir"] / "final.ttir").read_text())
+        inputs = random_inputs(ttir, {k: v for k, v in values.items() if k in names}, grid, buffer_elems=1 << 18)
+        r = validate(ttir, _module((e["dir"] / "final.ttgir").read_text()), inputs)
+        stored = any(not np.array_equal(a, b) for a, b in zip(r.outputs, (x for x in inputs.args if isinstance(x, np.ndarray))))
+        if not (r.ok and stored):
+            failures.append(f"{e['kernel']} {e['config']} final TTGIR: {r} (stored: {stored})")
+        step = next(s["file"] for s in e["steps"] if s["step"] == f"ttgir.{MBP}")
+        r = validate(*_apply((e["dir"] / step).read_text(), pipeline), inputs)
+        if not r.ok:
+            failures.append(f"{e['kernel']} {e['config']} our pipeline: {r}")
+    assert not failures, "\n".join(failures)
