@@ -85,6 +85,16 @@ def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:
     return k, (time.perf_counter() - t) * 1e3
 
 
+PIPELINE = "xpu"  # the plugin spec ours runs with (--pipeline)
+
+
+def _enable_ours() -> None:
+    from xpu_passes import triton_plugin
+
+    name, options = triton_plugin.parse_spec(PIPELINE)
+    triton_plugin.enable(name, **options)
+
+
 def static(dtypes: list[str], only: str | None) -> list[Row]:
     from xpu_passes import triton_plugin
 
@@ -100,7 +110,7 @@ def static(dtypes: list[str], only: str | None) -> list[Row]:
             for cfg in CONFIGS:
                 triton_plugin.disable()
                 native, ms_n = _compile(spec, cfg)
-                triton_plugin.enable("xpu")
+                _enable_ours()
                 ours, ms_o = _compile(spec, cfg)
                 triton_plugin.disable()
                 name = "{}x{}x{}-w{}-s{}".format(*cfg)
@@ -299,7 +309,7 @@ def _use_pipeline(pipeline: str, fn: Any) -> None:
     from xpu_passes import triton_plugin
 
     if pipeline == "ours":
-        triton_plugin.enable("xpu")
+        _enable_ours()
     else:
         triton_plugin.disable()
     fn.device_caches.clear()
@@ -386,12 +396,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--run", action="store_true", help="time on an Intel GPU")
     ap.add_argument("--dtype", nargs="+", default=["bf16", "fp16"])
     ap.add_argument("--only", help="one kernel (e.g. gemm_add_tensor_ptr)")
+    ap.add_argument("--pipeline", default="xpu", help="our pipeline as the plugin spells it, e.g. xpu:raise_block_pointer")
     ap.add_argument("--shape", nargs="+", type=parse_shape, help="--run: MxNxK shapes (default: Intel's)")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     ap.add_argument("--csv", default=os.path.join(out, "gemm_postop.csv"))
     ap.add_argument("--png", default=os.path.join(out, "gemm_postop.png"))
     ap.add_argument("--run-csv", default=os.path.join(out, "gemm_postop_run.csv"))
     args = ap.parse_args(argv)
+    global PIPELINE
+    PIPELINE = args.pipeline
     if args.run:
         os.makedirs(os.path.dirname(os.path.abspath(args.run_csv)), exist_ok=True)
         return run_on_gpu(args.dtype, args.only, args.shape, args.run_csv)

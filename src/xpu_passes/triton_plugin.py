@@ -142,7 +142,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     options: dict[str, Any] = {}
     for opt in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = opt.partition("=")
-        options[key.strip()] = value.strip() if eq else True
+        value = value.strip()
+        options[key.strip()] = {"true": True, "false": False}.get(value, value) if eq else True
     return name.strip(), options
 
 
