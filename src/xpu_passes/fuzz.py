@@ -53,12 +53,21 @@ def mutate(text: str, rng: random.Random) -> str:
     return "".join(lines)
 
 
+# The order our pipeline runs them in (a 2D block layout must be legalized for triton-xpu 3.3 to read it).
+_ORDER = ("raise-block-pointer", "materialize-block-pointer", "rewrite-tensor-pointer", "optimize-block-io-encoding",
+          "remove-layout-conversions", "legalize-block-io-encoding")
+
+
+def _rank(name: str) -> tuple[int, str]:
+    return next((i for i, n in enumerate(_ORDER) if name.endswith(n)), len(_ORDER)), name
+
+
 def run_all_passes(text: str) -> str:
-    """Parse, run every registered pass (sorted by name), verify and print; TTGIRError on bad input."""
+    """Parse, run every registered pass (in pipeline order), verify and print; TTGIRError on bad input."""
     load_all()
     ctx = make_context()
     parsed = parse_module(ctx, text, "fuzz")
-    for name in sorted(PASSES):
+    for name in sorted(PASSES, key=_rank):
         try:
             PASSES[name]()().apply(ctx, parsed.module)
         except PassError as e:
