@@ -77,6 +77,7 @@ class Interpreter:
         self.grid = grid
         self.pid = (0, 0, 0)
         self.vectorized = 0  # > 0 while a combine region runs on whole slices (scalar types, array values)
+        self.constants: dict[Operation, np.ndarray] = {}  # handlers never write into their inputs
         self.funcs = {op.sym_name.data: op for op in module.walk() if isinstance(op, tt.FuncOp)}
 
     # -------------------------------------------------------------- driving
@@ -103,6 +104,8 @@ class Interpreter:
                 raise
             except (MemoryError_, T.InterpTypeError) as e:
                 raise InterpError(op, f"'{op.name}': {e}") from None
+            except Exception as e:  # a malformed program or a gap here: name the op, never a bare traceback
+                raise InterpError(op, f"'{op.name}': internal error: {type(e).__name__}: {e}") from e
             for r, v in zip(op.results, outs or (), strict=True):
                 env[r] = _coerce(v, r.type)
                 if not self.vectorized and isinstance(env[r], np.ndarray) and env[r].shape != T.shape_of(r.type):
@@ -374,7 +377,9 @@ def _wrap_int(a: np.ndarray, t: Attribute) -> np.ndarray:
 
 @handles("arith.constant")
 def _arith_constant(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
-    return [_constant(op)]
+    if op not in it.constants:
+        it.constants[op] = _constant(op)
+    return [it.constants[op]]
 
 
 @handles("ub.poison")
