@@ -84,7 +84,7 @@ def test_validate_catches_a_changed_other() -> None:
     assert not r.ok and r.mismatch is not None
     assert (r.mismatch.buffer, r.mismatch.index, r.mismatch.expected, r.mismatch.got) == (1, 70, 0.0, -4.0)
     assert r.mismatch.count == 58
-    assert "buffer 1 (argument 1) differs at element 70: expected 0.0, got -4.0" in str(r)
+    assert "the buffer of argument 1 differs at element 70: expected 0.0, got -4.0 (58 elements differ)" in str(r)
 
 
 # A block-pointer tile copy: tile (pid) of an MxN row-major matrix, 16x16 tiles,

@@ -48,7 +48,7 @@ class Mismatch:
 
     def __str__(self) -> str:
         return (
-            f"buffer {self.buffer} (argument {self.buffer}) differs at element {self.index}: "
+            f"the buffer of argument {self.buffer} differs at element {self.index}: "
             f"expected {self.expected!r}, got {self.got!r} ({self.count} elements differ)"
         )
 
@@ -171,11 +171,13 @@ def random_inputs(
     """
     fn = pick_function(module, func)
     names = argument_names(fn)
-    given = {_key(k, names): v for k, v in (values or {}).items()}
     n_args = len(fn.function_type.inputs.data)
+    given: dict[int, float | int] = {}
     for k, v in (values or {}).items():
-        if _key(k, names) >= n_args:
+        i = _key(k, names)
+        if i >= n_args:
             raise ValueError(f"unknown kernel argument '{k}': '{fn.sym_name.data}' takes {n_args} arguments")
+        given[i] = v
     rng = np.random.default_rng(seed)
     args: list[Arg] = []
     for i, t in enumerate(fn.function_type.inputs.data):
