@@ -505,3 +505,11 @@ module {
     out = np.full(6, -1, np.int32)
     run_kernel(module(text), [out], (3, 2))
     assert out.tolist() == [0, 1, 2, 100, 101, 102]
+
+
+def test_poison_reaching_a_store_is_caught() -> None:
+    before = module(_unary_kernel("%w = arith.addf %v, %v : tensor<8xf32>", "f32", "f32"))
+    after = module(_unary_kernel("%w = ub.poison : tensor<8xf32>", "f32", "f32"))
+    args = [np.zeros(8, np.float32), np.zeros(8, np.float32)]  # 0 + 0 is what zeros for poison would hide
+    r = validate(before, after, args, grid=(1,))
+    assert r.mismatch is not None and r.mismatch.expected == 0.0 and np.isnan(r.mismatch.got)

@@ -384,9 +384,11 @@ def _arith_constant(it: Interpreter, op: Operation, ins: list[Value]) -> list[Va
 
 @handles("ub.poison")
 def _poison(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
-    # A poison value must not reach a result; zeros make both sides agree if it does not.
+    # A poison value must not reach a store: NaN (or a recognisable integer) shows it if it does.
     t = _result_type(op)
-    return [np.zeros(T.shape_of(t), T.np_dtype(t))]
+    dt = T.np_dtype(t)
+    fill = np.nan if T.is_float(t) else (True if dt == np.bool_ else 0x5EADBEEF % (1 << (8 * dt.itemsize - 1)))
+    return [np.full(T.shape_of(t), fill, dt)]
 
 
 def _binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[..., list[Value]]:
