@@ -76,6 +76,7 @@ def run(budget: int, seed: int, jobs: int, timeout: float, startup: float = 120.
     busy: dict[int, tuple[int, float]] = {}  # worker index -> (input n, start time)
     first_reply: set[int] = set()  # workers that answered once (startup loads the corpus and triton)
     start = time.monotonic()
+    next_report = 500
     try:
         while next_n < budget or busy:
             for i in range(len(pool.workers)):
@@ -105,8 +106,9 @@ def run(budget: int, seed: int, jobs: int, timeout: float, startup: float = 120.
                     del busy[i]
                     pool.restart(i)
             done = sum(outcomes.values())
-            if done and done % 500 == 0 and not busy:
+            if done >= next_report:
                 print(f"... {done} inputs, {time.monotonic() - start:.0f} s", file=sys.stderr)
+                next_report += 500
     finally:
         pool.close()
     elapsed = time.monotonic() - start

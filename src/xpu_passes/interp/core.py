@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     ModuleOp,
-    TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -30,7 +29,7 @@ from xpu_passes.interp import types as T
 from xpu_passes.interp.memory import (
     BlockPtr,
     MemDesc,
-    MemoryError_,
+    OutOfBounds,
     Ptr,
     block_ptr_as_tensor,
     gather,
@@ -102,7 +101,7 @@ class Interpreter:
                 outs = handler(self, op, ins) if not op.regions else handler(self, op, ins, env)
             except InterpError:
                 raise
-            except (MemoryError_, T.InterpTypeError) as e:
+            except (OutOfBounds, T.InterpTypeError) as e:
                 raise InterpError(op, f"'{op.name}': {e}") from None
             except Exception as e:  # a malformed program or a gap here: name the op, never a bare traceback
                 raise InterpError(op, f"'{op.name}': internal error: {type(e).__name__}: {e}") from e

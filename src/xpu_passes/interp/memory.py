@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 
-class MemoryError_(Exception):
+class OutOfBounds(Exception):
     """An access outside a buffer that no mask or boundary check excluded."""
 
 
@@ -72,12 +72,12 @@ class MemDesc:
 def _check_bounds(buffers: Sequence[np.ndarray], ptr: Ptr, mask: np.ndarray, what: str) -> None:
     for b in np.unique(ptr.buf[mask]) if mask.any() else ():
         if not 0 <= b < len(buffers):
-            raise MemoryError_(f"{what} through a pointer to no buffer (id {b})")
+            raise OutOfBounds(f"{what} through a pointer to no buffer (id {b})")
         sel = mask & (ptr.buf == b)
         offs = ptr.off[sel]
         bad = (offs < 0) | (offs >= buffers[b].size)
         if bad.any():
-            raise MemoryError_(
+            raise OutOfBounds(
                 f"out-of-bounds {what}: buffer {b} (size {buffers[b].size}) at element {int(offs[bad][0])}"
             )
 

@@ -30,7 +30,7 @@ class Launch:
     constexprs: dict[str, int] = field(default_factory=dict)
 
 
-class ReferenceError_(Exception):
+class TritonInterpreterError(Exception):
     pass
 
 
@@ -45,7 +45,7 @@ def run_triton_interpreter(launches: list[Launch], timeout: float = 600) -> list
             env=env, capture_output=True, text=True, timeout=timeout,
         )  # fmt: skip
         if proc.returncode != 0:
-            raise ReferenceError_(f"Triton's interpreter failed:\n{proc.stderr[-4000:]}")
+            raise TritonInterpreterError(f"Triton's interpreter failed:\n{proc.stderr[-4000:]}")
         return pickle.loads(dst.read_bytes())
 
 
@@ -75,7 +75,7 @@ def _child(src: Path, dst: Path) -> None:
         args = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in launch.args]
         for a in args:
             if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:
-                raise ReferenceError_("bf16 is wrong in Triton 3.3's interpreter; use f16/f32")
+                raise TritonInterpreterError("bf16 is wrong in Triton 3.3's interpreter; use f16/f32")
         fn[launch.grid](*args, **launch.constexprs)
         out.append([a.numpy() if isinstance(a, torch.Tensor) else a for a in args])
     dst.write_bytes(pickle.dumps(out))
