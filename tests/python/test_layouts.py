@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i8
+from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i1, i8, i64
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -202,6 +202,27 @@ def test_dpas_accumulator_of_the_corpus(layout: Attribute, shape: tuple[int, int
     tile = (8 * rc[0], 16 * rc[1])
     for w in range(ll.num("warp")):
         assert ll.apply(warp=w) == ((w // warps[1]) * tile[0], (w % warps[1]) * tile[1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    warps=st.tuples(st.sampled_from([1, 2, 4, 8]), st.sampled_from([1, 2, 4])),
+    rc=st.tuples(st.sampled_from([1, 2, 4]), st.sampled_from([1, 2])),
+    opc=st.sampled_from([1, 2, 4]),
+    reps=st.tuples(st.sampled_from([1, 2, 4]), st.sampled_from([1, 2, 4])),
+)
+def test_dpas_family_covers_multiples_of_its_tile(
+    warps: tuple[int, int], rc: tuple[int, int], opc: int, reps: tuple[int, int]
+) -> None:
+    """C is a bijection on any multiple of its tile; A and B cover theirs, replicated
+    only across the warps that share K."""
+    layout = dpas(list(warps), list(rc), opc)
+    m, n, k = 8 * rc[0] * warps[0] * reps[0], 16 * rc[1] * warps[1] * reps[1], 8 * opc * reps[0]
+    assert to_linear(layout, (m, n)).is_bijective()
+    for op_idx, shape, shared in ((0, (m, k), warps[1]), (1, (k, n), warps[0])):
+        x = to_linear(dot(op_idx, layout), shape)
+        assert x.is_surjective()
+        assert x.num("register") * x.num("lane") * x.num("warp") == x.num_elements * shared
 
 
 @pytest.mark.parametrize("layout,m,n,k", [(MMA_32W, 256, 256, 32), (MMA_4W, 64, 128, 32), (MMA_FA, 128, 64, 64)])
@@ -452,7 +473,7 @@ def random_layout(rng: random.Random, kind: str, warps: int, shape: Sequence[int
     return attr(f"#ttg.slice<{{dim = {dim}, parent = {spell(parent).replace('#triton_intel_gpu.', '#ttig.')}}}>")
 
 
-ELEMS = {"f32": f32, "f16": f16, "i8": i8}
+ELEMS = {"f32": f32, "f16": f16, "i8": i8, "i1": i1, "i64": i64}
 
 
 @pytest.mark.triton
@@ -554,6 +575,72 @@ def test_maps_match_triton_lowering() -> None:
     ll = to_linear(layout, shape)
     swapped = dataclasses.replace(ll, register=(ll.register[1], ll.register[0]) + ll.register[2:])
     assert store_code(layout, shape, warps) != store_code(from_linear(swapped), shape, warps)
+
+
+def store_module_3d(layout: Attribute, shape: Sequence[int], warps: int) -> str:
+    """store_module for rank 3: the ranges live in slices of slices of the layout."""
+    b, m, n = shape
+
+    def t(*dims: int) -> str:
+        return "x".join(map(str, dims)) + "xi32"
+
+    def sl(d: int, parent: str) -> str:
+        return f"#ttg.slice<{{dim = {d}, parent = {parent}}}>"
+
+    s2, s1 = sl(2, "#L"), sl(1, "#L")
+    lines = [
+        f"#L = {spell(layout)}",
+        HEADER.format(w=warps).rstrip("\n"),
+        "  tt.func public @k(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {",
+        f"    %r0 = tt.make_range {{end = {b} : i32, start = 0 : i32}} : tensor<{t(b)}, {sl(1, s2)}>",
+        f"    %r1 = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{t(m)}, {sl(0, s2)}>",
+        f"    %r2 = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{t(n)}, {sl(0, s1)}>",
+        f"    %a0 = tt.expand_dims %r0 {{axis = 1 : i32}} : tensor<{t(b)}, {sl(1, s2)}> -> tensor<{t(b, 1)}, {s2}>",
+        f"    %b0 = tt.expand_dims %a0 {{axis = 2 : i32}} : tensor<{t(b, 1)}, {s2}> -> tensor<{t(b, 1, 1)}, #L>",
+        f"    %a1 = tt.expand_dims %r1 {{axis = 0 : i32}} : tensor<{t(m)}, {sl(0, s2)}> -> tensor<{t(1, m)}, {s2}>",
+        f"    %b1 = tt.expand_dims %a1 {{axis = 2 : i32}} : tensor<{t(1, m)}, {s2}> -> tensor<{t(1, m, 1)}, #L>",
+        f"    %a2 = tt.expand_dims %r2 {{axis = 0 : i32}} : tensor<{t(n)}, {sl(0, s1)}> -> tensor<{t(1, n)}, {s1}>",
+        f"    %b2 = tt.expand_dims %a2 {{axis = 1 : i32}} : tensor<{t(1, n)}, {s1}> -> tensor<{t(1, 1, n)}, #L>",
+        f"    %c0 = arith.constant dense<{m * n}> : tensor<{t(b, 1, 1)}, #L>",
+        f"    %c1 = arith.constant dense<{n}> : tensor<{t(1, m, 1)}, #L>",
+        f"    %m0 = arith.muli %b0, %c0 : tensor<{t(b, 1, 1)}, #L>",
+        f"    %m1 = arith.muli %b1, %c1 : tensor<{t(1, m, 1)}, #L>",
+        f"    %e0 = tt.broadcast %m0 : tensor<{t(b, 1, 1)}, #L> -> tensor<{t(b, m, n)}, #L>",
+        f"    %e1 = tt.broadcast %m1 : tensor<{t(1, m, 1)}, #L> -> tensor<{t(b, m, n)}, #L>",
+        f"    %e2 = tt.broadcast %b2 : tensor<{t(1, 1, n)}, #L> -> tensor<{t(b, m, n)}, #L>",
+        f"    %s = arith.addi %e0, %e1 : tensor<{t(b, m, n)}, #L>",
+        f"    %off = arith.addi %s, %e2 : tensor<{t(b, m, n)}, #L>",
+        f"    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<{b}x{m}x{n}x!tt.ptr<i32>, #L>",
+        f"    %a = tt.addptr %ps, %off : tensor<{b}x{m}x{n}x!tt.ptr<i32>, #L>, tensor<{t(b, m, n)}, #L>",
+        f"    tt.store %a, %off : tensor<{b}x{m}x{n}x!tt.ptr<i32>, #L>",
+        "    tt.return",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.triton
+@needs_triton
+@pytest.mark.parametrize(
+    "layout,shape",
+    [
+        (blocked([1, 1, 4], [1, 2, 8], [2, 2, 1], [2, 1, 0]), (4, 16, 64)),
+        (blocked([2, 1, 1], [2, 8, 1], [1, 1, 4], [0, 1, 2]), (4, 16, 8)),
+        (dpas([2, 2, 1], [1, 2, 1]), (4, 32, 32)),
+        (dpas([1, 2, 2], [1, 2, 2]), (2, 64, 64)),
+    ],
+    ids=["blocked-a", "blocked-b", "dpas-a", "dpas-b"],
+)
+def test_rank3_maps_match_triton_lowering(layout: Attribute, shape: tuple[int, int, int]) -> None:
+    warps = 1 << len(to_linear(layout, shape).warp)
+
+    def code(x: Attribute) -> str:
+        _, llir = triton_llir(store_module_3d(x, shape, warps), warps)
+        return re.sub(r"^!.*$|!dbg ![0-9]+", "", llir[llir.index("define") :], flags=re.M)
+
+    status, same = forked(lambda: code(layout) == code(from_linear(to_linear(layout, shape))))
+    assert status == "ok" and same
 
 
 @pytest.mark.triton

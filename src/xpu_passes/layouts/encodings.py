@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg, ttig
-from xpu_passes.layouts.linear import LinearLayout, empty, identity1d, product, with_shape, zeros1d
+from xpu_passes.layouts.linear import LinearLayout, identity1d, product, with_shape, zeros1d
 
 
 class LayoutError(ValueError):
@@ -306,4 +306,4 @@ def same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
     return to_linear(a, shape) == to_linear(b, shape)
 
 
-__all__ = ["LayoutError", "to_linear", "from_linear", "elems_per_thread", "same_placement", "empty"]
+__all__ = ["LayoutError", "elems_per_thread", "from_linear", "same_placement", "to_linear"]

@@ -4,8 +4,8 @@ A layout maps a hardware index (register, lane, warp, block) to tensor
 coordinates. Each input dim has one basis per bit of its index; a basis is a
 tuple of output coordinates (dim0, dim1, ...). The coordinates of an index are
 the XOR of the bases of its set bits. All sizes are powers of two, so the map is
-linear over GF(2) and questions such as "does every thread already hold what it
-needs" reduce to span membership.
+linear over GF(2): injectivity, surjectivity and "which source bits hold what a
+destination bit holds" (the heart of a layout conversion) are Gaussian elimination.
 """
 
 from __future__ import annotations
@@ -91,9 +91,6 @@ class LinearLayout:
                     out = _xor(out, b)
         return out
 
-    def with_bases(self, **bases: Sequence[Coord]) -> LinearLayout:
-        return replace(self, **{k: tuple(tuple(b) for b in v) for k, v in bases.items()})
-
     def __str__(self) -> str:
         parts = [f"{d} = {[list(b) for b in self.bases(d)]}" for d in IN_DIMS if self.bases(d)]
         return f"LinearLayout<{'x'.join(map(str, self.shape))}: " + ", ".join(parts) + ">"
@@ -152,39 +149,6 @@ class LinearLayout:
                     for b in range(self.num("block")):
                         out[self.apply(r, ln, w, b)] = (r, ln, w, b)
         return out
-
-    def compose_coords(self, f: dict[Coord, Coord], shape: Sequence[int]) -> LinearLayout:
-        """`f` (a linear map on coordinates, given on the basis images) after this layout."""
-        zero: Coord = (0,) * len(shape)
-        return LinearLayout(
-            tuple(shape),
-            **{d: tuple(f.get(b, zero) if any(b) else zero for b in self.bases(d)) for d in IN_DIMS},
-        )
-
-    def holds_all_of(self, other: LinearLayout, level: str) -> bool:
-        """Every unit at `level` (thread / warp / block) of `other` needs only data this layout
-        already has in the same unit.
-
-        `level` is the first input dim that is *not* free to change: "lane" asks whether
-        each thread (lane, warp, block) holds what `other` wants there (a register-only
-        permutation); "warp" whether each warp does (at most an intra-warp shuffle);
-        "block" whether each CTA does.
-        """
-        if self.shape != other.shape:
-            return False
-        inner = IN_DIMS[: IN_DIMS.index(level)]
-        outer = IN_DIMS[IN_DIMS.index(level) :]
-        span = _Span(self.images(inner))
-        if not all(span.contains(v) for v in other.images(inner)):
-            return False
-        # The rest is fixed: other(b) must differ from self(b) by something this unit holds.
-        for d in outer:
-            if len(self.bases(d)) != len(other.bases(d)):
-                return False
-            for a, b in zip(self.bases(d), other.bases(d)):
-                if not span.contains(self.flat(a) ^ other.flat(b)):
-                    return False
-        return True
 
 
 Conversion = dict[str, tuple[tuple[tuple[str, int], ...], ...]]
@@ -259,16 +223,6 @@ def quotient_dims(conv: Conversion, src: LinearLayout, dst: LinearLayout) -> lis
     return done
 
 
-def exchange_level(src: LinearLayout, dst: LinearLayout) -> str:
-    """The widest unit data must cross to go from src to dst: "register" (each thread
-    has what it needs), "lane" (within warps), "warp" or "block"."""
-    try:
-        done = quotient_dims(conversion(src, dst), src, dst)
-    except ValueError:
-        return "block"
-    return ("block", "warp", "lane", "register")[len(done)]
-
-
 def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int | None:
     """For a conversion within warps that only permutes register and lane bits: how
     many lane bits of dst come from register bits of src (each is one register<->lane
@@ -291,7 +245,10 @@ def mixed_transpositions(src: LinearLayout, dst: LinearLayout) -> int | None:
 
 def reorders_registers(src: LinearLayout, dst: LinearLayout) -> bool:
     """Triton's cvtReordersRegisters: converting needs no data exchange between threads."""
-    return exchange_level(src, dst) == "register"
+    try:
+        return quotient_dims(conversion(src, dst), src, dst) == ["block", "warp", "lane"]
+    except ValueError:
+        return False
 
 
 def _rank(vectors: Iterable[int]) -> int:
@@ -319,9 +276,6 @@ class _Span:
         if v:
             self.pivots[v.bit_length() - 1] = v
         return bool(v)
-
-    def contains(self, v: int) -> bool:
-        return self.reduce(v) == 0
 
 
 # ------------------------------------------------------------ building blocks
@@ -381,7 +335,3 @@ def with_shape(ll: LinearLayout, shape: Sequence[int]) -> LinearLayout:
     bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in dropped]
     return LinearLayout(new_shape, **{d: tuple(v) for d, v in bases.items()}, out_order=tuple(order))
 
-
-def transpose_order(ll: LinearLayout, order: Sequence[int]) -> LinearLayout:
-    """Same map, out-dims introduced in `order` (Triton's transposeOuts)."""
-    return replace(ll, out_order=tuple(order))

@@ -11,7 +11,8 @@ Rule (upstream `Allocation.cpp` of that generation, which the Intel backend runs
 3. Padding against bank conflicts: the dim that is fastest in the destination's
    order (outOrd[0]) grows by max(inVec, outVec), where the vectors are the
    contiguous elements per thread along that dim when it is the innermost tensor
-   dim (else 1). No padding for 1-D tensors or when only that dim is > 1.
+   dim (else 1), at most 128 bits and at most that dim of the rep shape. No
+   padding for 1-D tensors or when only that dim is > 1.
 4. Bytes = elements x max(1, bits / 8); pointers count 8 bytes.
 
 Orders and contiguity come from the linear layouts: a layout's order lists dims by
@@ -140,7 +141,8 @@ def padded_rep_shape(src: Attribute, dst: Attribute, shape: Sequence[int], bits:
     a, b = to_linear(src, shape), to_linear(dst, shape)
     in_ord, out_ord = layout_order(a), layout_order(b)
     inner = rank - 1
-    cap = max(1, 128 // bits)  # vectors are at most 128 bits
+    # Vectors are at most 128 bits and no longer than the scratch tile's fastest dim.
+    cap = min(max(1, 128 // bits), rep[out_ord[0]])
     in_vec = contig_per_thread(a)[in_ord[0]] if out_ord[0] == inner and in_ord[0] == inner else 1
     out_vec = contig_per_thread(b)[out_ord[0]] if out_ord[0] == inner else 1
     in_vec, out_vec = min(in_vec, cap), min(out_vec, cap)
@@ -153,17 +155,22 @@ def padded_rep_shape(src: Attribute, dst: Attribute, shape: Sequence[int], bits:
     return rep
 
 
-def element_bytes(t: Attribute) -> int:
-    """Bytes per scratch element: sub-byte types take a byte, pointers 8."""
+def element_bits(t: Attribute) -> int:
+    """Bit width of a tensor element as Triton counts it (pointers are 64 bits)."""
     if isinstance(t, tt.PointerType):
-        return 8
+        return 64
     width = getattr(t, "bitwidth", None)
     if width is None:
         width = getattr(t, "width", None)
         width = width.data if width is not None else None
     if width is None:
         raise LayoutError(f"no bit width for element type {t}")
-    return max(8, int(width)) // 8
+    return int(width)
+
+
+def element_bytes(t: Attribute) -> int:
+    """Bytes per scratch element: sub-byte types take a byte, pointers 8."""
+    return max(8, element_bits(t)) // 8
 
 
 def dpas_size_per_thread(dpas: ttig.DpasEncodingAttr) -> list[int]:
@@ -219,8 +226,9 @@ def dpas_to_dot_shortcut(src: Attribute, dst: Attribute) -> bool:
     )
 
 
-def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], nbytes: int) -> int:
-    rep = padded_rep_shape(src, dst, shape, 8 * nbytes)
+def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int) -> int:
+    rep = padded_rep_shape(src, dst, shape, bits)
+    nbytes = max(8, bits) // 8
     n = 1
     for r in rep:
         n *= r
@@ -239,10 +247,11 @@ def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     if dst.get_shape() != shape:
         raise LayoutError(f"convert_layout between shapes {shape} and {dst.get_shape()}")
     s, d = src.encoding, dst.encoding
-    nbytes = element_bytes(src.element_type)
-    whole = nbytes
+    bits = element_bits(src.element_type)
+    whole = bits  # the shared buffer: the whole tensor, bytes = bits / 8 (as local_alloc counts)
     for n in shape:
         whole *= n
+    whole //= 8
     if isinstance(d, ttg.DotOperandEncodingAttr):
         if isinstance(s, ttig.DpasEncodingAttr) and not dpas_to_dot_shortcut(s, d):
             warps = 1
@@ -250,10 +259,10 @@ def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
                 warps *= w
             order = list(reversed(range(len(shape))))
             mid = default_blocked(shape, dpas_size_per_thread(s), order, warps, s.threads_per_warp)
-            return max(_cvt_scratch(s, mid, shape, nbytes), whole if needs_slm(mid, d, shape) else 0)
+            return max(_cvt_scratch(s, mid, shape, bits), whole if needs_slm(mid, d, shape) else 0)
         if isinstance(s, ttg.BlockedEncodingAttr) and needs_slm(s, d, shape):
             return whole
-    return _cvt_scratch(s, d, shape, nbytes)
+    return _cvt_scratch(s, d, shape, bits)
 
 
 def module_scratch_bytes(module: ModuleOp) -> int:
