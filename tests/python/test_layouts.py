@@ -249,18 +249,39 @@ def test_dot_operand_with_blocked_parent_holds_all_of_k() -> None:
     assert a.free_bases("lane") == [0, 1, 2] and a.free_bases("warp") == [0]
 
 
-def test_subgroup_2d_block() -> None:
-    layout = attr(
-        "#ttig.subgroup_2d_block<{warpsPerCTA = [8, 4], instrShape = [32, 16], numBlocks = 2, order = [1, 0], "
-        "kWidth = 1, threadsPerWarp = 16}>"
+def sg2d(instr: Sequence[int], blocks: int, order: Sequence[int], warps: Sequence[int] = (8, 4)) -> Attribute:
+    return attr(
+        f"#ttig.subgroup_2d_block<{{warpsPerCTA = {list(warps)}, instrShape = {list(instr)}, numBlocks = {blocks}, "
+        f"order = {list(order)}, kWidth = 2, threadsPerWarp = 16}}>"
     )
-    ll = to_linear(layout, (256, 32))
-    # Rows in registers, columns in lanes, the second block beside the first.
-    assert ll.apply(register=5, lane=3) == (5, 3)
-    assert ll.apply(register=32) == (0, 16)
-    # Warps along the inner (order[0]) dim hold replicas; the others stack rows.
-    assert ll.free_bases("warp") == [0, 1]
-    assert ll.apply(warp=4) == (32, 0)
+
+
+# Intel's own unit tests for subgroup2DBlockToLinearLayout (fp16, warps [8, 4]):
+# A operands (K contiguous: order [1, 0]) and a B operand (order [0, 1]).
+SG2D_INTEL = [
+    (sg2d([32, 32], 1, [1, 0]), (256, 32),
+     dict(register=[[0, 1], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], lane=[[0, 2], [0, 4], [0, 8], [0, 16]],
+          warp=[[0, 0], [0, 0], [32, 0], [64, 0], [128, 0]])),
+    (sg2d([32, 16], 2, [1, 0]), (256, 32),
+     dict(register=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 16]], lane=[[0, 1], [0, 2], [0, 4], [0, 8]],
+          warp=[[0, 0], [0, 0], [32, 0], [64, 0], [128, 0]])),
+    (sg2d([32, 16], 2, [0, 1]), (32, 256),
+     dict(register=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 16], [0, 128]], lane=[[0, 1], [0, 2], [0, 4], [0, 8]],
+          warp=[[0, 32], [0, 64], [0, 0], [0, 0], [0, 0]])),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("layout,shape,bases", SG2D_INTEL, ids=["A-32x32", "A-32x16x2", "B-32x16x2"])
+def test_subgroup_2d_block(layout: Attribute, shape: tuple[int, int], bases: dict[str, list[list[int]]]) -> None:
+    ll = to_linear(layout, shape)
+    assert {d: [list(b) for b in ll.bases(d)] for d in bases} == bases
+    assert ll.is_surjective()
+    # What the 32x16x2 reads hold is what the GEMM's DPAS operands need: exactly for A,
+    # up to the order of registers for B.
+    if layout.num_blocks == 2:  # type: ignore[attr-defined]
+        operand = dot(0 if shape == (256, 32) else 1, MMA_32W)
+        assert same_placement(layout, operand, shape) == (shape == (256, 32))
+        assert reorders_registers(ll, to_linear(operand, shape))
 
 
 # ------------------------------------------------------ equality / errors

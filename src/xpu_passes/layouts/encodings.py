@@ -244,22 +244,27 @@ def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr
 
 def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
     """Intel's subgroup2DBlockToLinearLayout: an h x w block read per warp (rows in
-    registers, columns in lanes), `numBlocks` side by side along dim 1, warps
-    replicated along the order's inner dim."""
+    registers, columns in lanes; when w exceeds the sub-group, each lane also holds
+    w / threadsPerWarp neighbouring columns), `numBlocks` side by side along dim 1,
+    warps row-major with those along the order's inner dim holding replicas."""
     rank = len(shape)
     if rank != 2:
         raise LayoutError(f"#ttig.subgroup_2d_block supports rank 2, not {rank}")
     _check_rank(layout, len(layout.warps_per_cta), shape)
     _single_cta(layout)
     h, w = layout.instr_shape
-    inner = layout.order[0]
+    tpw = layout.threads_per_warp
+    if w < tpw:
+        raise LayoutError(f"#ttig.subgroup_2d_block with a {h}x{w} block narrower than {tpw} lanes")
+    per_lane = w // tpw
     tile = LinearLayout(
         (h, w),
-        register=tuple((r, 0) for r in _pow2(1, h)),
-        lane=tuple((0, c) for c in _pow2(1, w)),
+        register=tuple((0, c) for c in _pow2(1, per_lane)) + tuple((r, 0) for r in _pow2(1, h)),
+        lane=tuple((0, c) for c in _pow2(per_lane, w)),
     )
     tile = tile * identity1d(layout.num_blocks, "register", 1, rank)
     warps = layout.warps_per_cta
+    inner = layout.order[0]
     warp_order = (1, 0)  # row-major, as Intel's getMatrixOrder(rank, rowMajor=true)
     tile = tile * product(
         (zeros1d(warps[d], "warp", d, rank) if d == inner else identity1d(warps[d], "warp", d, rank) for d in warp_order),
