@@ -333,11 +333,14 @@ def test_conversion_classes() -> None:
     assert not reorders_registers(a, b) and mixed_transpositions(a, b) is None  # crosses warps
     swapped = dataclasses.replace(a, register=(a.register[1], a.register[0]) + a.register[2:])
     assert reorders_registers(a, swapped) and not same_placement(EPI_256, from_linear(swapped), shape)
+    assert a.holds_all_of(swapped, "lane") and swapped.holds_all_of(a, "lane")
+    assert not a.holds_all_of(b, "lane") and not a.holds_all_of(b, "warp") and a.holds_all_of(b, "block")
     conv = conversion(a, swapped)
     assert conv["register"][:2] == ((("register", 1),), (("register", 0),))
     # One register bit traded for one lane bit inside each warp: a sub-group shuffle.
     one_swap = dataclasses.replace(a, register=(a.lane[0],) + a.register[1:], lane=(a.register[0],) + a.lane[1:])
     assert mixed_transpositions(a, one_swap) == 1 and not needs_slm(EPI_256, from_linear(one_swap), shape)
+    assert not a.holds_all_of(one_swap, "lane") and a.holds_all_of(one_swap, "warp")
 
 
 # SLM bytes triton-xpu 3.3 reported for the corpus kernels (ttg.shared after lowering).

@@ -138,6 +138,28 @@ class LinearLayout:
         """Indices of the zero bases of `dim` (the bits along which it holds replicas)."""
         return [i for i, b in enumerate(self.bases(dim)) if not any(b)]
 
+    def holds_all_of(self, other: LinearLayout, level: str) -> bool:
+        """Every unit at `level` of `other` needs only data this layout has in the same unit.
+
+        `level` is the first input dim that stays fixed: "lane" asks whether each thread
+        (lane, warp, block) already holds what `other` puts there (so converting only
+        renumbers registers when it holds both ways); "warp" whether each warp does;
+        "block" whether each CTA does. Replicas count as held.
+        """
+        if self.shape != other.shape:
+            return False
+        inner = IN_DIMS[: IN_DIMS.index(level)]
+        span = _Span(self.images(inner))
+        if not all(span.reduce(v) == 0 for v in other.images(inner)):
+            return False
+        # The fixed dims: other's element there differs from ours by something the unit holds.
+        for d in IN_DIMS[IN_DIMS.index(level) :]:
+            if len(self.bases(d)) != len(other.bases(d)):
+                return False
+            if any(span.reduce(self.flat(a) ^ other.flat(b)) for a, b in zip(self.bases(d), other.bases(d))):
+                return False
+        return True
+
     def invert(self) -> dict[Coord, tuple[int, int, int, int]]:
         """For a bijective layout: coordinates -> (register, lane, warp, block)."""
         if not self.is_bijective():
