@@ -368,6 +368,14 @@ def test_scratch_free_conversions() -> None:
     assert convert_scratch_bytes(tensor((256, 256), MMA_32W), tensor((256, 256), lin)) == 0
 
 
+def test_scratch_of_unsupported_and_shared_layouts() -> None:
+    shared = attr("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
+    assert convert_scratch_bytes(tensor((64, 64), EPI_4W), tensor((64, 64), shared)) == 0
+    warp = attr("#ttig.warp<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], order = [1, 0]}>")
+    with pytest.raises(LayoutError, match="no linear layout"):
+        convert_scratch_bytes(tensor((64, 64), EPI_4W), tensor((64, 64), warp))
+
+
 def test_scratch_scales_with_element_size() -> None:
     f = convert_scratch_bytes(tensor((64, 128), EPI_4W, f32), tensor((64, 128), MMA_4W, f32))
     h = convert_scratch_bytes(tensor((64, 128), EPI_4W, bf16), tensor((64, 128), MMA_4W, bf16))

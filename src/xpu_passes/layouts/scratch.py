@@ -31,6 +31,9 @@ from xpu_passes.layouts.encodings import LayoutError, dpas_repetitions, to_linea
 from xpu_passes.layouts.linear import LinearLayout, mixed_transpositions, reorders_registers
 
 
+_SHARED = (ttg.SwizzledSharedEncodingAttr, ttg.SharedEncodingAttr)
+
+
 def layout_order(ll: LinearLayout) -> list[int]:
     """Triton's order of a linear layout: dims as registers first walk them (fastest first)."""
     order: list[int] = []
@@ -247,6 +250,8 @@ def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     if dst.get_shape() != shape:
         raise LayoutError(f"convert_layout between shapes {shape} and {dst.get_shape()}")
     s, d = src.encoding, dst.encoding
+    if isinstance(s, _SHARED) or isinstance(d, _SHARED):
+        return 0  # to/from shared memory: the buffer is the memdesc's, not scratch
     bits = element_bits(src.element_type)
     whole = bits  # the shared buffer: the whole tensor, bytes = bits / 8 (as local_alloc counts)
     for n in shape:
