@@ -516,7 +516,9 @@ def test_scratch_matches_triton_allocation(seed: int) -> None:
     rng = random.Random(seed)
     kinds = ["blocked", "dpas", "dot_a", "dot_b", "linear"]
     compared, mismatches = 0, []
-    while compared < 50:
+    for _ in range(200):
+        if compared >= 50:
+            break
         warps = rng.choice([1, 2, 4, 8, 16, 32])
         if rng.random() < 0.15:
             shape: list[int] = [rng.choice([16, 64, 256, 1024])]
@@ -532,7 +534,7 @@ def test_scratch_matches_triton_allocation(seed: int) -> None:
         ours = convert_scratch_bytes(tensor(shape, src, ELEMS[elem]), tensor(shape, dst, ELEMS[elem]))
         if ours != theirs:
             mismatches.append((spell(src), spell(dst), shape, elem, ours, theirs))
-    assert not mismatches, mismatches[:3]
+    assert compared >= 50 and not mismatches, mismatches[:3]
 
 
 @pytest.mark.triton
@@ -589,7 +591,9 @@ def test_maps_match_triton_lowering() -> None:
         (dot(1, MMA_4W), (32, 128), 4),
         (dot(0, MMA_FA), (128, 64), 8),
     ]
-    while len(cases) < 12:
+    for _ in range(500):
+        if len(cases) >= 12:
+            break
         warps = rng.choice([1, 2, 4, 8])
         shape = (rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64, 128]))
         layout = random_layout(rng, rng.choice(["blocked", "dpas", "dot_a", "dot_b"]), warps, shape)
@@ -681,7 +685,9 @@ def test_same_placement_means_a_free_conversion() -> None:
     """same_placement(a, b) => triton-xpu converts a -> b with no SLM and no shuffles."""
     rng = random.Random(3)
     checked = 0
-    while checked < 6:
+    for _ in range(30):
+        if checked >= 6:
+            break
         warps = rng.choice([2, 4, 8])
         shape = (rng.choice([32, 64, 128]), rng.choice([32, 64, 128]))
         a = random_layout(rng, rng.choice(["blocked", "dpas", "dot_a"]), warps, shape)
@@ -698,6 +704,7 @@ def test_same_placement_means_a_free_conversion() -> None:
                 assert reorders_registers(to_linear(a, shape), to_linear(b, shape)) or not free or (
                     mixed_transpositions(to_linear(a, shape), to_linear(b, shape)) == 1
                 )
+    assert checked >= 6
 
 
 @pytest.mark.triton
