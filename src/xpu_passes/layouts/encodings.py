@@ -11,10 +11,12 @@ larger than the tile; lanes/warps hold replicas when it is smaller.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg, ttig
+from xpu_passes.dialects._struct_attr import StructAttr
 from xpu_passes.layouts.linear import LinearLayout, identity1d, product, with_shape, zeros1d
 
 
@@ -58,16 +60,13 @@ def _check_rank(layout: Attribute, rank: int, shape: tuple[int, ...]) -> None:
         raise LayoutError(f"{_kind(layout)} has rank {rank} but the tensor {shape} has rank {len(shape)}")
 
 
-def _single_cta(layout: Attribute) -> None:
-    """We model one CTA (the `block` input dim is empty), as on PVC."""
-    get = getattr(layout, "get", None)
+def _single_cta(layout: StructAttr) -> None:
+    """We model one CTA (the `block` input dim stays empty), as PVC runs them."""
+    keys = {f.key for f in layout.FIELDS}
     for key in ("CTAsPerCGA", "CTASplitNum"):
-        try:
-            v = get(key) if get else None
-        except KeyError:
-            v = None
-        if v is not None and any(x != 1 for x in v):  # type: ignore[attr-defined]
-            raise LayoutError(f"{_kind(layout)} with {key} = {list(v)} (more than one CTA) is not supported")  # type: ignore[call-overload]
+        v = cast("tuple[int, ...] | None", layout.get(key) if key in keys else None)
+        if v is not None and any(x != 1 for x in v):
+            raise LayoutError(f"{_kind(layout)} with {key} = {list(v)} (more than one CTA) is not supported")
 
 
 def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:
