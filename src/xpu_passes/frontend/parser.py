@@ -140,6 +140,14 @@ def verify_module(parsed: ParsedModule) -> None:
                 raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
         if isinstance(op, scf.IfOp) and (why := _if_yields_mismatch(op)):
             raise parsed.error_at(op, f"'scf.if' op {why}")
+        if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
+            raise parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
+                                      f"names, found: '{bad}'")
+
+
+def _undialected_attrs(op: ModuleOp) -> str:
+    """MLIR's ModuleOp verifier: discardable attributes must be dialect-prefixed (xDSL does not check)."""
+    return ", ".join(n for n in op.attributes if "." not in n and n not in ("sym_name", "sym_visibility"))
 
 
 def _if_yields_mismatch(op: scf.IfOp) -> str:
