@@ -23,6 +23,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.scratch import needs_slm
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel, operand_layouts, with_encoding
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
@@ -265,13 +267,30 @@ def conversions_saved(s: Slice, target: Operation) -> int:
     return removed - added
 
 
+SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group shuffle) counts 1/8
+
+
+def conversion_cost(t: Attribute, layout: Attribute) -> int:
+    """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
+    algebra shows it needs no SLM (unknown layouts are taken to need it)."""
+    src = encoding(t)
+    n = numel(t)
+    if src is None or src == layout:
+        return 0
+    try:
+        free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
+    except LayoutError:
+        free = False
+    return max(1, n // SHUFFLE_DISCOUNT) if free else n
+
+
 def cost(s: Slice, exclude: Operation) -> int:
     """Elements the slice would convert, weighted by how often each conversion runs."""
-    total = sum(numel(v.type) * weight(v) for v, l in s.boundary.items() if encoding(v.type) != l)
+    total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
     for v in s.inplace:
         users = [u.operation for u in v.uses if u.operation is not exclude]
         if users and _foreign_uses(v, s, s.layout[v]):
-            total += numel(v.type) * weight(v)
+            total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
     return total
 
 

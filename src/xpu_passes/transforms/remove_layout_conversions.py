@@ -153,7 +153,7 @@ class RemoveLayoutConversions(XpuPass):
     def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper; None when done, else why not."""
         target = encoding(cvt.result.type)
-        saved = numel(cvt.result.type) * remat.weight(cvt.result)
+        saved = remat.conversion_cost(cvt.src.type, target) * remat.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
         fwd = remat.Slice(load_ok=block_loads.__contains__)
         options = []

@@ -3,7 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// ORACLE-COUNT-11: // -----
+// ORACLE-COUNT-12: // -----
 
 // GEMM epilogue through a masked tensor of pointers: the whole address and mask
 // computation is recomputed in the DPAS layout, the load takes it, and the
@@ -380,3 +380,21 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
   }
 }
 
+
+// -----
+
+// The cost model asks the layout algebra: a conversion that only renames
+// registers (here #lin is #blocked with two register bases swapped) needs no
+// SLM and is counted at 1/8 of its 4096 elements; it stays, as there is
+// nothing cheaper to do.
+// CHECK-LABEL: tt.func public @register_rename
+// CHECK: ttg.convert_layout %x : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #blocked>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 512 weighted elements to save 512 (a function argument is converted)
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lin = #ttg.linear<{register = [[0, 2], [0, 1], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32]], warp = [[1, 0], [2, 0]], block = []}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @register_rename(%x: tensor<64x64xf32, #lin>) -> tensor<64x64xf32, #blocked> {
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #lin> -> tensor<64x64xf32, #blocked>
+    tt.return %y : tensor<64x64xf32, #blocked>
+  }
+}
