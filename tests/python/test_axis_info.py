@@ -38,6 +38,17 @@ module {
       %q = tt.addptr %p, %bk : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
       scf.yield %q : tensor<64x32x!tt.ptr<f16>>
     }
+    %oddt = tt.splat %odd : i32 -> tensor<64x32xi32>
+    %w:3 = scf.while (%wp = %ptrs, %wq = %ptrs, %wi = %c0) : (tensor<64x32x!tt.ptr<f16>>, tensor<64x32x!tt.ptr<f16>>, i32) -> (tensor<64x32x!tt.ptr<f16>>, tensor<64x32x!tt.ptr<f16>>, i32) {
+      %more = arith.cmpi slt, %wi, %n : i32
+      scf.condition(%more) %wp, %wq, %wi : tensor<64x32x!tt.ptr<f16>>, tensor<64x32x!tt.ptr<f16>>, i32
+    } do {
+    ^bb0(%bp: tensor<64x32x!tt.ptr<f16>>, %bq: tensor<64x32x!tt.ptr<f16>>, %bi: i32):
+      %np = tt.addptr %bp, %bk : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+      %nq = tt.addptr %bq, %oddt : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+      %ni = arith.addi %bi, %c1 : i32
+      scf.yield %np, %nq, %ni : tensor<64x32x!tt.ptr<f16>>, tensor<64x32x!tt.ptr<f16>>, i32
+    }
     %sel = scf.if %c -> (tensor<64x32xi32>) {
       scf.yield %off : tensor<64x32xi32>
     } else {
@@ -97,6 +108,17 @@ def test_if_results_join_both_branches(analysed) -> None:
     ai, v = analysed
     sel = ai[v["sel"]]
     assert sel.contiguity == (1, 32) and sel.constancy == (1, 1)
+
+
+def test_while_carried_pointers_join_inits_and_yields(analysed) -> None:
+    ai, v = analysed
+    loop = next(op for op in v["loop"].owner.parent_block().ops if isinstance(op, scf.WhileOp))
+    even, odd = ai[loop.results[0]], ai[loop.results[1]]
+    assert even.contiguity == (1, 32) and even.stride[1] == 1
+    assert even.divisibility[1] == 16  # advancing by 32 f16 keeps the 16-byte alignment
+    assert odd.contiguity == (1, 32)  # adding a splat keeps rows contiguous...
+    assert odd.divisibility[1] < 16  # ...but an odd advance loses the alignment after the first trip
+    assert ai[loop.after_region.block.args[1]].divisibility[1] < 16
 
 
 @pytest.mark.triton

@@ -161,14 +161,27 @@ class AxisInfoAnalysis:
             self.info[r] = info
 
     def _while(self, op: scf.WhileOp) -> None:
-        # Values flow around the loop in ways we do not track: assume nothing.
-        for region in op.regions:
-            for b in region.blocks:
-                for a in b.args:
-                    self.info[a] = AxisInfo.unknown(len(_shape(a)))
-                self._block(b)
-        for r in op.results:
-            self.info[r] = AxisInfo.unknown(len(_shape(r)))
+        """Like scf.for: the before-region's args join the inits and the after-region's yields."""
+        before, after = op.before_region.block, op.after_region.block
+        carried = [self[v] for v in op.arguments]
+        passed: list[AxisInfo] = []
+        for attempt in range(self.MAX_ITERATIONS + 1):
+            if attempt == self.MAX_ITERATIONS:  # no fixpoint in time: assume nothing
+                carried = [AxisInfo.unknown(c.rank) for c in carried]
+            for arg, info in zip(before.args, carried):
+                self.info[arg] = info
+            self._block(before)
+            passed = [self[v] for v in before.last_op.operands[1:]]  # type: ignore[union-attr]
+            for arg, info in zip(after.args, passed):
+                self.info[arg] = info
+            self._block(after)
+            yielded = [self[v] for v in after.last_op.operands]  # type: ignore[union-attr]
+            joined = [a.join(b) for a, b in zip(carried, yielded)]
+            if joined == carried or attempt == self.MAX_ITERATIONS:
+                break
+            carried = joined
+        for r, info in zip(op.results, passed):
+            self.info[r] = info
 
     # ---------------------------------------------------------- transfer
 
