@@ -249,15 +249,19 @@ def test_dot_operand_with_blocked_parent_holds_all_of_k() -> None:
     assert a.free_bases("lane") == [0, 1, 2] and a.free_bases("warp") == [0]
 
 
-def sg2d(instr: Sequence[int], blocks: int, order: Sequence[int], warps: Sequence[int] = (8, 4)) -> Attribute:
+def sg2d(
+    instr: Sequence[int], blocks: int, order: Sequence[int], warps: Sequence[int] = (8, 4), k_width: int = 2
+) -> Attribute:
     return attr(
         f"#ttig.subgroup_2d_block<{{warpsPerCTA = {list(warps)}, instrShape = {list(instr)}, numBlocks = {blocks}, "
-        f"order = {list(order)}, kWidth = 2, threadsPerWarp = 16}}>"
+        f"order = {list(order)}, kWidth = {k_width}, threadsPerWarp = 16}}>"
     )
 
 
-# Intel's own unit tests for subgroup2DBlockToLinearLayout (fp16, warps [8, 4]):
-# A operands (K contiguous: order [1, 0]) and a B operand (order [0, 1]).
+# Intel's own unit tests for subgroup2DBlockToLinearLayout (LinearLayoutConversionsTest.cpp):
+# A operands (K contiguous: order [1, 0]) and B operands (order [0, 1]); fp16 with warps
+# [8, 4], fp32 (8-wide A blocks: rows wrap onto lanes 8..15) and int8 (32-wide A blocks:
+# 2 bytes a lane) with the kWidth Intel passes.
 SG2D_INTEL = [
     (sg2d([32, 32], 1, [1, 0]), (256, 32),
      dict(register=[[0, 1], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], lane=[[0, 2], [0, 4], [0, 8], [0, 16]],
@@ -268,20 +272,107 @@ SG2D_INTEL = [
     (sg2d([32, 16], 2, [0, 1]), (32, 256),
      dict(register=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 16], [0, 128]], lane=[[0, 1], [0, 2], [0, 4], [0, 8]],
           warp=[[0, 32], [0, 64], [0, 0], [0, 0], [0, 0]])),
+    (sg2d([32, 8], 2, [1, 0], k_width=4), (256, 32),
+     dict(register=[[2, 0], [4, 0], [8, 0], [16, 0], [0, 8], [0, 16]], lane=[[0, 1], [0, 2], [0, 4], [1, 0]],
+          warp=[[0, 0], [0, 0], [32, 0], [64, 0], [128, 0]])),
+    (sg2d([32, 16], 1, [0, 1], k_width=4), (32, 128),
+     dict(register=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 64]], lane=[[0, 1], [0, 2], [0, 4], [0, 8]],
+          warp=[[0, 16], [0, 32], [0, 0], [0, 0], [0, 0]])),
+    (sg2d([16, 32], 1, [1, 0], warps=(4, 8), k_width=1), (64, 32),
+     dict(register=[[0, 1], [1, 0], [2, 0], [4, 0], [8, 0]], lane=[[0, 2], [0, 4], [0, 8], [0, 16]],
+          warp=[[0, 0], [0, 0], [0, 0], [16, 0], [32, 0]])),
+    (sg2d([32, 16], 1, [0, 1], warps=(4, 8), k_width=1), (32, 128),
+     dict(register=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], lane=[[0, 1], [0, 2], [0, 4], [0, 8]],
+          warp=[[0, 16], [0, 32], [0, 64], [0, 0], [0, 0]])),
 ]  # fmt: skip
+SG2D_INTEL_IDS = ["A-32x32", "A-32x16x2", "B-32x16x2", "A-fp32-32x8x2", "B-fp32-32x16", "A-i8-16x32", "B-i8-32x16"]
 
 
-@pytest.mark.parametrize("layout,shape,bases", SG2D_INTEL, ids=["A-32x32", "A-32x16x2", "B-32x16x2"])
+@pytest.mark.parametrize("layout,shape,bases", SG2D_INTEL, ids=SG2D_INTEL_IDS)
 def test_subgroup_2d_block(layout: Attribute, shape: tuple[int, int], bases: dict[str, list[list[int]]]) -> None:
     ll = to_linear(layout, shape)
     assert {d: [list(b) for b in ll.bases(d)] for d in bases} == bases
     assert ll.is_surjective()
-    # What the 32x16x2 reads hold is what the GEMM's DPAS operands need: exactly for A,
-    # up to the order of registers for B.
-    if layout.num_blocks == 2:  # type: ignore[attr-defined]
-        operand = dot(0 if shape == (256, 32) else 1, MMA_32W)
-        assert same_placement(layout, operand, shape) == (shape == (256, 32))
-        assert reorders_registers(ll, to_linear(operand, shape))
+
+
+def test_subgroup_2d_block_of_the_bf16_gemm() -> None:
+    """What the 32x16x2 reads hold is what the 256x256x32 GEMM's DPAS operands need:
+    exactly for A, up to the order of registers for B."""
+    a, b = sg2d([32, 16], 2, [1, 0]), sg2d([32, 16], 2, [0, 1])
+    assert same_placement(a, dot(0, MMA_32W), (256, 32))
+    assert not same_placement(b, dot(1, MMA_32W), (32, 256))
+    assert reorders_registers(to_linear(b, (32, 256)), to_linear(dot(1, MMA_32W), (32, 256)))
+
+
+def block_read_reference(h: int, w: int, blocks: int, lanes: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """Where one sub-group's 2D block read puts each element, written out from the
+    SPV_INTEL_2d_block_io rule: each block is handed out row-major, in runs of
+    ceil(w / lanes) adjacent elements per work item; later blocks follow in registers.
+    (row, col) -> (register, lane)."""
+    per_lane = max(1, w // lanes)
+    regs_per_block = h * w // lanes
+    out = {}
+    for blk, r, c in product(range(blocks), range(h), range(w)):
+        run, k = divmod(r * w + c, per_lane)
+        out[(r, blk * w + c)] = (blk * regs_per_block + run // lanes * per_lane + k, run % lanes)
+    return out
+
+
+@pytest.mark.parametrize("h", [1, 2, 8, 16, 32])
+@pytest.mark.parametrize("w", [4, 8, 16, 32, 64])
+@pytest.mark.parametrize("blocks", [1, 2, 4])
+def test_subgroup_2d_block_is_the_read(h: int, w: int, blocks: int) -> None:
+    """One warp, one read: every element sits where the hardware read puts it, narrow
+    blocks (rows wrap onto lanes), wide blocks (several columns a lane) and blocks as
+    wide as the sub-group alike; kWidth changes nothing."""
+    shape = (h, w * blocks)
+    layouts = [sg2d([h, w], blocks, order, warps=(1, 1), k_width=kw) for order in ([1, 0], [0, 1]) for kw in (1, 2, 4)]
+    if h * w < 16:  # the read would leave lanes empty
+        for layout in layouts:
+            with pytest.raises(LayoutError, match="smaller than its 16-lane sub-group"):
+                to_linear(layout, shape)
+        return
+    ll = to_linear(layouts[0], shape)
+    assert ll.num("lane") == 16 and ll.is_bijective()
+    assert {e: (x[0], x[1]) for e, x in ll.invert().items()} == block_read_reference(h, w, blocks, 16)
+    assert all(to_linear(layout, shape) == ll for layout in layouts[1:])
+
+
+# DPAS operands of each element width and the 2D block layouts our OptimizeBlockIOEncoding
+# gives their loads (block_io.subgroup_2d_block_for): (bits, opsPerChan, warps, repCluster, (M, N, K)).
+OPERAND_READS = [
+    (8, 4, [4, 1], [2, 2], (64, 64, 64)),  # the int8 case of legalize-block-io-encoding.mlir: A 16x32x2
+    (8, 4, [4, 8], [2, 1], (64, 128, 32)),  # Intel's I8 test: A 16x32x1
+    (16, 2, [8, 4], [4, 2], (256, 256, 32)),  # the bf16 GEMM: A 32x16x2, B 32x16x2
+    (16, 2, [1, 4], [1, 2], (8, 128, 64)),  # skinny: A 8x16x2
+    (32, 1, [8, 4], [4, 1], (256, 128, 32)),  # Intel's FP32 test: A 32x8x2, B 32x16
+    (32, 1, [4, 1], [2, 1], (64, 16, 32)),  # A 16x8x2: rows wrap onto lanes 8..15
+]
+
+
+@pytest.mark.parametrize("bits,opc,warps,rc,mnk", OPERAND_READS, ids=lambda v: str(v).replace(" ", ""))
+@pytest.mark.parametrize("op_idx", [0, 1], ids=["A", "B"])
+def test_subgroup_2d_block_feeds_its_dot_operand(
+    bits: int, opc: int, warps: list[int], rc: list[int], mnk: tuple[int, int, int], op_idx: int
+) -> None:
+    """The DPAS operand definitions imply: a 2D block read of A holds each element on the
+    register, lane and warp the DPAS A operand wants it (same placement); one of B holds
+    the same elements in every thread, the registers possibly numbered otherwise (a B
+    read stacks K tiles, the operand puts its repCluster's N tiles first)."""
+    from xpu_passes.layouts.block_io import subgroup_2d_block_for
+
+    m, n, k = mnk
+    shape = (m, k) if op_idx == 0 else (k, n)
+    operand = dot(op_idx, dpas(warps, rc, opc))
+    block = subgroup_2d_block_for(operand, shape, bits, row_major=True)  # type: ignore[arg-type]
+    assert isinstance(block, ttig.Subgroup2DBlockEncodingAttr)
+    ll, want = to_linear(block, shape), to_linear(operand, shape)
+    assert ll.num("lane") == 16 and ll.num("warp") == warps[0] * warps[1]
+    if op_idx == 0:
+        assert same_placement(block, operand, shape), f"{ll}\n{want}"
+    else:
+        assert ll.holds_all_of(want, "lane") and want.holds_all_of(ll, "lane"), f"{ll}\n{want}"
+        assert reorders_registers(ll, want)
 
 
 # ------------------------------------------------------ equality / errors
@@ -321,6 +412,11 @@ def test_unsupported_layouts_raise() -> None:
     )
     with pytest.raises(LayoutError, match="more than one CTA"):
         to_linear(multi, (256, 256))
+    # 2D block reads come in powers of two; a block too small for the sub-group has no map.
+    with pytest.raises(LayoutError, match="instrShape, numBlocks, threadsPerWarp and warpsPerCTA must be powers"):
+        to_linear(sg2d([16, 12], 1, [1, 0]), (128, 64))
+    with pytest.raises(LayoutError, match="smaller than its 16-lane sub-group"):
+        to_linear(sg2d([2, 4], 1, [1, 0]), (64, 32))
 
 
 # --------------------------------------------------------- conversions

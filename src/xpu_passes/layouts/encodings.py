@@ -242,26 +242,42 @@ def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr
 
 
 def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
-    """Intel's subgroup2DBlockToLinearLayout: an h x w block read per warp (rows in
-    registers, columns in lanes; when w exceeds the sub-group, each lane also holds
-    w / threadsPerWarp neighbouring columns), `numBlocks` side by side along dim 1,
-    warps row-major with those along the order's inner dim holding replicas."""
+    """Intel's subgroup2DBlockToLinearLayout: an h x w block read per warp, `numBlocks`
+    side by side along dim 1, warps row-major with those along the order's inner dim
+    holding replicas.
+
+    A 2D block read hands the block out row-major, in runs of `ceil(w / threadsPerWarp)`
+    adjacent elements per lane: a block wider than the sub-group packs neighbouring
+    columns into each lane's registers first (8-bit A: 2 bytes a lane, as the DPAS A
+    operand holds them); a narrower one wraps its rows onto the remaining lanes (32-bit
+    A, w = 8: lane 8 holds row 1). kWidth does not enter: Intel's map depends on the
+    read alone (its unit tests pass kWidth 1, 2 and 4; the bases follow the width).
+    """
     rank = len(shape)
     if rank != 2:
         raise LayoutError(f"#ttig.subgroup_2d_block supports rank 2, not {rank}")
     _check_rank(layout, len(layout.warps_per_cta), shape)
     _single_cta(layout)
-    h, w = layout.instr_shape
-    tpw = layout.threads_per_warp
-    if w < tpw:
-        raise LayoutError(f"#ttig.subgroup_2d_block with a {h}x{w} block narrower than {tpw} lanes")
-    per_lane = w // tpw
+    instr = layout.instr_shape
+    tpw, blocks = layout.threads_per_warp, layout.num_blocks
+    if len(instr) != 2 or sorted(layout.order) != [0, 1]:
+        raise LayoutError(f"#ttig.subgroup_2d_block with instrShape {list(instr)} and order {list(layout.order)}")
+    h, w = instr
+    if not all(_is_pow2(v) for v in (h, w, tpw, blocks, *layout.warps_per_cta)):
+        raise LayoutError(
+            f"{_kind(layout)}: instrShape, numBlocks, threadsPerWarp and warpsPerCTA must be powers of two"
+        )
+    if h * w < tpw:  # some lanes would get nothing from the read
+        raise LayoutError(f"#ttig.subgroup_2d_block with a {h}x{w} block smaller than its {tpw}-lane sub-group")
+    per_lane = max(1, w // tpw)  # adjacent columns one lane holds
+    col_lanes = w // per_lane  # lanes across one row
+    rows_per_warp = tpw // col_lanes  # rows one pass of the sub-group covers
     tile = LinearLayout(
         (h, w),
-        register=tuple((0, c) for c in _pow2(1, per_lane)) + tuple((r, 0) for r in _pow2(1, h)),
-        lane=tuple((0, c) for c in _pow2(per_lane, w)),
+        register=tuple((0, c) for c in _pow2(1, per_lane)) + tuple((r, 0) for r in _pow2(rows_per_warp, h)),
+        lane=tuple((0, c) for c in _pow2(per_lane, w)) + tuple((r, 0) for r in _pow2(1, rows_per_warp)),
     )
-    tile = tile * identity1d(layout.num_blocks, "register", 1, rank)
+    tile = tile * identity1d(blocks, "register", 1, rank)
     warps = layout.warps_per_cta
     inner = layout.order[0]
     warp_order = (1, 0)  # row-major, as Intel's getMatrixOrder(rank, rowMajor=true)
@@ -270,6 +286,10 @@ def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[in
         rank,
     )
     return with_shape(tile, shape)
+
+
+def _is_pow2(v: int) -> bool:
+    return v >= 1 and not v & (v - 1)
 
 
 def _linear(layout: ttg.LinearEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:

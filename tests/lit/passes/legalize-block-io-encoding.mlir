@@ -15,6 +15,7 @@
 // ORACLE: tt.func public @different_threads
 // ORACLE: tt.func public @not_only_conversions
 // ORACLE: tt.func public @int8
+// ORACLE: tt.func public @tf32
 
 // The seed (Intel issue 4362's GEMM loop, see optimize-block-io-encoding.mlir):
 // optimize, then RemoveLayoutConversions, then legalize: A and B are loaded in
@@ -177,15 +178,26 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 
 // -----
 
-// int8 GEMM (opsPerChan 4): B's 2D block layout equals the dot operand B. For A
-// (16x32 reads: each lane holds two bytes side by side) the algebra has no
-// #ttg.linear that fits a 16-lane warp; whatever it proves, A ends in its dot-operand
-// layout (folded, or loaded in the conversion's layout with a remark saying that
-// nothing was proven) and no conversion is left.
+// int8 GEMM (opsPerChan 4). A is read as 16x32 blocks, wider than the 16-lane
+// sub-group: each lane holds 2 adjacent bytes in registers (register basis [0, 1]
+// first, then the rows; 4 column lanes of stride 2), exactly as the DPAS A operand
+// with opsPerChan 4 packs them; B's 32x16 blocks hold K in registers as the operand
+// does. Both are the same placement as their dot operands, so both fold with no
+// remark, also with {fold_register_permutations=false}. (Before, this test only
+// asked that A end in its dot-operand layout somehow, because the algebra could not
+// yet be trusted with blocks wider than the sub-group.)
 // CHECK-LABEL: tt.func public @int8
-// CHECK: %[[LA:.*]] = tt.load {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
-// CHECK-NEXT: %[[LB:.*]] = tt.load {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// CHECK: tt.make_tensor_ptr %a, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: tt.make_tensor_ptr %b, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// CHECK-NEXT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
 // CHECK-NEXT: tt.dot %[[LA]], %[[LB]]
+// STRICT-LABEL: tt.func public @int8
+// STRICT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// STRICT-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// STRICT-NEXT: tt.dot %[[LA]], %[[LB]]
+// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 12]]:
+// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 13]]:
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 4, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 32], B = [32, 32], C = [16, 32]}>
 #sa = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [16, 32], numBlocks = 2, order = [1, 0], kWidth = 2, threadsPerWarp = 16}>
 #sb = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [32, 16], numBlocks = 2, order = [0, 1], kWidth = 4, threadsPerWarp = 16}>
@@ -202,5 +214,42 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
     %cb = ttg.convert_layout %lb : tensor<64x64xi8, #sb> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>
     %d = tt.dot %ca, %cb, %acc : tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>> -> tensor<64x64xi32, #mma>
     tt.return %d : tensor<64x64xi32, #mma>
+  }
+}
+
+// -----
+
+// tf32 GEMM (opsPerChan 1). A is read as 16x8 blocks, narrower than the sub-group:
+// the 8 column lanes take row 0 and lanes 8..15 row 1 (lane basis [1, 0] after the
+// column lanes), registers walk the rows 2 at a time, as the DPAS A operand with
+// opsPerChan 1 places them. Same placement for A and for B (32x16 reads): both fold
+// with no remark. (Before, the algebra refused blocks narrower than the sub-group
+// and A was only loaded in its conversion's layout, with a remark that nothing was proven.)
+// CHECK-LABEL: tt.func public @tf32
+// CHECK: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
+// CHECK-NEXT: tt.dot %[[LA]], %[[LB]]
+// STRICT-LABEL: tt.func public @tf32
+// STRICT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// STRICT-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
+// STRICT-NEXT: tt.dot %[[LA]], %[[LB]]
+// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 12]]:
+// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 13]]:
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 1, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 1], A = [16, 8], B = [8, 16], C = [16, 16]}>
+#sa = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [16, 8], numBlocks = 2, order = [1, 0], kWidth = 1, threadsPerWarp = 16}>
+#sb = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [32, 16], numBlocks = 1, order = [0, 1], kWidth = 1, threadsPerWarp = 16}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @tf32(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %ld: i64 {tt.divisibility = 16 : i32}) -> tensor<64x16xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x16xf32, #mma>
+    %pa = tt.make_tensor_ptr %a, [%m, %m], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xf32, #sa>>
+    %pb = tt.make_tensor_ptr %b, [%m, %m], [%ld, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<32x16xf32, #sb>>
+    %la = tt.load %pa {triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x32xf32, #sa>>
+    %ca = ttg.convert_layout %la : tensor<64x32xf32, #sa> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+    %lb = tt.load %pb {triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<32x16xf32, #sb>>
+    %cb = ttg.convert_layout %lb : tensor<32x16xf32, #sb> -> tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>
+    %d = tt.dot %ca, %cb, %acc, inputPrecision = tf32 : tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>> -> tensor<64x16xf32, #mma>
+    tt.return %d : tensor<64x16xf32, #mma>
   }
 }
