@@ -120,7 +120,7 @@ def _run_python(mod: Any, names: list[str]) -> Any:
             raise PassFailure(f"{name} failed on '{e.op.name}' at ttgir line {where}: {e.message}") from None
         except Exception as e:
             raise PassFailure(f"{name} failed: {type(e).__name__}: {e}") from e
-    out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True)
+    out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     try:
         return oracle.parse(out, mod.context)
     except oracle.OracleError as e:

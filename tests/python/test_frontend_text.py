@@ -56,3 +56,61 @@ def test_trailing_loc_defs_are_cut_and_ordered_by_use() -> None:
     names = [d.name for d in defs]
     assert names.index("#loc1") < names.index("#loc") and names.index("#loc2") < names.index("#loc")
     assert defs[-1].refs == ("#loc2", "#loc1"), "aliases inside strings are not references"
+
+
+LOOPS = """module {
+  tt.func @loops(%n: i32 loc("k.py":1:0)) {
+    %c0 = arith.constant 0 : i32 loc("k.py":2:8)
+    %c1 = arith.constant 1 : i32 loc("k.py":3:8)
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32)  : i32 {
+      %s = arith.addi %a, %i : i32 loc("k.py":5:12)
+      scf.yield %s : i32 loc("k.py":5:4)
+    } loc("k.py":4:4)
+    %w = scf.while (%x = %r) : (i32) -> i32 {
+      %k = arith.cmpi slt, %x, %n : i32 loc("k.py":7:10)
+      scf.condition(%k) %x : i32 loc("k.py":7:4)
+    } do {
+    ^bb0(%y: i32 loc("k.py":8:4)):
+      %z = arith.addi %y, %c1 : i32 loc("k.py":9:8)
+      scf.yield %z : i32 loc("k.py":9:4)
+    } loc("k.py":6:4)
+    tt.return loc("k.py":10:4)
+  } loc("k.py":1:0)
+} loc("k.py":0:0)
+"""
+
+
+def _print_loops(**options: bool) -> str:
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parse_module, print_module
+
+    parsed = parse_module(make_context(), LOOPS, "loops.mlir")
+    return print_module(parsed.module, parsed.spelling, debuginfo=True, local_scope=True, **options)
+
+
+def test_block_arg_locs_print_scf_loops_generically() -> None:
+    """scf.for's custom syntax cannot carry its block arguments' locations; the option's
+    generic form does: the induction variable gets the loop's (as MLIR's builder gives
+    it), the iter_args and scf.while's before-region arguments stay unknown."""
+    out = _print_loops(block_arg_locs=True)
+    assert '"scf.for"(%c0, %n, %c1, %c0) ({' in out
+    assert '^bb0(%i: i32 loc("k.py":4:4), %a: i32 loc(unknown)):' in out
+    assert '"scf.while"(%r) ({' in out and "^bb0(%x: i32 loc(unknown)):" in out
+    assert '^bb0(%y: i32 loc("k.py":8:4)):' in out, "a location the input had is kept"
+    # Only the loops are generic: their bodies keep the custom syntax.
+    assert 'arith.addi %a, %i : i32 loc("k.py":5:12)' in out and 'scf.yield %s : i32 loc("k.py":5:4)' in out
+    assert 'scf.condition(%k) %x : i32 loc("k.py":7:4)' in out
+    assert '}) : (i32, i32, i32, i32) -> i32 loc("k.py":4:4)' in out
+
+
+def test_block_arg_locs_is_off_by_default_and_needs_debuginfo() -> None:
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parse_module, print_module
+
+    out = _print_loops()
+    assert "scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32)" in out and '"scf.' not in out
+    # xDSL's scf.while printed its location after its type too; MLIR reads it only at the end.
+    assert "scf.while (%x = %r) : (i32) -> i32 {" in out and out.count('loc("k.py":6:4)') == 1
+    parsed = parse_module(make_context(), LOOPS, "loops.mlir")
+    plain = print_module(parsed.module, parsed.spelling, block_arg_locs=True)
+    assert '"scf.' not in plain and "loc(" not in plain

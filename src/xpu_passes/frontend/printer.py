@@ -3,6 +3,12 @@
 xDSL prints every attribute inline. Triton tools print layouts through aliases
 (`#blocked1 = #ttg.blocked<...>` at the top, `#blocked1` at uses) and, with debug
 info, locations as `loc(#loc3)` with `#loc3 = loc(...)` after the module.
+
+`block_arg_locs` (for text that triton re-parses, not for people): the custom syntax of
+`scf.for` and of `scf.while`'s before region has no place for the locations of the
+region's block arguments, so MLIR's parser gives them their position in the text
+(which LLVM then reports as a source line). Those two ops are printed in the generic
+form instead, whose `^bb0(%arg: type loc(...))` carries them.
 """
 
 from __future__ import annotations
@@ -13,8 +19,9 @@ from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
 
-from xdsl.dialects.builtin import LocationAttr, ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnknownLoc, UnregisteredOp
+from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.printer import Printer
 
 from xpu_passes.frontend.spelling import Spelling, denormalize
@@ -54,10 +61,12 @@ class _Aliases:
 @dataclass(eq=False, repr=False)
 class TTGIRPrinter(Printer):
     use_aliases: bool = True
+    block_arg_locs: bool = False  # generic scf.for/scf.while, see the module docstring
     _attrs: _Aliases = field(default_factory=_Aliases)
     _locs: _Aliases = field(default_factory=_Aliases)
     _defining: Attribute | None = None
     _refs: list[Attribute] | None = None  # aliases a definition uses
+    _custom: Operation | None = None  # the op being printed in its custom syntax
 
     def print_attribute(self, attribute: Attribute) -> None:
         if self.use_aliases and attribute is not self._defining:
@@ -74,6 +83,40 @@ class TTGIRPrinter(Printer):
                     self._refs.append(attribute)
                 return
         super().print_attribute(attribute)
+
+    def print_op(self, op: Operation) -> None:
+        if self.block_arg_locs and self.print_debuginfo and isinstance(op, (scf.ForOp, scf.WhileOp)):
+            # Generic form for this op only: the ops in its regions keep their custom syntax.
+            self._print_results(op)
+            self.print_string(f'"{op.name}"')
+            self.print_op_with_default_format(op)
+            return
+        custom = not (isinstance(op, UnregisteredOp) or self.print_generic_format or Operation.print is type(op).print)
+        saved, self._custom = self._custom, op if custom else None
+        try:
+            super().print_op(op)
+        finally:
+            self._custom = saved
+
+    def print_operation_type(self, op: Operation) -> None:
+        if op is self._custom:
+            # xDSL's scf.while prints its type with this mid-op; the location belongs at the
+            # end, where print_op puts it (MLIR rejects `-> i32 loc(...) {`).
+            self.print_function_type(op.operand_types, op.result_types)
+        else:
+            super().print_operation_type(op)
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        if not (self.block_arg_locs and self.print_debuginfo and print_type and _is_unlocated_iv(arg)):
+            super().print_block_argument(arg, print_type)
+            return
+        # MLIR's ForOp builder gives the induction variable the loop's location, and
+        # triton's native pipeline keeps it; xDSL's custom parser leaves it unknown.
+        self.print_ssa_value(arg)
+        self.print_string(": ")
+        self.print_attribute(arg.type)
+        self.print_string(" ")
+        self.print_attribute(arg.owner.parent_op().location)  # type: ignore[union-attr]
 
     def print_float(self, value: float, type: Any) -> None:
         # MLIR prints the bits of inf/nan in upper case: 0xFF800000.
@@ -121,6 +164,11 @@ class TTGIRPrinter(Printer):
             self.stream, self._defining, self._refs = saved
 
 
+def _is_unlocated_iv(arg: BlockArgument) -> bool:
+    loop = arg.owner.parent_op()
+    return isinstance(loop, scf.ForOp) and arg.index == 0 and isinstance(arg.location, UnknownLoc)
+
+
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
 
 
@@ -130,14 +178,20 @@ def print_module(
     debuginfo: bool = False,
     local_scope: bool = False,
     generic: bool = False,
+    block_arg_locs: bool = False,
 ) -> str:
-    """Print like triton-opt; `spelling` picks the dialect names (default 3.3's)."""
+    """Print like triton-opt; `spelling` picks the dialect names (default 3.3's).
+
+    `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
+    triton's parser reads their block arguments' locations (the pipeline's round trip).
+    """
     body = StringIO()
     printer = TTGIRPrinter(
         stream=body,
         print_debuginfo=debuginfo,
         print_generic_format=generic,
         use_aliases=not local_scope,
+        block_arg_locs=block_arg_locs,
     )
     printer.print_op(op)
     text = body.getvalue()
