@@ -58,6 +58,18 @@ def _compile(kernel: str = "gemm_add_tensor_ptr", config: str = "256x256x32-w32-
 
 
 @needs_triton
+def test_raising_option_gives_the_tutorial_gemm_2d_block_reads(plugin: Any) -> None:
+    """Issue 6's goal through triton.compile: tensor-of-pointer A/B (256x256x32, 32 warps, bf16)."""
+    native = _compile("gemm_tensor_ptr")
+    plugin.enable("xpu", raise_block_pointer=True)
+    ours = _compile("gemm_tensor_ptr")
+    assert "2d_block_read" not in native.asm["llir"] and native.metadata.shared > 128 * 1024
+    assert ours.asm["llir"].count("2d_block_read") > 0 and ours.asm["llir"].count("matrix_mad") > 0
+    assert ours.metadata.shared <= 128 * 1024 and len(ours.asm["spv"]) > 0
+    assert "tt.make_tensor_ptr" in ours.asm["ttgir"] and ours.hash != native.hash
+
+
+@needs_triton
 def test_plugin_on_and_off(plugin: Any) -> None:
     native = _compile()
     plugin.enable()
