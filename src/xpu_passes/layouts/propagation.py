@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import NoneAttr, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import Rewriter
 
+from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg
 
 
@@ -24,6 +26,18 @@ def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
     if isinstance(t, TensorType):
         return TensorType(t.element_type, t.get_shape(), enc)
     return t
+
+
+def retyped(t: Attribute, layout: Attribute) -> Attribute:
+    """`with_encoding`, also through a block pointer (`!tt.ptr<tensor<..., layout>>`)."""
+    if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
+        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
+    return with_encoding(t, layout)
+
+
+def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:
+    """Every block pointer of the family now points to a tensor in `layout`; old value -> new."""
+    return {v: Rewriter.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
 
 
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:

@@ -25,7 +25,15 @@ from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.scratch import needs_slm
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel, operand_layouts, with_encoding
+from xpu_passes.layouts.propagation import (
+    _SAME_LAYOUT,
+    encoding,
+    numel,
+    operand_layouts,
+    retype_family,
+    retyped,
+    with_encoding,
+)
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
 
@@ -43,12 +51,6 @@ def weight(v: SSAValue) -> int:
     where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
     inside = isinstance(v, BlockArgument) and isinstance(where, scf.ForOp | scf.WhileOp)
     return LOOP_WEIGHT ** (loop_depth(where) + inside)
-
-
-def retyped(t: Attribute, layout: Attribute) -> Attribute:
-    if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
-        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
-    return with_encoding(t, layout)
 
 
 @dataclass
@@ -342,8 +344,7 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
     """
     new: dict[SSAValue, SSAValue] = dict(s.replace)
     for fam, layout in s.families:
-        for v in list(fam.values):
-            new[v] = Rewriter.replace_value_with_new_type(v, retyped(v.type, layout))
+        new.update(retype_family(fam, layout))
     ops = sorted(set(s.ops), key=lambda o: position.get(o, -1))
     operands = {op: list(op.operands) for op in ops}
     carried = [(op, k, [(r.block.last_op, r.block.last_op.operands[k]) for r in op.regions])  # type: ignore[union-attr]

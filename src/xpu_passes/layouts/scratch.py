@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.encodings import LayoutError, dpas_repetitions, to_linear
+from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.linear import LinearLayout, mixed_transpositions, reorders_registers
 
 

@@ -34,9 +34,9 @@ from xdsl.rewriter import Rewriter
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
-from xpu_passes.layouts.propagation import encoding, with_encoding
+from xpu_passes.layouts.propagation import encoding, retype_family, retyped, with_encoding
 from xpu_passes.transforms.base import PassError, XpuPass, register
-from xpu_passes.transforms.optimize_block_io_encoding import pointer_family, retype_family
+from xpu_passes.transforms.optimize_block_io_encoding import pointer_family
 
 
 def _block_layout(t: Attribute) -> Subgroup2DBlockEncodingAttr | None:
@@ -45,12 +45,6 @@ def _block_layout(t: Attribute) -> Subgroup2DBlockEncodingAttr | None:
         t = t.pointee
     enc = encoding(t)
     return enc if isinstance(enc, Subgroup2DBlockEncodingAttr) else None
-
-
-def _retyped(t: Attribute, layout: Attribute) -> Attribute:
-    if isinstance(t, tt.PointerType):
-        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
-    return with_encoding(t, layout)
 
 
 def _shape(t: Attribute) -> Sequence[int]:
@@ -185,4 +179,4 @@ class LegalizeBlockIOEncoding(XpuPass):
                     linear = linear_equivalent(layout, _shape(v.type))
                 except Exception as e:
                     raise PassError(o, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
-                Rewriter.replace_value_with_new_type(v, _retyped(v.type, linear))
+                Rewriter.replace_value_with_new_type(v, retyped(v.type, linear))

@@ -29,16 +29,8 @@ from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
-from xpu_passes.layouts.propagation import encoding, with_encoding
+from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.transforms.base import XpuPass, register
-
-
-def retype_family(fam: Family, layout: Attribute) -> None:
-    """Every block pointer of the family now points to a tensor in `layout`."""
-    for v in list(fam.values):
-        t = v.type
-        assert isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType)
-        Rewriter.replace_value_with_new_type(v, tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data))
 
 
 def pointer_family(load: tt.LoadOp) -> Family | str:

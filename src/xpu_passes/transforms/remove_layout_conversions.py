@@ -27,7 +27,7 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts import remat
-from xpu_passes.layouts.propagation import encoding, numel, with_encoding
+from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
@@ -90,8 +90,7 @@ def anchor_block_pointers(module: ModuleOp) -> int:
         layout = wanted.pop()
         if layout == encoding(block) or layout is None:
             continue
-        for v in list(fam.values):
-            Rewriter.replace_value_with_new_type(v, remat.retyped(v.type, layout))
+        retype_family(fam, layout)
         for access in fam.accesses:
             if isinstance(access, tt.LoadOp):
                 Rewriter.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
@@ -156,15 +155,15 @@ class RemoveLayoutConversions(XpuPass):
         saved = remat.conversion_cost(cvt.src.type, target) * remat.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
         fwd = remat.Slice(load_ok=block_loads.__contains__)
-        options = []
+        options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
         if target is not None and remat.backward(cvt.src, target, back):
-            options.append((remat.cost(back, cvt), "backward", back))
+            options.append((remat.cost(back, cvt), -remat.conversions_saved(back, cvt), "backward", back))
         if remat.forward(cvt, fwd):
-            options.append((remat.cost(fwd, cvt), "forward", fwd))
-        options.sort(key=lambda o: (o[0], -remat.conversions_saved(o[2], cvt)))
-        if not options or options[0][0] > saved or (options[0][0] == saved and remat.conversions_saved(options[0][2], cvt) <= 0):
+            options.append((remat.cost(fwd, cvt), -remat.conversions_saved(fwd, cvt), "forward", fwd))
+        options.sort(key=lambda o: o[:2])
+        if not options or options[0][0] > saved or (options[0][0] == saved and options[0][1] >= 0):
             return self._why(back, fwd, options, saved)
-        _, how, s = options[0]
+        _, _, how, s = options[0]
         src, pos = cvt.src, _positions(module)
         new = remat.materialize(s, pos)
         block_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in block_loads)  # type: ignore[misc]
@@ -178,12 +177,12 @@ class RemoveLayoutConversions(XpuPass):
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
-        found = {how: (cost, sl) for cost, how, sl in options}
+        found = {how: cost for cost, _, how, _ in options}
         parts = []
         for how, sl in (("backward", back), ("forward", fwd)):
             if how not in found:
                 parts.append(f"{how}: {sl.why or 'no target layout'}")
                 continue
             because = f" ({'; '.join(dict.fromkeys(sl.notes))})" if sl.notes else ""
-            parts.append(f"{how} would convert {found[how][0]} weighted elements to save {saved}{because}")
+            parts.append(f"{how} would convert {found[how]} weighted elements to save {saved}{because}")
         return "; ".join(parts)
