@@ -209,14 +209,11 @@ def _run_xpu_pipeline(text: str, spec: str) -> str:
     `spec`: `num-warps=N num-stages=N pipeline=xpu|native` and every option of
     `pipeline.plan` in kebab case (`rewrite-tensor-pointer=true`, `rlc=all`, ...).
     """
-    import inspect
-
     from xpu_passes import oracle
-    from xpu_passes.pipeline import PassFailure, PipelineError, plan, run_ttgir
+    from xpu_passes.pipeline import PassFailure, PipelineError, option_defaults, run_ttgir
 
     opts = dict(kv.split("=", 1) for kv in spec.replace(",", " ").split() if "=" in kv)
-    params = {p.replace("_", "-"): v.default for p, v in inspect.signature(plan).parameters.items()
-              if p not in ("opt", "properties", "pipeline")}
+    params = {p.replace("_", "-"): default for p, default in option_defaults().items()}
     unknown = set(opts) - {"num-warps", "num-stages", "pipeline", *params}
     if unknown:
         raise ValueError(f"unknown --xpu-pipeline options: {', '.join(sorted(unknown))} "

@@ -11,6 +11,7 @@ passes share one text round trip between triton's module and xDSL's.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,18 @@ def plan(opt: Any, properties: dict[str, Any], pipeline: str = "xpu", rewrite_te
         stages.insert(1, Stage(RAISE, True))  # after annotate-module: TTIR with the target attributes
     check_order([s.name for s in stages])
     return stages
+
+
+def option_defaults() -> dict[str, Any]:
+    """The options `plan` takes besides the target and the pipeline's name, with their defaults."""
+    fixed = ("opt", "properties", "pipeline")
+    return {p: v.default for p, v in inspect.signature(plan).parameters.items() if p not in fixed}
+
+
+def check_options(options: dict[str, Any]) -> None:
+    unknown = sorted(set(options) - set(option_defaults()))
+    if unknown:
+        raise PipelineError(f"unknown pipeline option(s) {', '.join(unknown)} (choose from {', '.join(option_defaults())})")
 
 
 def _run_python(mod: Any, names: list[str]) -> Any:

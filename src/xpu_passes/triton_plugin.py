@@ -15,14 +15,13 @@ otherwise probes a SYCL device).
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 import warnings
 from typing import Any
 
 from xpu_passes import __version__, oracle
-from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, plan, run_ttgir
+from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, check_options, run_ttgir
 
 ENV = "XPU_PASSES_PIPELINE"
 
@@ -52,13 +51,6 @@ def backend_classes() -> list[Any]:
     return classes
 
 
-def _check_options(options: dict[str, Any]) -> None:
-    known = [p for p in inspect.signature(plan).parameters if p not in ("opt", "properties", "pipeline")]
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise PipelineError(f"unknown pipeline option(s) {', '.join(unknown)} (choose from {', '.join(known)})")
-
-
 def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> None:
     """Make the Intel backend's TTGIR stage run `pipeline` with `options`.
 
@@ -68,7 +60,7 @@ def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> Non
     global _ACTIVE
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
-    _check_options(options)
+    check_options(options)
     _ACTIVE = (pipeline, fallback, dict(options))
     for cls in backend_classes():
         _patch(cls)
