@@ -20,9 +20,10 @@ import math
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
+from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
 
 MAX_DIV = 1 << 30  # "divisible by everything" (the value 0)
@@ -189,14 +190,8 @@ class AxisInfoAnalysis:
         shape = _shape(r)
         rank = len(shape)
         if isinstance(op, arith.ConstantOp):
-            v = op.value
-            if isinstance(v, IntegerAttr):
-                return AxisInfo.constant(v.value.data, shape)
-            if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(v.get_element_type(), IntegerType):
-                vals = v.get_values()
-                if vals and all(x == vals[0] for x in vals):
-                    return AxisInfo.constant(int(vals[0]), shape)
-            return AxisInfo.unknown(rank)
+            c = splat_int(op)
+            return AxisInfo.unknown(rank) if c is None else AxisInfo.constant(c, shape)
         if isinstance(op, tt.MakeRangeOp):
             start = op.start.value.data
             return AxisInfo((shape[0],), (_pow2(start),), (1,), (1,))

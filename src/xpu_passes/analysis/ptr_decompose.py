@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
 
 Mono = tuple[SSAValue, ...]  # a product of scalar SSA values (sorted by first-seen order); () is 1
@@ -229,17 +230,6 @@ def _is_i32(t: object) -> bool:
     return isinstance(e, IntegerType) and e.width.data == 32
 
 
-def _splat_int(op: arith.ConstantOp) -> int | None:
-    v = op.value
-    if isinstance(v, IntegerAttr):
-        return v.value.data
-    if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(v.get_element_type(), IntegerType):
-        vals = v.get_values()
-        if vals and all(x == vals[0] for x in vals):
-            return int(vals[0])
-    return None
-
-
 class Decomposer:
     """Reads integer and pointer values as Forms, memoized."""
 
@@ -252,7 +242,7 @@ class Decomposer:
         """A scalar i32 as a polynomial: through constants, addi/subi/muli; else a leaf."""
         op = v.owner
         if isinstance(op, arith.ConstantOp):
-            c = _splat_int(op)
+            c = splat_int(op)
             if c is not None:
                 return Lin.const(c)
         if isinstance(op, arith.AddiOp):
@@ -287,7 +277,7 @@ class Decomposer:
             return self.index(op.operands[0])
         none: tuple[DimTerm | None, ...] = (None,) * rank
         if isinstance(op, arith.ConstantOp):
-            c = _splat_int(op)
+            c = splat_int(op)
             if c is None:
                 raise Unsupported("non-uniform constant offsets", op)
             return Form(Lin.const(c), none)
@@ -469,7 +459,7 @@ def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
     seen = seen | {v}
     op = v.owner
     if isinstance(op, arith.ConstantOp):
-        c = _splat_int(op)
+        c = splat_int(op)
         return c is not None and c >= 0
     if isinstance(op, tt.GetProgramIdOp | tt.GetNumProgramsOp):
         return True
@@ -478,13 +468,13 @@ def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
     if isinstance(op, arith.RemSIOp | arith.RemUIOp):  # a remainder takes the dividend's sign
         return nonneg_value(op.lhs, seen)
     if isinstance(op, arith.DivSIOp | arith.DivUIOp):
-        c = _splat_int(op.rhs.owner) if isinstance(op.rhs.owner, arith.ConstantOp) else None
+        c = splat_int(op.rhs.owner) if isinstance(op.rhs.owner, arith.ConstantOp) else None
         return nonneg_value(op.lhs, seen) and c is not None and c > 0
     if isinstance(v, BlockArgument) and isinstance(v.owner, Block):
         loop = v.owner.parent_op()
         if isinstance(loop, scf.ForOp) and v.index == 0:
             step = loop.step.owner
-            c = _splat_int(step) if isinstance(step, arith.ConstantOp) else None
+            c = splat_int(step) if isinstance(step, arith.ConstantOp) else None
             return c is not None and c > 0 and nonneg_value(loop.lb, seen)
     return False
 

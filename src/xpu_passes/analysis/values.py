@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
@@ -21,6 +21,18 @@ def constant_int(v: SSAValue) -> int | None:
         return op.value.value.data
     if isinstance(op, Operation) and op.name in _INT_CASTS:
         return constant_int(op.operands[0])
+    return None
+
+
+def splat_int(op: arith.ConstantOp) -> int | None:
+    """The value of an integer constant, scalar or dense splat tensor, else None."""
+    v = op.value
+    if isinstance(v, IntegerAttr):
+        return v.value.data
+    if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(v.get_element_type(), IntegerType):
+        vals = v.get_values()
+        if vals and all(x == vals[0] for x in vals):
+            return int(vals[0])
     return None
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from xpu_passes.dialects import ttg
 from xpu_passes.dialects.ttig import DpasEncodingAttr, Subgroup2DBlockEncodingAttr
+from xpu_passes.layouts.encodings import dpas_repetitions
 
 MAX_ROWS = 32  # 2D block read: at most 32 rows
 MAX_ROW_BYTES = 64  # and at most 64 bytes per row over all blocks
@@ -59,16 +60,6 @@ class NoBlockRead:
     reason: str
 
 
-def _dpas_reps(dpas: DpasEncodingAttr, shape: Sequence[int], op_idx: int) -> tuple[int, int]:
-    """DPAS operand tiles per warp along (dim0, dim1), as getDPASRepetitions."""
-    k = dpas.systolic_depth * dpas.ops_per_chan
-    wm, wn = dpas.warps_per_cta[-2:]
-    rm, rn = dpas.rep_cluster[-2:]
-    if op_idx == 0:
-        return max(1, shape[0] // (dpas.repeat_count * rm * wm)), max(1, shape[1] // k)
-    return max(1, shape[0] // k), max(1, shape[1] // (dpas.execution_size * rn * wn))
-
-
 def operand_block_read(
     dot: ttg.DotOperandEncodingAttr, shape: Sequence[int], elem_bits: int, row_major: bool
 ) -> BlockRead | NoBlockRead:
@@ -83,7 +74,7 @@ def operand_block_read(
     op_idx = dot.op_idx
     k = dpas.systolic_depth * dpas.ops_per_chan
     inst = (dpas.repeat_count, k) if op_idx == 0 else (k, dpas.execution_size)
-    reps = _dpas_reps(dpas, shape, op_idx)
+    reps = dpas_repetitions(dpas, shape, op_idx)[1:]  # (rows, cols): 2D only here
     rep_cluster = dpas.rep_cluster[-2:]
     packed = dpas.ops_per_chan * elem_bits == 32  # the DPAS packing matches the element
     height, width = inst
