@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from xpu_passes import oracle
-from xpu_passes.corpus import entries, find
+from xpu_passes.corpus import entries, resume_native
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.transforms import REMARKS, load_all
@@ -42,13 +42,8 @@ def raised_figures(entry: dict) -> tuple[oracle.StaticFigures, int, list[str], f
     remarks = [r.message for r in REMARKS.drain()]
     REMARKS.enabled = False
     out = print_module(parsed.module, parsed.spelling, debuginfo=True)
-    spec, config = find(entry["kernel"], entry["config"])
-    backend = oracle.pvc_backend()
-    opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
-    mod = oracle.parse(out)
-    oracle.run_steps(mod, oracle.native_ttgir_steps(opts, backend.properties))
     added = out.count("tt.make_tensor_ptr") - text.count("tt.make_tensor_ptr")
-    return oracle.lower(mod, opts, backend), added, remarks, ms
+    return resume_native(entry, step, out), added, remarks, ms
 
 
 def main(verbose: bool = False) -> int:

@@ -336,12 +336,7 @@ def test_tutorial_gemm_256_gets_2d_block_reads_and_fits_slm() -> None:
     ctx = make_context()
     parsed = parse_module(ctx, (entry["dir"] / step).read_text(), step)
     RaiseBlockPointer().apply(ctx, parsed.module)
-    spec, config = corpus.find("gemm_tensor_ptr", "256x256x32-w32-s3")
-    backend = oracle.pvc_backend()
-    opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
-    mod = oracle.parse(print_module(parsed.module, parsed.spelling))
-    oracle.run_steps(mod, oracle.native_ttgir_steps(opts, backend.properties))
-    ours = oracle.lower(mod, opts, backend)
+    ours = corpus.resume_native(entry, step, print_module(parsed.module, parsed.spelling))
     assert native["block_reads"] == 0 and native["shared_bytes"] > 128 * 1024
     assert ours.block_io_loads == 4 and ours.block_reads > 0 and ours.dpas > 0
     assert ours.fits_slm, ours.shared_bytes

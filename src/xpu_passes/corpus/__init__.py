@@ -240,18 +240,20 @@ def resume_native(entry: dict[str, Any], step_file: str, text: str) -> Any:
     """Run the native TTGIR steps after `step_file`'s step on `text`, then lower.
 
     `text` replaces the IR before that step, with the step itself done by the
-    caller (e.g. our pass instead of triton-xpu's); returns StaticFigures.
+    caller (e.g. our pass instead of triton-xpu's); returns StaticFigures. With the
+    `ttgir.input` file, `text` is the TTIR the stage starts from and every step runs.
     """
     from xpu_passes import oracle
 
     spec, config = find(entry["kernel"], entry["config"])
     backend = oracle.pvc_backend()
     opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
-    ttgir = [s for s in entry["steps"] if s["step"].startswith("ttgir.") and s["step"] != "ttgir.input"]
-    index = [s["file"] for s in ttgir].index(step_file)
+    ttgir = [s for s in entry["steps"] if s["step"].startswith("ttgir.")]  # ttgir.input first
+    start = [s["file"] for s in ttgir].index(step_file)  # = index of the step after it among the real steps
     steps = oracle.native_ttgir_steps(opts, backend.properties)
-    assert len(steps) == len(ttgir)
+    assert len(steps) == len(ttgir) - 1 and ttgir[0]["step"] == "ttgir.input"
     mod = oracle.parse(text)
-    opts.threads_per_warp = oracle.threads_per_warp(mod)  # as the skipped annotate step left it
-    oracle.run_steps(mod, steps[index + 1 :])
+    if start:
+        opts.threads_per_warp = oracle.threads_per_warp(mod)  # as the skipped annotate step left it
+    oracle.run_steps(mod, steps[start:])
     return oracle.lower(mod, opts, backend)
