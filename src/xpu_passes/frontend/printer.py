@@ -1,8 +1,18 @@
-"""Printing TTGIR the way `triton-opt` does, on top of xDSL's printer.
+"""Printing TTGIR byte for byte as triton-xpu (MLIR's AsmPrinter) does, on xDSL's printer.
 
-xDSL prints every attribute inline. Triton tools print layouts through aliases
-(`#blocked1 = #ttg.blocked<...>` at the top, `#blocked1` at uses) and, with debug
-info, locations as `loc(#loc3)` with `#loc3 = loc(...)` after the module.
+What MLIR does that xDSL does not, and how we match it:
+- SSA names: MLIR's numbering (see asm_names); `%15:3 = ` defines a result group, `%15#1` uses it.
+- Aliases (`#blocked1 = #ttg.blocked<...>`, `#loc3 = loc(...)`): every layout attribute of
+  Triton's dialects and every location gets one. MLIR orders them by alias depth (1 + the
+  deepest alias nested in the definition), then by name, then by first visit, and numbers
+  each name in that order (`#loc`, `#loc1`, ...). An op's location is visited before the
+  op's contents. Aliases that can be deferred (used only by op locations) are printed after
+  the module, the others before it.
+- Block-argument locations (function arguments, `^bb0(...)`) are printed inline, their
+  nested locations through aliases; such a location's alias is still defined, before the
+  module (MLIR's "TODO: allow deferring argument locations").
+We print the body once with a placeholder for each alias use, then sort the aliases and
+substitute their names: one pass, linear in the output.
 
 `block_arg_locs` (for text that triton re-parses, not for people): the custom syntax of
 `scf.for` and of `scf.while`'s before region has no place for the locations of the
@@ -20,13 +30,24 @@ from io import StringIO
 from typing import Any
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnknownLoc, UnregisteredOp
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    ModuleOp,
+    NameLoc,
+    UnknownLoc,
+    UnregisteredOp,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation
+from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
 
+from xpu_passes.frontend.asm_names import ssa_names
+from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
-# Alias stems Triton's dialects give their attributes (by attribute name).
+# Alias names Triton's dialects give their attributes (OpAsmDialectInterface::getAlias).
 ALIAS_STEMS: dict[str, str] = {
     "ttg.blocked": "blocked",
     "ttg.linear": "linear",
@@ -38,85 +59,196 @@ ALIAS_STEMS: dict[str, str] = {
     "ttig.warp": "warp",
     "ttig.subgroup_2d_block": "block_io",
 }
+_LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
+
+# An alias use in the printed text: \x00<index>\x01.
+_REF = re.compile("\x00(\\d+)\x01")
 
 
-@dataclass
-class _Aliases:
-    """Alias names handed out in order of first use: stem, stem1, stem2, ..."""
-
-    names: dict[Attribute, str] = field(default_factory=dict)
-    order: list[Attribute] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def name(self, attr: Attribute, stem: str) -> str:
-        found = self.names.get(attr)
-        if found is None:
-            n = self.counts.get(stem, 0)
-            self.counts[stem] = n + 1
-            found = self.names[attr] = f"#{stem}{n if n else ''}"
-            self.order.append(attr)
-        return found
+@dataclass(eq=False)
+class _Alias:
+    stem: str
+    deferrable: bool
+    text: str = ""  # the definition, with placeholders for nested aliases
+    depth: int = 1
+    children: list[int] = field(default_factory=list)
 
 
 @dataclass(eq=False, repr=False)
 class TTGIRPrinter(Printer):
     use_aliases: bool = True
     block_arg_locs: bool = False  # generic scf.for/scf.while, see the module docstring
-    _attrs: _Aliases = field(default_factory=_Aliases)
-    _locs: _Aliases = field(default_factory=_Aliases)
-    _defining: Attribute | None = None
-    _refs: list[Attribute] | None = None  # aliases a definition uses
-    _custom: Operation | None = None  # the op being printed in its custom syntax
+    _aliases: list[_Alias] = field(default_factory=list)
+    _alias_index: dict[Attribute, int] = field(default_factory=dict)
+    _deferrable: bool = False  # visiting an op's own location
+    _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
+    _children: list[int] | None = None  # aliases nested in the definition being rendered
+
+    # ---------------------------------------------------------------- aliases
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if self.use_aliases and attribute is not self._defining:
-            stem = ALIAS_STEMS.get(getattr(attribute, "name", ""))
-            if stem is not None:
-                self.print_string(self._attrs.name(attribute, stem))
-                if self._refs is not None:
-                    self._refs.append(attribute)
-                return
-            if isinstance(attribute, LocationAttr):
-                name = self._locs.name(attribute, "loc")
-                self.print_string(name if self.printing_location else f"loc({name})")
-                if self._refs is not None:
-                    self._refs.append(attribute)
-                return
+        if not self.use_aliases:
+            super().print_attribute(attribute)
+            return
+        stem = ALIAS_STEMS.get(getattr(attribute, "name", ""))
+        if stem is None and isinstance(attribute, _LOCATIONS):
+            stem = "loc"
+        if stem is not None:
+            index = self._visit(attribute, stem)
+            if stem == "loc" and not self.printing_location:
+                # A location on its own is a block argument's (print_op prints the op's):
+                # MLIR prints it inline.
+                self.print_string(self._aliases[index].text)
+            else:
+                self.print_string(f"\x00{index}\x01")
+            return
+        frames = self._frames
+        if frames is None:
+            super().print_attribute(attribute)
+            return
+        frames.append(0)
         super().print_attribute(attribute)
+        nested = frames.pop()
+        if nested and nested + 1 > frames[-1]:
+            frames[-1] = nested + 1
+
+    def _visit(self, attr: Attribute, stem: str) -> int:
+        """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
+        index = self._alias_index.get(attr)
+        if index is None:
+            index = self._alias_index[attr] = len(self._aliases)
+            alias = _Alias(stem, self._deferrable)
+            self._aliases.append(alias)
+            saved = self.stream, self._frames, self._children, self.printing_location
+            self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
+            try:
+                Printer.print_attribute(self, attr)
+                alias.text = self.stream.getvalue()  # type: ignore[union-attr]
+                alias.depth = self._frames[0] + 1
+                alias.children = self._children
+            finally:
+                self.stream, self._frames, self._children, self.printing_location = saved
+        elif not self._deferrable:
+            self._keep_before(index)
+        if self._frames is not None:
+            depth = self._aliases[index].depth
+            if depth > self._frames[-1]:
+                self._frames[-1] = depth
+            self._children.append(index)  # type: ignore[union-attr]
+        return index
+
+    def _keep_before(self, index: int) -> None:
+        """Mark an alias, and those it uses, as printed before the module."""
+        stack = [index]
+        while stack:
+            alias = self._aliases[stack.pop()]
+            if alias.deferrable:
+                alias.deferrable = False
+                stack.extend(alias.children)
+
+    def finish(self, body: str, debuginfo: bool) -> str:
+        """Alias definitions before (and, with debug info, after) the printed `body`."""
+        order = sorted(range(len(self._aliases)), key=lambda i: (self._aliases[i].depth, self._aliases[i].stem, i))
+        names = [""] * len(order)
+        counts: dict[str, int] = {}
+        for i in order:
+            stem = self._aliases[i].stem
+            n = counts.get(stem, 0)
+            counts[stem] = n + 1
+            names[i] = f"#{stem}{n if n else ''}"
+        sub = lambda text: _REF.sub(lambda m: names[int(m.group(1))], text)  # noqa: E731
+        before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
+        after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
+        return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
+
+    # ---------------------------------------------------------------- operations
 
     def print_op(self, op: Operation) -> None:
-        if self.block_arg_locs and self.print_debuginfo and isinstance(op, (scf.ForOp, scf.WhileOp)):
-            # Generic form for this op only: the ops in its regions keep their custom syntax.
-            self._print_results(op)
+        loc = None
+        if self.print_debuginfo and self.use_aliases:
+            self._deferrable = True
+            loc = self._visit(op.location, "loc")
+            self._deferrable = False
+        self._print_results(op)
+        if isinstance(op, UnregisteredOp):
+            self.print_string(f'"{op.op_name.data}"')
+            op_name = op.op_name
+            del op.attributes["op_name__"]
+            self.print_op_with_default_format(op)
+            op.attributes["op_name__"] = op_name
+        elif (
+            self.print_generic_format
+            or Operation.print is type(op).print
+            or (self.block_arg_locs and self.print_debuginfo and isinstance(op, (scf.ForOp, scf.WhileOp)))
+        ):
+            # block_arg_locs: generic form for this op only; the ops in its regions keep their custom syntax.
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
+        else:
+            self.print_string(op.name)
+            form = FORMS.get(type(op))
+            if form is None:
+                op.print(self)
+            else:
+                form(self, op)
+        if self.print_debuginfo:
+            if loc is None:
+                self.print_string(" ")
+                self.print_attribute(op.location)
+            else:
+                self.print_string(f" loc(\x00{loc}\x01)")
+
+    def _print_results(self, op: Operation) -> None:
+        results = op.results
+        if not results:
             return
-        custom = not (isinstance(op, UnregisteredOp) or self.print_generic_format or Operation.print is type(op).print)
-        saved, self._custom = self._custom, op if custom else None
-        try:
-            super().print_op(op)
-        finally:
-            self._custom = saved
+        name = self._ssa_values.get(results[0])
+        if name is None:
+            super()._print_results(op)
+            return
+        if len(results) > 1:
+            name = f"{name.partition('#')[0]}:{len(results)}"
+        self.print_string(f"%{name} = ")
 
     def print_operation_type(self, op: Operation) -> None:
-        if op is self._custom:
-            # xDSL's scf.while prints its type with this mid-op; the location belongs at the
-            # end, where print_op puts it (MLIR rejects `-> i32 loc(...) {`).
-            self.print_function_type(op.operand_types, op.result_types)
-        else:
-            super().print_operation_type(op)
+        # The location goes at the end of the op, where print_op puts it.
+        self.print_function_type(op.operand_types, op.result_types)
 
     def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
-        if not (self.block_arg_locs and self.print_debuginfo and print_type and _is_unlocated_iv(arg)):
-            super().print_block_argument(arg, print_type)
-            return
-        # MLIR's ForOp builder gives the induction variable the loop's location, and
-        # triton's native pipeline keeps it; xDSL's custom parser leaves it unknown.
         self.print_ssa_value(arg)
+        if not print_type:
+            return
         self.print_string(": ")
         self.print_attribute(arg.type)
-        self.print_string(" ")
-        self.print_attribute(arg.owner.parent_op().location)  # type: ignore[union-attr]
+        if self.print_debuginfo:
+            loc = arg.location
+            if self.block_arg_locs and _is_unlocated_iv(arg):
+                # MLIR's ForOp builder gives the induction variable the loop's location, and
+                # triton's native pipeline keeps it; xDSL's custom parser leaves it unknown.
+                loc = arg.owner.parent_op().location  # type: ignore[union-attr]
+            self.print_string(" ")
+            self.print_attribute(loc)
+
+    def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
+        if not print_block_args:
+            super().print_block(block, print_block_args, print_block_terminator)
+            return
+        # xDSL's print_block with MLIR's comment on the block's predecessors.
+        self._print_new_line()
+        if block not in self._blocks:
+            self._populate_block_name(block)
+        self.print_block_name(block)
+        if block.args:
+            with self.in_parens():
+                self.print_list(block.args, self.print_block_argument)
+        self.print_string(":")
+        self.print_string(_predecessors_comment(block, self._blocks))
+        with self.indented():
+            for op in block.ops:
+                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
+                    continue
+                self._print_new_line()
+                self.print_op(op)
 
     def print_float(self, value: float, type: Any) -> None:
         # MLIR prints the bits of inf/nan in upper case: 0xFF800000.
@@ -125,43 +257,18 @@ class TTGIRPrinter(Printer):
         else:
             super().print_float(value, type)
 
-    def alias_definitions(self, which: str) -> str:
-        """Definitions of the aliases used so far (`attrs` or `locs`).
 
-        MLIR wants each alias defined before any definition that uses it.
-        """
-        table = self._attrs if which == "attrs" else self._locs
-        texts: dict[Attribute, str] = {}
-        deps: dict[Attribute, list[Attribute]] = {}
-        i = 0
-        # Rendering a definition may name further aliases (nested locations).
-        while i < len(table.order):
-            attr = table.order[i]
-            texts[attr], deps[attr] = self._render(attr)
-            i += 1
-        out: list[str] = []
-        done: set[Attribute] = set()
-
-        def emit(attr: Attribute) -> None:
-            if attr in done:
-                return
-            done.add(attr)
-            for dep in deps.get(attr, ()):
-                emit(dep)
-            out.append(f"{table.names[attr]} = {texts[attr]}\n")
-
-        for attr in table.order:
-            emit(attr)
-        return "".join(out)
-
-    def _render(self, attr: Attribute) -> tuple[str, list[Attribute]]:
-        saved = self.stream, self._defining, self._refs
-        self.stream, self._defining, self._refs = StringIO(), attr, []
-        try:
-            super().print_attribute(attr)
-            return self.stream.getvalue(), self._refs or []  # type: ignore[union-attr]
-        finally:
-            self.stream, self._defining, self._refs = saved
+def _predecessors_comment(block: Block, names: dict[Block, str]) -> str:
+    """MLIR's `  // pred: ^bb0`, `  // 2 preds: ^bb0, ^bb2`, `  // no predecessors`."""
+    preds = block.predecessors()
+    if not preds:
+        return "" if block.parent is not None and block is block.parent.blocks.first else "  // no predecessors"
+    if all(p is preds[0] for p in preds):
+        return f"  // pred: ^{names[preds[0]]}"
+    region = block.parent
+    order = {b: i for i, b in enumerate(region.blocks)} if region is not None else {}
+    ranked = sorted(preds, key=lambda p: order.get(p, -1))
+    return f"  // {len(preds)} preds: " + ", ".join(f"^{names[p]}" for p in ranked)
 
 
 def _is_unlocated_iv(arg: BlockArgument) -> bool:
@@ -180,8 +287,9 @@ def print_module(
     generic: bool = False,
     block_arg_locs: bool = False,
 ) -> str:
-    """Print like triton-opt; `spelling` picks the dialect names (default 3.3's).
+    """Print as triton-xpu does; `spelling` picks the dialect names (default 3.3's).
 
+    `local_scope` (MLIR's -mlir-print-local-scope): attributes and locations inline, no aliases.
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
     """
@@ -193,11 +301,9 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
+    printer._ssa_values.update(ssa_names(op, generic))
     printer.print_op(op)
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic:
         text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)
-    head = printer.alias_definitions("attrs")
-    tail = printer.alias_definitions("locs") if debuginfo else ""
-    out = head + text + "\n" + tail
-    return denormalize(out, spelling or Spelling.choose("triton-3.3"))
+    return denormalize(printer.finish(text, debuginfo), spelling or Spelling.choose("triton-3.3"))

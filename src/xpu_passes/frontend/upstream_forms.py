@@ -1,0 +1,50 @@
+"""Custom forms of upstream MLIR ops (xDSL's scf, arith, ...) where xDSL's print differs
+from MLIR's by even a byte. TTGIRPrinter uses these instead of the op's own `print`.
+Each function prints what follows the op name, like `Operation.print`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Operation
+from xdsl.printer import Printer
+
+
+def _scf_for(printer: Printer, op: scf.ForOp) -> None:
+    # MLIR's ForOp::print: `step %s  : i32 {` (its separator, then " : type ").
+    indvar, *iter_args = op.body.block.args
+    printer.print_string(" ")
+    printer.print_ssa_value(indvar)
+    printer.print_string(" = ")
+    printer.print_ssa_value(op.lb)
+    printer.print_string(" to ")
+    printer.print_ssa_value(op.ub)
+    printer.print_string(" step ")
+    printer.print_ssa_value(op.step)
+    if iter_args:
+        printer.print_string(" iter_args(")
+        for i, (arg, init) in enumerate(zip(iter_args, op.iter_args)):
+            if i:
+                printer.print_string(", ")
+            printer.print_ssa_value(arg)
+            printer.print_string(" = ")
+            printer.print_ssa_value(init)
+        printer.print_string(") -> (")
+        printer.print_list(op.iter_args.types, printer.print_attribute)
+        printer.print_string(")")
+    printer.print_string(" ")
+    if not isinstance(indvar.type, IndexType):
+        printer.print_string(" : ")
+        printer.print_attribute(indvar.type)
+        printer.print_string(" ")
+    printer.print_region(op.body, print_entry_block_args=False, print_empty_block=False,
+                         print_block_terminators=bool(op.iter_args))
+    printer.print_op_attributes(op.attributes)
+
+
+FORMS: dict[type[Operation], Callable[[Printer, Operation], None]] = {
+    scf.ForOp: _scf_for,  # type: ignore[dict-item]
+}
