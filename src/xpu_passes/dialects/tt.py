@@ -1030,7 +1030,8 @@ class DotOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.a, self.b, self.c), printer.print_operand)
-        if self.inputPrecision is not None:
+        # Triton's format prints the group only when it is not the default (ieee).
+        if self.inputPrecision is not None and self.inputPrecision.value.data != INPUT_PRECISION["ieee"]:
             printer.print_string(f", inputPrecision = {enum_keyword(self.inputPrecision, INPUT_PRECISION)}")
         print_attr_dict(printer, self, self.DEFAULTS, skip=("inputPrecision",))
         emit(printer, " : ", self.a.type, " * ", self.b.type, " -> ", self.d.type)

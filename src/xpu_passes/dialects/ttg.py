@@ -220,7 +220,9 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.memory_space)
         if isinstance(self.mutable, UnitAttr):
             printer.print_string(", mutable")
-        if self.alloc_shape.data:
+        # triton-xpu 3.3 never prints the allocation shape; later Triton prints it when it
+        # differs from the shape. The printer's dialect spelling tells which Triton reads the text.
+        if self.alloc_shape.data and self.alloc_shape != self.shape and not _prints_for_33(printer):
             printer.print_string(", " + "x".join(str(d.data) for d in self.alloc_shape.data))
         printer.print_string(">")
 
@@ -265,13 +267,20 @@ class LocalAllocOp(IRDLOperation):
         return cls.build(operands=[ops], result_types=list(ft.outputs.data), properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
+        # Triton's declarative format emits the space before `($src^)?` even when there is
+        # no src: `ttg.local_alloc  : () -> ...`.
+        printer.print_string(" ")
         if self.src is not None:
-            printer.print_string(" ")
             printer.print_operand(self.src)
         print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_function_type(self.operand_types, self.result_types)
 
+
+
+def _prints_for_33(printer: Printer) -> bool:
+    """Printing for triton-xpu 3.3 (which spells `ttig` `triton_intel_gpu`)."""
+    return "ttig" in getattr(printer, "renames", {})
 
 
 @irdl_op_definition

@@ -19,7 +19,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._struct_attr import Field, StructAttr
+from xpu_passes.dialects._struct_attr import Field, StructAttr, _print_value
 from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt import mask_type
 
@@ -86,6 +86,24 @@ class DpasEncodingAttr(StructAttr):
     @property
     def rep_cluster(self) -> tuple[int, ...]:
         return cast(tuple[int, ...], self.get("repCluster"))
+
+    def operand_shapes(self) -> tuple[list[int], list[int], list[int]]:
+        """A, B, C as triton prints them: one DPAS instruction's shapes times repCluster."""
+        rc = self.rep_cluster
+        k = self.systolic_depth * self.ops_per_chan
+        m, n = self.repeat_count * rc[-2], self.execution_size * rc[-1]
+        lead = [1] * (len(rc) - 2)
+        return lead + [m, k], lead + [k, n], lead + [m, n]
+
+    def print_parameters(self, printer: Printer) -> None:
+        # Triton prints A/B/C computed from the other fields, whatever the text said.
+        printer.print_string("<{")
+        for f, p in zip(self.FIELDS[:-3], self.parameters):
+            printer.print_string(f"{f.key} = ")
+            _print_value(printer, p, f.kind)
+            printer.print_string(", ")
+        a, b, c = (", ".join(map(str, shape)) for shape in self.operand_shapes())
+        printer.print_string(f"A = [{a}], B = [{b}], C = [{c}]}}>")
 
     def verify(self) -> None:
         if len(self.warps_per_cta) != len(self.rep_cluster):

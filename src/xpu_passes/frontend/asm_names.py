@@ -7,7 +7,8 @@
   included); other values `%N`; `arith.constant` names itself (OpAsmOpInterface):
   `%c0_i32`, `%c1` (index), `%true`/`%false`, `%cst`; a name already visible in an
   enclosing region or used in this one gets `_K`, K from a per-region conflict counter.
-- A value of an op with several results is `%N#i`; the results are defined as `%N:k`.
+- A value of an op with several results is `%N#i`; the results are defined as `%N:k`,
+  unless each result names itself (`%outLHS, %outRHS = tt.split`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Operation, Region, SSAValue
+
+
+# Ops whose results name themselves. MLIR's ODS gives every op with a declarative format
+# and several named results a getAsmResultNames that uses those names.
+RESULT_NAMES: dict[str, tuple[str, ...]] = {"tt.split": ("outLHS", "outRHS")}
 
 
 class _Scope:
@@ -76,6 +82,11 @@ class _Namer:
         if not self.generic and isinstance(op, arith.ConstantOp):
             self.names[results[0]] = self.unique(_constant_name(op))
             return
+        named = RESULT_NAMES.get(op.name) if not self.generic else None
+        if named is not None and len(named) == len(results):
+            for r, name in zip(results, named):
+                self.names[r] = self.unique(name)
+            return
         n = self.next_value
         self.next_value += 1
         if len(results) == 1:
@@ -114,8 +125,3 @@ def ssa_names(top: Operation, generic: bool = False) -> dict[SSAValue, str]:
                 for r in op.regions:
                     stack.append((r, *state))
     return namer.names
-
-
-def result_count_suffix(op: Operation) -> str:
-    """`:k` after the name of a k-result op's result group."""
-    return f":{len(op.results)}" if len(op.results) > 1 else ""

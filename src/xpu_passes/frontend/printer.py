@@ -27,10 +27,15 @@ import math
 import re
 from dataclasses import dataclass, field
 from io import StringIO
+from collections.abc import Mapping
 from typing import Any
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -78,6 +83,7 @@ class _Alias:
 class TTGIRPrinter(Printer):
     use_aliases: bool = True
     block_arg_locs: bool = False  # generic scf.for/scf.while, see the module docstring
+    renames: dict[str, str] = field(default_factory=dict)  # dialect prefixes printed otherwise (spelling)
     _aliases: list[_Alias] = field(default_factory=list)
     _alias_index: dict[Attribute, int] = field(default_factory=dict)
     _deferrable: bool = False  # visiting an op's own location
@@ -87,6 +93,8 @@ class TTGIRPrinter(Printer):
     # ---------------------------------------------------------------- aliases
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
+            return
         if not self.use_aliases:
             super().print_attribute(attribute)
             return
@@ -161,6 +169,38 @@ class TTGIRPrinter(Printer):
         after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
         return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
 
+    def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
+        """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""
+        data = attr.data.data
+        n = len(attr)
+        if not n or len(data) % n:
+            return False
+        size = len(data) // n
+        first = data[:size]
+        if data.count(first) != n or (n > 1 and data != first * n):
+            return False
+        elt = attr.get_element_type()
+        if not isinstance(elt, (IntegerType, IndexType, AnyFloat)):
+            return False
+        self.print_string("dense<")
+        attr._print_one_elem(elt.unpack(first, 1)[0], self)  # type: ignore[arg-type]
+        self.print_string("> : ")
+        self.print_attribute(attr.get_type())
+        return True
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
+        # sorts before `ttg.`, `ttig.` after).
+        super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
+
+    def _printed_name(self, item: tuple[str, Attribute]) -> str:
+        name = item[0]
+        if self.renames:
+            head, dot, rest = name.partition(".")
+            if dot and head in self.renames:
+                return f"{self.renames[head]}.{rest}"
+        return name
+
     # ---------------------------------------------------------------- operations
 
     def print_op(self, op: Operation) -> None:
@@ -206,9 +246,12 @@ class TTGIRPrinter(Printer):
         if name is None:
             super()._print_results(op)
             return
-        if len(results) > 1:
-            name = f"{name.partition('#')[0]}:{len(results)}"
-        self.print_string(f"%{name} = ")
+        if len(results) == 1:
+            self.print_string(f"%{name} = ")
+        elif "#" in name:
+            self.print_string(f"%{name.partition('#')[0]}:{len(results)} = ")
+        else:  # each result is its own group
+            self.print_string(", ".join(f"%{self._ssa_values[r]}" for r in results) + " = ")
 
     def print_operation_type(self, op: Operation) -> None:
         # The location goes at the end of the op, where print_op puts it.
@@ -293,8 +336,10 @@ def print_module(
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
     """
+    spelling = spelling or Spelling.choose("triton-3.3")
     body = StringIO()
     printer = TTGIRPrinter(
+        renames={c: n for c, n in spelling.names.items() if c != n},
         stream=body,
         print_debuginfo=debuginfo,
         print_generic_format=generic,
@@ -306,4 +351,4 @@ def print_module(
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic:
         text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)
-    return denormalize(printer.finish(text, debuginfo), spelling or Spelling.choose("triton-3.3"))
+    return denormalize(printer.finish(text, debuginfo), spelling)

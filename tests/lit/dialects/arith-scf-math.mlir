@@ -41,11 +41,11 @@ module {
 // -----
 
 // CHECK-LABEL: tt.func @control_flow(
-// CHECK: %[[R:.*]], %{{.*}} = scf.for %[[I:.*]] = %c0_i32 to %arg0 step %c1_i32 iter_args(%[[A:.*]] = %c0_i32, %[[B:.*]] = %arg1) -> (i32, f32) : i32 {
+// CHECK: %[[R:.*]]:2 = scf.for %[[I:[^ ]*]] = %c0_i32 to %arg0 step %c1_i32 iter_args(%[[A:[^ ]*]] = %c0_i32, %[[B:[^ ]*]] = %arg1) -> (i32, f32)  : i32 {
 // CHECK: scf.yield %{{.*}}, %[[B]] : i32, f32
 // CHECK: scf.if %{{.*}} -> (i32) {
 // CHECK: } else {
-// CHECK: scf.while (%{{.*}} = %[[R]]) : (i32) -> i32 {
+// CHECK: scf.while (%{{.*}} = %[[R]]#0) : (i32) -> i32 {
 // CHECK: scf.condition(%{{.*}}) %{{.*}} : i32
 // CHECK: } do {
 module {

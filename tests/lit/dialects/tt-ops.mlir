@@ -53,7 +53,7 @@ module {
 
 // CHECK-LABEL: tt.func @dots(
 // CHECK: tt.dot %arg0, %arg1, %arg2, inputPrecision = tf32 : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
-// CHECK-NEXT: tt.dot %arg0, %arg1, %arg2, inputPrecision = ieee {maxNumImpreciseAcc = 32 : i32} : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
+// CHECK-NEXT: tt.dot %arg0, %arg1, %arg2 {maxNumImpreciseAcc = 32 : i32} : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
 module {
   tt.func @dots(%arg0: tensor<32x16xf16>, %arg1: tensor<16x32xf16>, %arg2: tensor<32x32xf32>) {
     %0 = tt.dot %arg0, %arg1, %arg2, inputPrecision = tf32 : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
@@ -118,7 +118,7 @@ module {
 // CHECK: tt.trans %arg0 {order = array<i32: 1, 0>} : tensor<8x16xf32> -> tensor<16x8xf32>
 // CHECK-NEXT: tt.reshape %arg0 allow_reorder : tensor<8x16xf32> -> tensor<128xf32>
 // CHECK-NEXT: %[[J:.*]] = tt.join %arg0, %arg0 : tensor<8x16xf32> -> tensor<8x16x2xf32>
-// CHECK-NEXT: tt.split %[[J]] : tensor<8x16x2xf32> -> tensor<8x16xf32>
+// CHECK-NEXT: %outLHS, %outRHS = tt.split %[[J]] : tensor<8x16x2xf32> -> tensor<8x16xf32>
 // CHECK-NEXT: tt.cat %arg0, %arg0 : tensor<8x16xf32> -> tensor<16x16xf32>
 module {
   tt.func @shapes(%arg0: tensor<8x16xf32>) {

@@ -21,7 +21,7 @@ module attributes {"ttg.num-warps" = 32 : i32, "ttg.threads-per-warp" = 16 : i32
 
 // CHECK: #[[W:warp]] = #ttig.warp<{sizePerThread = [8, 16], threadsPerWarp = [1, 1], order = [1, 0]}>
 // CHECK: tensor<8x16xf32, #[[W]]>
-// CHECK: ttig.prefetch %arg1, %arg2 {cache = 1 : i32, evict = 1 : i32, isVolatile = false, operandSegmentSizes = array<i32: 1, 1, 0>} : tensor<64x32x!tt.ptr<bf16>, #{{blocked[0-9]*}}>
+// CHECK: ttig.prefetch %arg0, %arg1 {cache = 1 : i32, evict = 1 : i32, isVolatile = false, operandSegmentSizes = array<i32: 1, 1, 0>} : tensor<64x32x!tt.ptr<bf16>, #{{blocked[0-9]*}}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #warp = #ttig.warp<{sizePerThread = [8, 16], threadsPerWarp = [1, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {

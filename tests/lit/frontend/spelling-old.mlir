@@ -5,7 +5,7 @@
 // back as they came unless another spelling is asked for.
 
 // KEEP: #[[BLOCKED:blocked[0-9]*]] = #triton_gpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// KEEP: #[[MMA:mma[0-9]*]] = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1]}>
+// KEEP: #[[MMA:mma[0-9]*]] = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>
 // KEEP: module attributes {"triton_gpu.num-warps" = 4 : i32, "triton_gpu.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block}
 // KEEP: triton_gpu.convert_layout %{{.*}} : tensor<32x32xf32, #[[BLOCKED]]> -> tensor<32x32xf32, #[[MMA]]>
 // KEEP-NOT: ttg.

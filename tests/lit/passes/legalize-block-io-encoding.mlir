@@ -72,24 +72,25 @@ module attributes {triton_intel_gpu.min_sg_size = 16 : i32, triton_intel_gpu.sup
 // {fold_register_permutations=false} B keeps its conversion and is loaded in the
 // #ttg.linear layout equal to its 2D block layout.
 // CHECK-LABEL: tt.func public @gemm(
-// CHECK: tt.make_tensor_ptr %a, {{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK: tt.make_tensor_ptr %b, {{.*}} : <tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
-// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>, !tt.ptr<tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>)
-// CHECK-NEXT: %[[LA:.*]] = tt.load %x {{.*}} : !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK-NEXT: %[[LB:.*]] = tt.load %y {{.*}} : !tt.ptr<tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
-// CHECK-NEXT: tt.dot %[[LA]], %[[LB]], %c
-// CHECK-NEXT: tt.advance %x, {{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK-NEXT: tt.advance %y, {{.*}} : <tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
-// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 23]]:7:
-// REMARK: legalize-block-io-encoding.mlir:[[# @LINE + 24]]:7: remark: [tritonintelgpu-legalize-block-io-encoding] folded into its conversion's layout: they differ only in the order of each thread's registers (no data moves between threads)
+// CHECK: %[[PA:.*]] = tt.make_tensor_ptr %arg0, {{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: %[[PB:.*]] = tt.make_tensor_ptr %arg1, {{.*}} : <tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
+// CHECK: scf.for {{.*}} iter_args(%[[C:[^ ]*]] = %{{[^,]*}}, %[[X:[^ ]*]] = %[[PA]], %[[Y:[^ ]*]] = %[[PB]]) -> (tensor<64x64xf32, #mma>, !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>, !tt.ptr<tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>)
+// CHECK-NEXT: %[[LA:.*]] = tt.load %[[X]] {{.*}} : !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load %[[Y]] {{.*}} : !tt.ptr<tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: tt.dot %[[LA]], %[[LB]], %[[C]]
+// CHECK-NEXT: tt.advance %[[X]], {{.*}} : <tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK-NEXT: tt.advance %[[Y]], {{.*}} : <tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>>
+// REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 24]]:7:
+// REMARK: legalize-block-io-encoding.mlir:[[# @LINE + 25]]:7: remark: [tritonintelgpu-legalize-block-io-encoding] folded into its conversion's layout: they differ only in the order of each thread's registers (no data moves between threads)
 // STRICT: #[[LIN:linear[0-9]*]] = #ttg.linear<{register = {{\[}}[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 16], [0, 32]], lane = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8]], warp = {{\[}}[0, 0], [0, 0]], block = []}>
 // STRICT-LABEL: tt.func public @gemm(
-// STRICT: %[[LA:.*]] = tt.load %x {{.*}} : !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// STRICT-NEXT: %[[LB:.*]] = tt.load %y {{.*}} : !tt.ptr<tensor<32x64xf16, #[[LIN]]>>
+// STRICT: scf.for {{.*}} iter_args(%[[C:[^ ]*]] = %{{[^,]*}}, %[[X:[^ ]*]] = %{{[^,]*}}, %[[Y:[^ ]*]] = %{{[^)]*}})
+// STRICT: %[[LA:.*]] = tt.load %[[X]] {{.*}} : !tt.ptr<tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// STRICT-NEXT: %[[LB:.*]] = tt.load %[[Y]] {{.*}} : !tt.ptr<tensor<32x64xf16, #[[LIN]]>>
 // STRICT-NEXT: %[[CB:.*]] = ttg.convert_layout %[[LB]] : tensor<32x64xf16, #[[LIN]]> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
-// STRICT-NEXT: tt.dot %[[LA]], %[[CB]], %c
-// STRICT-NEXT: tt.advance %x
-// STRICT-NEXT: tt.advance %y, {{.*}} : <tensor<32x64xf16, #[[LIN]]>>
+// STRICT-NEXT: tt.dot %[[LA]], %[[CB]], %[[C]]
+// STRICT-NEXT: tt.advance %[[X]]
+// STRICT-NEXT: tt.advance %[[Y]], {{.*}} : <tensor<32x64xf16, #[[LIN]]>>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [1, 2], A = [8, 16], B = [16, 32], C = [8, 32]}>
 #sa = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [8, 16], numBlocks = 2, order = [1, 0], kWidth = 1, threadsPerWarp = 16}>
 #sb = #triton_intel_gpu.subgroup_2d_block<{warpsPerCTA = [4, 1], instrShape = [32, 16], numBlocks = 2, order = [0, 1], kWidth = 2, threadsPerWarp = 16}>
@@ -153,7 +154,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK: %[[L:.*]] = tt.load {{.*}} : !tt.ptr<tensor<64x32xf16, #[[LY]]>>
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[L]] : tensor<64x32xf16, #[[LY]]>
 // CHECK-NEXT: ttg.convert_layout %[[E]] : tensor<64x32xf16, #[[LY]]> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
-// CHECK: %[[X:.*]] = ttg.convert_layout %v : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #[[LY]]>
+// CHECK: %[[X:.*]] = ttg.convert_layout %arg4 : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #[[LY]]>
 // CHECK-NEXT: ttg.convert_layout %[[X]] : tensor<64x32xf16, #[[LY]]> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
 // REMARK: legalize-block-io-encoding.mlir:[[# @LINE + 10]]:5: remark: [tritonintelgpu-legalize-block-io-encoding] kept the conversion, load re-expressed as #ttg.linear: its users are not all conversions to one layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -187,14 +188,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // asked that A end in its dot-operand layout somehow, because the algebra could not
 // yet be trusted with blocks wider than the sub-group.)
 // CHECK-LABEL: tt.func public @int8
-// CHECK: tt.make_tensor_ptr %a, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
-// CHECK-NEXT: tt.make_tensor_ptr %b, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
-// CHECK-NEXT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
-// CHECK-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// CHECK: %[[PA:.*]] = tt.make_tensor_ptr %arg0, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: %[[PB:.*]] = tt.make_tensor_ptr %arg1, {{.*}} : <tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// CHECK-NEXT: %[[LA:.*]] = tt.load %[[PA]] {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load %[[PB]] {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
 // CHECK-NEXT: tt.dot %[[LA]], %[[LB]]
 // STRICT-LABEL: tt.func public @int8
-// STRICT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
-// STRICT-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
+// STRICT: %[[PA:.*]] = tt.make_tensor_ptr %arg0
+// STRICT: %[[PB:.*]] = tt.make_tensor_ptr %arg1
+// STRICT: %[[LA:.*]] = tt.load %[[PA]] {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>>
+// STRICT-NEXT: %[[LB:.*]] = tt.load %[[PB]] {{.*}} : !tt.ptr<tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>>>
 // STRICT-NEXT: tt.dot %[[LA]], %[[LB]]
 // REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 12]]:
 // REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 13]]:
@@ -226,12 +229,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // with no remark. (Before, the algebra refused blocks narrower than the sub-group
 // and A was only loaded in its conversion's layout, with a remark that nothing was proven.)
 // CHECK-LABEL: tt.func public @tf32
-// CHECK: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
+// CHECK: %[[PA:.*]] = tt.make_tensor_ptr %arg0
+// CHECK: %[[PB:.*]] = tt.make_tensor_ptr %arg1
+// CHECK: %[[LA:.*]] = tt.load %[[PA]] {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK-NEXT: %[[LB:.*]] = tt.load %[[PB]] {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
 // CHECK-NEXT: tt.dot %[[LA]], %[[LB]]
 // STRICT-LABEL: tt.func public @tf32
-// STRICT: %[[LA:.*]] = tt.load %pa {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// STRICT-NEXT: %[[LB:.*]] = tt.load %pb {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
+// STRICT: %[[PA:.*]] = tt.make_tensor_ptr %arg0
+// STRICT: %[[PB:.*]] = tt.make_tensor_ptr %arg1
+// STRICT: %[[LA:.*]] = tt.load %[[PA]] {{.*}} : !tt.ptr<tensor<64x32xf32, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// STRICT-NEXT: %[[LB:.*]] = tt.load %[[PB]] {{.*}} : !tt.ptr<tensor<32x16xf32, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>>>
 // STRICT-NEXT: tt.dot %[[LA]], %[[LB]]
 // REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 12]]:
 // REMARK-NOT: legalize-block-io-encoding.mlir:[[# @LINE + 13]]:

@@ -13,7 +13,7 @@
 // CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
 // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xi32, #mma>
 // CHECK: %[[D:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// CHECK-NEXT: arith.addf %acc, %[[D]] : tensor<64x64xf32, #mma>
+// CHECK-NEXT: arith.addf %arg3, %[[D]] : tensor<64x64xf32, #mma>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
@@ -108,10 +108,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // is recomputed in the loop-carried layout; conversions to the same layout and
 // chains of conversions fold.
 // CHECK-LABEL: tt.func public @round_trips
-// CHECK: scf.for
-// CHECK-NEXT: arith.addf %acc, %acc : tensor<64x64xf32, #blocked>
+// CHECK: scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %arg1)
+// CHECK-NEXT: arith.addf %[[ACC]], %[[ACC]] : tensor<64x64xf32, #blocked>
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.return %x : tensor<64x64xf32, #blocked>
+// CHECK: tt.return %arg1 : tensor<64x64xf32, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -137,9 +137,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // and the loop result are retyped to DPAS; the only conversions left run once,
 // before and after the loop, instead of two per iteration.
 // CHECK-LABEL: tt.func public @loop_carried_dot
-// CHECK: %[[X:.*]] = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
-// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%acc = %[[X]]) -> (tensor<64x64xf32, #mma>)
-// CHECK-NEXT: %[[D:.*]] = tt.dot %a, %b, %acc
+// CHECK: %[[X:.*]] = ttg.convert_layout %arg1 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[X]]) -> (tensor<64x64xf32, #mma>)
+// CHECK-NEXT: %[[D:.*]] = tt.dot %arg2, %arg3, %[[ACC]]
 // CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #mma>
 // CHECK: ttg.convert_layout %[[R]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 65536 weighted elements to save 4096 ('tt.dot' cannot produce the target layout)
@@ -197,7 +197,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // epilogue, the store, its pointers and its mask all take the DPAS layout.
 // CHECK-LABEL: tt.func public @forward_to_store
 // CHECK-NOT: ttg.convert_layout
-// CHECK: %[[T:.*]] = arith.truncf %d : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+// CHECK: %[[T:.*]] = arith.truncf %arg2 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
 // CHECK: tt.store %{{.*}}, %[[T]], %{{.*}} : tensor<64x64x!tt.ptr<f16>, #mma>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -230,7 +230,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // Negative: forward propagation stops at a user that needs its own layout
 // (tt.dot takes dot operands), and backward cannot recompute a dot result.
 // CHECK-LABEL: tt.func public @forward_blocked_by_dot
-// CHECK: ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: ttg.convert_layout %0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert {{.*}}('tt.dot' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
@@ -253,7 +253,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // layout: the row sums of a DPAS tile are taken in DPAS, no conversion left.
 // CHECK-LABEL: tt.func public @reduce_in_dpas
 // CHECK-NOT: ttg.convert_layout
-// CHECK: "tt.reduce"(%acc) <{axis = 1 : i32}>
+// CHECK: "tt.reduce"(%arg0) <{axis = 1 : i32}>
 // CHECK: (tensor<64x64xf32, #mma>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -318,10 +318,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // A conversion of a loop-invariant value that cannot be recomputed (a function
 // argument) is hoisted out of the loop: it runs once instead of every iteration.
 // CHECK-LABEL: tt.func public @hoist_out_of_loop
-// CHECK: %[[H:.*]] = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
-// CHECK: scf.for
+// CHECK: %[[H:.*]] = ttg.convert_layout %arg1 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK: scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %arg2)
 // CHECK-NOT: ttg.convert_layout
-// CHECK: arith.addf %acc, %[[H]] : tensor<64x64xf32, #mma>
+// CHECK: arith.addf %[[ACC]], %[[H]] : tensor<64x64xf32, #mma>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -388,7 +388,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // SLM and is counted at 1/8 of its 4096 elements; it stays, as there is
 // nothing cheaper to do.
 // CHECK-LABEL: tt.func public @register_rename
-// CHECK: ttg.convert_layout %x : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #blocked>
+// CHECK: ttg.convert_layout %arg0 : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 512 weighted elements to save 512 (a function argument is converted)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #lin = #ttg.linear<{register = [[0, 2], [0, 1], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32]], warp = [[1, 0], [2, 0]], block = []}>

@@ -10,7 +10,7 @@
 // 16-byte pitch. The guard keeps it (a 2D block read, no SLM); without the guard
 // it becomes a masked gather.
 // CHECK-LABEL: tt.func public @epilogue_dpas
-// CHECK: %[[P:.*]] = tt.make_tensor_ptr %d
+// CHECK: %[[P:.*]] = tt.make_tensor_ptr %arg0
 // CHECK: tt.load %[[P]] {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<256x256xf32, #mma>>
 // REMARK: remark: [tritonintelgpu-rewrite-tensor-pointer] kept: every load/store through it can be a 2D block access
 // ALL-LABEL: tt.func public @epilogue_dpas
@@ -35,7 +35,7 @@ module attributes {"ttg.num-warps" = 32 : i32, "ttg.threads-per-warp" = 16 : i32
 // CHECK-LABEL: tt.func public @epilogue_blocked
 // CHECK-NOT: tt.make_tensor_ptr
 // CHECK: %[[R0:.*]] = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
-// CHECK: %[[ROW:.*]] = arith.extsi %row : i32 to i64
+// CHECK: %[[ROW:.*]] = arith.extsi %arg4 : i32 to i64
 // CHECK: arith.muli %{{.*}}, %{{.*}} : tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>>
 // CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<64xi64, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi64, #blocked>
 // CHECK: arith.cmpi sge
@@ -80,7 +80,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // Loop-carried: the pointer becomes two i32 offsets in iter_args; tt.advance
 // becomes additions; the store after the loop uses the loop's final offsets.
 // CHECK-LABEL: tt.func public @loop
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[O0:.*]] = %i, %[[O1:.*]] = %i) -> (tensor<16x16xf32, #blocked>, i32, i32) : i32 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %[[O0:[^ ]*]] = %arg3, %[[O1:[^ ]*]] = %arg3) -> (tensor<16x16xf32, #blocked>, i32, i32)  : i32 {
 // CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f32>, #blocked>
 // CHECK: %[[N0:.*]] = arith.addi %[[O0]], %{{.*}} : i32
 // CHECK: scf.yield %{{.*}}, %[[N0]], %{{.*}} : tensor<16x16xf32, #blocked>, i32, i32
