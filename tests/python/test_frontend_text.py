@@ -93,13 +93,13 @@ def test_block_arg_locs_print_scf_loops_generically() -> None:
     generic form does: the induction variable gets the loop's (as MLIR's builder gives
     it), the iter_args and scf.while's before-region arguments stay unknown."""
     out = _print_loops(block_arg_locs=True)
-    assert '"scf.for"(%c0, %n, %c1, %c0) ({' in out
-    assert '^bb0(%i: i32 loc("k.py":4:4), %a: i32 loc(unknown)):' in out
-    assert '"scf.while"(%r) ({' in out and "^bb0(%x: i32 loc(unknown)):" in out
-    assert '^bb0(%y: i32 loc("k.py":8:4)):' in out, "a location the input had is kept"
+    assert '%0 = "scf.for"(%c0_i32, %arg0, %c1_i32, %c0_i32) ({' in out
+    assert '^bb0(%arg1: i32 loc("k.py":4:4), %arg2: i32 loc(unknown)):' in out
+    assert '%1 = "scf.while"(%0) ({' in out and "^bb0(%arg1: i32 loc(unknown)):" in out
+    assert '^bb0(%arg1: i32 loc("k.py":8:4)):' in out, "a location the input had is kept"
     # Only the loops are generic: their bodies keep the custom syntax.
-    assert 'arith.addi %a, %i : i32 loc("k.py":5:12)' in out and 'scf.yield %s : i32 loc("k.py":5:4)' in out
-    assert 'scf.condition(%k) %x : i32 loc("k.py":7:4)' in out
+    assert '%2 = arith.addi %arg2, %arg1 : i32 loc("k.py":5:12)' in out and 'scf.yield %2 : i32 loc("k.py":5:4)' in out
+    assert 'scf.condition(%2) %arg1 : i32 loc("k.py":7:4)' in out
     assert '}) : (i32, i32, i32, i32) -> i32 loc("k.py":4:4)' in out
 
 
@@ -108,9 +108,10 @@ def test_block_arg_locs_is_off_by_default_and_needs_debuginfo() -> None:
     from xpu_passes.frontend import parse_module, print_module
 
     out = _print_loops()
-    assert "scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32)" in out and '"scf.' not in out
+    assert "scf.for %arg1 = %c0_i32 to %arg0 step %c1_i32 iter_args(%arg2 = %c0_i32) -> (i32)  : i32 {" in out
+    assert '"scf.' not in out
     # xDSL's scf.while printed its location after its type too; MLIR reads it only at the end.
-    assert "scf.while (%x = %r) : (i32) -> i32 {" in out and out.count('loc("k.py":6:4)') == 1
+    assert "scf.while (%arg1 = %0) : (i32) -> i32 {" in out and out.count('loc("k.py":6:4)') == 1
     parsed = parse_module(make_context(), LOOPS, "loops.mlir")
     plain = print_module(parsed.module, parsed.spelling, block_arg_locs=True)
     assert '"scf.' not in plain and "loc(" not in plain

@@ -33,6 +33,7 @@ from typing import Any
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
@@ -111,7 +112,8 @@ class TTGIRPrinter(Printer):
                 self.print_string(f"\x00{index}\x01")
             return
         frames = self._frames
-        if frames is None:
+        if frames is None or (self.printing_location and isinstance(attribute, ArrayAttr)):
+            # A fused location's list is syntax: MLIR visits its locations directly.
             super().print_attribute(attribute)
             return
         frames.append(0)
@@ -306,7 +308,7 @@ def _predecessors_comment(block: Block, names: dict[Block, str]) -> str:
     preds = block.predecessors()
     if not preds:
         return "" if block.parent is not None and block is block.parent.blocks.first else "  // no predecessors"
-    if all(p is preds[0] for p in preds):
+    if len(preds) == 1:  # one use: `cf.cond_br %c, ^bb1, ^bb1` makes two
         return f"  // pred: ^{names[preds[0]]}"
     region = block.parent
     order = {b: i for i, b in enumerate(region.blocks)} if region is not None else {}
