@@ -23,7 +23,6 @@ form instead, whose `^bb0(%arg: type loc(...))` carries them.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from io import StringIO
@@ -50,6 +49,7 @@ from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
 
 from xpu_passes.frontend.asm_names import ssa_names
+from xpu_passes.frontend.mlir_floats import float_text
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
@@ -296,11 +296,7 @@ class TTGIRPrinter(Printer):
                 self.print_op(op)
 
     def print_float(self, value: float, type: Any) -> None:
-        # MLIR prints the bits of inf/nan in upper case: 0xFF800000.
-        if math.isnan(value) or math.isinf(value):
-            self.print_string("0x" + type.pack((value,))[::-1].hex().upper())
-        else:
-            super().print_float(value, type)
+        self.print_string(float_text(value, type))
 
 
 def _predecessors_comment(block: Block, names: dict[Block, str]) -> str:
