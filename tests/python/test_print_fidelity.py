@@ -192,3 +192,20 @@ module attributes {triton_intel_gpu.support_sg_2d_block, "ttg.num-warps" = 4 : i
 @pytest.mark.parametrize("name", CONSTRUCTS)
 def test_construct_prints_as_triton_does(name: str) -> None:
     assert compare(CONSTRUCTS[name].lstrip(), name) == {}
+
+
+def test_float_literals_print_as_triton_does() -> None:
+    """Values over the whole range of each float type (fixed seed), one module, one parse each."""
+    import random
+
+    rng = random.Random(11)
+    values = [rng.uniform(-1, 1) * 10 ** rng.randint(-44, 37) for _ in range(150)] + [0.1, 1e-5, 3e-45, 1e38]
+    limits = {"f16": 6e4, "bf16": 3e38, "f32": 3e38, "f64": 1e308}
+    lines = [
+        f'    %v{i}_{t} = arith.constant {v:.17e} : {t} loc("k.py":{i}:0)'
+        for i, v in enumerate(values)
+        for t, limit in limits.items()
+        if abs(v) < limit
+    ]
+    text = "module {\n  tt.func @f() {\n" + "\n".join(lines) + '\n    tt.return loc("k.py":0:0)\n  } loc("k.py":0:0)\n} loc("k.py":0:0)\n'
+    assert compare(text, "floats") == {}

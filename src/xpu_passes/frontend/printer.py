@@ -179,7 +179,7 @@ class TTGIRPrinter(Printer):
             return False
         size = len(data) // n
         first = data[:size]
-        if data.count(first) != n or (n > 1 and data != first * n):
+        if data != first * n:
             return False
         elt = attr.get_element_type()
         if not isinstance(elt, (IntegerType, IndexType, AnyFloat)):
