@@ -40,7 +40,7 @@ def _raise(text: str) -> tuple[ModuleOp, ModuleOp, list[str]]:
     before, after = _parse(text), _parse(text)
     REMARKS.enabled = True
     try:
-        RaiseBlockPointer().apply(make_context(), after)
+        RaiseBlockPointer(dot_only=False).apply(make_context(), after)
         remarks = [r.message for r in REMARKS.drain()]
     finally:
         REMARKS.enabled = False
@@ -138,7 +138,7 @@ def test_left_alone_cases_say_why() -> None:
 
 def test_version_off_leaves_wrapping_loops_alone() -> None:
     m = _parse(_chunk("gemm_tensor_ptr"))
-    RaiseBlockPointer(version=False).apply(make_context(), m)
+    RaiseBlockPointer(version=False, dot_only=False).apply(make_context(), m)
     loads = _ops(m, tt.LoadOp)
     assert not any(ld.is_block_pointer for ld in loads)
     assert _ops(m, tt.StoreOp)[0].is_block_pointer  # the epilogue does not wrap
