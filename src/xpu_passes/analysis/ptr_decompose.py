@@ -7,8 +7,9 @@ A 2D pointer tensor `base + offs_m[:, None] * s_m + offs_n[None, :] * s_n` is re
 where `rest`, `stride_d` and `pos_d` are polynomials over scalar SSA values (`Lin`)
 and `wrap_d(x)` is `x % W_d` for wrap-around offsets (`(pid * BM + arange) % M`) or
 `x`. Masks are read as conjunctions of per-dimension bounds (`pos_d + i_d < X`) and
-anything else. Only i32 offsets are followed: 64-bit offsets, loaded (indirect)
-offsets and products of two varying tensors raise `Unsupported` with the reason.
+anything else. i32 offsets are followed, and i64 ones back to i32 values through
+`arith.extsi`; other 64-bit offsets, loaded (indirect) offsets and products of two
+varying tensors raise `Unsupported` with the reason.
 """
 
 from __future__ import annotations
@@ -230,6 +231,18 @@ def _is_i32(t: object) -> bool:
     return isinstance(e, IntegerType) and e.width.data == 32
 
 
+def _is_int(t: object) -> bool:
+    """i32, or i64 (followed only back to i32 values through `arith.extsi`)."""
+    e = t.element_type if isinstance(t, TensorType) else t
+    return isinstance(e, IntegerType) and e.width.data in (32, 64)
+
+
+def _i32_leaves(x: Lin, op: Operation | None) -> Lin:
+    if any(not _is_i32(v.type) for v in x.leaves()):
+        raise Unsupported("64-bit offsets not sign-extended from i32", op)
+    return x
+
+
 class Decomposer:
     """Reads integer and pointer values as Forms, memoized."""
 
@@ -251,6 +264,8 @@ class Decomposer:
             return self.scalar(op.lhs) - self.scalar(op.rhs)
         if isinstance(op, arith.MuliOp):
             return self.scalar(op.lhs) * self.scalar(op.rhs)
+        if isinstance(op, Operation) and op.name == "arith.extsi" and _is_i32(op.operands[0].type):
+            return self.scalar(op.operands[0])  # i32 -> i64: the same integer
         return Lin.leaf(v)
 
     # ------------------------------------------------------------ tensors
@@ -263,13 +278,14 @@ class Decomposer:
         return f
 
     def _index(self, v: SSAValue) -> Form:
+        where = v.owner if isinstance(v.owner, Operation) else None
         if not isinstance(v.type, TensorType):
-            if not _is_i32(v.type):
-                raise Unsupported("non-i32 scalar offset", v.owner if isinstance(v.owner, Operation) else None)
-            return Form(self.scalar(v), ())
+            if not _is_int(v.type):
+                raise Unsupported("non-integer scalar offset", where)
+            return Form(_i32_leaves(self.scalar(v), where), ())
         rank = len(_shape(v))
-        if not _is_i32(v.type):
-            raise Unsupported("offsets are not i32", v.owner if isinstance(v.owner, Operation) else None)
+        if not _is_int(v.type):
+            raise Unsupported("offsets are not i32 or i64", where)
         if isinstance(v, BlockArgument):
             raise Unsupported("offsets carried through a loop or branch", None)
         op = v.owner
@@ -284,7 +300,9 @@ class Decomposer:
         if isinstance(op, tt.MakeRangeOp):
             return Form(ZERO, (DimTerm(ONE, Lin.const(op.start.value.data)),))
         if isinstance(op, tt.SplatOp):
-            return Form(self.scalar(op.src), none)
+            return Form(_i32_leaves(self.scalar(op.src), op), none)
+        if op.name == "arith.extsi" and _is_i32(op.operands[0].type):
+            return self.index(op.operands[0])
         if isinstance(op, tt.ExpandDimsOp):
             s = self.index(op.src)
             ax = op.axis.value.data
@@ -355,7 +373,8 @@ class Decomposer:
         if isinstance(op, Operation) and op.name == _CONVERT:
             return self.pointer(op.operands[0])
         if isinstance(op, tt.SplatOp):
-            return PtrForm(op.src, Form(ZERO, (None,) * len(_shape(v))))
+            base, off = self.scalar_pointer(op.src)
+            return PtrForm(base, Form(off, (None,) * len(_shape(v))))
         if isinstance(op, tt.AddPtrOp):
             p = self.pointer(op.ptr)
             off = self.index(op.offset)
@@ -372,6 +391,15 @@ class Decomposer:
             raise Unsupported("gather: pointers loaded from memory (indirect)", op)
         name = op.name if isinstance(op, Operation) else "?"
         raise Unsupported(f"pointers computed by '{name}'", op if isinstance(op, Operation) else None)
+
+    def scalar_pointer(self, v: SSAValue) -> tuple[SSAValue, Lin]:
+        """A scalar pointer as (base, element offset): through `tt.addptr` by i32 scalars, so the kernel's
+        argument stays the base and the offset can become a block position."""
+        op = v.owner
+        if isinstance(op, tt.AddPtrOp) and not isinstance(v.type, TensorType) and _is_i32(op.offset.type):
+            base, off = self.scalar_pointer(op.ptr)
+            return base, off + self.scalar(op.offset)
+        return v, ZERO
 
     @staticmethod
     def _broadcast_form(s: Form, src: tuple[int, ...], dst: tuple[int, ...], op: Operation) -> Form:
