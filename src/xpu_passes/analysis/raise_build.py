@@ -153,13 +153,13 @@ def apply_plans(plans: list[Plan]) -> None:
         assert isinstance(yld, scf.YieldOp)
         for p in ps:
             arg = body.args[p.arg_index + 1]
-            adv = Builder(InsertPoint.before(yld)).add(
-                tt.AdvanceOp.build(operands=[arg, advs[p.arg_index]], result_types=[arg.type]))
             assert p.increment is not None
+            adv = Builder(InsertPoint.after(p.increment)).add(
+                tt.AdvanceOp.build(operands=[arg, advs[p.arg_index]], result_types=[arg.type]))
             yld.operands = [adv if v is p.increment.results[0] else v for v in yld.operands]
-            dead.append(p.increment)
             for ap in p.accesses:
-                dead += _rewrite_access(ap, arg)
+                dead += _rewrite_access(ap, adv if ap.after else arg)
+            dead.append(p.increment)
         dead += [v.owner for v in old_inits if isinstance(v.owner, Operation)]
     _erase_dead(dead)
 

@@ -55,6 +55,7 @@ class AccessPlan:
     boundary: tuple[int, ...] = ()
     padding: int | None = None
     select: bool = False
+    after: bool = False  # through the advanced pointer (a loop-carried one used after its update)
 
 
 @dataclass
@@ -216,8 +217,17 @@ class Planner:
         yld = body.last_op
         assert isinstance(yld, scf.YieldOp)
         inc = yld.operands[index].owner
-        if not (isinstance(inc, tt.AddPtrOp) and inc.ptr is arg and len(list(inc.result.uses)) == 1):
+        if not (isinstance(inc, tt.AddPtrOp) and inc.ptr is arg):
             raise LeftAlone("the loop-carried pointer is not advanced by one increment per iteration")
+        after: list[Access] = []  # accesses through the advanced pointer, before the next iteration
+        for use in inc.result.uses:
+            u = use.operation
+            if u is yld and use.index == index:
+                continue
+            if isinstance(u, tt.LoadOp | tt.StoreOp) and use.index == 0 and u.parent_block() is body:
+                after.append(u)
+            else:
+                raise LeftAlone(f"the advanced loop-carried pointer is used by '{u.name}'")
         stp = self.dec.scalar(loop.step).constant
         if loop.results[index].uses and not (stp and stp > 0 and loop.lb.type == i32):
             raise LeftAlone("the loop-carried pointer is used after a loop whose step is not a positive constant")
@@ -232,6 +242,7 @@ class Planner:
                 raise LeftAlone(f"the loop-carried pointer is used by '{u.name}' in a nested region")
             else:
                 raise LeftAlone(f"the loop-carried pointer is used by '{u.name}'")
+        accesses += after
         if not accesses:
             raise LeftAlone("the loop-carried pointer is not loaded or stored through")
         types = {_block_type(a) for a in accesses}
@@ -260,7 +271,7 @@ class Planner:
         block = next(iter(types))
         for cand in cands:
             try:
-                plan = self._carried(loop, index, inc, pf, accesses, block, cand)
+                plan = self._carried(loop, index, inc, pf, accesses, block, cand, set(after))
                 if loop.results[index].uses:  # rebuilt after the loop from the trip count
                     plan.after = step.base
                 return plan
@@ -269,7 +280,7 @@ class Planner:
         raise failure
 
     def _carried(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
-                 block: TensorType, cand: tuple[int, int] | None) -> Plan:
+                 block: TensorType, cand: tuple[int, int] | None, after: set[Access]) -> Plan:
         """The plan of a loop-carried pointer advancing `cand = (dim, rows or columns)` per iteration."""
         shape = _shape(accesses[0])
         preds: list[Lin] = []
@@ -290,8 +301,10 @@ class Planner:
                 ks[d] = -1  # no closed form: no mask on this dim can be matched
         plans, shapes_seen = [], []
         try:
+            moved = [DimPlan(dp.pos + Lin.const(dp.adv), dp.stride, dp.adv) for dp in dims]
             for a in accesses:
-                ap, s = self._access(a, dims, loop, ks, wraps, preds)
+                ap, s = self._access(a, moved if a in after else dims, loop, ks, wraps, preds)
+                ap.after = a in after
                 plans.append(ap)
                 shapes_seen.append(s)
         except Unsupported as e:
@@ -301,8 +314,9 @@ class Planner:
         for d, dp in enumerate(dims):
             if dp.adv == 0:
                 extents.append(dp.pos + Lin.const(shape[d]))
-            elif ks[d] > 0:  # last position: pos + (ub - 1) * k
-                extents.append(dp.pos + (ub - ONE).scale(ks[d]) + Lin.const(shape[d]))
+            elif ks[d] > 0:  # last position: pos + (ub - 1) * k, + adv through the advanced pointer
+                last = dp.pos + (ub - ONE).scale(ks[d]) + Lin.const(dp.adv if after else 0)
+                extents.append(last + Lin.const(shape[d]))
             else:
                 extents.append(ZERO)  # unused unless no bound: then the check below refuses
                 if not any(d in s for s in shapes_seen) and d not in wraps:
@@ -358,7 +372,17 @@ def _candidates(fn: tt.FuncOp) -> list[Access]:
 
 
 def _carrier(op: Access) -> tuple[scf.ForOp, int] | None:
+    """The loop and iter_arg index of the pointer `op` goes through: the carried one, or its increment."""
     p = op.ptr
+    inc = p.owner
+    if isinstance(inc, tt.AddPtrOp) and isinstance(inc.ptr, BlockArgument):
+        c = _carrier_arg(inc.ptr)
+        if c is not None and c[0].body.block.last_op.operands[c[1]] is p:  # type: ignore[union-attr]
+            return c
+    return _carrier_arg(p)
+
+
+def _carrier_arg(p: SSAValue) -> tuple[scf.ForOp, int] | None:
     if isinstance(p, BlockArgument) and isinstance(p.owner, Block):
         loop = p.owner.parent_op()
         if isinstance(loop, scf.ForOp) and p.index > 0:

@@ -8,7 +8,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
-// SEM-COUNT-5: remark: [verify-semantics] equal on
+// SEM-COUNT-6: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // addptr chain: rows (pid*4 + arange) times a value (the row stride), columns times the constant 2,
@@ -246,6 +246,68 @@ module {
     %22 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
     %23 = tt.addptr %22, %21 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
     tt.store %23, %17 : tensor<4x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// A loop-carried pointer used before its update (a load) and after it (a load and a store through the
+// advanced pointer, the one yielded): the tt.advance replaces the increment where it was, the accesses
+// after it go through its result. The masks `k*4 + i < K` on the rows before the update and
+// `k*4 + 4 + i < K` after it are both the bounds check of dim 0 with the shape K.
+// CHECK-LABEL: tt.func public @used_before_and_after_update
+// CHECK: scf.for
+// CHECK: %[[OLD:.*]] = tt.load %[[ARG:.*]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<4x16xf32>>
+// CHECK-NEXT: %[[ADV:.*]] = tt.advance %[[ARG]], [%{{.*}}, %{{.*}}] : <tensor<4x16xf32>>
+// CHECK: tt.load %[[ADV]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<4x16xf32>>
+// CHECK: tt.store %[[ADV]], %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<4x16xf32>>
+// CHECK: scf.yield %[[ADV]] : !tt.ptr<tensor<4x16xf32>>
+// CANON-LABEL: tt.func public @used_before_and_after_update
+// CANON: %[[K:.*]] = arith.extsi %arg3 : i32 to i64
+// CANON: %[[P:.*]] = tt.make_tensor_ptr %arg0, [%[[K]], %c16_i64], [%{{.*}}, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// CANON: scf.for %{{.*}} iter_args(%[[X:.*]] = %[[P]]) -> (!tt.ptr<tensor<4x16xf32>>)
+// CANON: tt.advance %[[X]], [%c4_i32, %c0_i32] : <tensor<4x16xf32>>
+module {
+  tt.func public @used_before_and_after_update(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}, %arg3: i32) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c4_i32 = arith.constant 4 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = tt.splat %arg2 : i32 -> tensor<4x1xi32>
+    %3 = arith.muli %1, %2 : tensor<4x1xi32>
+    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %8 = arith.addi %4, %7 : tensor<4x16xi32>
+    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %10 = tt.addptr %9, %8 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %11 = arith.muli %arg2, %c4_i32 : i32
+    %12 = tt.splat %11 : i32 -> tensor<4x16xi32>
+    %13 = scf.for %arg4 = %c0_i32 to %c3_i32 step %c1_i32 iter_args(%arg5 = %10) -> (tensor<4x16x!tt.ptr<f32>>)  : i32 {
+      %16 = arith.muli %arg4, %c4_i32 : i32
+      %25 = tt.splat %16 : i32 -> tensor<4x1xi32>
+      %26 = arith.addi %25, %1 : tensor<4x1xi32>
+      %27 = tt.splat %arg3 : i32 -> tensor<4x1xi32>
+      %28 = arith.cmpi slt, %26, %27 : tensor<4x1xi32>
+      %29 = tt.broadcast %28 : tensor<4x1xi1> -> tensor<4x16xi1>
+      %14 = tt.load %arg5, %29, %cst : tensor<4x16x!tt.ptr<f32>>
+      %15 = tt.addptr %arg5, %12 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      %17 = arith.addi %16, %c4_i32 : i32
+      %18 = tt.splat %17 : i32 -> tensor<4x1xi32>
+      %19 = arith.addi %18, %1 : tensor<4x1xi32>
+      %20 = tt.splat %arg3 : i32 -> tensor<4x1xi32>
+      %21 = arith.cmpi slt, %19, %20 : tensor<4x1xi32>
+      %22 = tt.broadcast %21 : tensor<4x1xi1> -> tensor<4x16xi1>
+      %23 = tt.load %15, %22, %cst : tensor<4x16x!tt.ptr<f32>>
+      %24 = arith.addf %14, %23 : tensor<4x16xf32>
+      tt.store %15, %24, %22 : tensor<4x16x!tt.ptr<f32>>
+      scf.yield %15 : tensor<4x16x!tt.ptr<f32>>
+    }
     tt.return
   }
 }
