@@ -29,6 +29,8 @@ def _flows(v: SSAValue) -> list[SSAValue]:
                 out += [parent.results[use.index], parent.body.block.args[use.index + 1]]
             elif isinstance(parent, scf.IfOp):
                 out.append(parent.results[use.index])
+        elif isinstance(u, scf.ForOp) and use.index >= 3:  # an init: the iter_arg and the result
+            out += [u.body.block.args[use.index - 2], u.results[use.index - 3]]
         elif u.name not in _STOP and not u.regions:
             out += [r for r in u.results if isinstance(r.type, TensorType)]
     return out
