@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
-from xpu_passes.analysis.dot_use import DotUse
 from xpu_passes.analysis.ptr_decompose import (
     ONE,
     ZERO,
@@ -145,7 +144,7 @@ class Planner:
                 others.append(b.op.results[0])
                 continue
             if b.wrap is not None:
-                preds += [b.pos, b.wrap - b.pos - Lin.const(_shape(op)[b.dim])]
+                preds += [b.pos, b.wrap - b.pos - Lin.const(tile_shape(op)[b.dim])]
             shapes[b.dim] = s
         ap.boundary = tuple(sorted(shapes))
         if isinstance(op, tt.StoreOp):
@@ -195,7 +194,7 @@ class Planner:
 
     def direct(self, op: Access) -> Plan:
         ptr = op.ptr
-        shape = _shape(op)
+        shape = tile_shape(op)
         try:
             pf = self.dec.pointer(ptr)
         except Unsupported as e:
@@ -255,7 +254,7 @@ class Planner:
             raise LeftAlone(e.reason) from e
         if not step.uniform or not defined_outside(step.base.leaves(), loop):
             raise LeftAlone("the pointer increment is not loop-invariant and uniform")
-        shape = _shape(accesses[0])
+        shape = tile_shape(accesses[0])
         _, dims = self._dims(pf, shape, [], {})
         # The increment as a whole number of rows or columns; when several dims fit (a constant
         # stride), each is tried: all give the same addresses, the masks decide which one checks.
@@ -282,7 +281,7 @@ class Planner:
     def _carried(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
                  block: TensorType, cand: tuple[int, int] | None, after: set[Access]) -> Plan:
         """The plan of a loop-carried pointer advancing `cand = (dim, rows or columns)` per iteration."""
-        shape = _shape(accesses[0])
+        shape = tile_shape(accesses[0])
         preds: list[Lin] = []
         wraps: dict[int, Lin] = {}
         rest, dims = self._dims(pf, shape, preds, wraps)
@@ -333,7 +332,7 @@ def dedup(xs: list[Lin]) -> list[Lin]:
     return list(seen.values())
 
 
-def _shape(op: Access) -> tuple[int, ...]:
+def tile_shape(op: Access) -> tuple[int, ...]:
     t = op.ptr.type
     assert isinstance(t, TensorType)
     return tuple(t.get_shape())
@@ -359,73 +358,3 @@ def _padding_of(other: SSAValue) -> int | None:
             return 2 if struct.pack("<d", v) == struct.pack("<d", math.nan) else None
         return 1 if v == 0.0 and math.copysign(1.0, v) > 0 else None
     return 1 if v == 0 else None
-
-
-def _candidates(fn: tt.FuncOp) -> list[Access]:
-    out: list[Access] = []
-    for op in fn.walk():
-        if isinstance(op, tt.LoadOp | tt.StoreOp):
-            t = op.ptr.type
-            if isinstance(t, TensorType) and isinstance(t.element_type, tt.PointerType):
-                out.append(op)
-    return out
-
-
-def _carrier(op: Access) -> tuple[scf.ForOp, int] | None:
-    """The loop and iter_arg index of the pointer `op` goes through: the carried one, or its increment."""
-    p = op.ptr
-    inc = p.owner
-    if isinstance(inc, tt.AddPtrOp) and isinstance(inc.ptr, BlockArgument):
-        c = _carrier_arg(inc.ptr)
-        if c is not None and c[0].body.block.last_op.operands[c[1]] is p:  # type: ignore[union-attr]
-            return c
-    return _carrier_arg(p)
-
-
-def _carrier_arg(p: SSAValue) -> tuple[scf.ForOp, int] | None:
-    if isinstance(p, BlockArgument) and isinstance(p.owner, Block):
-        loop = p.owner.parent_op()
-        if isinstance(loop, scf.ForOp) and p.index > 0:
-            return loop, p.index - 1
-    return None
-
-
-NOT_DOT = "the tile neither feeds nor comes from a tt.dot (the coalesced gather is kept; dot-only)"
-
-
-def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
-                  dot_only: bool = False) -> tuple[list[Plan], dict[Access, str]]:
-    """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
-    others are left alone. `dot_only`: only accesses moving a tt.dot's data (`analysis/dot_use.py`)."""
-    planner = Planner(assumed_for)
-    plans: list[Plan] = []
-    failed: dict[Access, str] = {}
-    families: dict[tuple[scf.ForOp, int], list[Access]] = {}
-    uses = DotUse(fn) if dot_only else None
-    for op in _candidates(fn):
-        rank = len(_shape(op))
-        if rank != 2:
-            failed[op] = "1D access (2D block I/O needs a 2D tile)" if rank == 1 else f"rank-{rank} access"
-            continue
-        c = _carrier(op)
-        if c is not None:
-            families.setdefault(c, []).append(op)
-            continue
-        if uses is not None and not uses.relevant(op):
-            failed[op] = NOT_DOT
-            continue
-        try:
-            plans.append(planner.direct(op))
-        except LeftAlone as e:
-            failed[op] = e.reason
-    for (loop, index), ops in families.items():
-        if uses is not None and not any(uses.relevant(op) for op in ops):
-            failed.update((op, NOT_DOT) for op in ops)
-            continue
-        try:
-            plans.append(planner.carried(loop, index))
-        except LeftAlone as e:
-            for op in ops:
-                failed[op] = e.reason
-    return plans, failed
-

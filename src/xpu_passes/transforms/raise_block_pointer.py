@@ -1,18 +1,23 @@
-"""`--triton-raise-block-pointer[{ignore-masks=true}]`: tensors of pointers -> block pointers, safely.
+"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=false}]`: tensors of pointers -> block pointers.
 
-A 2D load/store through `base + offs_m[:, None] * s_m + offs_n[None, :] * s_n`
-(`analysis/ptr_decompose.py`) becomes a `tt.make_tensor_ptr` access; pointers
-advanced in `scf.for` (`ptrs += BK * s_k`) become loop-carried block pointers moved
-by `tt.advance`. What keeps it exact (bit for bit):
+The form of Intel's pass: a 2D load/store through `base + offs_m[:, None] * s_m +
+offs_n[None, :] * s_n` (`analysis/ptr_decompose.py`; scalar `tt.addptr` before the splat
+and i64 offsets sign-extended from i32 included) becomes a `tt.make_tensor_ptr` access
+whose base is the kernel's pointer and whose offsets are the tile's position; pointers
+advanced in `scf.for` (`ptrs += BK * s_k`) become loop-carried block pointers moved by
+`tt.advance` (accesses before and after the increment); a carried pointer used after its
+loop is rebuilt there from the trip count and raised as a plain one. Planning is in
+`analysis/raise_plan.py` and `raise_candidates.py`, building in `raise_build.py`. What
+keeps it exact (bit for bit), where Intel's pass is not:
 
 - every position a block access touches is >= 0 (else 2D block reads return zero
   where the original read memory): proven (program ids, loop counters, constants),
   or else the position moves into the base pointer and the block starts at 0 (the
   shape shrinks by as much, so bounds checks stay exact);
 - the shape of each dim bounds every position read there (2D block I/O treats it as
-  the surface even where `boundaryCheck` is off): the bound a mask compares with
-  (then the dim is in `boundaryCheck`), the divisor of a wrap-around `% W`, or the
-  extent the unmasked accesses reach (`pos + block`, or over the loop's iterations);
+  the surface even where `boundaryCheck` is off; Intel writes 0): the bound a mask
+  compares with (then the dim is in `boundaryCheck`), the divisor of a wrap-around
+  `% W`, or the extent the unmasked accesses reach (`pos + block`, or over the loop);
 - a mask equal to the bounds checks becomes `boundaryCheck` and `other` becomes
   `padding` (+0.0 / 0 -> zero, the quiet NaN -> nan); another `other` is kept with a
   select; a mask with other conjuncts is kept with `arith.select(mask, load, other)`
@@ -22,8 +27,11 @@ by `tt.advance`. What keeps it exact (bit for bit):
   (computed in i64): the smallest op holding the access (its loop, or the access itself)
   before which the conditions can be computed is copied into `scf.if`, the then-branch
   raised, the else-branch the original.
-Anything else is left alone with a remark saying why. `ignore-masks` has Intel's meaning:
-every load/store mask (and `other`) is dropped first, unsafely, with a remark per access.
+Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
+meaning: every load/store mask and `other` is dropped first, not exact, a remark per
+access); `dot-only` (ours, default on): only accesses moving a tt.dot's data are raised
+(`analysis/dot_use.py`: elsewhere a block pointer costs triton-xpu 3.3 its coalesced
+layout and reductions more scratch). 1D accesses are left alone (Intel raises them).
 """
 
 
@@ -39,7 +47,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.analysis.ptr_decompose import Lin, reset_order
 from xpu_passes.analysis.raise_build import Builder, apply_plans, drop_mask
-from xpu_passes.analysis.raise_plan import Plan, dedup, key, plan_function
+from xpu_passes.analysis.raise_candidates import plan_function
+from xpu_passes.analysis.raise_plan import Plan, dedup, key
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import PASSES, XpuPass, register
 
