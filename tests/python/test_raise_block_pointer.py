@@ -435,3 +435,29 @@ def test_gemm_with_pointers_used_after_the_loop_gets_2d_block_io(tmp_path: Path,
     assert llir.count("2d_block_read") > 0 and llir.count("2d_block_write") > 0
     assert ours.metadata.shared <= native.metadata.shared
     assert llir.count("matrix_mad") >= native.asm["llir"].count("matrix_mad") > 0
+
+
+def test_nonneg_through_select_max_min() -> None:
+    """`x > 0 ? x : 0` (the trip count raising writes after a loop), maxsi and minsi: >= 0; `x > -1 ? x : 0`,
+    and `x < 0 ? x : 0` are not proven."""
+    from xpu_passes.analysis.ptr_decompose import nonneg_value
+
+    m = _parse("""module {
+  tt.func public @f(%arg0: i32, %arg1: i32) {
+    %c0 = arith.constant 0 : i32
+    %cm1 = arith.constant -1 : i32
+    %0 = arith.cmpi sgt, %arg0, %c0 : i32
+    %1 = arith.select %0, %arg0, %c0 : i32
+    %2 = arith.cmpi sgt, %arg0, %cm1 : i32
+    %3 = arith.select %2, %arg0, %c0 : i32
+    %4 = arith.cmpi slt, %arg0, %c0 : i32
+    %5 = arith.select %4, %arg0, %c0 : i32
+    %6 = arith.maxsi %arg0, %c0 : i32
+    %7 = arith.minsi %arg0, %c0 : i32
+    %8 = arith.minsi %1, %c0 : i32
+    tt.return
+  }
+}""")
+    vals = {o.results[0]: o for o in m.walk() if o.results}
+    by_name = [v for v, o in vals.items() if o.name in ("arith.select", "arith.maxsi", "arith.minsi")]
+    assert [nonneg_value(v) for v in by_name] == [True, False, False, True, False, True]

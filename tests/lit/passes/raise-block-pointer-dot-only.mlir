@@ -88,8 +88,15 @@ module {
 // CANON: scf.for %{{.*}} iter_args(%{{.*}} = %cst, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
 // CANON: tt.advance %[[X]], [%c0_i32, %c16_i32] : <tensor<16x16xbf16>>
 // CANON: tt.advance %[[Y]], [%c16_i32, %c0_i32] : <tensor<16x16xbf16>>
-// CANON: tt.load %{{.*}} {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
-// CANON: tt.load %{{.*}} {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
+// The tail: the trip count `T = K/16 > 0 ? K/16 : 0` (>= 0, so the K position T*16 stays an offset and the
+// kernel's pointer the base), the K shape T*16 + K%16 from the tail's mask `i < K%16`.
+// CANON: arith.select %{{.*}}, %{{.*}}, %c0_i32 : i32
+// CANON-NOT: tt.addptr
+// CANON: %[[TA:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// CANON: tt.load %[[TA]] {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
+// CANON-NOT: tt.addptr
+// CANON: %[[TB:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// CANON: tt.load %[[TB]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
 // CANON: %[[M:.*]] = arith.extsi %arg3 : i32 to i64
 // CANON: %[[N:.*]] = arith.extsi %arg4 : i32 to i64
 // CANON: %[[R:.*]] = arith.muli %[[PM]], %c16_i32 : i32
