@@ -369,7 +369,10 @@ class Decomposer:
     def pointer(self, v: SSAValue) -> PtrForm:
         op = v.owner
         if isinstance(v, BlockArgument):
-            raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+            closed = self._closed_form(v)
+            if closed is None:
+                raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+            return closed
         if isinstance(op, Operation) and op.name == _CONVERT:
             return self.pointer(op.operands[0])
         if isinstance(op, tt.SplatOp):
@@ -391,6 +394,36 @@ class Decomposer:
             raise Unsupported("gather: pointers loaded from memory (indirect)", op)
         name = op.name if isinstance(op, Operation) else "?"
         raise Unsupported(f"pointers computed by '{name}'", op if isinstance(op, Operation) else None)
+
+    def _closed_form(self, arg: BlockArgument) -> PtrForm | None:
+        """A pointer iter_arg advanced by loop-invariant uniform `tt.addptr`s each iteration, at induction
+        value iv: `init + (iv - lb) * inc / step` (step a positive constant dividing inc); so a loop nested in
+        its loop can start from it."""
+        loop = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+        if not isinstance(loop, scf.ForOp) or arg.index == 0 or not isinstance(arg.type, TensorType):
+            return None
+        if not _is_i32(loop.lb.type):  # the induction value becomes an i32 offset term
+            return None
+        step = self.scalar(loop.step).constant
+        x = loop.body.block.last_op.operands[arg.index - 1]  # type: ignore[union-attr]
+        inc = ZERO
+        while x is not arg:
+            op = x.owner
+            if not isinstance(op, tt.AddPtrOp):
+                return None
+            try:
+                f = self.index(op.offset)
+            except Unsupported:
+                return None
+            if not f.uniform or not defined_outside(f.base.leaves(), loop):
+                return None
+            inc, x = inc + f.base, op.ptr
+        per = inc.divide(Lin.const(step)) if step and step > 0 else None
+        if per is None:
+            return None
+        init = self.pointer(loop.iter_args[arg.index - 1])
+        off = (Lin.leaf(loop.body.block.args[0]) - self.scalar(loop.lb)) * per
+        return PtrForm(init.base, Form(init.offset.base + off, init.offset.dims))
 
     def scalar_pointer(self, v: SSAValue) -> tuple[SSAValue, Lin]:
         """A scalar pointer as (base, element offset): through `tt.addptr` by i32 scalars, so the kernel's

@@ -203,3 +203,56 @@ def drop_mask(op: tt.LoadOp | tt.StoreOp) -> None:
     op.detach()
     op.erase(safe_erase=False)
     _erase_dead(old)
+
+
+def _dead_chain(loop: scf.ForOp, i: int) -> list[Operation] | None:
+    """The `tt.addptr`s of iter_arg `i` when they only advance it for the next iteration and nothing reads it."""
+    if loop.results[i].uses:
+        return None
+    arg, yld = loop.body.block.args[i + 1], loop.body.block.last_op
+    chain: list[Operation] = []
+    x: SSAValue = arg
+    while True:
+        uses = list(x.uses)
+        if len(uses) != 1:
+            return None
+        u = uses[0].operation
+        if u is yld:
+            return chain if uses[0].index == i else None
+        if not isinstance(u, tt.AddPtrOp) or uses[0].index != 0:
+            return None
+        chain.append(u)
+        x = u.result
+
+
+def prune_pointer_args(root: Operation) -> None:
+    """Drop pointer iter_args left only advancing themselves (their accesses were raised)."""
+    for loop in [o for o in root.walk() if isinstance(o, scf.ForOp)]:
+        dead = {i: c for i in range(len(loop.iter_args))
+                if isinstance(loop.iter_args[i].type, TensorType) and (c := _dead_chain(loop, i)) is not None}
+        if not dead:
+            continue
+        body = loop.body.block
+        yld = body.last_op
+        assert isinstance(yld, scf.YieldOp)
+        yld.operands = [v for i, v in enumerate(yld.operands) if i not in dead]
+        for chain in dead.values():
+            for op in reversed(chain):
+                op.detach()
+                op.erase(safe_erase=False)
+        keep = [i for i in range(len(loop.iter_args)) if i not in dead]
+        new_block = Block(arg_types=[body.args[0].type] + [loop.iter_args[i].type for i in keep])
+        body.args[0].replace_all_uses_with(new_block.args[0])
+        for j, i in enumerate(keep):
+            body.args[i + 1].replace_all_uses_with(new_block.args[j + 1])
+        for op in list(body.ops):
+            op.detach()
+            new_block.add_op(op)
+        inits = [loop.iter_args[i] for i in dead]
+        new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [loop.iter_args[i] for i in keep], [new_block])
+        Rewriter.insert_op(new_loop, InsertPoint.before(loop))
+        for j, i in enumerate(keep):
+            loop.results[i].replace_all_uses_with(new_loop.results[j])
+        loop.detach()
+        loop.erase(safe_erase=False)
+        _erase_dead([v.owner for v in inits if isinstance(v.owner, Operation)])

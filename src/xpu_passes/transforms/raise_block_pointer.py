@@ -46,7 +46,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.analysis.ptr_decompose import Lin, reset_order
-from xpu_passes.analysis.raise_build import Builder, apply_plans, drop_mask
+from xpu_passes.analysis.raise_build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.analysis.raise_candidates import plan_function
 from xpu_passes.analysis.raise_plan import Plan, dedup, key
 from xpu_passes.dialects import tt
@@ -165,6 +165,7 @@ class RaiseBlockPointer(XpuPass):
             more = self._round(fn, failed, origin, self.version and first)
             if not more:
                 break
+        prune_pointer_args(fn)
         for acc, why in failed.items():
             if acc.parent is not None:
                 self.remark(origin.get(acc, acc), f"left alone: {why}")

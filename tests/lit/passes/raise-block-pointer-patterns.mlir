@@ -8,7 +8,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
-// SEM-COUNT-6: remark: [verify-semantics] equal on
+// SEM-COUNT-7: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // addptr chain: rows (pid*4 + arange) times a value (the row stride), columns times the constant 2,
@@ -307,6 +307,59 @@ module {
       %24 = arith.addf %14, %23 : tensor<4x16xf32>
       tt.store %15, %24, %22 : tensor<4x16x!tt.ptr<f32>>
       scf.yield %15 : tensor<4x16x!tt.ptr<f32>>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Nested loops: a pointer carried by the outer loop (4 rows per iteration) starts the inner loop (16
+// columns per iteration), whose accesses go through it. The outer pointer at induction value i is
+// `init + i * 4 rows` (its closed form), so the inner loop's block pointer starts at [4*i, 0]; the outer
+// iter_arg, left only advancing itself, is dropped.
+// CHECK-LABEL: tt.func public @nested
+// CHECK: scf.for %{{.*}} = %c0_i32 to %c2_i32 step %c1_i32 : i32 {
+// CHECK: %[[P:.*]] = tt.make_tensor_ptr %arg0,
+// CHECK: scf.for %{{.*}} iter_args(%[[X:.*]] = %[[P]]) -> (!tt.ptr<tensor<4x16xf32>>)
+// CHECK-NEXT: tt.load %[[X]] : !tt.ptr<tensor<4x16xf32>>
+// CHECK-NOT: tensor<4x16x!tt.ptr<f32>>
+// CHECK: tt.return
+// CANON-LABEL: tt.func public @nested
+// CANON: scf.for %[[I:.*]] = %c0_i32 to %c2_i32 step %c1_i32 : i32 {
+// CANON: %[[R:.*]] = arith.muli %[[I]], %c4_i32 : i32
+// CANON: %[[P:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %c32_i64], [%{{.*}}, %c1_i64], [%[[R]], %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// CANON: scf.for %{{.*}} iter_args(%[[X:.*]] = %[[P]])
+// CANON: tt.advance %[[X]], [%c0_i32, %c16_i32] : <tensor<4x16xf32>>
+module {
+  tt.func public @nested(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c4_i32 = arith.constant 4 : i32
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = tt.splat %arg2 : i32 -> tensor<4x1xi32>
+    %3 = arith.muli %1, %2 : tensor<4x1xi32>
+    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %8 = arith.addi %4, %7 : tensor<4x16xi32>
+    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %10 = tt.addptr %9, %8 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %11 = arith.constant dense<16> : tensor<4x16xi32>
+    %12 = arith.muli %arg2, %c4_i32 : i32
+    %13 = tt.splat %12 : i32 -> tensor<4x16xi32>
+    %14 = scf.for %arg3 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg4 = %10) -> (tensor<4x16x!tt.ptr<f32>>)  : i32 {
+      %15 = scf.for %arg5 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg6 = %arg4) -> (tensor<4x16x!tt.ptr<f32>>)  : i32 {
+        %16 = tt.load %arg6 : tensor<4x16x!tt.ptr<f32>>
+        tt.store %arg6, %16 : tensor<4x16x!tt.ptr<f32>>
+        %17 = tt.addptr %arg6, %11 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+        scf.yield %17 : tensor<4x16x!tt.ptr<f32>>
+      }
+      %18 = tt.addptr %arg4, %13 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      scf.yield %18 : tensor<4x16x!tt.ptr<f32>>
     }
     tt.return
   }

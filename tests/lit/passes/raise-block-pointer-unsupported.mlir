@@ -40,48 +40,6 @@ module {
 
 // -----
 
-// A pointer carried by an outer loop and used in an inner one (nested loops): left alone.
-// CHECK-LABEL: tt.func public @nested
-// CHECK-NOT: tt.make_tensor_ptr
-// CHECK: tt.return
-// REMARK: unsupported.mlir:[[# @LINE + 24]]:9: remark: [triton-raise-block-pointer] left alone: pointer carried through a loop or branch that is not a simple increment
-// REMARK-NEXT: unsupported.mlir:[[# @LINE + 24]]:9: remark: [triton-raise-block-pointer] left alone: pointer carried through a loop or branch that is not a simple increment
-module {
-  tt.func public @nested(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c4_i32 = arith.constant 4 : i32
-    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %2 = tt.splat %arg2 : i32 -> tensor<4x1xi32>
-    %3 = arith.muli %1, %2 : tensor<4x1xi32>
-    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
-    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
-    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
-    %8 = arith.addi %4, %7 : tensor<4x16xi32>
-    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
-    %10 = tt.addptr %9, %8 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
-    %11 = arith.constant dense<16> : tensor<4x16xi32>
-    %12 = arith.muli %arg2, %c4_i32 : i32
-    %13 = tt.splat %12 : i32 -> tensor<4x16xi32>
-    %14 = scf.for %arg3 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg4 = %10) -> (tensor<4x16x!tt.ptr<f32>>)  : i32 {
-      %15 = scf.for %arg5 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg6 = %arg4) -> (tensor<4x16x!tt.ptr<f32>>)  : i32 {
-        %16 = tt.load %arg6 : tensor<4x16x!tt.ptr<f32>>
-        tt.store %arg6, %16 : tensor<4x16x!tt.ptr<f32>>
-        %17 = tt.addptr %arg6, %11 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
-        scf.yield %17 : tensor<4x16x!tt.ptr<f32>>
-      }
-      %18 = tt.addptr %arg4, %13 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
-      scf.yield %18 : tensor<4x16x!tt.ptr<f32>>
-    }
-    tt.return
-  }
-}
-
-// -----
-
 // A tensor of pointers reshaped, and a 1D access: left alone.
 // CHECK-LABEL: tt.func public @reshape_and_1d
 // CHECK-NOT: tt.make_tensor_ptr
@@ -99,6 +57,42 @@ module {
     %6 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
     %7 = tt.addptr %6, %0 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
     tt.store %7, %5 : tensor<64x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// A pointer carried by a loop over `index` (not i32) and offset before its accesses: its closed form
+// would put the induction value into i32 offsets, so it is not followed (this made invalid IR once).
+// CHECK-LABEL: tt.func public @index_loop_offset_pointer
+// CHECK-NOT: tt.make_tensor_ptr
+// CHECK: tt.return
+// REMARK: unsupported.mlir:[[# @LINE + 20]]:7: remark: [triton-raise-block-pointer] left alone: pointer carried through a loop or branch that is not a simple increment
+module {
+  tt.func public @index_loop_offset_pointer(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %cst = arith.constant dense<16> : tensor<4x16xi32>
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = tt.splat %arg1 : i32 -> tensor<4x1xi32>
+    %3 = arith.muli %1, %2 : tensor<4x1xi32>
+    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %8 = arith.addi %4, %7 : tensor<4x16xi32>
+    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %10 = tt.addptr %9, %8 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %11 = scf.for %arg2 = %c0 to %c3 step %c1 iter_args(%arg3 = %10) -> (tensor<4x16x!tt.ptr<f32>>) {
+      %12 = tt.addptr %arg3, %cst : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      %13 = tt.load %12 : tensor<4x16x!tt.ptr<f32>>
+      tt.store %12, %13 : tensor<4x16x!tt.ptr<f32>>
+      %14 = tt.addptr %arg3, %cst : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      scf.yield %14 : tensor<4x16x!tt.ptr<f32>>
+    }
     tt.return
   }
 }
