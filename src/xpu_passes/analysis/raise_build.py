@@ -236,8 +236,10 @@ def prune_pointer_args(root: Operation) -> None:
         yld = body.last_op
         assert isinstance(yld, scf.YieldOp)
         yld.operands = [v for i, v in enumerate(yld.operands) if i not in dead]
+        offsets: list[Operation] = []
         for chain in dead.values():
             for op in reversed(chain):
+                offsets += [o.owner for o in op.operands[1:] if isinstance(o.owner, Operation)]
                 op.detach()
                 op.erase(safe_erase=False)
         keep = [i for i in range(len(loop.iter_args)) if i not in dead]
@@ -255,4 +257,4 @@ def prune_pointer_args(root: Operation) -> None:
             loop.results[i].replace_all_uses_with(new_loop.results[j])
         loop.detach()
         loop.erase(safe_erase=False)
-        _erase_dead([v.owner for v in inits if isinstance(v.owner, Operation)])
+        _erase_dead(offsets + [v.owner for v in inits if isinstance(v.owner, Operation)])
