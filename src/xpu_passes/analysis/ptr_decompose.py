@@ -288,7 +288,10 @@ class Decomposer:
         if not _is_int(v.type):
             raise Unsupported("offsets are not i32 or i64", where)
         if isinstance(v, BlockArgument):
-            raise Unsupported("offsets carried through a loop or branch", None)
+            closed = self._closed_index(v)
+            if closed is None:
+                raise Unsupported("offsets carried through a loop or branch", None)
+            return closed
         op = v.owner
         if isinstance(op, Operation) and op.name == _CONVERT:
             return self.index(op.operands[0])
@@ -396,6 +399,37 @@ class Decomposer:
         name = op.name if isinstance(op, Operation) else "?"
         raise Unsupported(f"pointers computed by '{name}'", op if isinstance(op, Operation) else None)
 
+    def _closed_index(self, arg: BlockArgument) -> Form | None:
+        """Offsets carried as an iter_arg and advanced by loop-invariant uniform `arith.addi`s: at induction
+        value iv, `init + (iv - lb) * inc / step` (as `_closed_form` for pointers)."""
+        loop = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+        if not isinstance(loop, scf.ForOp) or arg.index == 0 or not _is_i32(loop.lb.type):
+            return None
+        x = loop.body.block.last_op.operands[arg.index - 1]  # type: ignore[union-attr]
+        inc = ZERO
+        while x is not arg:
+            op = x.owner
+            if not isinstance(op, arith.AddiOp):
+                return None
+            nxt, other = (op.lhs, op.rhs) if _reaches(op.lhs, arg) else (op.rhs, op.lhs)
+            try:
+                f = self.index(other)
+            except Unsupported:
+                return None
+            if not f.uniform or not defined_outside(f.base.leaves(), loop):
+                return None
+            inc, x = inc + f.base, nxt
+        per = self._per_iteration(loop, inc)
+        if per is None:
+            return None
+        init = self.index(loop.iter_args[arg.index - 1])
+        off = (Lin.leaf(loop.body.block.args[0]) - self.scalar(loop.lb)) * per
+        return Form(init.base + off, init.dims)
+
+    def _per_iteration(self, loop: scf.ForOp, inc: Lin) -> Lin | None:
+        step = self.scalar(loop.step).constant
+        return inc.divide(Lin.const(step)) if step and step > 0 else None
+
     def _closed_form(self, arg: BlockArgument) -> PtrForm | None:
         """A pointer iter_arg advanced by loop-invariant uniform `tt.addptr`s each iteration, at induction
         value iv: `init + (iv - lb) * inc / step` (step a positive constant dividing inc); so a loop nested in
@@ -419,7 +453,7 @@ class Decomposer:
             if not f.uniform or not defined_outside(f.base.leaves(), loop):
                 return None
             inc, x = inc + f.base, op.ptr
-        per = inc.divide(Lin.const(step)) if step and step > 0 else None
+        per = self._per_iteration(loop, inc)
         if per is None:
             return None
         init = self.pointer(loop.iter_args[arg.index - 1])
@@ -512,6 +546,19 @@ def _loads_from_memory(op: Operation, budget: int = 64) -> bool:
                 work.append(v.owner)
     return False
 
+
+
+def _reaches(v: SSAValue, arg: SSAValue, budget: int = 32) -> bool:
+    """Whether `v` is `arg` or an `arith.addi` chain over it (the carried side of an increment)."""
+    while budget > 0:
+        if v is arg:
+            return True
+        op = v.owner
+        if not isinstance(op, arith.AddiOp):
+            return False
+        v = op.lhs if _reaches(op.lhs, arg, budget - 1) else op.rhs
+        budget -= 1
+    return False
 
 
 def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:

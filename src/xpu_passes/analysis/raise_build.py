@@ -206,7 +206,8 @@ def drop_mask(op: tt.LoadOp | tt.StoreOp) -> None:
 
 
 def _dead_chain(loop: scf.ForOp, i: int) -> list[Operation] | None:
-    """The `tt.addptr`s of iter_arg `i` when they only advance it for the next iteration and nothing reads it."""
+    """The `tt.addptr`s (`arith.addi`s) of iter_arg `i` when they only advance it for the next iteration and
+    nothing reads it."""
     if loop.results[i].uses:
         return None
     arg, yld = loop.body.block.args[i + 1], loop.body.block.last_op
@@ -219,14 +220,14 @@ def _dead_chain(loop: scf.ForOp, i: int) -> list[Operation] | None:
         u = uses[0].operation
         if u is yld:
             return chain if uses[0].index == i else None
-        if not isinstance(u, tt.AddPtrOp) or uses[0].index != 0:
+        if not (isinstance(u, tt.AddPtrOp) and uses[0].index == 0 or isinstance(u, arith.AddiOp)):
             return None
         chain.append(u)
         x = u.result
 
 
 def prune_pointer_args(root: Operation) -> None:
-    """Drop pointer iter_args left only advancing themselves (their accesses were raised)."""
+    """Drop pointer (offset) iter_args left only advancing themselves (their accesses were raised)."""
     for loop in [o for o in root.walk() if isinstance(o, scf.ForOp)]:
         dead = {i: c for i in range(len(loop.iter_args))
                 if isinstance(loop.iter_args[i].type, TensorType) and (c := _dead_chain(loop, i)) is not None}
@@ -239,7 +240,7 @@ def prune_pointer_args(root: Operation) -> None:
         offsets: list[Operation] = []
         for chain in dead.values():
             for op in reversed(chain):
-                offsets += [o.owner for o in op.operands[1:] if isinstance(o.owner, Operation)]
+                offsets += [o.owner for o in op.operands if isinstance(o.owner, Operation)]
                 op.detach()
                 op.erase(safe_erase=False)
         keep = [i for i in range(len(loop.iter_args)) if i not in dead]

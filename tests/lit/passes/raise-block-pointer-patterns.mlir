@@ -8,7 +8,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
-// SEM-COUNT-7: remark: [verify-semantics] equal on
+// SEM-COUNT-8: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // addptr chain: rows (pid*4 + arange) times a value (the row stride), columns times the constant 2,
@@ -361,6 +361,50 @@ module {
       %18 = tt.addptr %arg4, %13 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
       scf.yield %18 : tensor<4x16x!tt.ptr<f32>>
     }
+    tt.return
+  }
+}
+
+// -----
+
+// Tensor indices carried as a loop iter_arg (advanced by 16 columns per iteration) and the pointer rebuilt
+// from them each iteration: at induction value i the indices are `init + 16*i` (their closed form), so the
+// load is a block pointer at [0, 16*i]; the index iter_arg, left only advancing itself, is dropped.
+// CHECK-LABEL: tt.func public @indices_iter_arg
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %cst) -> (tensor<4x16xf32>)
+// CHECK: tt.make_tensor_ptr %arg0,
+// CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<4x16xf32>>
+// CANON-LABEL: tt.func public @indices_iter_arg
+// CANON: scf.for %[[I:.*]] = %c0_i32 to %c3_i32 step %c1_i32 iter_args(%{{.*}} = %cst) -> (tensor<4x16xf32>)
+// CANON: %[[C:.*]] = arith.muli %[[I]], %c16_i32 : i32
+// CANON: tt.make_tensor_ptr %arg0, [%c4_i64, %{{.*}}], [%{{.*}}, %c1_i64], [%c0_i32, %[[C]]] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+module {
+  tt.func public @indices_iter_arg(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = tt.splat %arg2 : i32 -> tensor<4x1xi32>
+    %3 = arith.muli %1, %2 : tensor<4x1xi32>
+    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %8 = arith.addi %4, %7 : tensor<4x16xi32>
+    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %10 = arith.constant dense<16> : tensor<4x16xi32>
+    %11:2 = scf.for %arg3 = %c0_i32 to %c3_i32 step %c1_i32 iter_args(%arg4 = %8, %arg5 = %cst) -> (tensor<4x16xi32>, tensor<4x16xf32>)  : i32 {
+      %12 = tt.addptr %9, %arg4 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      %13 = tt.load %12 : tensor<4x16x!tt.ptr<f32>>
+      %14 = arith.addf %arg5, %13 : tensor<4x16xf32>
+      %15 = arith.addi %arg4, %10 : tensor<4x16xi32>
+      scf.yield %15, %14 : tensor<4x16xi32>, tensor<4x16xf32>
+    }
+    %16 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %17 = tt.addptr %16, %8 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    tt.store %17, %11#1 : tensor<4x16x!tt.ptr<f32>>
     tt.return
   }
 }

@@ -4,42 +4,6 @@
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
-// Offsets carried as a loop iter_arg (a tensor of indices advanced each iteration, the pointer rebuilt
-// from them): not followed.
-// CHECK-LABEL: tt.func public @indices_iter_arg
-// CHECK-NOT: tt.make_tensor_ptr
-// CHECK: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
-// REMARK: unsupported.mlir:[[# @LINE + 20]]:7: remark: [triton-raise-block-pointer] left alone: offsets carried through a loop or branch
-module {
-  tt.func public @indices_iter_arg(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %cst = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
-    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %2 = tt.splat %arg2 : i32 -> tensor<4x1xi32>
-    %3 = arith.muli %1, %2 : tensor<4x1xi32>
-    %4 = tt.broadcast %3 : tensor<4x1xi32> -> tensor<4x16xi32>
-    %5 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
-    %7 = tt.broadcast %6 : tensor<1x16xi32> -> tensor<4x16xi32>
-    %8 = arith.addi %4, %7 : tensor<4x16xi32>
-    %9 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
-    %10 = arith.constant dense<16> : tensor<4x16xi32>
-    %11:2 = scf.for %arg3 = %c0_i32 to %c3_i32 step %c1_i32 iter_args(%arg4 = %8, %arg5 = %cst) -> (tensor<4x16xi32>, tensor<4x16xf32>)  : i32 {
-      %12 = tt.addptr %9, %arg4 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
-      %13 = tt.load %12 : tensor<4x16x!tt.ptr<f32>>
-      %14 = arith.addf %arg5, %13 : tensor<4x16xf32>
-      %15 = arith.addi %arg4, %10 : tensor<4x16xi32>
-      scf.yield %15, %14 : tensor<4x16xi32>, tensor<4x16xf32>
-    }
-    tt.return
-  }
-}
-
-// -----
-
 // A tensor of pointers reshaped, and a 1D access: left alone.
 // CHECK-LABEL: tt.func public @reshape_and_1d
 // CHECK-NOT: tt.make_tensor_ptr
