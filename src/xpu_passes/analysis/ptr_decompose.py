@@ -7,8 +7,9 @@ A 2D pointer tensor `base + offs_m[:, None] * s_m + offs_n[None, :] * s_n` is re
 where `rest`, `stride_d` and `pos_d` are polynomials over scalar SSA values (`Lin`)
 and `wrap_d(x)` is `x % W_d` for wrap-around offsets (`(pid * BM + arange) % M`) or
 `x`. Masks are read as conjunctions of per-dimension bounds (`pos_d + i_d < X`) and
-anything else. Only i32 offsets are followed: 64-bit offsets, loaded (indirect)
-offsets and products of two varying tensors raise `Unsupported` with the reason.
+anything else. i32 offsets are followed, and i64 ones back to i32 values through
+`arith.extsi`; other 64-bit offsets, loaded (indirect) offsets and products of two
+varying tensors raise `Unsupported` with the reason.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from xpu_passes.analysis.signs import nonneg, nonneg_value
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
 
@@ -230,6 +232,18 @@ def _is_i32(t: object) -> bool:
     return isinstance(e, IntegerType) and e.width.data == 32
 
 
+def _is_int(t: object) -> bool:
+    """i32, or i64 (followed only back to i32 values through `arith.extsi`)."""
+    e = t.element_type if isinstance(t, TensorType) else t
+    return isinstance(e, IntegerType) and e.width.data in (32, 64)
+
+
+def _i32_leaves(x: Lin, op: Operation | None) -> Lin:
+    if any(not _is_i32(v.type) for v in x.leaves()):
+        raise Unsupported("64-bit offsets not sign-extended from i32", op)
+    return x
+
+
 class Decomposer:
     """Reads integer and pointer values as Forms, memoized."""
 
@@ -251,6 +265,8 @@ class Decomposer:
             return self.scalar(op.lhs) - self.scalar(op.rhs)
         if isinstance(op, arith.MuliOp):
             return self.scalar(op.lhs) * self.scalar(op.rhs)
+        if isinstance(op, Operation) and op.name == "arith.extsi" and _is_i32(op.operands[0].type):
+            return self.scalar(op.operands[0])  # i32 -> i64: the same integer
         return Lin.leaf(v)
 
     # ------------------------------------------------------------ tensors
@@ -263,15 +279,19 @@ class Decomposer:
         return f
 
     def _index(self, v: SSAValue) -> Form:
+        where = v.owner if isinstance(v.owner, Operation) else None
         if not isinstance(v.type, TensorType):
-            if not _is_i32(v.type):
-                raise Unsupported("non-i32 scalar offset", v.owner if isinstance(v.owner, Operation) else None)
-            return Form(self.scalar(v), ())
+            if not _is_int(v.type):
+                raise Unsupported("non-integer scalar offset", where)
+            return Form(_i32_leaves(self.scalar(v), where), ())
         rank = len(_shape(v))
-        if not _is_i32(v.type):
-            raise Unsupported("offsets are not i32", v.owner if isinstance(v.owner, Operation) else None)
+        if not _is_int(v.type):
+            raise Unsupported("offsets are not i32 or i64", where)
         if isinstance(v, BlockArgument):
-            raise Unsupported("offsets carried through a loop or branch", None)
+            closed = self._closed_index(v)
+            if closed is None:
+                raise Unsupported("offsets carried through a loop or branch", None)
+            return closed
         op = v.owner
         if isinstance(op, Operation) and op.name == _CONVERT:
             return self.index(op.operands[0])
@@ -284,7 +304,9 @@ class Decomposer:
         if isinstance(op, tt.MakeRangeOp):
             return Form(ZERO, (DimTerm(ONE, Lin.const(op.start.value.data)),))
         if isinstance(op, tt.SplatOp):
-            return Form(self.scalar(op.src), none)
+            return Form(_i32_leaves(self.scalar(op.src), op), none)
+        if op.name == "arith.extsi" and _is_i32(op.operands[0].type):
+            return self.index(op.operands[0])
         if isinstance(op, tt.ExpandDimsOp):
             s = self.index(op.src)
             ax = op.axis.value.data
@@ -351,11 +373,15 @@ class Decomposer:
     def pointer(self, v: SSAValue) -> PtrForm:
         op = v.owner
         if isinstance(v, BlockArgument):
-            raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+            closed = self._closed_form(v)
+            if closed is None:
+                raise Unsupported("pointer carried through a loop or branch that is not a simple increment", None)
+            return closed
         if isinstance(op, Operation) and op.name == _CONVERT:
             return self.pointer(op.operands[0])
         if isinstance(op, tt.SplatOp):
-            return PtrForm(op.src, Form(ZERO, (None,) * len(_shape(v))))
+            base, off = self.scalar_pointer(op.src)
+            return PtrForm(base, Form(off, (None,) * len(_shape(v))))
         if isinstance(op, tt.AddPtrOp):
             p = self.pointer(op.ptr)
             off = self.index(op.offset)
@@ -372,6 +398,76 @@ class Decomposer:
             raise Unsupported("gather: pointers loaded from memory (indirect)", op)
         name = op.name if isinstance(op, Operation) else "?"
         raise Unsupported(f"pointers computed by '{name}'", op if isinstance(op, Operation) else None)
+
+    def _closed_index(self, arg: BlockArgument) -> Form | None:
+        """Offsets carried as an iter_arg and advanced by loop-invariant uniform `arith.addi`s: at induction
+        value iv, `init + (iv - lb) * inc / step` (as `_closed_form` for pointers)."""
+        loop = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+        if not isinstance(loop, scf.ForOp) or arg.index == 0 or not _is_i32(loop.lb.type):
+            return None
+        x = loop.body.block.last_op.operands[arg.index - 1]  # type: ignore[union-attr]
+        inc = ZERO
+        while x is not arg:
+            op = x.owner
+            if not isinstance(op, arith.AddiOp):
+                return None
+            nxt, other = (op.lhs, op.rhs) if _reaches(op.lhs, arg) else (op.rhs, op.lhs)
+            try:
+                f = self.index(other)
+            except Unsupported:
+                return None
+            if not f.uniform or not defined_outside(f.base.leaves(), loop):
+                return None
+            inc, x = inc + f.base, nxt
+        per = self._per_iteration(loop, inc)
+        if per is None:
+            return None
+        init = self.index(loop.iter_args[arg.index - 1])
+        off = (Lin.leaf(loop.body.block.args[0]) - self.scalar(loop.lb)) * per
+        return Form(init.base + off, init.dims)
+
+    def _per_iteration(self, loop: scf.ForOp, inc: Lin) -> Lin | None:
+        step = self.scalar(loop.step).constant
+        return inc.divide(Lin.const(step)) if step and step > 0 else None
+
+    def _closed_form(self, arg: BlockArgument) -> PtrForm | None:
+        """A pointer iter_arg advanced by loop-invariant uniform `tt.addptr`s each iteration, at induction
+        value iv: `init + (iv - lb) * inc / step` (step a positive constant dividing inc); so a loop nested in
+        its loop can start from it."""
+        loop = arg.owner.parent_op() if isinstance(arg.owner, Block) else None
+        if not isinstance(loop, scf.ForOp) or arg.index == 0 or not isinstance(arg.type, TensorType):
+            return None
+        if not _is_i32(loop.lb.type):  # the induction value becomes an i32 offset term
+            return None
+        step = self.scalar(loop.step).constant
+        x = loop.body.block.last_op.operands[arg.index - 1]  # type: ignore[union-attr]
+        inc = ZERO
+        while x is not arg:
+            op = x.owner
+            if not isinstance(op, tt.AddPtrOp):
+                return None
+            try:
+                f = self.index(op.offset)
+            except Unsupported:
+                return None
+            if not f.uniform or not defined_outside(f.base.leaves(), loop):
+                return None
+            inc, x = inc + f.base, op.ptr
+        per = self._per_iteration(loop, inc)
+        if per is None:
+            return None
+        init = self.pointer(loop.iter_args[arg.index - 1])
+        off = (Lin.leaf(loop.body.block.args[0]) - self.scalar(loop.lb)) * per
+        return PtrForm(init.base, Form(init.offset.base + off, init.offset.dims))
+
+    def scalar_pointer(self, v: SSAValue) -> tuple[SSAValue, Lin]:
+        """A scalar pointer as (base, element offset): through `tt.addptr` by i32 scalars, so the kernel's
+        argument stays the base and the offset can become a block position."""
+        op = v.owner
+        if isinstance(op, tt.AddPtrOp) and not isinstance(v.type, TensorType) and _is_i32(op.offset.type):
+            base, off = self.scalar_pointer(op.ptr)
+            return base, off + self.scalar(op.offset)
+        return v, ZERO
 
     @staticmethod
     def _broadcast_form(s: Form, src: tuple[int, ...], dst: tuple[int, ...], op: Operation) -> Form:
@@ -452,36 +548,17 @@ def _loads_from_memory(op: Operation, budget: int = 64) -> bool:
 
 
 
-def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
-    """Whether a scalar i32 is provably >= 0 (program ids, constants, loop counters...)."""
-    if v in seen:
-        return False
-    seen = seen | {v}
-    op = v.owner
-    if isinstance(op, arith.ConstantOp):
-        c = splat_int(op)
-        return c is not None and c >= 0
-    if isinstance(op, tt.GetProgramIdOp | tt.GetNumProgramsOp):
-        return True
-    if isinstance(op, arith.AddiOp | arith.MuliOp):
-        return nonneg_value(op.lhs, seen) and nonneg_value(op.rhs, seen)
-    if isinstance(op, arith.RemSIOp | arith.RemUIOp):  # a remainder takes the dividend's sign
-        return nonneg_value(op.lhs, seen)
-    if isinstance(op, arith.DivSIOp | arith.DivUIOp):
-        c = splat_int(op.rhs.owner) if isinstance(op.rhs.owner, arith.ConstantOp) else None
-        return nonneg_value(op.lhs, seen) and c is not None and c > 0
-    if isinstance(v, BlockArgument) and isinstance(v.owner, Block):
-        loop = v.owner.parent_op()
-        if isinstance(loop, scf.ForOp) and v.index == 0:
-            step = loop.step.owner
-            c = splat_int(step) if isinstance(step, arith.ConstantOp) else None
-            return c is not None and c > 0 and nonneg_value(loop.lb, seen)
+def _reaches(v: SSAValue, arg: SSAValue, budget: int = 32) -> bool:
+    """Whether `v` is `arg` or an `arith.addi` chain over it (the carried side of an increment)."""
+    while budget > 0:
+        if v is arg:
+            return True
+        op = v.owner
+        if not isinstance(op, arith.AddiOp):
+            return False
+        v = op.lhs if _reaches(op.lhs, arg, budget - 1) else op.rhs
+        budget -= 1
     return False
-
-
-def nonneg(x: Lin) -> bool:
-    """Every coefficient positive and every factor provably non-negative."""
-    return all(c >= 0 and all(nonneg_value(v) for v in m) for m, c in x.terms)
 
 
 def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:

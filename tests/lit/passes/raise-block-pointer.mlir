@@ -1,7 +1,7 @@
-// RUN: xpu-opt %s --split-input-file --tritonintelgpu-raise-block-pointer --remarks 2>%t.remarks | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: xpu-opt %s --split-input-file --tritonintelgpu-raise-block-pointer --verify-semantics="grid=9" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-raise-block-pointer | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --verify-semantics="grid=9" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
+// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.make_tensor_ptr
 // ORACLE: tt.advance
@@ -16,31 +16,41 @@
 // dropped): offsets `(pid_m * BM + arange) % M`, `(pid_n * BN + arange) % N`; Intel's
 // remove-masks step already split the K loop into an unmasked version (K % BK == 0)
 // and one masked with `k < K - k * BK`. The wrap-around is versioned on
-// 0 <= pid_m*16, pid_m*16 + 16 <= M and pid_n*16 + 16 <= N (pid_n = pid % n is >= 0):
-// the then-branch carries block pointers through both loops (tt.advance by 16 along K; the masked loop checks
-// dim K against K, shape from the mask; the unmasked loop's K extent is 16 * trip
-// count), the else-branch is the original code. The epilogue store's mask is the
-// bounds check of (M, N): boundaryCheck on both dims.
+// 0 <= pid_m*16, pid_m*16 + 16 <= M and pid_n*16 + 16 <= N (pid_n = pid % n is >= 0),
+// and only each K loop is versioned (the smallest region the conditions can be computed
+// before), not the scf.if holding both: the then-branch carries block pointers (tt.advance
+// by 16 along K; the masked loop checks dim K against K, shape from the mask; the unmasked
+// loop's K extent is 16 * trip count), the else-branch is the original loop; only the
+// accumulator leaves the version. The epilogue store's mask is the bounds check of (M, N):
+// boundaryCheck on both dims.
 // CHECK-LABEL: tt.func public @gemm_tensor_ptr
 // CHECK: %[[PM:.*]] = arith.divsi %0, %2 : i32
 // CHECK: %[[PN:.*]] = arith.remsi %0, %2 : i32
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
 // CHECK: %[[KT:.*]] = arith.divsi %{{.*}}, %c16_i32 : i32
+// CHECK: %[[RESULT:.*]] = scf.if %{{.*}} -> (tensor<16x16xf32>) {
+// CHECK-NOT: scf.for
 // CHECK-COUNT-2: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT: %[[G:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT: %[[R:.*]] = scf.if %[[G]] -> (tensor<16x16xf32>) {
-// CHECK-NEXT: scf.if %{{.*}} -> (tensor<16x16xf32>) {
 // CHECK: %[[TRIPS:.*]] = arith.extsi %[[KT]] : i32 to i64
 // CHECK: %[[KEXT:.*]] = arith.muli %[[TRIPS]], %{{.*}} : i64
 // CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %[[KEXT]]], [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
 // CHECK: %[[B:.*]] = tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
-// CHECK: scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
+// CHECK: %[[ACC:.*]], %{{.*}}, %{{.*}} = scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
 // CHECK-NEXT: tt.load %[[X]] : !tt.ptr<tensor<16x16xf16>>
 // CHECK-NEXT: tt.load %[[Y]] : !tt.ptr<tensor<16x16xf16>>
 // CHECK: tt.advance %[[X]], [%[[Z:.*]], %[[S:.*]]] : <tensor<16x16xf16>>
 // CHECK: tt.advance %[[Y]], [%[[S]], %[[Z]]] : <tensor<16x16xf16>>
-// CHECK: } else {
+// CHECK: scf.yield %[[ACC]] : tensor<16x16xf32>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f16>>
+// CHECK: scf.yield %[[R]] : tensor<16x16xf32>
+// CHECK-NEXT: } else {
+// CHECK-NOT: scf.for
+// CHECK: scf.if %{{.*}} -> (tensor<16x16xf32>) {
 // CHECK: %[[K64:.*]] = arith.extsi %arg5 : i32 to i64
 // CHECK: tt.make_tensor_ptr %arg0, [%{{.*}}, %[[K64]]], {{.*}} : <tensor<16x16xf16>>
 // CHECK: tt.make_tensor_ptr %arg1, [%[[K64]], %{{.*}}], {{.*}} : <tensor<16x16xf16>>
@@ -48,19 +58,19 @@
 // CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
 // CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
 // CHECK: } else {
-// CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f16>>
+// CHECK-NEXT: scf.for
 // CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<16x16x!tt.ptr<f16>>
 // The store's row position pid_m * 16 is not provably >= 0 (pid_m = pid / cdiv(N, 16)): it
 // moves into the base pointer, the block starts at row 0 and dim 0's shape is M - pid_m*16;
 // the column position pid_n * 16 (pid_n = pid % cdiv(N, 16)) is >= 0 and stays.
 // CHECK: %[[CB:.*]] = tt.addptr %arg2, %{{.*}} : !tt.ptr<f32>, i32
 // CHECK: tt.make_tensor_ptr %[[CB]], {{.*}}, [%[[C0:.*]], %[[COL:.*]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
-// CHECK-NEXT: tt.store %{{.*}}, %[[R]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0 at run time (raised in the versioned copy)
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: needs %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
+// CHECK-NEXT: tt.store %{{.*}}, %[[RESULT]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
 // The unmasked K loop (K % 16 == 0): no bound on K in the IR, the shape is 16 * trip count.
-// REMARK: raise-block-pointer.mlir:117:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
-// REMARK: raise-block-pointer.mlir:118:9: remark: [tritonintelgpu-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:127:9: remark: [triton-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:128:9: remark: [triton-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: remark: [triton-raise-block-pointer] left alone: needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0 at run time (raised in the versioned copy)
+// REMARK: remark: [triton-raise-block-pointer] left alone: needs %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
 module {
   tt.func public @gemm_tensor_ptr(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tt.divisibility = 16 : i32}, %arg7: i32 {tt.divisibility = 16 : i32}, %arg8: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
@@ -237,8 +247,8 @@ module {
 // CHECK: %[[L:.*]] = tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
 // CHECK-NEXT: %[[S:.*]] = arith.select %[[MASK]], %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: tt.store %{{.*}}, %{{.*}}, %[[MASK]] : tensor<16x16x!tt.ptr<f32>>
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: the address does not vary along dim 0
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: store mask is not a bounds check of the block
+// REMARK: remark: [triton-raise-block-pointer] left alone: the address does not vary along dim 0
+// REMARK: remark: [triton-raise-block-pointer] left alone: store mask is not a bounds check of the block
 module {
   tt.func public @select_mask(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
@@ -286,7 +296,7 @@ module {
 // CHECK-LABEL: tt.func public @may_fault
 // CHECK-NOT: tt.make_tensor_ptr
 // CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<16x16x!tt.ptr<f32>>
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: mask is not a bounds check of the block, and the block load may read outside the kernel's bounds along dim 0
+// REMARK: remark: [triton-raise-block-pointer] left alone: mask is not a bounds check of the block, and the block load may read outside the kernel's bounds along dim 0
 module {
   tt.func public @may_fault(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: i32, %arg2: i32 {tt.divisibility = 16 : i32}, %arg3: tensor<16x16xi1>) -> tensor<16x16xf32> attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
@@ -318,10 +328,10 @@ module {
 // CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<64x!tt.ptr<f32>>
 // CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f32>>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<16x16x!tt.ptr<f32>>
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
+// REMARK: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
+// REMARK: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
+// REMARK: remark: [triton-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
+// REMARK: remark: [triton-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
 module {
   tt.func public @one_d_and_gather(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -378,7 +388,7 @@ module {
 // CHECK: %[[W:.*]] = arith.constant 16 : i64
 // CHECK: %[[C:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %[[W]]], [%[[W]], %{{.*}}], {{.*}} : <tensor<16x16xf32>>
 // CHECK-NEXT: tt.store %[[C]], %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<16x16xf32>>
-// REMARK: remark: [tritonintelgpu-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the tile reaches, unchecked
+// REMARK: remark: [triton-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the tile reaches, unchecked
 module {
   tt.func public @row_sums(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0x7FC00000> : tensor<16x16xf32>
@@ -440,7 +450,7 @@ module {
 // CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<16x16xf16>>
 // CHECK: tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
 // CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<16x16xf16>>
-// REMARK-COUNT-2: remark: [tritonintelgpu-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the tile reaches, unchecked
+// REMARK-COUNT-2: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the tile reaches, unchecked
 module {
   tt.func public @col_major(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %c16_i32 = arith.constant 16 : i32
