@@ -16,10 +16,11 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
+from xpu_passes.frontend.memo import MemoParser
 from xpu_passes.frontend.spelling import Spelling, normalize
 
 
-class _TrackingParser(Parser):
+class _TrackingParser(MemoParser):
     """xDSL's parser, remembering where each operation starts (for diagnostics)."""
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
@@ -113,7 +114,7 @@ def _parse_loc_defs(
 ) -> None:
     # One parser over the unblanked text, moved to each definition in turn, so
     # error offsets are offsets into the input.
-    sub = Parser(ctx, text, name)
+    sub = MemoParser(ctx, text, name)
     sub.attribute_aliases = aliases
     for d in defs:
         sub._resume_from(d.offset)

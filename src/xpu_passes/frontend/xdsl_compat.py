@@ -7,16 +7,41 @@ The only monkeypatches of xDSL in the project:
 - Its string-literal regex nests quantifiers (`(?:[^"]+|...)*`), so an unterminated
   string (a truncated file) backtracks exponentially: the lexer hangs. The same
   language without the nesting matches in linear time.
+
+Speed (same results, less work; each is a change xDSL could take as is):
+- `_parse_dense_literal_type` builds the constraint `base(RankedStructure[...])` (a walk
+  over the type's generic arguments, ~1 ms) on every dense literal; built once here.
+- Splat dense literals: the parser repeats the one element for every position of the
+  type and `from_list` then normalizes and packs each copy (a 256x256 i32 splat is
+  65,536 Python calls). `from_list` packs one copy and repeats the bytes when all
+  elements are the same object (the parser's repetition); the stored bytes are the same.
+- Printing a dense attribute unpacked every element to decide whether it is a splat;
+  the splat test compares the bytes instead (MLIR's own test is bitwise too).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from typing import Any
 
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    BytesAttr,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+)
+from xdsl.irdl import base
 from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 _FORMATS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
@@ -45,3 +70,63 @@ def _to_type(self: Any, parser: AttrParser, type: Any) -> Any:
 _Element.to_type = _to_type
 
 MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
+_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+_DYNAMIC = -1  # xDSL's DYNAMIC_INDEX
+
+
+def _parse_dense_literal_type(self: AttrParser) -> Any:
+    type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+    if not _DENSE_LITERAL_TYPE.verifies(type):
+        self.raise_error("Expected memref, vector or tensor type of integer, index, float, or complex type")
+    if any(dim == _DYNAMIC for dim in type.get_shape()):  # type: ignore[attr-defined]
+        self.raise_error("Dense literal attribute should have a static shape.")
+    return type
+
+
+AttrParser._parse_dense_literal_type = _parse_dense_literal_type  # type: ignore[method-assign]
+
+_original_from_list = DenseIntOrFPElementsAttr.from_list
+
+
+def _from_list(type: Any, data: Any) -> DenseIntOrFPElementsAttr:
+    n = len(data)
+    if (
+        n > 1
+        and isinstance(data, list)
+        and all(x is data[0] for x in data[:8])
+        and data.count(data[0]) == n
+        and math.prod(type.get_shape()) == n
+    ):
+        return _original_from_list(type, data[:1])  # xDSL repeats the bytes of a 1-element list
+    return _original_from_list(type, data)
+
+
+DenseIntOrFPElementsAttr.from_list = staticmethod(_from_list)  # type: ignore[method-assign,assignment]
+
+
+def _is_splat(self: DenseIntOrFPElementsAttr) -> bool:
+    data = self.data.data
+    size = self.type.element_type.compile_time_size
+    return len(data) >= size and data == data[:size] * (len(data) // size)
+
+
+def _print_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
+    printer.print_string("dense")
+    length = len(self)
+    with printer.in_angle_brackets():
+        if length == 0:
+            pass
+        elif self.is_splat():
+            size = self.type.element_type.compile_time_size
+            self._print_one_elem(self.get_element_type().unpack(self.data.data[:size], 1)[0], printer)
+        elif length > 100:
+            printer.print_string(f'"0x{self.data.data.hex().upper()}"')
+        else:
+            shape = self.get_shape() if self.shape_is_complete else (length,)
+            self._print_dense_list(self.get_values(), shape, printer)
+
+
+DenseIntOrFPElementsAttr.is_splat = _is_splat  # type: ignore[method-assign]
+DenseIntOrFPElementsAttr.print_without_type = _print_without_type  # type: ignore[method-assign]

@@ -1,0 +1,100 @@
+"""Parse each distinct type, attribute and location text once per module.
+
+TTGIR repeats a handful of types (`tensor<128x64xf16, #blocked1>`) and locations on
+every op; xDSL's per-token parser re-reads them each time. `MemoParser` remembers the
+text each parse covered and, when the same text comes again (with the same next token,
+so the parse would have stopped at the same place), jumps over it and returns the same
+attribute: attributes are immutable values, so sharing one object is safe.
+
+Per parser (= per module): the result of a text depends on the aliases in scope.
+Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
+`loc(callsite(#a at #b))`) are read with one regex instead of the token parser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
+from xdsl.context import Context
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+
+_PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
+_MIN_LEN = 6  # shorter texts parse about as fast as a lookup
+_ALIAS = r"#[A-Za-z_$.][\w$.\-]*"
+_SIMPLE_LOC = re.compile(
+    r"loc\((?:"
+    rf"(?P<alias>{_ALIAS})"
+    r'|"(?P<file>[^"\\\n]*)":(?P<line>\d+):(?P<col>\d+)'
+    r"|(?P<unknown>unknown)"
+    rf"|callsite\((?P<callee>{_ALIAS}) at (?P<caller>{_ALIAS})\)"
+    r")\)"
+)
+
+# (text, kind and first characters of the token after it, value)
+_Entry = tuple[str, object, str, Attribute]
+
+
+class MemoParser(Parser):
+    """xDSL's parser with per-module memoized types, attributes and locations."""
+
+    def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
+        super().__init__(ctx, input, name)
+        self._memo: dict[str, list[_Entry]] = {}
+        self._text: str = self.lexer.input.content
+
+    def parse_optional_type(self):  # type: ignore[override]
+        return self._memoized("t", super().parse_optional_type)
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        return self._memoized("a", super().parse_optional_attribute)
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        tok = self._current_token
+        if tok.text != "loc":
+            return super().parse_optional_location()
+        start = tok.span.start
+        m = _SIMPLE_LOC.match(self._text, start)
+        loc = self._simple_loc(m) if m is not None else None
+        if loc is None:
+            return self._memoized("l", super().parse_optional_location)
+        self._resume_from(m.end())  # type: ignore[union-attr]
+        return loc
+
+    def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
+        if (alias := m.group("alias")) is not None:
+            attr = self.attribute_aliases.get(alias)
+            return attr if isinstance(attr, LocationAttr) else None  # else: the parser's error
+        if (file := m.group("file")) is not None:
+            return FileLineColLoc(StringAttr(file), IntAttr(int(m.group("line"))), IntAttr(int(m.group("col"))))
+        if m.group("unknown") is not None:
+            return UnknownLoc()
+        callee = self.attribute_aliases.get(m.group("callee"))
+        caller = self.attribute_aliases.get(m.group("caller"))
+        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
+            return CallSiteLoc(callee, caller)
+        return None
+
+    def _memoized(self, kind: str, parse: Callable[[], Attribute | None]) -> Attribute | None:
+        text = self._text
+        start = self._current_token.span.start
+        bucket = kind + text[start : start + _PREFIX]
+        entries = self._memo.get(bucket)
+        if entries is not None:
+            for key, follow_kind, follow, value in entries:
+                if text.startswith(key, start):
+                    self._resume_from(start + len(key))
+                    after = self._current_token
+                    if after.kind is follow_kind and after.text.startswith(follow):
+                        return value
+                    self._resume_from(start)  # a different next token: parse for real
+                    break
+        result = parse()
+        if result is not None:
+            after = self._current_token
+            key = text[start : after.span.start].rstrip()
+            if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
+                self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
+        return result
