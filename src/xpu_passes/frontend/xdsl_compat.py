@@ -42,7 +42,8 @@ from xdsl.dialects.builtin import (
 from xdsl.irdl import base
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
 _FORMATS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
 
@@ -130,3 +131,59 @@ def _print_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> Non
 
 DenseIntOrFPElementsAttr.is_splat = _is_splat  # type: ignore[method-assign]
 DenseIntOrFPElementsAttr.print_without_type = _print_without_type  # type: ignore[method-assign]
+
+# The lexer dispatches per character in Python and builds a dict on every token. One
+# master regex reads the common tokens of MLIR text (the same kinds and spans); anything else (EOF,
+# `...`, `{-#`, escaped strings, `@"..."`, non-ASCII, errors) goes to xDSL's own code.
+_TOKEN = re.compile(
+    r"(?>(?:[ \t\n\r\f\v]+|//[^\n]*)*)"  # atomic: never a token inside a comment
+    r"(?:"
+    r"(?P<BARE_IDENT>[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    r"|(?P<PERCENT_IDENT>%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
+    r"|(?P<HASH_IDENT>#(?!-\})(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
+    r"|(?P<EXCLAMATION_IDENT>!(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
+    r"|(?P<CARET_IDENT>\^(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
+    r"|(?P<AT_IDENT>@[a-zA-Z_][a-zA-Z0-9_$.]*)"
+    r"|(?P<ARROW>->)"
+    r"|(?P<punct>[:,()}\[\]<>=+/*?|-]|\{(?!-\#))"
+    r'|(?P<STRING_LIT>"[^"\\\n\v\f]*")'
+    r"|(?P<HEX>0x[0-9a-fA-F]+)"
+    r"|(?P<FLOAT_LIT>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)"
+    r"|(?P<INTEGER_LIT>[0-9]+)"
+    r")"
+)
+_PUNCT: dict[str, MLIRTokenKind] = {
+    c: k for c, k in KIND_BY_PUNCTUATION_SPELLING.items() if len(c) == 1
+}
+_GROUP_KIND: dict[str, MLIRTokenKind] = {
+    "BARE_IDENT": MLIRTokenKind.BARE_IDENT,
+    "PERCENT_IDENT": MLIRTokenKind.PERCENT_IDENT,
+    "HASH_IDENT": MLIRTokenKind.HASH_IDENT,
+    "EXCLAMATION_IDENT": MLIRTokenKind.EXCLAMATION_IDENT,
+    "CARET_IDENT": MLIRTokenKind.CARET_IDENT,
+    "AT_IDENT": MLIRTokenKind.AT_IDENT,
+    "ARROW": MLIRTokenKind.ARROW,
+    "HEX": MLIRTokenKind.INTEGER_LIT,
+    "FLOAT_LIT": MLIRTokenKind.FLOAT_LIT,
+    "INTEGER_LIT": MLIRTokenKind.INTEGER_LIT,
+}
+_original_lex = MLIRLexer.lex
+
+
+def _lex(self: MLIRLexer) -> Token[MLIRTokenKind, str]:
+    if type(self) is not MLIRLexer:  # subclasses (xDSL's assembly-format lexer) lex otherwise
+        return _original_lex(self)
+    m = _TOKEN.match(self.input.content, self.pos)
+    if m is None:
+        return _original_lex(self)
+    group = m.lastgroup
+    start, end = m.span(group)
+    self.pos = end
+    if group == "punct":
+        return Token(_PUNCT[m.group(group)], Span(start, end, self.input))
+    if group == "STRING_LIT":
+        return Token(MLIRTokenKind.STRING_LIT, StringLiteral(start, end, self.input))
+    return Token(_GROUP_KIND[group], Span(start, end, self.input))  # type: ignore[index]
+
+
+MLIRLexer.lex = _lex  # type: ignore[method-assign]
