@@ -106,3 +106,21 @@ def test_splat_dense_is_stored_and_tested_like_xdsl() -> None:
     assert splat.is_splat() and splat.get_values()[65535] == -3
     mixed = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [3]), [1.0, 1.0, 2.0])
     assert not mixed.is_splat() and mixed.get_values() == (1.0, 1.0, 2.0)
+
+
+def test_pass_catalog_matches_the_pass_classes() -> None:
+    from xpu_passes.transforms import CATALOG, lazy_factories, load_all
+
+    classes = {factory().name: factory() for factory in load_all().values()}
+    assert {name for name, _ in CATALOG.values()} == set(classes)
+    for module, (name, summary) in CATALOG.items():
+        cls = classes[name]
+        assert cls.__module__ == f"xpu_passes.transforms.{module}" and cls.summary == summary  # type: ignore[attr-defined]
+        assert lazy_factories()[name]() is cls
+
+
+def test_dialects_load_when_first_named() -> None:
+    ctx = make_context()
+    assert [d.name for d in ctx.loaded_dialects] == ["builtin"]
+    parse_module(ctx, MODULE, "m.mlir")
+    assert {"tt", "ttg", "arith"} <= {d.name for d in ctx.loaded_dialects}

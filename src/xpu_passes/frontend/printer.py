@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
 
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnknownLoc, UnregisteredOp
 from xdsl.ir import Attribute, BlockArgument, Operation
 from xdsl.printer import Printer
@@ -85,7 +84,7 @@ class TTGIRPrinter(Printer):
         super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
-        if self.block_arg_locs and self.print_debuginfo and isinstance(op, (scf.ForOp, scf.WhileOp)):
+        if self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"):
             # Generic form for this op only: the ops in its regions keep their custom syntax.
             self._print_results(op)
             self.print_string(f'"{op.name}"')
@@ -166,7 +165,7 @@ class TTGIRPrinter(Printer):
 
 def _is_unlocated_iv(arg: BlockArgument) -> bool:
     loop = arg.owner.parent_op()
-    return isinstance(loop, scf.ForOp) and arg.index == 0 and isinstance(arg.location, UnknownLoc)
+    return loop is not None and loop.name == "scf.for" and arg.index == 0 and isinstance(arg.location, UnknownLoc)
 
 
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
