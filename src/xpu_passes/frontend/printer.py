@@ -20,7 +20,7 @@ from io import StringIO
 from typing import Any
 
 from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnknownLoc, UnregisteredOp
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, TypeAttribute
 from xdsl.printer import Printer
 
 from xpu_passes.frontend.spelling import Spelling, denormalize
@@ -66,6 +66,7 @@ class TTGIRPrinter(Printer):
     _defining: Attribute | None = None
     _refs: list[Attribute] | None = None  # aliases a definition uses
     _custom: Operation | None = None  # the op being printed in its custom syntax
+    _type_texts: dict[int, tuple[Attribute, str]] = field(default_factory=dict)
 
     def print_attribute(self, attribute: Attribute) -> None:
         if self.use_aliases and attribute is not self._defining:
@@ -81,7 +82,23 @@ class TTGIRPrinter(Printer):
                 if self._refs is not None:
                     self._refs.append(attribute)
                 return
+        if isinstance(attribute, TypeAttribute) and self._refs is None:
+            self._print_type_cached(attribute)
+            return
         super().print_attribute(attribute)
+
+    def _print_type_cached(self, attribute: Attribute) -> None:
+        """Each type object's text is made once per print (the parser shares repeated types)."""
+        hit = self._type_texts.get(id(attribute))
+        if hit is None or hit[0] is not attribute:
+            stream, column = self.stream, self._current_column
+            self.stream = StringIO()
+            try:
+                super().print_attribute(attribute)
+                hit = self._type_texts[id(attribute)] = (attribute, self.stream.getvalue())  # type: ignore[union-attr]
+            finally:
+                self.stream, self._current_column = stream, column
+        self.print_string(hit[1])
 
     def print_op(self, op: Operation) -> None:
         if self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"):

@@ -17,6 +17,8 @@ Speed (same results, less work; each is a change xDSL could take as is):
   elements are the same object (the parser's repetition); the stored bytes are the same.
 - Printing a dense attribute unpacked every element to decide whether it is a splat;
   the splat test compares the bytes instead (MLIR's own test is bitwise too).
+- The lexer: see `_lex` below. The printer's `print_string` (called per token) goes
+  through `print()` and counts newlines; text without one is written directly.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+import sys
 from typing import Any
 
 from xdsl.dialects.builtin import (
@@ -42,6 +45,7 @@ from xdsl.dialects.builtin import (
 from xdsl.irdl import base
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.base_printer import BasePrinter
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
 
@@ -187,3 +191,17 @@ def _lex(self: MLIRLexer) -> Token[MLIRTokenKind, str]:
 
 
 MLIRLexer.lex = _lex  # type: ignore[method-assign]
+
+
+_original_print_string = BasePrinter.print_string
+
+
+def _print_string(self: BasePrinter, text: str, *, indent: int | None = None) -> None:
+    if "\n" in text:
+        _original_print_string(self, text, indent=indent)
+        return
+    self._current_column += len(text)
+    (self.stream if self.stream is not None else sys.stdout).write(text)
+
+
+BasePrinter.print_string = _print_string  # type: ignore[method-assign]
