@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
-from xpu_passes.frontend.memo import MemoParser
+from xpu_passes.frontend.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, normalize
 
 
@@ -94,8 +94,9 @@ def parse_module(
     body, loc_defs = extract_loc_defs(normalized)
     parser = _TrackingParser(ctx, body, name)
     try:
-        _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
-        module = parser.parse_module()
+        with gc_paused():
+            _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
+            module = parser.parse_module()
     except ParseError as e:
         raise TTGIRError.at(source, e.span.start, e.msg) from None
     except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:

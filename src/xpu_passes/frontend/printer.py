@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import LocationAttr, ModuleOp, UnknownLoc, Unregister
 from xdsl.ir import Attribute, BlockArgument, Operation, TypeAttribute
 from xdsl.printer import Printer
 
+from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
 # Alias stems Triton's dialects give their attributes (by attribute name).
@@ -209,7 +210,8 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
-    printer.print_op(op)
+    with gc_paused():
+        printer.print_op(op)
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic:
         text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)
