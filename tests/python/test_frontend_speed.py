@@ -124,3 +124,10 @@ def test_dialects_load_when_first_named() -> None:
     assert [d.name for d in ctx.loaded_dialects] == ["builtin"]
     parse_module(ctx, MODULE, "m.mlir")
     assert {"tt", "ttg", "arith"} <= {d.name for d in ctx.loaded_dialects}
+
+
+def test_location_alias_definitions_keep_xdsls_errors() -> None:
+    ctx = make_context()
+    with pytest.raises(TTGIRError) as e:
+        parse_module(ctx, MODULE.replace("at #loc2))", "at #nope))"), "m.mlir")
+    assert (e.value.line, e.value.col) == (16, 36) and e.value.message == "undefined symbol alias '#nope'"

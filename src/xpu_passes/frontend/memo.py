@@ -25,16 +25,17 @@ from xdsl.parser import Parser
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
-_ALIAS = r"#[A-Za-z_$.][\w$.\-]*"
+_ALIAS = r"#[a-zA-Z$._-][a-zA-Z0-9$._-]*"  # xDSL's suffix-id (ASCII)
 _SIMPLE_LOC = re.compile(
     r"loc\((?:"
     rf"(?P<alias>{_ALIAS})"
-    r'|"(?P<file>[^"\\\n]*)":(?P<line>\d+):(?P<col>\d+)'
+    r'|"(?P<file>[^"\\\n\v\f]*)":(?P<line>[0-9]+):(?P<col>[0-9]+)'
     r"|(?P<unknown>unknown)"
     rf"|callsite\((?P<callee>{_ALIAS}) at (?P<caller>{_ALIAS})\)"
     r")\)"
 )
 
+_LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
 _Entry = tuple[str, object, str, Attribute]
 
@@ -46,6 +47,8 @@ class MemoParser(Parser):
         super().__init__(ctx, input, name)
         self._memo: dict[str, list[_Entry]] = {}
         self._text: str = self.lexer.input.content
+        self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
+        self._ints: dict[str, IntAttr] = {}
 
     def parse_optional_type(self):  # type: ignore[override]
         return self._memoized("t", super().parse_optional_type)
@@ -65,19 +68,40 @@ class MemoParser(Parser):
         self._resume_from(m.end())  # type: ignore[union-attr]
         return loc
 
+    def _parse_alias_def(self) -> None:
+        # `#loc3 = loc(...)`: one regex for the name, the location's fast path for the rest.
+        m = _LOC_DEF_HEAD.match(self._text, self._current_token.span.start)
+        if m is None or m.group(1) in self.attribute_aliases:
+            return super()._parse_alias_def()  # (and its re-declaration error)
+        loc = _SIMPLE_LOC.match(self._text, m.end())
+        value = self._simple_loc(loc) if loc is not None else None
+        if value is None:
+            return super()._parse_alias_def()
+        self.attribute_aliases[m.group(1)] = value
+        self._resume_from(loc.end())  # type: ignore[union-attr]
+
     def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
         if (alias := m.group("alias")) is not None:
             attr = self.attribute_aliases.get(alias)
             return attr if isinstance(attr, LocationAttr) else None  # else: the parser's error
         if (file := m.group("file")) is not None:
-            return FileLineColLoc(StringAttr(file), IntAttr(int(m.group("line"))), IntAttr(int(m.group("col"))))
+            name = self._files.get(file)
+            if name is None:
+                name = self._files[file] = StringAttr(file)
+            return FileLineColLoc(name, self._int(m.group("line")), self._int(m.group("col")))
         if m.group("unknown") is not None:
             return UnknownLoc()
-        callee = self.attribute_aliases.get(m.group("callee"))
+        callee = self.attribute_aliases.get(m.group("callee"))  # callsite(#a at #b)
         caller = self.attribute_aliases.get(m.group("caller"))
         if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
             return CallSiteLoc(callee, caller)
         return None
+
+    def _int(self, digits: str) -> IntAttr:
+        found = self._ints.get(digits)
+        if found is None:
+            found = self._ints[digits] = IntAttr(int(digits))
+        return found
 
     def _memoized(self, kind: str, parse: Callable[[], Attribute | None]) -> Attribute | None:
         text = self._text
