@@ -77,6 +77,9 @@ def test_memo_shares_repeated_types_and_reparses_other_text() -> None:
     splat, addptr = ops["tt.splat"], ops["tt.addptr"]
     assert splat.results[0].type is addptr.operands[0].type, "one object for one type text"
     assert addptr.operands[1].type != addptr.operands[0].type
+    p = MemoParser(ctx, "{a = 1 : i32, b} {a = 1 : i32, b}", "t")
+    first, second = p.parse_optional_attr_dict(), p.parse_optional_attr_dict()
+    assert first == second and first is not second, "each caller owns its dictionary"
 
 
 def test_memo_does_not_reuse_a_prefix_of_longer_text() -> None:

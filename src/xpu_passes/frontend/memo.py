@@ -1,4 +1,4 @@
-"""Parse each distinct type, attribute and location text once per module.
+"""Parse each distinct type, attribute, attribute dictionary and location text once per module.
 
 TTGIR repeats a handful of types (`tensor<128x64xf16, #blocked1>`) and locations on
 every op; xDSL's per-token parser re-reads them each time. `MemoParser` remembers the
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import re
+from typing import Any
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, Location
 from xdsl.context import Context
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
@@ -37,7 +39,7 @@ _SIMPLE_LOC = re.compile(
 
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
-_Entry = tuple[str, object, str, Attribute]
+_Entry = tuple[str, object, str, Any]
 
 
 class MemoParser(Parser):
@@ -55,6 +57,12 @@ class MemoParser(Parser):
 
     def parse_optional_attribute(self) -> Attribute | None:
         return self._memoized("a", super().parse_optional_attribute)
+
+    def parse_optional_dictionary_attr_dict(self) -> dict[str, Attribute]:
+        if self._current_token.kind is not MLIRTokenKind.L_BRACE:
+            return {}
+        parse = super().parse_optional_dictionary_attr_dict
+        return dict(self._memoized("d", parse))  # type: ignore[arg-type,call-overload]  # a copy: callers own it
 
     def parse_optional_location(self) -> LocationAttr | None:
         tok = self._current_token
@@ -103,7 +111,7 @@ class MemoParser(Parser):
             found = self._ints[digits] = IntAttr(int(digits))
         return found
 
-    def _memoized(self, kind: str, parse: Callable[[], Attribute | None]) -> Attribute | None:
+    def _memoized(self, kind: str, parse: Callable[[], Any]) -> Any:
         text = self._text
         start = self._current_token.span.start
         bucket = kind + text[start : start + _PREFIX]
