@@ -134,3 +134,15 @@ def test_location_alias_definitions_keep_xdsls_errors() -> None:
     with pytest.raises(TTGIRError) as e:
         parse_module(ctx, MODULE.replace("at #loc2))", "at #nope))"), "m.mlir")
     assert (e.value.line, e.value.col) == (16, 36) and e.value.message == "undefined symbol alias '#nope'"
+
+
+@pytest.mark.parametrize("text", ["/a/b/kernels.py", "", 'q"uote', "back\\slash", "tab\t", "é", "~ !#[]"])
+def test_string_literals_print_as_xdsl_prints_them(text: str) -> None:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    ours, theirs = StringIO(), StringIO()
+    Printer(stream=ours).print_string_literal(text)
+    xdsl_compat._original_print_bytes_literal(Printer(stream=theirs), text.encode())
+    assert ours.getvalue() == theirs.getvalue()

@@ -19,6 +19,8 @@ Speed (same results, less work; each is a change xDSL could take as is):
   the splat test compares the bytes instead (MLIR's own test is bitwise too).
 - The lexer: see `_lex` below. The printer's `print_string` (called per token) goes
   through `print()` and counts newlines; text without one is written directly.
+- `print_bytes_literal` printed a string literal byte by byte (a location's file path:
+  60 calls); one needing no escape is printed whole.
 """
 
 from __future__ import annotations
@@ -205,3 +207,17 @@ def _print_string(self: BasePrinter, text: str, *, indent: int | None = None) ->
 
 
 BasePrinter.print_string = _print_string  # type: ignore[method-assign]
+
+
+_original_print_bytes_literal = Printer.print_bytes_literal
+_NO_ESCAPE = re.compile(rb"[\x20\x21\x23-\x5b\x5d-\x7e]*")  # printable ASCII but `"` and `\`
+
+
+def _print_bytes_literal(self: Printer, bytestring: bytes) -> None:
+    if _NO_ESCAPE.fullmatch(bytestring) is None:
+        _original_print_bytes_literal(self, bytestring)
+        return
+    self.print_string('"' + bytestring.decode("ascii") + '"')
+
+
+Printer.print_bytes_literal = _print_bytes_literal  # type: ignore[method-assign]
