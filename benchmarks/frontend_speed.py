@@ -1,17 +1,27 @@
 """Parse+print time of xpu-opt's front end vs triton-xpu's, side by side.
 
 For every TTIR/TTGIR dump of the corpus (or the files given), and for a module 50x the
-largest kernel, prints: ops, xpu-passes parse ms, print ms, triton parse+print ms, ratio.
+largest kernel, prints: ops, xpu-passes parse ms, print ms, triton parse+print ms, ratio;
+then the medians in us/op (issue 14's goals: parse <= 100, print <= 30), `xpu-opt`
+start-up (empty module, --list-passes; goal <= 0.3 s) and the top of a cProfile of
+parse+print of the largest dump (where the time goes).
 
-    python benchmarks/frontend_speed.py [--dir DUMPS] [--repeat N] [--limit N]
+    python benchmarks/frontend_speed.py [--dir DUMPS] [--repeat N] [--limit N] [--top N]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import os
+import pstats
 import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,11 +31,12 @@ from xpu_passes.frontend import parse_module, print_module
 
 
 def _best(fn: Callable[[], object], repeat: int) -> float:
+    # CPU time of this process: on a shared machine, wall time mostly measures the others.
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return min(times) * 1e3
 
 
@@ -46,6 +57,41 @@ def _triton(text: str, repeat: int) -> float | None:
     if not oracle.available():
         return None
     return _best(lambda: oracle.parse_verify(text), repeat)
+
+
+def startup(repeat: int) -> dict[str, float]:
+    """Median CPU time (user+sys, s) of `xpu-opt` on an empty module and with --list-passes."""
+    exe = shutil.which("xpu-opt") or str(Path(sys.executable).with_name("xpu-opt"))
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write("module {\n}\n")
+    runs = {"empty module": [exe, f.name], "--list-passes": [exe, "--list-passes"],
+            "python -c pass": [sys.executable, "-c", "pass"]}
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(repeat):  # interleaved
+        for name, cmd in runs.items():
+            before = os.times()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            after = os.times()
+            times[name].append(after.children_user - before.children_user + after.children_system - before.children_system)
+    Path(f.name).unlink()
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def profile(text: str, top: int) -> str:
+    """cProfile of parse+print (3 round trips), the `top` entries by own time."""
+    ctx = make_context()
+    parse_module(ctx, text, "bench")
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(3):
+        parsed = parse_module(ctx, text, "bench")
+        print_module(parsed.module, parsed.spelling, debuginfo=True)
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    lines = out.getvalue().splitlines()
+    start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+    return "\n".join(line.replace(str(Path(sys.prefix)), "<venv>") for line in lines[start:] if line.strip())
 
 
 def scaled_module(text: str, factor: int) -> str:
@@ -72,6 +118,8 @@ def main() -> int:
     ap.add_argument("--dir", type=Path, help="directory of dumps (default: build the corpus)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--limit", type=int, default=0, help="at most this many dumps")
+    ap.add_argument("--top", type=int, default=15, help="profile entries to print")
+    ap.add_argument("--startup-repeat", type=int, default=7)
     args = ap.parse_args()
     files = list(args.files)
     if args.dir:
@@ -104,6 +152,14 @@ def main() -> int:
     ratios = [r[5] for r in rows if r[4]]
     if ratios:
         print(f"median ratio over {len(ratios)} dumps: {statistics.median(ratios):.1f}x slower than triton-xpu")
+    per_op_parse = statistics.median(r[2] / r[1] * 1e3 for r in rows)
+    per_op_print = statistics.median(r[3] / r[1] * 1e3 for r in rows)
+    print(f"median over {len(rows)} dumps: parse {per_op_parse:.0f} us/op, print {per_op_print:.0f} us/op"
+          f" (goals: 100, 30); 50x module: parse {tp / n * 1e3:.0f} us/op, print {tpr / n * 1e3:.0f} us/op")
+    s = startup(args.startup_repeat)
+    print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")
+    print(f"\nprofile of parse+print of {biggest} (top {args.top} by own time):")
+    print(profile(biggest.read_text(), args.top))
     return 0
 
 

@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xpu_passes import __version__
-from xpu_passes.dialects import all_dialects
+from xpu_passes.dialects import register_dialects
 from xpu_passes.frontend import (
     ParsedModule,
     Spelling,
@@ -24,9 +24,16 @@ from xpu_passes.frontend import (
     print_module,
     verify_module,
 )
-from xpu_passes.transforms import REMARKS, PassError, load_all
+from xpu_passes.transforms import CATALOG, REMARKS, PassError, lazy_factories
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
+_SUMMARIES: dict[str, str] = dict(CATALOG.values())
+
+
+def _mlir_target() -> Any:
+    from xdsl.targets.mlir import MLIRTarget
+
+    return MLIRTarget
 
 
 class _PassFlag(argparse.Action):
@@ -47,13 +54,17 @@ class _PassFlag(argparse.Action):
 class XpuOptMain(xDSLOptMain):
     version_format = "xpu-opt " + __version__ + " (xdsl {xdsl_version})"
 
+    # Start-up: dialects, passes and targets are registered without importing them.
     def register_all_dialects(self) -> None:
-        for dialect in all_dialects():
-            self.ctx.load_dialect(dialect)
+        register_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
-        for name, factory in load_all().items():
+        for name, factory in lazy_factories().items():
             self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        # Only `-t mlir` (the default) is meaningful: run() prints the module itself.
+        self.available_targets["mlir"] = _mlir_target
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -101,7 +112,7 @@ class XpuOptMain(xDSLOptMain):
             "(default 16384), and grid=X[xYxZ] (default 1), seed=, rtol=, atol= (default: bitwise equal), "
             "func=; e.g. --verify-semantics='M=48,N=40,K=32,stride_am=32,grid=2x2'",
         )
-        for name, factory in self.available_passes.items():
+        for name in self.available_passes:
             arg_parser.add_argument(
                 f"--{name}",
                 nargs="?",
@@ -109,7 +120,7 @@ class XpuOptMain(xDSLOptMain):
                 pass_name=name,
                 dest="pass_flags",
                 metavar="OPTIONS",
-                help=(getattr(factory(), "summary", "") or "").replace("%", "%%"),
+                help=_SUMMARIES.get(name, "").replace("%", "%%"),
             )
 
     def setup_pipeline(self) -> None:
@@ -120,8 +131,8 @@ class XpuOptMain(xDSLOptMain):
     def run(self) -> None:  # type: ignore[override]
         """Parse, run passes, print; one diagnostic per failing chunk, exit 1 on any."""
         if self.args.list_passes:
-            for name, factory in sorted(self.available_passes.items()):
-                print(f"  --{name:48} {getattr(factory(), 'summary', '')}")
+            for name in sorted(self.available_passes):
+                print(f"  --{name:48} {_SUMMARIES.get(name, '')}")
             return
         name = self.args.input_file or "<stdin>"
         text = _read_input(self.args.input_file)

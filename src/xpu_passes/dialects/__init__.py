@@ -2,32 +2,113 @@
 
 Only the canonical names (`tt`, `ttg`, `ttig`) are defined here; the old spellings
 (`triton_gpu`, `triton_intel_gpu`) are mapped by `xpu_passes.frontend.spelling`.
+
+Dialects are registered, not loaded: xDSL imports one the first time the text names
+one of its ops, attributes or types, so `xpu-opt` starts without importing them all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin
-from xdsl.dialects.cf import Cf
-from xdsl.dialects.func import Func
-from xdsl.dialects.gpu import GPU
-from xdsl.dialects.math import Math
-from xdsl.dialects.scf import Scf
-from xdsl.dialects.ub import UB
 from xdsl.ir import Dialect
 
 
-def all_dialects() -> list[Dialect]:
+def _arith() -> Dialect:
     from xpu_passes.dialects.arith_compat import Arith
+
+    return Arith
+
+
+def _scf() -> Dialect:
+    from xdsl.dialects.scf import Scf
+
+    return Scf
+
+
+def _math() -> Dialect:
+    from xdsl.dialects.math import Math
+
+    return Math
+
+
+def _func() -> Dialect:
+    from xdsl.dialects.func import Func
+
+    return Func
+
+
+def _cf() -> Dialect:
+    from xdsl.dialects.cf import Cf
+
+    return Cf
+
+
+def _gpu() -> Dialect:
+    from xdsl.dialects.gpu import GPU
+
+    return GPU
+
+
+def _ub() -> Dialect:
+    from xdsl.dialects.ub import UB
+
+    return UB
+
+
+def _tt() -> Dialect:
     from xpu_passes.dialects.tt import TT
+
+    return TT
+
+
+def _ttg() -> Dialect:
     from xpu_passes.dialects.ttg import TTG
+
+    return TTG
+
+
+def _ttig() -> Dialect:
     from xpu_passes.dialects.ttig import TTIG
 
-    return [Builtin, Arith, Scf, Math, Func, Cf, GPU, UB, TT, TTG, TTIG]
+    return TTIG
+
+
+def _builtin() -> Dialect:
+    from xdsl.dialects.builtin import Builtin
+
+    return Builtin
+
+
+# Dialect name -> loader, in the order all_dialects() gives them.
+LOADERS: dict[str, Callable[[], Dialect]] = {
+    "builtin": _builtin,
+    "arith": _arith,
+    "scf": _scf,
+    "math": _math,
+    "func": _func,
+    "cf": _cf,
+    "gpu": _gpu,
+    "ub": _ub,
+    "tt": _tt,
+    "ttg": _ttg,
+    "ttig": _ttig,
+}
+
+
+def all_dialects() -> list[Dialect]:
+    return [load() for load in LOADERS.values()]
+
+
+def register_dialects(ctx: Context) -> None:
+    """Register every dialect with `ctx`; load only builtin (ops without a dialect prefix)."""
+    for name, load in LOADERS.items():
+        ctx.register_dialect(name, load)
+    ctx.load_registered_dialect("builtin")
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
-    for dialect in all_dialects():
-        ctx.load_dialect(dialect)
+    register_dialects(ctx)
     return ctx

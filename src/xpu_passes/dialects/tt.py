@@ -6,7 +6,7 @@ printing gives `<{...}>` exactly as Triton does for `tt.reduce`/`tt.scan`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, cast
 
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
@@ -147,9 +147,10 @@ def _print_stripped_ptr(printer: Printer, t: Attribute) -> None:
     t.print_parameters(printer)
 
 
-def _check(cond: bool, message: str) -> None:
+def _check(cond: bool, message: str | Callable[[], str]) -> None:
+    # A callable message is only formatted on failure: printing types is slow.
     if not cond:
-        raise VerifyException(message)
+        raise VerifyException(message if isinstance(message, str) else message())
 
 
 # ------------------------------------------------------------------- functions
@@ -221,7 +222,7 @@ class ReturnOp(IRDLOperation):
         assert isinstance(fn, FuncOp)
         _check(
             tuple(fn.function_type.outputs.data) == tuple(self.srcs.types),
-            f"returns {[str(t) for t in self.srcs.types]} but the function returns "
+            lambda: f"returns {[str(t) for t in self.srcs.types]} but the function returns "
             f"{[str(t) for t in fn.function_type.outputs.data]}",
         )
 
@@ -288,7 +289,7 @@ class BroadcastOp(UnaryOp):
         _check(s.element_type == r.element_type, "element types must match")
         _check(len(s.get_shape()) == len(r.get_shape()), "ranks must match")
         for a, b in zip(s.get_shape(), r.get_shape()):
-            _check(a == b or a == 1, f"cannot broadcast {s} to {r}")
+            _check(a == b or a == 1, lambda: f"cannot broadcast {s} to {r}")
 
 
 @irdl_op_definition
@@ -306,7 +307,7 @@ class ExpandDimsOp(UnaryOp):
         ax = self.axis.value.data
         _check(0 <= ax <= len(shape), f"axis {ax} out of range")
         shape.insert(ax, 1)
-        _check(tuple(shape) == tuple(r.get_shape()), f"expand_dims {s} along {ax} is not {r}")
+        _check(tuple(shape) == tuple(r.get_shape()), lambda: f"expand_dims {s} along {ax} is not {r}")
 
 
 @irdl_op_definition
@@ -625,7 +626,7 @@ class MakeRangeOp(IRDLOperation):
         assert isinstance(t, TensorType)
         _check(self.start.type == i32 and self.end.type == i32, "start and end must be i32 attributes")
         n = self.end.value.data - self.start.value.data
-        _check(t.get_shape() == (n,), f"range [{self.start.value.data}, {self.end.value.data}) does not fill {t}")
+        _check(t.get_shape() == (n,), lambda: f"range [{self.start.value.data}, {self.end.value.data}) does not fill {t}")
         _check(isinstance(t.element_type, IntegerType), "make_range yields integers")
 
 
@@ -868,11 +869,11 @@ class LoadOp(_MemoryOp):
         emit(printer, " : ", self.ptr.type)
 
     def verify_(self) -> None:
-        _check(self.result.type == pointee_type(self.ptr.type), f"result must be {pointee_type(self.ptr.type)}")
+        _check(self.result.type == pointee_type(self.ptr.type), lambda: f"result must be {pointee_type(self.ptr.type)}")
         if self.mask is not None:
-            _check(self.mask.type == mask_type(self.ptr.type), f"mask must be {mask_type(self.ptr.type)}")
+            _check(self.mask.type == mask_type(self.ptr.type), lambda: f"mask must be {mask_type(self.ptr.type)}")
         if self.other is not None:
-            _check(self.other.type == self.result.type, f"other must be {self.result.type}")
+            _check(self.other.type == self.result.type, lambda: f"other must be {self.result.type}")
 
 
 @irdl_op_definition
@@ -913,9 +914,9 @@ class StoreOp(_MemoryOp):
         emit(printer, " : ", self.ptr.type)
 
     def verify_(self) -> None:
-        _check(self.value.type == pointee_type(self.ptr.type), f"value must be {pointee_type(self.ptr.type)}")
+        _check(self.value.type == pointee_type(self.ptr.type), lambda: f"value must be {pointee_type(self.ptr.type)}")
         if self.mask is not None:
-            _check(self.mask.type == mask_type(self.ptr.type), f"mask must be {mask_type(self.ptr.type)}")
+            _check(self.mask.type == mask_type(self.ptr.type), lambda: f"mask must be {mask_type(self.ptr.type)}")
 
 
 # ------------------------------------------------------------------- atomics
@@ -1041,7 +1042,7 @@ class DotOp(IRDLOperation):
         _check(c == d, "accumulator and result types must match")
         sa, sb, sd = a.get_shape(), b.get_shape(), d.get_shape()
         _check(len(sa) == len(sb) == len(sd) and len(sa) in (2, 3), "dot operands must be 2D or batched 3D")
-        _check(sa[-1] == sb[-2], f"K mismatch: {a} * {b}")
+        _check(sa[-1] == sb[-2], lambda: f"K mismatch: {a} * {b}")
         _check((sa[-2], sb[-1]) == tuple(sd[-2:]), f"result shape must be {sa[-2]}x{sb[-1]}")
 
 

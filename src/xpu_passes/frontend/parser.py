@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.ir import SSAValue
@@ -16,10 +15,11 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
+from xpu_passes.frontend.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, normalize
 
 
-class _TrackingParser(Parser):
+class _TrackingParser(MemoParser):
     """xDSL's parser, remembering where each operation starts (for diagnostics)."""
 
     def __init__(self, ctx: Context, text: str, name: str) -> None:
@@ -94,8 +94,9 @@ def parse_module(
     body, loc_defs = extract_loc_defs(normalized)
     parser = _TrackingParser(ctx, body, name)
     try:
-        _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
-        module = parser.parse_module()
+        with gc_paused():
+            _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
+            module = parser.parse_module()
     except ParseError as e:
         raise TTGIRError.at(source, e.span.start, e.msg) from None
     except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:
@@ -113,7 +114,7 @@ def _parse_loc_defs(
 ) -> None:
     # One parser over the unblanked text, moved to each definition in turn, so
     # error offsets are offsets into the input.
-    sub = Parser(ctx, text, name)
+    sub = MemoParser(ctx, text, name)
     sub.attribute_aliases = aliases
     for d in defs:
         sub._resume_from(d.offset)
@@ -138,7 +139,7 @@ def verify_module(parsed: ParsedModule) -> None:
         for index, operand in enumerate(op.operands):
             if not _dominates(operand, op, position):
                 raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
-        if isinstance(op, scf.IfOp) and (why := _if_yields_mismatch(op)):
+        if op.name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
             raise parsed.error_at(op, f"'scf.if' op {why}")
         if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
             raise parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
@@ -150,7 +151,7 @@ def _undialected_attrs(op: ModuleOp) -> str:
     return ", ".join(n for n in op.attributes if "." not in n and n not in ("sym_name", "sym_visibility"))
 
 
-def _if_yields_mismatch(op: scf.IfOp) -> str:
+def _if_yields_mismatch(op: Operation) -> str:
     """MLIR requires both branches of an scf.if with results to yield them; xDSL does not check."""
     want = list(op.result_types)
     if not want:
@@ -160,7 +161,7 @@ def _if_yields_mismatch(op: scf.IfOp) -> str:
         if block is None:
             return f"has results but no {branch} branch"
         last = block.last_op
-        got = list(last.operand_types) if isinstance(last, scf.YieldOp) else []
+        got = list(last.operand_types) if last is not None and last.name == "scf.yield" else []
         if got != want:
             return f"{branch} branch yields {len(got)} values of the wrong types for its {len(want)} results"
     return ""

@@ -49,6 +49,7 @@ from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
 
 from xpu_passes.frontend.asm_names import ssa_names
+from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.frontend.mlir_floats import float_text
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
@@ -344,8 +345,9 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
-    printer._ssa_values.update(ssa_names(op, generic))
-    printer.print_op(op)
+    with gc_paused():
+        printer._ssa_values.update(ssa_names(op, generic))
+        printer.print_op(op)
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic:
         text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)

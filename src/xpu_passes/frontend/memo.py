@@ -1,0 +1,152 @@
+"""Parse each distinct type, attribute, attribute dictionary and location text once per module.
+
+TTGIR repeats a handful of types (`tensor<128x64xf16, #blocked1>`) and locations on
+every op; xDSL's per-token parser re-reads them each time. `MemoParser` remembers the
+text each parse covered and, when the same text comes again (with the same next token,
+so the parse would have stopped at the same place), jumps over it and returns the same
+attribute: attributes are immutable values, so sharing one object is safe.
+
+Per parser (= per module): the result of a text depends on the aliases in scope.
+Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
+`loc(callsite(#a at #b))`) are read with one regex instead of the token parser.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
+from xdsl.context import Context
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+_PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
+_MIN_LEN = 6  # shorter texts parse about as fast as a lookup
+_ALIAS = r"#[a-zA-Z$._-][a-zA-Z0-9$._-]*"  # xDSL's suffix-id (ASCII)
+_SIMPLE_LOC = re.compile(
+    r"loc\((?:"
+    rf"(?P<alias>{_ALIAS})"
+    r'|"(?P<file>[^"\\\n\v\f]*)":(?P<line>[0-9]+):(?P<col>[0-9]+)'
+    r"|(?P<unknown>unknown)"
+    rf"|callsite\((?P<callee>{_ALIAS}) at (?P<caller>{_ALIAS})\)"
+    r")\)"
+)
+
+_LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
+# (text, kind and first characters of the token after it, value)
+_Entry = tuple[str, object, str, Any]
+
+
+class MemoParser(Parser):
+    """xDSL's parser with per-module memoized types, attributes and locations."""
+
+    def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
+        super().__init__(ctx, input, name)
+        self._memo: dict[str, list[_Entry]] = {}
+        self._text: str = self.lexer.input.content
+        self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
+        self._ints: dict[str, IntAttr] = {}
+
+    def parse_optional_type(self):  # type: ignore[override]
+        return self._memoized("t", super().parse_optional_type)
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        return self._memoized("a", super().parse_optional_attribute)
+
+    def parse_optional_dictionary_attr_dict(self) -> dict[str, Attribute]:
+        if self._current_token.kind is not MLIRTokenKind.L_BRACE:
+            return {}
+        parse = super().parse_optional_dictionary_attr_dict
+        return dict(self._memoized("d", parse))  # type: ignore[arg-type,call-overload]  # a copy: callers own it
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        tok = self._current_token
+        if tok.text != "loc":
+            return super().parse_optional_location()
+        start = tok.span.start
+        m = _SIMPLE_LOC.match(self._text, start)
+        loc = self._simple_loc(m) if m is not None else None
+        if loc is None:
+            return self._memoized("l", super().parse_optional_location)
+        self._resume_from(m.end())  # type: ignore[union-attr]
+        return loc
+
+    def _parse_alias_def(self) -> None:
+        # `#loc3 = loc(...)`: one regex for the name, the location's fast path for the rest.
+        m = _LOC_DEF_HEAD.match(self._text, self._current_token.span.start)
+        if m is None or m.group(1) in self.attribute_aliases:
+            return super()._parse_alias_def()  # (and its re-declaration error)
+        loc = _SIMPLE_LOC.match(self._text, m.end())
+        value = self._simple_loc(loc) if loc is not None else None
+        if value is None:
+            return super()._parse_alias_def()
+        self.attribute_aliases[m.group(1)] = value
+        self._resume_from(loc.end())  # type: ignore[union-attr]
+
+    def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
+        if (alias := m.group("alias")) is not None:
+            attr = self.attribute_aliases.get(alias)
+            return attr if isinstance(attr, LocationAttr) else None  # else: the parser's error
+        if (file := m.group("file")) is not None:
+            name = self._files.get(file)
+            if name is None:
+                name = self._files[file] = StringAttr(file)
+            return FileLineColLoc(name, self._int(m.group("line")), self._int(m.group("col")))
+        if m.group("unknown") is not None:
+            return UnknownLoc()
+        callee = self.attribute_aliases.get(m.group("callee"))  # callsite(#a at #b)
+        caller = self.attribute_aliases.get(m.group("caller"))
+        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
+            return CallSiteLoc(callee, caller)
+        return None
+
+    def _int(self, digits: str) -> IntAttr:
+        found = self._ints.get(digits)
+        if found is None:
+            found = self._ints[digits] = IntAttr(int(digits))
+        return found
+
+    def _memoized(self, kind: str, parse: Callable[[], Any]) -> Any:
+        text = self._text
+        start = self._current_token.span.start
+        bucket = kind + text[start : start + _PREFIX]
+        entries = self._memo.get(bucket)
+        if entries is not None:
+            for key, follow_kind, follow, value in entries:
+                if text.startswith(key, start):
+                    self._resume_from(start + len(key))
+                    after = self._current_token
+                    if after.kind is follow_kind and after.text.startswith(follow):
+                        return value
+                    self._resume_from(start)  # a different next token: parse for real
+                    break
+        result = parse()
+        if result is not None:
+            after = self._current_token
+            key = text[start : after.span.start].rstrip()
+            if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
+                self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
+        return result
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while parsing or printing.
+
+    Building IR allocates many objects and frees few, which is what triggers Python's
+    collections, the full ones traversing every live object of the process (in a
+    compiler with torch and triton loaded, millions): up to a quarter of a parse's time
+    went there. Parsing makes (almost) no cyclic garbage, so nothing is lost by pausing.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -1,0 +1,148 @@
+"""The front end's speed-ups give what xDSL's own code gives (speed itself: benchmarks/)."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, IntegerType, TensorType
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from xpu_passes.dialects import make_context
+from xpu_passes.frontend import TTGIRError, parse_module, print_module, xdsl_compat
+from xpu_passes.frontend.memo import MemoParser
+
+TRICKY = (
+    '{-# x #-} 0xf32 0x 0xg 1.5e+3 1e5 ... "a\\"b" "" @"q" @f.g %1abc %x-y ^bb0 !tt.ptr #-x -> - -1 '
+    "// comment: loc(\n a$b.c 0. 12.5E3x []{}<>=+*?|/ #-} é"
+)
+
+
+def _tokens(text: str, lex: object) -> list[tuple[object, int, int, str]]:
+    lexer = MLIRLexer(Input(text, "t"))
+    out: list[tuple[object, int, int, str]] = []
+    while True:
+        try:
+            tok = lex(lexer)  # type: ignore[operator]
+        except ParseError as e:
+            return out + [("error", e.span.start, e.span.end, e.msg)]
+        out.append((tok.kind, tok.span.start, tok.span.end, type(tok.span).__name__))
+        if tok.kind is MLIRTokenKind.EOF:
+            return out
+
+
+@pytest.mark.parametrize(
+    "text", [TRICKY, "// only a comment: loc(", '"unterminated', "@", "%", "#-}", "x // c\n// d:"]
+)
+def test_fast_lexer_gives_xdsls_tokens(text: str) -> None:
+    assert _tokens(text, xdsl_compat._lex) == _tokens(text, xdsl_compat._original_lex)
+
+
+MODULE = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%arg0: !tt.ptr<f32> loc("k.py":1:2)) {
+    %c = arith.constant dense<1.000000e+00> : tensor<256xf32, #blocked> loc(#loc1)
+    %i = arith.constant dense<7> : tensor<256xi32, #blocked> loc(#loc1)
+    %n = arith.constant dense<0xFF800000> : tensor<256xf32, #blocked> loc(#loc2)
+    %0 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #blocked> loc(#loc2)
+    %1 = tt.addptr %0, %i : tensor<256x!tt.ptr<f32>, #blocked>, tensor<256xi32, #blocked> loc(#loc3)
+    tt.store %1, %c : tensor<256x!tt.ptr<f32>, #blocked> loc(callsite(#loc1 at #loc2))
+    tt.return loc(unknown)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc("k.py":1:0)
+#loc1 = loc("k.py":2:4)
+#loc2 = loc("k.py":3:4)
+#loc3 = loc(callsite(#loc1 at #loc2))
+"""
+
+
+def test_memoized_parse_prints_what_xdsls_parser_reads() -> None:
+    ctx = make_context()
+    parsed = parse_module(ctx, MODULE, "m.mlir")
+    ours = print_module(parsed.module, parsed.spelling, debuginfo=True)
+    # The same text through xDSL's parser without the memo, the location fast path
+    # or the trailing alias definitions (given first, as xDSL needs).
+    body, tail = MODULE.split("} loc(#loc)\n#loc =")
+    plain = Parser(ctx, "#loc =" + tail + body + "} loc(#loc)\n", "m.mlir").parse_module()
+    assert print_module(plain, parsed.spelling, debuginfo=True) == ours
+    assert "dense<0xFF800000>" in ours and "dense<7>" in ours and "dense<1.000000e+00>" in ours
+
+
+def test_memo_shares_repeated_types_and_reparses_other_text() -> None:
+    ctx = make_context()
+    parsed = parse_module(ctx, MODULE, "m.mlir")
+    ops = {op.name: op for op in parsed.module.walk()}
+    splat, addptr = ops["tt.splat"], ops["tt.addptr"]
+    assert splat.results[0].type is addptr.operands[0].type, "one object for one type text"
+    assert addptr.operands[1].type != addptr.operands[0].type
+    p = MemoParser(ctx, "{a = 1 : i32, b} {a = 1 : i32, b}", "t")
+    first, second = p.parse_optional_attr_dict(), p.parse_optional_attr_dict()
+    assert first == second and first is not second, "each caller owns its dictionary"
+
+
+def test_memo_does_not_reuse_a_prefix_of_longer_text() -> None:
+    # `dense<1>` then another type after it; `(i32) -> i32` then `(i32) -> i32x...`.
+    ctx = make_context()
+    p = MemoParser(ctx, "dense<1> : tensor<2xi32> dense<1> : tensor<2xi64> (i32) -> i32 (i32) -> i32 (i32) -> i64", "t")
+    a, b = p.parse_attribute(), p.parse_attribute()
+    assert isinstance(a, DenseIntOrFPElementsAttr) and isinstance(b, DenseIntOrFPElementsAttr)
+    assert a.get_element_type() == IntegerType(32) and b.get_element_type() == IntegerType(64)
+    t1, t2, t3 = p.parse_type(), p.parse_type(), p.parse_type()
+    assert t1 is t2 and str(t3) == "(i32) -> i64"
+    assert p._current_token.kind is MLIRTokenKind.EOF
+
+
+def test_location_fast_path_keeps_errors_located() -> None:
+    ctx = make_context()
+    bad = MODULE.replace("loc(#loc3)", "loc(#nope)")
+    with pytest.raises(TTGIRError) as e:
+        parse_module(ctx, bad, "m.mlir")
+    assert (e.value.line, e.value.col) == (8, 100) and e.value.message == "undefined symbol alias '#nope'"
+
+
+def test_splat_dense_is_stored_and_tested_like_xdsl() -> None:
+    t = TensorType(IntegerType(32), [256, 256])
+    splat = DenseIntOrFPElementsAttr.from_list(t, [-3] * 65536)
+    assert splat.data.data == DenseIntOrFPElementsAttr.from_list(t, [-3]).data.data
+    assert splat.is_splat() and splat.get_values()[65535] == -3
+    mixed = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [3]), [1.0, 1.0, 2.0])
+    assert not mixed.is_splat() and mixed.get_values() == (1.0, 1.0, 2.0)
+
+
+def test_pass_catalog_matches_the_pass_classes() -> None:
+    from xpu_passes.transforms import CATALOG, lazy_factories, load_all
+
+    classes = {factory().name: factory() for factory in load_all().values()}
+    assert {name for name, _ in CATALOG.values()} == set(classes)
+    for module, (name, summary) in CATALOG.items():
+        cls = classes[name]
+        assert cls.__module__ == f"xpu_passes.transforms.{module}" and cls.summary == summary  # type: ignore[attr-defined]
+        assert lazy_factories()[name]() is cls
+
+
+def test_dialects_load_when_first_named() -> None:
+    ctx = make_context()
+    assert [d.name for d in ctx.loaded_dialects] == ["builtin"]
+    parse_module(ctx, MODULE, "m.mlir")
+    assert {"tt", "ttg", "arith"} <= {d.name for d in ctx.loaded_dialects}
+
+
+def test_location_alias_definitions_keep_xdsls_errors() -> None:
+    ctx = make_context()
+    with pytest.raises(TTGIRError) as e:
+        parse_module(ctx, MODULE.replace("at #loc2))", "at #nope))"), "m.mlir")
+    assert (e.value.line, e.value.col) == (16, 36) and e.value.message == "undefined symbol alias '#nope'"
+
+
+@pytest.mark.parametrize("text", ["/a/b/kernels.py", "", 'q"uote', "back\\slash", "tab\t", "é", "~ !#[]"])
+def test_string_literals_print_as_xdsl_prints_them(text: str) -> None:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    ours, theirs = StringIO(), StringIO()
+    Printer(stream=ours).print_string_literal(text)
+    xdsl_compat._original_print_bytes_literal(Printer(stream=theirs), text.encode())
+    assert ours.getvalue() == theirs.getvalue()
