@@ -1,0 +1,143 @@
+"""Pipelines as MLIR pass-pipeline text in the plugin (issue 15.3, 15.5).
+
+`pipeline_text(name, **options)` spells a named pipeline; the plugin runs a name or a
+text the same way (a name IS its text: same code, same cache key). Native options a text
+leaves out come from the compile; given ones are kept. Errors are PipelineErrors at
+`enable()`, before any compile.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from xpu_passes import oracle
+from xpu_passes.pipeline import MBP, OBIO, RLC, RTP, PipelineError, pipeline_text, plan
+
+needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
+
+
+def test_the_default_pipeline_as_text() -> None:
+    text = pipeline_text("xpu")
+    assert text.startswith("builtin.module(triton-annotate-module{target-arch=spir64},convert-triton-to-tritongpu{")
+    names = [n.split("{")[0] for n in re.findall(r"[\w.-]+(?:\{[^}]*\})?", text[len("builtin.module("):])]
+    assert names.count(RLC) == 4 and names.count(MBP) == 1 and OBIO in names  # ours, all of them
+    assert "native-" not in text  # no native pass shadowed by ours is left
+    # compile-time options are left out, so each kernel's compile fills them in
+    assert "num-warps" not in text and "num-stages" not in text and "threads-per-warp" not in text
+    assert plan(text).text == text  # the text reads back to itself
+
+
+def test_the_native_pipeline_spells_shadowed_passes_native() -> None:
+    text = pipeline_text("native")
+    assert f"native-{RLC}" in text and f"native-{MBP}" in text and OBIO not in text
+    assert all(not s.python for s in plan(text).stages)
+
+
+def test_options_become_passes() -> None:
+    assert f"{MBP},{RTP},{OBIO}" in pipeline_text("xpu", rewrite_tensor_pointer=True)
+    raised = pipeline_text("xpu", raise_block_pointer=True, rlc="last", block_io_encoding=False)
+    assert raised.startswith("builtin.module(triton-annotate-module{target-arch=spir64},triton-raise-block-pointer,")
+    assert raised.count(f"native-{RLC}") == 2 and OBIO not in raised
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("builtin.module(cse, tritonintelgpu-remove-layout-conversion)",
+     "unknown pass 'tritonintelgpu-remove-layout-conversion'; did you mean 'tritonintelgpu-remove-layout-conversions'"),
+    ("builtin.module(tritongpu-optimize-dot-operands{hoist=true})",
+     "pass 'tritongpu-optimize-dot-operands': unknown option 'hoist'"),
+    ("builtin.module(tritonintelgpu-rewrite-tensor-pointer{gaurd=false})",
+     "pass 'tritonintelgpu-rewrite-tensor-pointer': unknown option 'gaurd'"),
+    ("builtin.module(tritonintelgpu-pipeline{num-stages=three})",
+     "option 'num-stages=three'"),
+    ("builtin.module(cse, canonicalize",
+     "malformed pipeline text: expected ',' or ')', found end of text at column 33"),
+    ("builtin.module(tritonintelgpu-rewrite-tensor-pointer, tritonintelgpu-materialize-block-pointer)",
+     f"'{RTP}' must run after '{MBP}'"),
+    (f"builtin.module({MBP}, {OBIO})", f"'{OBIO}' must be followed by '{RLC}'"),
+    ("builtin.module(convert-triton-to-tritongpu, triton-raise-block-pointer)",
+     "'triton-raise-block-pointer' must run before 'convert-triton-to-tritongpu'"),
+    ("fast", "unknown pipeline 'fast' (choose from xpu, native, or give a pass-pipeline text)"),
+    ("builtin.module()", "empty pipeline text"),
+])  # fmt: skip
+def test_bad_texts_are_clear_errors(text: str, message: str) -> None:
+    with pytest.raises(PipelineError) as e:
+        plan(text)
+    assert message in str(e.value)
+
+
+def test_malformed_text_points_at_the_column() -> None:
+    with pytest.raises(PipelineError) as e:
+        plan("builtin.module(cse,, canonicalize)")
+    message, text, caret = str(e.value).splitlines()
+    assert message.endswith("expected a pass name, found ',' at column 20")
+    assert text == "  builtin.module(cse,, canonicalize)" and caret == "  " + " " * 19 + "^"  # under the 2nd comma
+
+
+def test_options_go_with_names_not_texts() -> None:
+    with pytest.raises(PipelineError, match="go with a pipeline name, not a text"):
+        plan(pipeline_text("xpu"), rlc="last")
+    with pytest.raises(PipelineError, match="unknown pipeline option"):
+        pipeline_text("xpu", fast=True)
+
+
+# ---------------------------------------------------------------- in triton.compile
+
+
+@pytest.fixture()
+def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from xpu_passes import triton_plugin
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    triton_plugin.disable()
+    triton_plugin.use_offline_pvc_target()
+    yield triton_plugin
+    triton_plugin.disable()
+
+
+def _compile(kernel: str, config: str) -> Any:
+    import triton
+    from triton.compiler.compiler import ASTSource
+
+    from xpu_passes.corpus import find
+
+    spec, cfg = find(kernel, config)
+    src = ASTSource(spec.fn, spec.signature(), dict(cfg.constexprs), spec.attrs())
+    opts = dict(num_warps=cfg.num_warps, num_stages=cfg.num_stages, grf_mode="large")
+    return triton.compile(src, target=oracle.pvc_target(), options=opts)
+
+
+@needs_triton
+def test_a_name_is_its_text(plugin: Any) -> None:
+    """enable("xpu") and enable(pipeline_text("xpu")): the same compile and the same cache key."""
+    plugin.enable("xpu")
+    by_name = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    plugin.enable(pipeline_text("xpu"))
+    by_text = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    assert by_name.hash == by_text.hash and by_name.asm["ttgir"] == by_text.asm["ttgir"]
+    assert by_text.metadata.shared == 0  # native: 33,280
+
+
+@needs_triton
+def test_compile_options_fill_what_the_text_leaves_out(plugin: Any) -> None:
+    """num-stages from the compile (3: the K loop is pipelined, with prefetches) unless the text sets it."""
+    plugin.enable(pipeline_text("native"))
+    filled = _compile("gemm_block_ptr", "64x128x32-w4-s3")
+    fixed_text = pipeline_text("native").replace("tritonintelgpu-pipeline{", "tritonintelgpu-pipeline{num-stages=1 ")
+    plugin.enable(fixed_text)
+    fixed = _compile("gemm_block_ptr", "64x128x32-w4-s3")
+    plugin.disable()
+    native = _compile("gemm_block_ptr", "64x128x32-w4-s3")
+    assert filled.asm["ttgir"] == native.asm["ttgir"]  # the native pipeline's text is triton-xpu's make_ttgir
+    assert "prefetch" in native.asm["ttgir"] and "prefetch" not in fixed.asm["ttgir"]
+    assert '"ttg.num-warps" = 4' in filled.asm["ttgir"] and '"ttg.threads-per-warp" = 16' in filled.asm["ttgir"]
+    assert len({filled.hash, fixed.hash, native.hash}) == 3
+
+
+@needs_triton
+def test_a_bad_text_fails_at_enable_not_at_compile(plugin: Any) -> None:
+    with pytest.raises(PipelineError, match="unknown pass 'my-pass'"):
+        plugin.enable("builtin.module(my-pass)")
+    assert not plugin.enabled()
