@@ -322,8 +322,13 @@ def _native_key(name: str) -> str:
     return canonical_name(name)
 
 
-def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, Any]) -> None:
-    """Run consecutive native passes on a triton module in ONE pass manager; NativePassError on failure."""
+def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, Any], capture: bool = True) -> None:
+    """Run consecutive native passes on a triton module in ONE pass manager; NativePassError on failure.
+
+    `capture=False` leaves triton's diagnostics on fd 2 (xpu-opt's forked child collects them there).
+    """
+    import contextlib
+
     from triton._C.libtriton import ir
 
     from xpu_passes.oracle import _captured_stderr
@@ -336,7 +341,8 @@ def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, An
         if key not in table:
             raise UnknownPassError(unknown_pass_message(spec.name))
         table[key].add(pm, native_options(spec, compile_options))
-    with _captured_stderr() as err:
+    err = [""]
+    with _captured_stderr() if capture else contextlib.nullcontext(err) as err:  # type: ignore[attr-defined]
         try:
             pm.run(module)
             failed = ""
@@ -477,16 +483,20 @@ def _declared(name: str, attr: str, ours: dict[str, tuple[str, ...]]) -> tuple[s
     return tuple(canonical_name(n) for n in getattr(passes[name](), attr, ()) or ())
 
 
-def check_order(names: list[str]) -> None:
-    """Refuse pipelines that run a pass before what it requires, or after what it must precede."""
+def check_order(names: list[str], complete: bool = True) -> None:
+    """Refuse pipelines that run a pass before what it requires, or after what it must precede.
+
+    `complete=False` (xpu-opt, whose input may already have been through earlier passes): a
+    required pass only has to come first when it is in the pipeline at all.
+    """
     names = [canonical_name(n) for n in names]
     for i, name in enumerate(names):
         for dep in _declared(name, "requires", REQUIRES):
-            if dep not in names[:i]:
+            if dep not in names[:i] and (complete or dep in names[i + 1 :]):
                 raise PipelineError(f"'{name}' must run after '{dep}' (it relies on its results)")
         for later in _declared(name, "must_precede", MUST_PRECEDE):
             if later in names[:i]:
                 raise PipelineError(f"'{name}' must run before '{later}'")
         follow = _declared(name, "followed_by", FOLLOWED_BY)
-        if follow and not any(f in names[i + 1 :] for f in follow):
+        if complete and follow and not any(f in names[i + 1 :] for f in follow):
             raise PipelineError(f"'{name}' must be followed by '{follow[0]}'")
