@@ -2,8 +2,8 @@
 // @below), with -split-input-file; the chunks without errors are printed; our remarks
 // are diagnostics too. The negative cases (Inputs/) must fail, saying what is missing.
 // RUN: xpu-opt %s -split-input-file -verify-diagnostics -tritonintelgpu-materialize-block-pointer | FileCheck %s
-// RUN: not xpu-opt %S/Inputs/verify-diagnostics-missing.mlir -split-input-file -verify-diagnostics 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: not xpu-opt %S/Inputs/verify-diagnostics-unexpected.mlir -split-input-file -verify-diagnostics -tritonintelgpu-materialize-block-pointer 2>&1 | FileCheck %s --check-prefix=UNEXPECTED
+// RUN: not xpu-opt %S/Inputs/verify-diagnostics-missing.mlir -split-input-file -verify-diagnostics 2>&1 | FileCheck %S/Inputs/verify-diagnostics-missing.mlir --check-prefix=MISSING
+// RUN: not xpu-opt %S/Inputs/verify-diagnostics-unexpected.mlir -split-input-file -verify-diagnostics -tritonintelgpu-materialize-block-pointer 2>&1 | FileCheck %S/Inputs/verify-diagnostics-unexpected.mlir --check-prefix=UNEXPECTED
 // Without -verify-diagnostics the annotations are comments: the errors are reported, exit 1.
 // RUN: not xpu-opt %s -split-input-file 2>&1 | FileCheck %s --check-prefix=PLAIN
 
@@ -11,7 +11,7 @@
 // CHECK: triton_intel_gpu.block_io = "column_major"
 // CHECK: // -----
 // CHECK-LABEL: tt.func @fine
-// PLAIN: verify-diagnostics.mlir:[[# @LINE + 4]]:21: error: use of undefined value '%nope'
+// PLAIN: verify-diagnostics.mlir:19:21: error: use of undefined value '%nope'
 
 module {
   tt.func @undefined() {
