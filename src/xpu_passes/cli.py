@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from xpu_passes import __version__, registry
-from xpu_passes.frontend.verify_diagnostics import Diagnostic, check
 from xpu_passes.registry import PassSpec, PipelineError
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
@@ -134,7 +133,8 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
     return segments
 
 
-def list_passes(out: Any = sys.stdout) -> None:
+def list_passes(out: Any = None) -> None:
+    out = out or sys.stdout
     infos = registry.list_passes()
     width = max(len(i.name) for i in infos) + 4
     for title, kind in (("Our passes", "ours"), ("Registered passes", "registered"),
@@ -184,6 +184,7 @@ def run(argv: Sequence[str]) -> int:
     if args.verify_each.lower() in ("false", "0"):
         args.disable_verify = True
     from xpu_passes.cli_chunk import ChunkFailed, process_chunk  # xDSL is imported from here on
+    from xpu_passes.frontend.verify_diagnostics import Diagnostic, check
 
     name = args.input_file if args.input_file != "-" else "<stdin>"
     text = _read_input(args.input_file)
