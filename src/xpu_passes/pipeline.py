@@ -22,6 +22,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.passes import ModulePass
+
 from xpu_passes import registry
 from xpu_passes.registry import PassSpec, PipelineError, check_order
 from xpu_passes.roundtrip import PassFailure, providers, run_python
@@ -38,6 +40,21 @@ ANNOTATE = "triton-annotate-module"
 NATIVE_PREFIX = registry.NATIVE_PREFIX
 PIPELINES = ("xpu", "native")
 
+# A pass -> text that must occur in the module for the pass to have anything to do: a round trip
+# whose passes all miss theirs in triton's print is skipped (its output would be its input).
+# A pass may declare the same as a class attribute `needs_text` (a tuple of strings).
+NEEDS_TEXT: dict[str, tuple[str, ...]] = {
+    # Every rewrite starts at a conversion, and block pointers are anchored only to the layout
+    # a conversion of one of their loads/stores asks for: without one, nothing changes.
+    RLC: ("convert_layout",),
+    # Only loads tagged block_io that feed a tt.dot get a Subgroup2DBlock layout.
+    OBIO: ("block_io", "tt.dot"),
+    # Only Subgroup2DBlock layouts are legalized.
+    LEGAL: ("subgroup_2d_block",),
+}
+# Off only to measure what skipping saves (benchmarks/compile_time.py --no-skip).
+SKIP_IDLE_ROUND_TRIPS = True
+
 __all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options", "check_order", "option_defaults",
            "pipeline_text", "plan", "run_plan", "run_ttgir"]
 
@@ -46,6 +63,7 @@ __all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options",
 class Stage:
     spec: PassSpec
     python: bool  # ours (run in xDSL) or native (run by triton-xpu)
+    instance: ModulePass | None = None  # a Python pass, made once per plan (not per compile)
 
     @property
     def name(self) -> str:
@@ -157,8 +175,8 @@ def parse_text(text: str) -> Plan:
         if name not in registry.python_passes():
             raise PipelineError(registry.unknown_pass_message(spec.name))
         spec = PassSpec(name, spec.options)
-        registry.make_pass(spec)  # loads it: unknown or ill-typed options fail here, before any compile
-        stages.append(Stage(spec, True))
+        # loaded now: unknown or ill-typed options fail here, before any compile
+        stages.append(Stage(spec, True, registry.make_pass(spec)))
     check_order([s.name if s.python else registry.native_name(s.name) for s in stages])
     return Plan(stages, _format(stages), providers([s.name for s in stages if s.python]))
 
@@ -221,6 +239,28 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
             opt.threads_per_warp = intel.get_threads_per_warp(mod)
 
 
+def needs_text(stage: Stage) -> tuple[str, ...] | None:
+    """What a pass needs in the text to have work, if it says (None: assume it always has)."""
+    return NEEDS_TEXT.get(stage.name) or getattr(stage.instance, "needs_text", None)
+
+
+def idle(stages: list[Stage], text: str) -> bool:
+    """Provably nothing to do: each pass misses something it needs (so leaves the module as it is,
+    and the next one sees the same text)."""
+    for s in stages:
+        needed = needs_text(s)
+        if not needed or all(n in text for n in needed):
+            return False
+    return True
+
+
+def _may_skip(stages: list[Stage]) -> bool:
+    from xpu_passes.transforms.base import REMARKS
+
+    # with remarks on (xpu-opt --remarks), an idle pass still says why it left things alone
+    return SKIP_IDLE_ROUND_TRIPS and not REMARKS.enabled and all(needs_text(s) for s in stages)
+
+
 def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan) -> Any:
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`."""
     stages, i, ours_ran = p.stages, 0, False
@@ -229,8 +269,9 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
         while j < len(stages) and stages[j].python == stages[i].python:
             j += 1
         if stages[i].python:
-            mod = run_python(mod, [s.spec for s in stages[i:j]])
-            ours_ran = True
+            if not (_may_skip(stages[i:j]) and idle(stages[i:j], str(mod))):
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]])  # type: ignore[misc]
+                ours_ran = True
         else:
             _run_native(mod, stages[i:j], opt, properties, ours_ran)
         i = j

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import traceback
 from functools import cache
+from time import perf_counter
 from typing import Any
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
 
 from xpu_passes import oracle, registry
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
@@ -21,6 +23,17 @@ from xpu_passes.registry import PassSpec
 
 class PassFailure(RuntimeError):
     """One of our passes (or triton on its output) failed while compiling a kernel."""
+
+
+# benchmarks/compile_time.py sets a dict here: seconds per phase (and op counts) are added to it.
+TIMES: dict[str, float] | None = None
+
+
+def _add(key: str, since: float) -> float:
+    now = perf_counter()
+    if TIMES is not None:
+        TIMES[key] = TIMES.get(key, 0.0) + now - since
+    return now
 
 
 def source_position(loc: Attribute | None) -> str | None:
@@ -71,49 +84,59 @@ def _diagnostic(message: str) -> str:
     return first if len(first) <= 300 else first[:300] + " ..."
 
 
-def _culprit(mod: Any, text: str, specs: list[PassSpec]) -> str:
-    """The first of `specs` whose output triton-xpu rejects (found again, pass by pass: failures only)."""
+def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
+    """The first pass whose output triton-xpu rejects (found again, pass by pass: failures only)."""
     from xpu_passes.dialects import make_context
 
     ctx = make_context()
     module = parse_module(ctx, text, "<ttgir>").module
-    for spec in specs:
-        registry.make_pass(spec).apply(ctx, module)
+    for name, p in passes:
+        p.apply(ctx, module)
         out = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
         try:
             oracle.parse(out, mod.context)
         except oracle.OracleError:
-            return spec.name
-    return ", ".join(s.name for s in specs)
+            return name
+    return ", ".join(name for name, _ in passes)
 
 
-def run_python(mod: Any, specs: list[PassSpec]) -> Any:
-    """One round trip through `specs` (our passes); returns triton's module of the result."""
+def run_python(mod: Any, passes: list[tuple[str, ModulePass]]) -> Any:
+    """One round trip through `passes` (name, instance); returns triton's module of the result."""
     from xpu_passes.dialects import make_context
     from xpu_passes.transforms import PassError
 
-    names = ", ".join(s.name for s in specs)
-    passes = [registry.make_pass(s) for s in specs]
+    names = ", ".join(name for name, _ in passes)
+    t = perf_counter()
     ctx = make_context()
     text = str(mod)
+    t = _add("triton_print", t)
     try:
         parsed = parse_module(ctx, text, "<ttgir>")
     except TTGIRError as e:
         raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
-    for spec, p in zip(specs, passes):
+    t = _add("parse", t)
+    if TIMES is not None:
+        TIMES["ops"] = TIMES.get("ops", 0) + sum(1 for _ in parsed.module.walk())
+        t = perf_counter()
+    for name, p in passes:
         try:
             p.apply(ctx, parsed.module)
         except PassError as e:
             where = parsed.where(e.op)
-            raise PassFailure(f"{spec.name} failed on {describe_op(e.op, where[0] if where else None)}: "
+            raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
                               f"{e.message}") from None
         except Exception as e:
             frame = traceback.extract_tb(e.__traceback__)[-1]
-            raise PassFailure(f"{spec.name} raised {type(e).__name__}: {e} "
-                              f"(at {frame.filename}:{frame.lineno})") from e
+            raise PassFailure(f"{name} raised {type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})") from e
+        t = _add(f"pass:{name}", t)
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+    t = _add("print", t)
     try:
-        return oracle.parse(out, mod.context)
+        result = oracle.parse(out, mod.context)
     except oracle.OracleError as e:
-        culprit = _culprit(mod, text, specs) if len(specs) > 1 else names
+        culprit = _culprit(mod, text, passes) if len(passes) > 1 else names
         raise PassFailure(f"triton-xpu rejected the output of {culprit}: {_diagnostic(str(e))}") from None
+    _add("triton_parse", t)
+    if TIMES is not None:
+        TIMES["round_trips"] = TIMES.get("round_trips", 0) + 1
+    return result

@@ -91,6 +91,22 @@ def cache_tag(p: Plan, strict: bool) -> str:
     return f"xpu-passes-{__version__}-[{p.text}]-[{packages}]-strict={strict}"
 
 
+def compile_ttgir(p: Plan, strict: bool, native_make_ttgir: Any, mod: Any, metadata: dict[str, Any], opt: Any,
+                  properties: dict[str, Any]) -> Any:
+    """The TTGIR stage with plan `p`; not strict: on any failure of ours, `native_make_ttgir` on the input."""
+    if strict:
+        return run_plan(mod, metadata, opt, properties, p)
+    backup = str(mod)  # printing is cheap; parsed again only on failure
+    threads = opt.threads_per_warp
+    try:
+        return run_plan(mod, metadata, opt, properties, p)
+    except Exception as e:  # a bug of ours is no reason to fail a compile either
+        what = str(e) if isinstance(e, PassFailure) else f"internal error: {type(e).__name__}: {e}"
+        warnings.warn(f"xpu-passes: {what}; compiled with triton-xpu's own pipeline", XpuPassesWarning, stacklevel=3)
+    opt.threads_per_warp = threads
+    return native_make_ttgir(oracle.parse(backup, mod.context), metadata, opt, properties)
+
+
 def _patch(cls: Any) -> None:
     assert _ACTIVE is not None
     p, strict = _ACTIVE
@@ -99,18 +115,7 @@ def _patch(cls: Any) -> None:
     tag = cache_tag(p, strict)
 
     def make_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any]) -> Any:
-        if strict:
-            return run_plan(mod, metadata, opt, properties, p)
-        backup = str(mod)  # printing is cheap; parsed again only on failure
-        threads = opt.threads_per_warp
-        try:
-            return run_plan(mod, metadata, opt, properties, p)
-        except Exception as e:  # a bug of ours is no reason to fail a compile either
-            what = str(e) if isinstance(e, PassFailure) else f"internal error: {type(e).__name__}: {e}"
-            warnings.warn(f"xpu-passes: {what}; compiled with triton-xpu's own pipeline", XpuPassesWarning,
-                          stacklevel=2)
-        opt.threads_per_warp = threads
-        return native_make_ttgir(oracle.parse(backup, mod.context), metadata, opt, properties)
+        return compile_ttgir(p, strict, native_make_ttgir, mod, metadata, opt, properties)
 
     def hash(self: Any) -> str:
         return f"{native_hash(self)}-{tag}"

@@ -9,6 +9,7 @@ leaves out come from the compile; given ones are kept. Errors are PipelineErrors
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,3 +142,51 @@ def test_a_bad_text_fails_at_enable_not_at_compile(plugin: Any) -> None:
     with pytest.raises(PipelineError, match="unknown pass 'my-pass'"):
         plugin.enable("builtin.module(my-pass)")
     assert not plugin.enabled()
+
+
+# ------------------------------------------------- skipping idle round trips (issue 14)
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "gemm_add_tensor_ptr.ttgir"
+
+
+def _run(name: str, text: str) -> str:
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parse_module, print_module
+    from xpu_passes.registry import PassSpec, make_pass
+
+    ctx = make_context()
+    module = parse_module(ctx, text, "<ttgir>").module
+    make_pass(PassSpec(name, {})).apply(ctx, module)
+    return print_module(module, debuginfo=True)
+
+
+def test_passes_leave_modules_without_what_they_need_alone() -> None:
+    """The declarations behind skipping (pipeline.NEEDS_TEXT), on the GEMM + masked epilogue:
+    the module after our RemoveLayoutConversions has no conversion, no Subgroup2DBlock layout,
+    and (before MaterializeBlockPointer) no block_io tag; each pass then changes nothing."""
+    from xpu_passes.pipeline import LEGAL, NEEDS_TEXT, idle
+
+    text = _run(RLC, EXAMPLE.read_text())
+    assert "convert_layout" in EXAMPLE.read_text() and "convert_layout" not in text  # RLC had work, then none
+    for name in (RLC, OBIO, LEGAL):
+        assert not all(n in text for n in NEEDS_TEXT[name])
+        assert _run(name, text) == _run(RLC, text) == text, name
+
+
+@needs_triton
+def test_an_idle_round_trip_is_skipped_with_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GEMM with block pointers: no conversion is left before the last RemoveLayoutConversions,
+    so its round trip is skipped (3 -> 2), and the TTGIR is the same as with it."""
+    from xpu_passes import corpus, pipeline, roundtrip
+
+    spec, cfg = corpus.find("gemm_block_ptr", "64x128x32-w4-s3")
+    out = {}
+    for skip in (False, True):
+        monkeypatch.setattr(pipeline, "SKIP_IDLE_ROUND_TRIPS", skip)
+        mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+        mod = backend.make_ttir(mod, {}, opts)
+        monkeypatch.setattr(roundtrip, "TIMES", {})
+        mod = pipeline.run_plan(mod, {}, opts, backend.properties, plan("xpu"))
+        out[skip] = (str(mod), roundtrip.TIMES["round_trips"])
+    assert out[False][1] == 3 and out[True][1] == 2
+    assert out[False][0] == out[True][0]

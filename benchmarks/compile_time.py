@@ -1,0 +1,156 @@
+"""Compile time of our pipeline against triton-xpu's, per corpus kernel, TTIR -> LLVM IR.
+
+Each kernel/config of the corpus goes through the Intel backend's stages as
+`triton.compile` runs them (make_ttir, make_ttgir, make_llir), natively and with our
+pipeline in the TTGIR stage (the plugin's code path), interleaved (native, ours, then
+ours, native, ...), best of `--repeat`. Our time is split into: `parse` (our front end
+reading triton's print, including that print), `passes` (our passes), `print` (our
+printer, including triton re-reading our text), and `native` (everything else: native
+passes and lowering). Prints the table, the median and worst ratio ours/native, the
+front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
+
+    python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
+                                      [--only KERNEL] [--top 20] [--csv out.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import csv
+import gc
+import io
+import pstats
+import statistics
+import sys
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any
+
+from xpu_passes import corpus, roundtrip
+from xpu_passes.pipeline import Plan, plan
+from xpu_passes.triton_plugin import compile_ttgir, parse_spec
+
+
+@dataclass
+class Row:
+    kernel: str
+    native: float = float("inf")
+    ours: float = float("inf")
+    phases: dict[str, float] = field(default_factory=dict)  # of our best run
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.native
+
+
+def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None) -> tuple[float, dict[str, float]]:
+    """Seconds for TTIR -> LLVM IR (the module built by the front end outside the clock), and phases."""
+    mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+    md: dict[str, Any] = {}
+    times: dict[str, float] = {}
+    roundtrip.TIMES = times if p is not None else None
+    gc.collect()
+    try:
+        t0 = perf_counter()
+        mod = backend.make_ttir(mod, md, opts)
+        if p is None:
+            mod = backend.make_ttgir(mod, md, opts, backend.properties)
+        else:  # what the plugin runs in triton.compile (by default: with the native fallback)
+            mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
+        backend.make_llir(mod, md, opts)
+        return perf_counter() - t0, times
+    finally:
+        roundtrip.TIMES = None
+
+
+def phases(total: float, times: dict[str, float]) -> dict[str, float]:
+    passes = sum(v for k, v in times.items() if k.startswith("pass:"))
+    parse = times.get("parse", 0.0) + times.get("triton_print", 0.0)
+    printing = times.get("print", 0.0) + times.get("triton_parse", 0.0)
+    return {"parse": parse, "passes": passes, "print": printing, "native": total - parse - passes - printing,
+            "ops": times.get("ops", 0), "parse_only": times.get("parse", 0.0), "print_only": times.get("print", 0.0),
+            "round_trips": times.get("round_trips", 0)}
+
+
+def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int) -> list[Row]:
+    rows = [Row(f"{s.name} {c.name}") for s, c in kernels]
+    for r in range(repeat):
+        for row, (spec, cfg) in zip(rows, kernels):
+            order = (None, p) if r % 2 == 0 else (p, None)
+            for which in order:
+                t, times = compile_once(spec, cfg, which)
+                if which is None:
+                    row.native = min(row.native, t)
+                elif t < row.ours:
+                    row.ours, row.phases = t, phases(t, times)
+        print(f"  round {r + 1}/{repeat} done", file=sys.stderr)
+    return rows
+
+
+def report(rows: list[Row], label: str) -> None:
+    ms = 1e3
+    print(f"\n## {label}: TTIR -> LLVM IR, best of the runs (ms)\n")
+    print(f"| kernel | native | ours | ratio | parse | our passes | print | native part | round trips |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        ph = r.phases
+        print(f"| {r.kernel} | {r.native * ms:.1f} | {r.ours * ms:.1f} | {r.ratio:.2f} | {ph['parse'] * ms:.1f} "
+              f"| {ph['passes'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['native'] * ms:.1f} | {ph['round_trips']:.0f} |")
+    ratios = [r.ratio for r in rows]
+    ops = sum(r.phases["ops"] for r in rows)
+    parse_us = 1e6 * sum(r.phases["parse_only"] for r in rows) / max(ops, 1)
+    print_us = 1e6 * sum(r.phases["print_only"] for r in rows) / max(ops, 1)
+    worst = max(rows, key=lambda r: r.ratio)
+    print(f"\nratio ours/native: median {statistics.median(ratios):.2f}x, worst {worst.ratio:.2f}x ({worst.kernel}); "
+          f"front end: parse {parse_us:.0f} us/op, print {print_us:.0f} us/op ({ops:.0f} ops read)")
+    total = {k: sum(r.phases[k] for r in rows) for k in ("parse", "passes", "print", "native")}
+    print("our time split over the corpus: " + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
+
+
+def profile(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, top: int) -> None:
+    prof = cProfile.Profile()
+    prof.enable()
+    for spec, cfg in kernels:
+        compile_once(spec, cfg, p)
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    print(f"\n## cProfile, one pass over the corpus with ours, top {top} by own time\n")
+    print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:20000])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--pipeline", default="xpu", help="a name with options (xpu:raise_block_pointer) or a text")
+    ap.add_argument("--only", help="kernel name")
+    ap.add_argument("--top", type=int, default=20, help="cProfile entries to print (0: no profile)")
+    ap.add_argument("--csv")
+    args = ap.parse_args(argv)
+
+    from xpu_passes import triton_plugin
+
+    triton_plugin.disable()  # the native side is triton-xpu's own make_ttgir
+    name, options = parse_spec(args.pipeline)
+    options.pop("strict", None)
+    p = plan(name, **options)
+    kernels = [(s, c) for s in corpus.SPECS for c in s.configs if not args.only or s.name == args.only]
+    compile_once(*kernels[0], p)  # warm up imports and caches on both sides
+    compile_once(*kernels[0], None)
+    rows = run(kernels, p, args.repeat)
+    report(rows, args.pipeline)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["kernel", "native_s", "ours_s", "ratio", "parse_s", "passes_s", "print_s", "native_part_s"])
+            for r in rows:
+                w.writerow([r.kernel, r.native, r.ours, r.ratio, *(r.phases[k] for k in ("parse", "passes", "print",
+                                                                                          "native"))])
+    if args.top:
+        profile(kernels, p, args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
