@@ -10,7 +10,10 @@ passes and lowering). Prints the table, the median and worst ratio ours/native, 
 front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
-                                      [--only KERNEL] [--top 20] [--csv out.csv]
+                                      [--only KERNEL] [--top 20] [--csv out.csv] [--no-skip | --compare-skip]
+
+`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
+measures both, interleaved with native, and prints both tables (before/after figures).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-from xpu_passes import corpus, roundtrip
+from xpu_passes import corpus, pipeline, roundtrip
 from xpu_passes.pipeline import Plan, plan
 from xpu_passes.triton_plugin import compile_ttgir, parse_spec
 
@@ -44,13 +47,16 @@ class Row:
         return self.ours / self.native
 
 
-def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None) -> tuple[float, dict[str, float]]:
+def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, skip: bool = True,
+                 collect: bool = True) -> tuple[float, dict[str, float]]:
     """Seconds for TTIR -> LLVM IR (the module built by the front end outside the clock), and phases."""
     mod, opts, backend = corpus.make_ttir_module(spec, cfg)
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
     roundtrip.TIMES = times if p is not None else None
-    gc.collect()
+    pipeline.SKIP_IDLE_ROUND_TRIPS = skip
+    if collect:
+        gc.collect()
     try:
         t0 = perf_counter()
         mod = backend.make_ttir(mod, md, opts)
@@ -62,6 +68,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None) ->
         return perf_counter() - t0, times
     finally:
         roundtrip.TIMES = None
+        pipeline.SKIP_IDLE_ROUND_TRIPS = True
 
 
 def phases(total: float, times: dict[str, float]) -> dict[str, float]:
@@ -73,17 +80,22 @@ def phases(total: float, times: dict[str, float]) -> dict[str, float]:
             "round_trips": times.get("round_trips", 0)}
 
 
-def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int) -> list[Row]:
-    rows = [Row(f"{s.name} {c.name}") for s, c in kernels]
+def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int,
+        skips: tuple[bool, ...]) -> dict[bool, list[Row]]:
+    """Rows per skip setting; native, then each of ours, in rotating order, best of `repeat`."""
+    rows = {skip: [Row(f"{s.name} {c.name}") for s, c in kernels] for skip in skips}
+    variants: list[bool | None] = [None, *skips]
     for r in range(repeat):
-        for row, (spec, cfg) in zip(rows, kernels):
-            order = (None, p) if r % 2 == 0 else (p, None)
-            for which in order:
-                t, times = compile_once(spec, cfg, which)
-                if which is None:
-                    row.native = min(row.native, t)
-                elif t < row.ours:
-                    row.ours, row.phases = t, phases(t, times)
+        for k, (spec, cfg) in enumerate(kernels):
+            shift = (r + k) % len(variants)
+            for which in variants[shift:] + variants[:shift]:
+                t, times = compile_once(spec, cfg, None if which is None else p, True if which is None else which)
+                for skip in skips:
+                    row = rows[skip][k]
+                    if which is None:
+                        row.native = min(row.native, t)
+                    elif which == skip and t < row.ours:
+                        row.ours, row.phases = t, phases(t, times)
         print(f"  round {r + 1}/{repeat} done", file=sys.stderr)
     return rows
 
@@ -112,7 +124,7 @@ def profile(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, top
     prof = cProfile.Profile()
     prof.enable()
     for spec, cfg in kernels:
-        compile_once(spec, cfg, p)
+        compile_once(spec, cfg, p, collect=False)
     prof.disable()
     out = io.StringIO()
     pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
@@ -127,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="kernel name")
     ap.add_argument("--top", type=int, default=20, help="cProfile entries to print (0: no profile)")
     ap.add_argument("--csv")
+    ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
+    ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     args = ap.parse_args(argv)
 
     from xpu_passes import triton_plugin
@@ -138,8 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     kernels = [(s, c) for s in corpus.SPECS for c in s.configs if not args.only or s.name == args.only]
     compile_once(*kernels[0], p)  # warm up imports and caches on both sides
     compile_once(*kernels[0], None)
-    rows = run(kernels, p, args.repeat)
-    report(rows, args.pipeline)
+    skips = (False, True) if args.compare_skip else (not args.no_skip,)
+    by_skip = run(kernels, p, args.repeat, skips)
+    for skip in skips:
+        report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips' if skip else 'every round trip'}")
+    rows = by_skip[skips[-1]]
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)

@@ -52,6 +52,12 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     # Only Subgroup2DBlock layouts are legalized.
     LEGAL: ("subgroup_2d_block",),
 }
+# A native pass -> text without which it has nothing to do, that neither our passes nor the native
+# passes before it create: missing from the stage's input, the pass is dropped, and the round trips
+# on either side of it become one (softmax, norms: our RemoveLayoutConversions runs merge).
+NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
+    "tritonintelgpu-accelerate-matmul": ("tt.dot",),  # rewrites tt.dot / tt.dot_scaled only
+}
 # Off only to measure what skipping saves (benchmarks/compile_time.py --no-skip).
 SKIP_IDLE_ROUND_TRIPS = True
 
@@ -261,9 +267,22 @@ def _may_skip(stages: list[Stage]) -> bool:
     return SKIP_IDLE_ROUND_TRIPS and not REMARKS.enabled and all(needs_text(s) for s in stages)
 
 
-def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan) -> Any:
-    """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`."""
+def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
+    """`stages` without the native passes NATIVE_NEEDS_TEXT proves idle on the stage's input `text`
+    (only with none but our Python passes: another might create what they need)."""
+    if any(s.python and s.name not in registry.OURS for s in stages):
+        return stages
+    return [s for s in stages
+            if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
+
+
+def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
+             text: str | None = None) -> Any:
+    """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
+    `text`: the print of `mod`, if the caller has it."""
     stages, i, ours_ran = p.stages, 0, False
+    if SKIP_IDLE_ROUND_TRIPS and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
+        stages = drop_idle_natives(stages, str(mod) if text is None else text)
     while i < len(stages):
         j = i
         while j < len(stages) and stages[j].python == stages[i].python:

@@ -99,7 +99,7 @@ def compile_ttgir(p: Plan, strict: bool, native_make_ttgir: Any, mod: Any, metad
     backup = str(mod)  # printing is cheap; parsed again only on failure
     threads = opt.threads_per_warp
     try:
-        return run_plan(mod, metadata, opt, properties, p)
+        return run_plan(mod, metadata, opt, properties, p, backup)
     except Exception as e:  # a bug of ours is no reason to fail a compile either
         what = str(e) if isinstance(e, PassFailure) else f"internal error: {type(e).__name__}: {e}"
         warnings.warn(f"xpu-passes: {what}; compiled with triton-xpu's own pipeline", XpuPassesWarning, stacklevel=3)

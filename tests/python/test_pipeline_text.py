@@ -174,12 +174,17 @@ def test_passes_leave_modules_without_what_they_need_alone() -> None:
 
 
 @needs_triton
-def test_an_idle_round_trip_is_skipped_with_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
-    """GEMM with block pointers: no conversion is left before the last RemoveLayoutConversions,
-    so its round trip is skipped (3 -> 2), and the TTGIR is the same as with it."""
+@pytest.mark.parametrize(("kernel", "config", "round_trips"), [
+    # no conversion is left before the last RemoveLayoutConversions: its round trip is skipped
+    ("gemm_block_ptr", "64x128x32-w4-s3", 2),
+    # no tt.dot: AccelerateMatmul is dropped, so the first two round trips become one, and the last is skipped
+    ("softmax", "1024-w4-s1", 1),
+])  # fmt: skip
+def test_idle_round_trips_are_skipped_with_the_same_result(monkeypatch: pytest.MonkeyPatch, kernel: str, config: str,
+                                                          round_trips: int) -> None:
     from xpu_passes import corpus, pipeline, roundtrip
 
-    spec, cfg = corpus.find("gemm_block_ptr", "64x128x32-w4-s3")
+    spec, cfg = corpus.find(kernel, config)
     out = {}
     for skip in (False, True):
         monkeypatch.setattr(pipeline, "SKIP_IDLE_ROUND_TRIPS", skip)
@@ -188,5 +193,5 @@ def test_an_idle_round_trip_is_skipped_with_the_same_result(monkeypatch: pytest.
         monkeypatch.setattr(roundtrip, "TIMES", {})
         mod = pipeline.run_plan(mod, {}, opts, backend.properties, plan("xpu"))
         out[skip] = (str(mod), roundtrip.TIMES["round_trips"])
-    assert out[False][1] == 3 and out[True][1] == 2
+    assert out[False][1] == 3 and out[True][1] == round_trips
     assert out[False][0] == out[True][0]

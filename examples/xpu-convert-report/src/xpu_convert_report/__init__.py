@@ -16,6 +16,7 @@ triton-xpu 3.3's allocation) and how deep in loops it sits:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -42,6 +43,10 @@ def loop_depth(op: Operation) -> int:
 class ReportLayoutConversions(XpuPass):
     name = "report-layout-conversions"
     summary = "report each ttg.convert_layout with the SLM bytes it costs (optionally enforce a budget)"
+
+    # Nothing to do without a conversion: in triton.compile, a round trip of passes that all
+    # miss what they need in the module's text is skipped.
+    needs_text: ClassVar[tuple[str, ...]] = ("convert_layout",)
 
     annotate: bool = True
     budget: int = -1  # bytes of SLM one conversion may take; -1: no limit
