@@ -16,6 +16,7 @@ from xpu_passes import registry
 from xpu_passes.cli_native import NativeFailure, run_segment, strip_locations
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import ParsedModule, Spelling, TTGIRError, parse_module, print_module, verify_module
+from xpu_passes.frontend.spelling import denormalize, normalize
 from xpu_passes.frontend.verify_diagnostics import Diagnostic
 from xpu_passes.registry import PassSpec
 from xpu_passes.transforms import REMARKS, PassError
@@ -74,7 +75,7 @@ def process_chunk(
                         raise
                 native_text = None
             else:
-                native_text = _native(chunk, name, line_offset, parsed, native_text, specs, after)
+                native_text = _native(chunk, name, line_offset, parsed, native_text, specs, after, diags, quiet)
                 parsed = None
             after = ", ".join(s.name for s in specs)
         if args.verify_semantics is not None and before is not None:
@@ -87,11 +88,16 @@ def process_chunk(
     except NativeFailure as e:
         raise ChunkFailed(e.diagnostics) from None
     if native_text is not None:
-        return native_text if args.debuginfo else strip_locations(native_text)
+        text = native_text if args.debuginfo else strip_locations(native_text)
+        if args.spelling == "triton-3.3":
+            return text
+        return denormalize(normalize(text)[0], Spelling.choose(args.spelling, normalize(chunk)[2]))
     assert parsed is not None
+    # The input's spelling, also when the module was last read from triton-xpu's print.
+    seen = parsed.spelling if parsed.source.original is chunk else normalize(chunk)[2]
     return print_module(
         parsed.module,
-        Spelling.choose(args.spelling, parsed.spelling),
+        Spelling.choose(args.spelling, seen),
         debuginfo=args.debuginfo,
         local_scope=args.mlir_print_local_scope,
         generic=args.generic,
@@ -99,27 +105,31 @@ def process_chunk(
 
 
 def _native(chunk: str, name: str, line_offset: int, parsed: ParsedModule | None, native_text: str | None,
-            specs: list[PassSpec], after: str) -> str:
+            specs: list[PassSpec], after: str, diags: list[Diagnostic], quiet: bool) -> str:
     """Run a native segment on the current module; the input's own text when no pass ran before."""
     if native_text is not None:
-        return run_segment(native_text, specs, f"{name} (after {after})").text
-    if parsed is not None:  # after our passes: print in the spelling triton-xpu 3.3 reads
+        result = run_segment(native_text, specs, f"{name} (after {after})")
+    elif parsed is not None:  # after our passes: print in the spelling triton-xpu 3.3 reads
         _locate(parsed)
         text = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-        return run_segment(text, specs, f"{name} (after {after})").text
-    try:
-        return run_segment(chunk, specs, name, line_offset).text
-    except NativeFailure as first:
-        # triton-xpu 3.3 reads only the old Intel spelling: retry through our front end when ours reads it.
+        result = run_segment(text, specs, f"{name} (after {after})")
+    else:
         try:
-            ours = parse_module(make_context(), chunk, name, line_offset, verify=False)
-        except TTGIRError:
-            raise first from None
-        if not any(d.message.startswith(("custom op", "dialect", "expected")) or "parse" in d.message
-                   for d in first.diagnostics):
-            raise
-        text = print_module(ours.module, Spelling.choose("triton-3.3"))
-        return run_segment(text, specs, name).text
+            result = run_segment(chunk, specs, name, line_offset)
+        except NativeFailure as e:
+            if not e.parse_failed:
+                raise
+            # triton-xpu 3.3 reads only the old Intel spelling: hand it our print when we read the input.
+            try:
+                ours = parse_module(make_context(), chunk, name, line_offset, verify=False)
+            except TTGIRError:
+                raise e from None
+            _locate(ours)
+            text = print_module(ours.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+            result = run_segment(text, specs, name)
+    for d in result.diagnostics:
+        diags.append(d) if quiet else print(d, file=sys.stderr)
+    return result.text
 
 
 def _locate(parsed: ParsedModule) -> None:

@@ -30,15 +30,20 @@ _LOC_USE = re.compile(r' loc\((?:[^()"]|"(?:[^"\\]|\\.)*"|\((?:[^()"]|"(?:[^"\\]
 _LOC_DEF = re.compile(r"^#loc\d*\s*=\s*loc\(.*\n?", re.MULTILINE)
 
 
+_PARSE_FAILED = "triton-xpu could not parse the input"
+
+
 class NativeFailure(Exception):
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], parse_failed: bool = False) -> None:
         super().__init__("\n".join(str(d) for d in diagnostics))
         self.diagnostics = diagnostics
+        self.parse_failed = parse_failed  # triton-xpu did not read the text (no pass ran)
 
 
 @dataclass
 class NativeResult:
     text: str  # triton's print, with locations (naming the input)
+    diagnostics: list[Diagnostic]  # warnings and remarks of passes that succeeded
 
 
 def strip_locations(text: str) -> str:
@@ -104,8 +109,10 @@ def run_segment(
         raise NativeFailure(diags + [Diagnostic(display, 0, 0, "error", msg)])
     result = json.loads(data)
     if "error" in result:
-        raise NativeFailure(parse_diagnostics(stderr, display, f"native pass(es) {names}: {result['error']}"))
-    return NativeResult(result["text"].replace(path, display))
+        raise NativeFailure(parse_diagnostics(stderr, display, f"native pass(es) {names}: {result['error']}"),
+                            parse_failed=result["error"] == _PARSE_FAILED)
+    diags = [d for d in parse_diagnostics(stderr, display, "") if d.message]
+    return NativeResult(result["text"].replace(path, display), diags)
 
 
 def _child(path: str, specs: list[PassSpec], compile_options: dict[str, Any]) -> str:
@@ -121,7 +128,7 @@ def _child(path: str, specs: list[PassSpec], compile_options: dict[str, Any]) ->
     except RuntimeError:
         mod = None
     if mod is None:
-        raise RuntimeError("triton-xpu could not parse the input")
+        raise RuntimeError(_PARSE_FAILED)
     mod.context = ctx
     if specs:
         registry.run_native(mod, specs, compile_options, capture=False)

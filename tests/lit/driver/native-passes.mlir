@@ -5,6 +5,9 @@
 // RUN: xpu-opt %s -split-input-file -pass-pipeline='builtin.module(canonicalize, tritonintelgpu-materialize-block-pointer, cse)' | FileCheck %s
 // RUN: xpu-opt %s -split-input-file -tritonintelgpu-materialize-block-pointer -triton-annotate-module='min-sg-size=16 support-sg-2d-block=true support-dpas=true threads-per-warp=16' | FileCheck %s --check-prefix=ANNOTATE
 // RUN: xpu-opt %s -split-input-file -native-tritonintelgpu-materialize-block-pointer | FileCheck %s --check-prefix=NATIVE-MBP
+// Input in the new Intel spelling (which triton-xpu 3.3 does not read) is printed back in it.
+// RUN: sed 's/triton_intel_gpu/ttig/g' %s | xpu-opt -split-input-file -canonicalize -tritonintelgpu-materialize-block-pointer | FileCheck %s --check-prefix=NEW
+// RUN: sed 's/triton_intel_gpu/ttig/g' %s | xpu-opt -split-input-file -tritonintelgpu-materialize-block-pointer -canonicalize | FileCheck %s --check-prefix=NEW
 // A native pass that fails reports triton's diagnostic at the input's line:col.
 // RUN: not xpu-opt %s -split-input-file -intel-allocate-shared-memory -convert-triton-intel-gpu-to-llvm 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: xpu-opt --list-passes | FileCheck %s --check-prefix=LIST
@@ -16,8 +19,10 @@
 // CHECK-LABEL: tt.func @no_warps
 // ANNOTATE: module attributes {triton_intel_gpu.min_sg_size = 16 : i32, triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d_block, triton_intel_gpu.target_arch = "spir64"
 // ANNOTATE: triton_intel_gpu.block_io = "row_major"
+// NEW: #mma = #ttig.dpas<
+// NEW: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, ttig.block_io = "row_major"}
 // NATIVE-MBP: triton_intel_gpu.block_io = "row_major"
-// FAIL: native-passes.mlir:45:3: error: 'tt.func' op is not contained within a context that specifies the number of warps
+// FAIL: native-passes.mlir:50:3: error: 'tt.func' op is not contained within a context that specifies the number of warps
 // FAIL: error: native pass(es) intel-allocate-shared-memory, convert-triton-intel-gpu-to-llvm crashed (SIGABRT)
 // LIST: Our passes:
 // LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours:
