@@ -1,22 +1,19 @@
-"""Our passes, one per module. Importing this package registers them all."""
+"""Our passes, one per module. Importing a module registers its pass (transforms.base.register).
+
+The flags and modules are listed in xpu_passes.registry.OURS, which xpu-opt and pipelines
+read without importing the passes.
+"""
 
 from xpu_passes.transforms.base import PASSES, REMARKS, PassError, XpuPass, register
 
-# Pass modules register themselves on import; list them here.
-_PASS_MODULES: tuple[str, ...] = (
-    "materialize_block_pointer",
-    "remove_layout_conversions",
-    "rewrite_tensor_pointer",
-    "raise_block_pointer",
-    "optimize_block_io_encoding",
-    "legalize_block_io_encoding",
-)
-
 
 def load_all() -> dict:
+    """Import every pass of ours; returns transforms.base.PASSES (flag -> factory)."""
     import importlib
 
-    for mod in _PASS_MODULES:
+    from xpu_passes.registry import OURS
+
+    for mod, _ in OURS.values():
         importlib.import_module(f"xpu_passes.transforms.{mod}")
     return PASSES
 
