@@ -217,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     try:
         code = run(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`, a FileCheck that failed early)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
     except (UsageError, PipelineError) as e:
         print(f"xpu-opt: error: {e}", file=sys.stderr)
         code = 1
@@ -228,7 +232,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise
         print(f"xpu-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         code = 1
-    sys.stdout.flush()
     raise SystemExit(code)
 
 
