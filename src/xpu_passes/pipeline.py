@@ -288,8 +288,9 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
         while j < len(stages) and stages[j].python == stages[i].python:
             j += 1
         if stages[i].python:
-            if not (_may_skip(stages[i:j]) and idle(stages[i:j], str(mod))):
-                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]])  # type: ignore[misc]
+            text = str(mod) if _may_skip(stages[i:j]) else None
+            if text is None or not idle(stages[i:j], text):
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text)  # type: ignore[misc]
                 ours_ran = True
         else:
             _run_native(mod, stages[i:j], opt, properties, ours_ran)

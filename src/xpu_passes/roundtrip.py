@@ -100,15 +100,16 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
     return ", ".join(name for name, _ in passes)
 
 
-def run_python(mod: Any, passes: list[tuple[str, ModulePass]]) -> Any:
-    """One round trip through `passes` (name, instance); returns triton's module of the result."""
+def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None) -> Any:
+    """One round trip through `passes` (name, instance); returns triton's module of the result.
+    `text`: triton's print of `mod`, if the caller has it."""
     from xpu_passes.dialects import make_context
     from xpu_passes.transforms import PassError
 
     names = ", ".join(name for name, _ in passes)
     t = perf_counter()
     ctx = make_context()
-    text = str(mod)
+    text = str(mod) if text is None else text
     t = _add("triton_print", t)
     try:
         parsed = parse_module(ctx, text, "<ttgir>")

@@ -195,3 +195,28 @@ def test_idle_round_trips_are_skipped_with_the_same_result(monkeypatch: pytest.M
         out[skip] = (str(mod), roundtrip.TIMES["round_trips"])
     assert out[False][1] == 3 and out[True][1] == round_trips
     assert out[False][0] == out[True][0]
+
+
+def test_a_user_pass_declares_what_it_needs_before_it() -> None:
+    """Order declarations of a registered pass (class attributes) apply like ours."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    from xpu_passes.registry import _REGISTERED, register_pass
+
+    @register_pass
+    @dataclass(frozen=True)
+    class AfterTags(ModulePass):
+        name = "test-after-tags"
+        requires = (MBP,)
+
+        def apply(self, ctx: Any, op: Any) -> None:
+            pass
+
+    try:
+        with pytest.raises(PipelineError, match=f"'test-after-tags' must run after '{MBP}'"):
+            plan(f"builtin.module(test-after-tags, {MBP})")
+        assert [s.name for s in plan(f"builtin.module({MBP}, test-after-tags)").stages] == [MBP, "test-after-tags"]
+    finally:
+        _REGISTERED.pop("test-after-tags", None)
