@@ -124,7 +124,7 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
             registry.native_options(spec)
             kind = "native"
         else:
-            raise registry.UnknownPassError(registry.unknown_pass_message(spec.name))
+            raise registry.UnknownPassError(registry.unknown_pass_message(spec.name, spec.column))
         if segments and segments[-1][0] == kind:
             segments[-1][1].append(spec)
         else:

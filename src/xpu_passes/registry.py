@@ -90,6 +90,7 @@ class NativePass:
 class PassSpec:
     name: str
     options: dict[str, str]  # as written in the text
+    column: int = dataclasses.field(default=0, compare=False)  # where the name is in a pipeline text (1-based)
 
 
 @dataclass(frozen=True)
@@ -201,10 +202,11 @@ def all_names() -> list[str]:
     return [i.name for i in list_passes()]
 
 
-def unknown_pass_message(name: str) -> str:
+def unknown_pass_message(name: str, column: int = 0) -> str:
     close = difflib.get_close_matches(name, all_names(), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else " (xpu-opt --list-passes lists them)"
-    return f"unknown pass '{name}'{hint}"
+    where = f" at column {column} of the pipeline" if column else ""
+    return f"unknown pass '{name}'{where}{hint}"
 
 
 def pass_class(name: str) -> type[ModulePass]:
@@ -395,7 +397,7 @@ def _parse_list(text: str, pos: int, out: list[PassSpec], closing: str | None) -
             pos = _parse_list(text, pos + 1, out, closing=")")
             pos = _skip_ws(text, pos)
         else:
-            out.append(PassSpec(name, options))
+            out.append(PassSpec(name, options, start + 1))
         if pos < len(text) and text[pos] == ",":
             pos += 1
             continue

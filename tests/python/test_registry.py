@@ -204,3 +204,10 @@ def test_run_native_one_pass_manager_and_failure_message() -> None:
     mod = oracle.parse(text)
     r.run_native(mod, r.parse_pipeline("canonicalize,cse"), {})
     assert "arith.addi" not in str(mod) and str(mod).count("arith.muli") == 1
+
+
+def test_pipeline_specs_know_their_column() -> None:
+    specs = r.parse_pipeline("builtin.module(cse, tritongpu-coalesc)")
+    assert [s.column for s in specs] == [16, 21]
+    assert r.unknown_pass_message(specs[1].name, specs[1].column).startswith(
+        "unknown pass 'tritongpu-coalesc' at column 21 of the pipeline; did you mean 'tritongpu-coalesce'")
