@@ -129,3 +129,32 @@ def test_installed_pass_in_pipeline_with_native_and_ours(plugin_env: dict[str, s
     assert run.returncode == 0, run.stderr
     assert "after-canon: 3" in run.stderr  # canonicalize folded the add of zero (5 ops -> 3) before it ran
     assert "arith.addi" not in run.stdout and "tt.return %arg0 : i32" in run.stdout
+
+
+def test_expectation_designators() -> None:
+    from xpu_passes.frontend.verify_diagnostics import Diagnostic, check, expectations
+
+    text = textwrap.dedent("""\
+        %a = op
+        // expected-error@above {{a}}
+        // expected-remark@below {{b}}
+        // expected-note@below {{c}}
+        %b = op // expected-warning {{d}}
+        // expected-error@-5 {{e}}
+        // expected-error-re@+1 {{value {{[0-9]+}} is bad}}
+        %c = op
+        // expected-error@unknown {{f}}
+        """)
+    got = [(e.kind, e.line, e.message) for e in expectations(text, line_offset=10)]
+    assert got == [("error", 11, "a"), ("remark", 15, "b"), ("note", 15, "c"), ("warning", 15, "d"),
+                   ("error", 11, "e"), ("error", 18, "value {{[0-9]+}} is bad"), ("error", 0, "f")]
+    diags = [Diagnostic("f", 11, 1, "error", "a"), Diagnostic("f", 15, 1, "remark", "[p] b"),
+             Diagnostic("f", 15, 1, "note", "c"), Diagnostic("f", 15, 1, "warning", "d"),
+             Diagnostic("f", 11, 1, "error", "e"), Diagnostic("f", 18, 3, "error", "value 42 is bad"),
+             Diagnostic("f", 0, 0, "error", "f")]
+    assert check(text, 10, "f", diags) == []
+    wrong = [d for d in diags if d.message != "value 42 is bad"] + [Diagnostic("f", 18, 3, "error", "value x is bad")]
+    assert [str(p) for p in check(text, 10, "f", wrong)] == [
+        'f:17:4: error: expected error "value {{[0-9]+}} is bad" was not produced',
+        "f:18:3: error: unexpected error: value x is bad",
+    ]
