@@ -234,11 +234,10 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
     for group in groups:
         try:
             registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
-        except registry.NativePassError as e:
-            if not after_ours:
-                raise
+        except registry.NativePassError as e:  # on our output, or configured by a pipeline text
             names = ", ".join(s.name for s in group)
-            raise PassFailure(f"triton-xpu's {names} failed on the output of our passes: {e}") from None
+            raise PassFailure(f"triton-xpu's {names} failed{' on the output of our passes' if after_ours else ''}: "
+                              f"{e}") from None
         if group[0].name == ANNOTATE:
             from triton._C.libtriton import intel
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from xpu_passes import oracle
-from xpu_passes.pipeline import MBP, OBIO, RLC, RTP, PipelineError, pipeline_text, plan
+from xpu_passes.pipeline import MBP, OBIO, RLC, RTP, PassFailure, PipelineError, pipeline_text, plan
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
@@ -220,3 +220,25 @@ def test_a_user_pass_declares_what_it_needs_before_it() -> None:
         assert [s.name for s in plan(f"builtin.module({MBP}, test-after-tags)").stages] == [MBP, "test-after-tags"]
     finally:
         _REGISTERED.pop("test-after-tags", None)
+
+
+@needs_triton
+def test_a_native_pass_failing_in_a_text_falls_back(plugin: Any) -> None:
+    """A text that configures a native pass badly (a second conversion to TTGIR for 3 warps)
+    still compiles, natively, with one warning quoting triton's located diagnostic."""
+    import warnings
+
+    bad = pipeline_text("native").replace("tritongpu-optimize-thread-locality,",
+                                          "tritongpu-optimize-thread-locality,convert-triton-to-tritongpu{num-warps=3},")
+    native = _compile("softmax", "1024-w4-s1")
+    plugin.enable(bad, strict=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        k = _compile("softmax", "1024-w4-s1")
+    ours = [str(w.message) for w in caught if issubclass(w.category, plugin.XpuPassesWarning)]
+    assert len(ours) == 1 and re.search(r"triton-xpu's .*convert-triton-to-tritongpu.* failed: .*kernels.py:\d+:\d+: "
+                                        r"error: .*3 warps", ours[0], re.S), ours
+    assert k.asm["ttgir"] == native.asm["ttgir"]
+    plugin.enable(bad, strict=True)
+    with pytest.raises(PassFailure, match="3 warps"):
+        _compile("softmax", "1024-w4-s1")
