@@ -172,6 +172,28 @@ def _read_input(path: str) -> str:
         return f.read()
 
 
+def _process(chunk: str, name: str, line_offset: int, segments: list[tuple[str, list[PassSpec]]],
+             args: argparse.Namespace, diags: list[Any]) -> str:
+    """One chunk. Only native passes on text triton-xpu reads: no xDSL at all (it costs a second to import)."""
+    from xpu_passes.cli_native import ChunkFailed, NativeFailure, run_segment, strip_locations
+
+    fast = (len(segments) == 1 and segments[0][0] == "native" and args.verify_semantics is None
+            and args.xpu_pipeline is None and args.spelling in ("input", "triton-3.3") and not args.generic)
+    if fast:
+        try:
+            result = run_segment(chunk, segments[0][1], name, line_offset)
+        except NativeFailure as e:
+            if not e.parse_failed:
+                raise ChunkFailed(e.diagnostics) from None
+        else:  # triton-xpu read the input: its print keeps the input's spelling
+            for d in result.diagnostics:
+                diags.append(d) if args.verify_diagnostics else print(d, file=sys.stderr)
+            return result.text if args.debuginfo else strip_locations(result.text)
+    from xpu_passes.cli_chunk import process_chunk  # xDSL is imported from here on
+
+    return process_chunk(chunk, name, line_offset, segments, args, diags)
+
+
 def run(argv: Sequence[str]) -> int:
     parser = build_parser()
     rest, flags = split_argv(argv, parser)
@@ -183,8 +205,8 @@ def run(argv: Sequence[str]) -> int:
     segments = resolve(specs)
     if args.verify_each.lower() in ("false", "0"):
         args.disable_verify = True
-    from xpu_passes.cli_chunk import ChunkFailed, process_chunk  # xDSL is imported from here on
-    from xpu_passes.frontend.verify_diagnostics import Diagnostic, check
+    from xpu_passes.cli_native import ChunkFailed
+    from xpu_passes.verify_diagnostics import Diagnostic, check
 
     name = args.input_file if args.input_file != "-" else "<stdin>"
     text = _read_input(args.input_file)
@@ -194,7 +216,7 @@ def run(argv: Sequence[str]) -> int:
     for chunk, line_offset in chunks:
         diags: list[Diagnostic] = []
         try:
-            outputs.append(process_chunk(chunk, name, line_offset, segments, args, diags))
+            outputs.append(_process(chunk, name, line_offset, segments, args, diags))
         except ChunkFailed as e:
             diags += e.diagnostics
             failed = failed or not args.verify_diagnostics

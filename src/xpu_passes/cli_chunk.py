@@ -13,19 +13,13 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from xpu_passes import registry
-from xpu_passes.cli_native import NativeFailure, run_segment, strip_locations
+from xpu_passes.cli_native import ChunkFailed, NativeFailure, run_segment, strip_locations
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import ParsedModule, Spelling, TTGIRError, parse_module, print_module, verify_module
 from xpu_passes.frontend.spelling import denormalize, normalize
-from xpu_passes.frontend.verify_diagnostics import Diagnostic
+from xpu_passes.verify_diagnostics import Diagnostic
 from xpu_passes.registry import PassSpec
 from xpu_passes.transforms import REMARKS, PassError
-
-
-class ChunkFailed(Exception):
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        super().__init__("\n".join(map(str, diagnostics)))
-        self.diagnostics = diagnostics
 
 
 def _diag(e: TTGIRError) -> Diagnostic:

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any
 
-from xpu_passes.frontend.verify_diagnostics import Diagnostic
+from xpu_passes.verify_diagnostics import Diagnostic
 from xpu_passes.registry import PassSpec
 
 # MLIR's default handler: `loc("file":L:C): error: message` (or `file:L:C: error: message`).
@@ -31,6 +31,14 @@ _LOC_DEF = re.compile(r"^#loc\d*\s*=\s*loc\(.*\n?", re.MULTILINE)
 
 
 _PARSE_FAILED = "triton-xpu could not parse the input"
+
+
+class ChunkFailed(Exception):
+    """One chunk of xpu-opt's input failed; its located diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(map(str, diagnostics)))
+        self.diagnostics = diagnostics
 
 
 class NativeFailure(Exception):

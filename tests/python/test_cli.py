@@ -132,7 +132,7 @@ def test_installed_pass_in_pipeline_with_native_and_ours(plugin_env: dict[str, s
 
 
 def test_expectation_designators() -> None:
-    from xpu_passes.frontend.verify_diagnostics import Diagnostic, check, expectations
+    from xpu_passes.verify_diagnostics import Diagnostic, check, expectations
 
     text = textwrap.dedent("""\
         %a = op
@@ -158,3 +158,14 @@ def test_expectation_designators() -> None:
         'f:17:4: error: expected error "value {{[0-9]+}} is bad" was not produced',
         "f:18:3: error: unexpected error: value x is bad",
     ]
+
+
+def test_native_only_run_does_not_import_xdsl(tmp_path: Path) -> None:
+    pytest.importorskip("triton")
+    (tmp_path / "in.mlir").write_text(MODULE)
+    code = ("import sys, io, contextlib; from xpu_passes import cli\n"
+            "out = io.StringIO()\n"
+            f"with contextlib.redirect_stdout(out): rc = cli.run([{str(tmp_path / 'in.mlir')!r}, '-canonicalize'])\n"
+            "print(rc, 'arith.addi' in out.getvalue(), 'tt.return %arg0' in out.getvalue(), 'xdsl' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", "False", "True", "False"]
