@@ -13,7 +13,9 @@ front end's microseconds per op, and cProfile's top entries of one pass over the
                                       [--only KERNEL] [--top 20] [--csv out.csv] [--no-skip | --compare-skip]
 
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
-measures both, interleaved with native, and prints both tables (before/after figures).
+measures both, interleaved with native, and prints both tables (before/after figures);
+`--check-skip` only checks that skipping changes no kernel's TTGIR (exit 1 if one differs):
+run it after changing a pass that pipeline.NEEDS_TEXT makes claims about.
 """
 
 from __future__ import annotations
@@ -120,6 +122,28 @@ def report(rows: list[Row], label: str) -> None:
     print("our time split over the corpus: " + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
 
 
+def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) -> int:
+    """TTGIR with and without skipping idle round trips, per kernel; the number that differ."""
+    differ = 0
+    for spec, cfg in kernels:
+        out = {}
+        for skip in (False, True):
+            mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+            mod = backend.make_ttir(mod, {}, opts)
+            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = {}, skip
+            try:
+                mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0))
+            finally:
+                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = None, True
+        same = out[False][0] == out[True][0]
+        differ += not same
+        print(f"{spec.name} {cfg.name}: round trips {out[False][1]:.0f} -> {out[True][1]:.0f}, "
+              f"TTGIR {'identical' if same else 'DIFFERENT'}")
+    print(f"{differ} of {len(kernels)} differ")
+    return differ
+
+
 def profile(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, top: int) -> None:
     prof = cProfile.Profile()
     prof.enable()
@@ -141,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv")
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
+    ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     args = ap.parse_args(argv)
 
     from xpu_passes import triton_plugin
@@ -150,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     options.pop("strict", None)
     p = plan(name, **options)
     kernels = [(s, c) for s in corpus.SPECS for c in s.configs if not args.only or s.name == args.only]
+    if args.check_skip:
+        return 1 if check_skip(kernels, p) else 0
     compile_once(*kernels[0], p)  # warm up imports and caches on both sides
     compile_once(*kernels[0], None)
     skips = (False, True) if args.compare_skip else (not args.no_skip,)
