@@ -9,6 +9,7 @@ leaves out come from the compile; given ones are kept. Errors are PipelineErrors
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +243,22 @@ def test_a_native_pass_failing_in_a_text_falls_back(plugin: Any) -> None:
     plugin.enable(bad, strict=True)
     with pytest.raises(PassFailure, match="3 warps"):
         _compile("softmax", "1024-w4-s1")
+
+
+@needs_triton
+def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/compile_time.py on the smallest kernel family: the table, the summary, the profile."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "compile_time.py"
+    spec = importlib.util.spec_from_file_location("compile_time", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "compile_time", bench)  # its dataclasses look their module up
+    spec.loader.exec_module(bench)
+    assert bench.main(["--only", "softmax", "--repeat", "1", "--top", "5"]) == 0
+    out = capsys.readouterr().out
+    rows = re.findall(r"^\| softmax (\S+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|.* \| 1 \|$", out, re.M)
+    assert rows == ["1024-w4-s1", "4096-w16-s1"]  # one round trip each (idle ones skipped)
+    assert re.search(r"ratio ours/native: median [\d.]+x, worst [\d.]+x .*parse \d+ us/op, print \d+ us/op", out)
+    assert "cProfile" in out and "tottime" in out
