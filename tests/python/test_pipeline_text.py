@@ -262,3 +262,24 @@ def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], mon
     assert rows == ["1024-w4-s1", "4096-w16-s1"]  # one round trip each (idle ones skipped)
     assert re.search(r"ratio ours/native: median [\d.]+x, worst [\d.]+x .*parse \d+ us/op, print \d+ us/op", out)
     assert "cProfile" in out and "tottime" in out
+
+
+def test_the_cache_key_changes_with_a_pass_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered pass from a script: no version, so its source's hash goes into the key."""
+    from xpu_passes import roundtrip
+    from xpu_passes.registry import _REGISTERED
+
+    keys = []
+    for body in ("pass", "return None"):
+        (tmp_path / "mypass_mod.py").write_text(
+            "from dataclasses import dataclass\nfrom xdsl.passes import ModulePass\nimport xpu_passes\n\n"
+            "@xpu_passes.register_pass\n@dataclass(frozen=True)\nclass MyPass(ModulePass):\n"
+            f"    name = 'test-my-pass'\n\n    def apply(self, ctx, op):\n        {body}\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        monkeypatch.delitem(sys.modules, "mypass_mod", raising=False)
+        roundtrip.source_hash.cache_clear()
+        __import__("mypass_mod")
+        keys.append(plan("builtin.module(test-my-pass)").providers)
+        _REGISTERED.pop("test-my-pass", None)
+    assert all(re.fullmatch(r"unpackaged\+[0-9a-f]{8}", k["mypass_mod"]) for k in keys), keys
+    assert keys[0] != keys[1]
