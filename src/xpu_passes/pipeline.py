@@ -243,12 +243,17 @@ def compile_options(opt: Any, properties: dict[str, Any]) -> dict[str, Any]:
             "threads_per_warp": opt.threads_per_warp, "num_ctas": opt.num_ctas}
 
 
-def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, Any], after_ours: bool) -> None:
-    """Consecutive native passes in one pass manager, except that the module annotation runs alone:
-    it decides the threads per warp the conversion to TTGIR takes (as make_ttgir does)."""
+class NativeGroupFailure(PassFailure):
+    """Several native passes in one pass manager failed: which one is found by a replay."""
+
+
+def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, Any], after_ours: bool,
+                split: bool = False) -> None:
+    """Consecutive native passes in one pass manager (each in its own with `split`), except that the
+    module annotation runs alone: it decides the threads per warp the conversion to TTGIR takes."""
     groups: list[list[Stage]] = []
     for s in stages:
-        if not groups or s.name == ANNOTATE or groups[-1][-1].name == ANNOTATE:
+        if split or not groups or s.name == ANNOTATE or groups[-1][-1].name == ANNOTATE:
             groups.append([])
         groups[-1].append(s)
     for group in groups:
@@ -256,8 +261,9 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
             registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
         except registry.NativePassError as e:  # on our output, or configured by a pipeline text
             names = ", ".join(s.name for s in group)
-            raise PassFailure(f"triton-xpu's {names} failed{' on the output of our passes' if after_ours else ''}: "
-                              f"{e}") from None
+            kind = NativeGroupFailure if len(group) > 1 else PassFailure
+            raise kind(f"triton-xpu's {names} failed{' on the output of our passes' if after_ours else ''}: "
+                       f"{e}") from None
         if group[0].name == ANNOTATE:
             from triton._C.libtriton import intel
 
@@ -298,10 +304,28 @@ def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
 def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
              text: str | None = None) -> Any:
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
-    `text`: the print of `mod`, if the caller has it."""
-    stages, i, ours_ran = p.stages, 0, False
+    `text`: the print of `mod`, if the caller has it. When native passes sharing a pass manager
+    fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
+    stages = p.stages
     if SKIP_IDLE_ROUND_TRIPS and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
-        stages = drop_idle_natives(stages, str(mod) if text is None else text)
+        text = str(mod) if text is None else text
+        stages = drop_idle_natives(stages, text)
+    threads = opt.threads_per_warp
+    try:
+        return _run_stages(mod, metadata, opt, properties, stages)
+    except NativeGroupFailure:
+        if text is None:
+            raise
+        from xpu_passes import oracle
+
+        opt.threads_per_warp = threads
+        _run_stages(oracle.parse(text, mod.context), metadata, opt, properties, stages, split=True)
+        raise  # the replay did not fail: keep what we know
+
+
+def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Stage],
+                split: bool = False) -> Any:
+    i, ours_ran = 0, False
     while i < len(stages):
         j = i
         while j < len(stages) and stages[j].python == stages[i].python:
@@ -312,7 +336,7 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
                 mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text)  # type: ignore[misc]
                 ours_ran = True
         else:
-            _run_native(mod, stages[i:j], opt, properties, ours_ran)
+            _run_native(mod, stages[i:j], opt, properties, ours_ran, split)
         i = j
     cluster = opt.cluster_dims if opt.cluster_dims is not None else (1, 1, 1)
     metadata["cluster_dims"] = tuple(cluster)

@@ -237,7 +237,8 @@ def test_a_native_pass_failing_in_a_text_falls_back(plugin: Any) -> None:
         warnings.simplefilter("always")
         k = _compile("softmax", "1024-w4-s1")
     ours = [str(w.message) for w in caught if issubclass(w.category, plugin.XpuPassesWarning)]
-    assert len(ours) == 1 and re.search(r"triton-xpu's .*convert-triton-to-tritongpu.* failed: .*kernels.py:\d+:\d+: "
+    # the failing pass by name (the others of its pass manager replayed one by one), triton's diagnostic
+    assert len(ours) == 1 and re.search(r"triton-xpu's convert-triton-to-tritongpu failed: .*kernels.py:\d+:\d+: "
                                         r"error: .*3 warps", ours[0], re.S), ours
     assert k.asm["ttgir"] == native.asm["ttgir"]
     plugin.enable(bad, strict=True)
