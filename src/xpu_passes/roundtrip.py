@@ -18,7 +18,6 @@ from xdsl.passes import ModulePass
 
 from xpu_passes import oracle, registry
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
-from xpu_passes.registry import PassSpec
 
 
 class PassFailure(RuntimeError):
