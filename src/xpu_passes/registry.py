@@ -129,10 +129,23 @@ def _our_factory(name: str) -> Callable[[], type[ModulePass]]:
     return load
 
 
+_EP_CACHE: dict[tuple[str, ...], list[Any]] = {}
+
+
 def _entry_points() -> list[Any]:
+    """The group's entry points; scanned once per sys.path (a scan reads every installed dist-info)."""
+    import sys
     from importlib.metadata import entry_points
 
-    return list(entry_points(group=ENTRY_POINT_GROUP))
+    key = tuple(sys.path)
+    if key not in _EP_CACHE:
+        _EP_CACHE[key] = list(entry_points(group=ENTRY_POINT_GROUP))
+    return _EP_CACHE[key]
+
+
+def refresh_entry_points() -> None:
+    """Forget scanned entry points (after installing a pass package into the running process's path)."""
+    _EP_CACHE.clear()
 
 
 def _ep_factory(ep: Any) -> Callable[[], type[ModulePass]]:
