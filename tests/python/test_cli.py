@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,28 @@ def test_native_only_run_does_not_import_xdsl(tmp_path: Path) -> None:
             "print(rc, 'arith.addi' in out.getvalue(), 'tt.return %arg0' in out.getvalue(), 'xdsl' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["0", "False", "True", "False"]
+
+
+def _intel_lit() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "intel_lit.py"
+    spec = importlib.util.spec_from_file_location("intel_lit", path)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["intel_lit"] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+def test_intel_lit_script_reads_run_lines_and_classifies(tmp_path: Path) -> None:
+    """benchmarks/intel_lit.py: continued RUN lines, substitutions, accepted vs rejected command lines."""
+    m = _intel_lit()
+    text = "// RUN: env A=1 \\\n// RUN: triton-opt %s -split-input-file -cse | FileCheck %s --implicit-check-not=x\n"
+    assert m.run_lines(text) == ["env A=1  triton-opt %s -split-input-file -cse | FileCheck %s --implicit-check-not=x"]
+    cmd, dropped = m.command(m.run_lines(text)[0], "/t/f.mlir", "xpu-opt", "filecheck")
+    assert cmd == "env A=1  xpu-opt /t/f.mlir -split-input-file -cse | filecheck /t/f.mlir" and dropped
+    assert [c[1] for c in m.chunks("a\n// -----\nb\nc\n// -----\nd\n")] == [0, 2, 5]
+    (tmp_path / "in.mlir").write_text(MODULE + "// CHECK: tt.func @f\n")
+    xpu_opt = f"{sys.executable} -m xpu_passes.cli"
+    assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir -no-such-flag | filecheck {tmp_path}/in.mlir", 300)[:2] == (False, False)
+    assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir | filecheck {tmp_path}/in.mlir", 300) == (True, True, "")
