@@ -89,6 +89,8 @@ def providers(names: list[str]) -> dict[str, str]:
     passes = registry.python_passes()
     for name in names:
         top = passes[name]().__module__.split(".")[0]
+        if top not in _distributions():
+            _distributions.cache_clear()  # installed since (sys.path changes): look again
         for dist in _distributions().get(top, [top]):
             try:
                 v = version(dist)
