@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import os
 import re
 import sys
@@ -130,6 +131,9 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
         else:
             segments.append((kind, [spec]))
     registry.check_order([s.name for s in specs], complete=False)
+    native = [s.name for kind, ss in segments if kind == "native" for s in ss]
+    if native and importlib.util.find_spec("triton") is None:
+        raise UsageError(f"native pass '{native[0]}' needs triton-xpu: pip install 'xpu-passes[triton]'")
     return segments
 
 

@@ -195,3 +195,13 @@ def test_intel_lit_script_reads_run_lines_and_classifies(tmp_path: Path) -> None
     xpu_opt = f"{sys.executable} -m xpu_passes.cli"
     assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir -no-such-flag | filecheck {tmp_path}/in.mlir", 300)[:2] == (False, False)
     assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir | filecheck {tmp_path}/in.mlir", 300) == (True, True, "")
+
+
+def test_native_pass_without_triton_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n == "triton" else real(n, *a))
+    with pytest.raises(cli.UsageError, match=r"native pass 'cse' needs triton-xpu: pip install 'xpu-passes\[triton\]'"):
+        cli.resolve([PassSpec("tritonintelgpu-materialize-block-pointer", {}), PassSpec("cse", {})])
+    assert cli.resolve([PassSpec("tritonintelgpu-materialize-block-pointer", {})])[0][0] == "python"
