@@ -127,13 +127,19 @@ def _native(chunk: str, name: str, line_offset: int, parsed: ParsedModule | None
 
 
 def _locate(parsed: ParsedModule) -> None:
-    """Give ops without a location their place in the input, as MLIR's parser does, so that triton's
-    diagnostics and locations name the input's line:col after the text round trip."""
+    """Give ops without a location their place in the input, as MLIR's parser does (the op name's
+    line:col), so that triton's diagnostics and locations name the input after the text round trip."""
     for op in parsed.module.walk():
         if isinstance(op.location, UnknownLoc):
             where = parsed.where(op)
             if where is not None:
-                op.location = FileLineColLoc(StringAttr(parsed.source.name), IntAttr(where[0]), IntAttr(where[1]))
+                line, col = where
+                text = parsed.source.line_text(line)
+                if text[col - 1 : col] == "%":  # results first: MLIR locates the op at its name
+                    eq = text.find("=", col - 1)
+                    if eq >= 0:
+                        col = len(text) - len(text[eq + 1 :].lstrip()) + 1
+                op.location = FileLineColLoc(StringAttr(parsed.source.name), IntAttr(line), IntAttr(col))
 
 
 def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:

@@ -8,6 +8,13 @@
 // Input in the new Intel spelling (which triton-xpu 3.3 does not read) is printed back in it.
 // RUN: sed 's/triton_intel_gpu/ttig/g' %s | xpu-opt -split-input-file -canonicalize -tritonintelgpu-materialize-block-pointer | FileCheck %s --check-prefix=NEW
 // RUN: sed 's/triton_intel_gpu/ttig/g' %s | xpu-opt -split-input-file -tritonintelgpu-materialize-block-pointer -canonicalize | FileCheck %s --check-prefix=NEW
+// Ops keep the locations MLIR's parser gives them (the op name's line:col) through our passes
+// into triton-xpu: each is one a native-only run gives (block arguments' are the printer's).
+// RUN: xpu-opt %s -split-input-file -cse -mlir-print-debuginfo | grep -o '^#loc[0-9]* = loc(".*' | sed 's/^#loc[0-9]* = //' | sort > %t.native
+// RUN: xpu-opt %s -split-input-file -tritonintelgpu-materialize-block-pointer -cse -mlir-print-debuginfo | grep -o '^#loc[0-9]* = loc(".*' | sed 's/^#loc[0-9]* = //' | sort > %t.mixed
+// RUN: comm -13 %t.native %t.mixed > %t.extra
+// RUN: not test -s %t.extra
+// RUN: FileCheck %s --check-prefix=LOCS < %t.mixed
 // A native pass that fails reports triton's diagnostic at the input's line:col.
 // RUN: not xpu-opt %s -split-input-file -intel-allocate-shared-memory -convert-triton-intel-gpu-to-llvm 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: xpu-opt --list-passes | FileCheck %s --check-prefix=LIST
@@ -21,8 +28,9 @@
 // ANNOTATE: triton_intel_gpu.block_io = "row_major"
 // NEW: #mma = #ttig.dpas<
 // NEW: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, ttig.block_io = "row_major"}
+// LOCS: loc("{{.*}}native-passes.mlir":45:11)
 // NATIVE-MBP: triton_intel_gpu.block_io = "row_major"
-// FAIL: native-passes.mlir:50:3: error: 'tt.func' op is not contained within a context that specifies the number of warps
+// FAIL: native-passes.mlir:58:3: error: 'tt.func' op is not contained within a context that specifies the number of warps
 // FAIL: error: native pass(es) intel-allocate-shared-memory, convert-triton-intel-gpu-to-llvm crashed (SIGABRT)
 // LIST: Our passes:
 // LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours:
