@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,25 +162,7 @@ def pipeline_text(name: str = "xpu", **options: Any) -> str:
     return _format(_named_stages(name, **options))
 
 
-@contextmanager
-def _entry_points_scanned_once() -> Iterator[None]:
-    """registry looks entry points up on every python_passes() call (~10-40 ms each; a plan makes
-    ~90): scan once for the duration of one plan. Drop when registry caches them itself."""
-    real = registry._entry_points
-    found = real()
-    registry._entry_points = lambda: found
-    try:
-        yield
-    finally:
-        registry._entry_points = real
-
-
 def parse_text(text: str) -> Plan:
-    with _entry_points_scanned_once():
-        return _parse_text(text)
-
-
-def _parse_text(text: str) -> Plan:
     """A pipeline text -> stages; unknown passes/options, syntax and order errors as PipelineError."""
     try:
         specs = registry.parse_pipeline(text)
