@@ -1,270 +1,163 @@
-"""`xpu-opt`: a triton-opt-style driver for xpu-passes, built on xDSL's opt main."""
+"""`xpu-opt`: triton-opt's command line over our passes, triton-xpu's native passes and installed ones.
+
+MLIR's option syntax (one dash or two for every long option, `-pass=opt=v`, `-pass="a=1 b=2"`,
+`-pass-pipeline='builtin.module(p{opt=v})'`), `-split-input-file`, `-verify-diagnostics`.
+Consecutive native passes run in one triton-xpu pass manager (see cli_native), Python passes
+on our xDSL front end; the module crosses between them as text.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import importlib.util
 import os
 import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.context import Context
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException
-from xdsl.xdsl_opt_main import xDSLOptMain
-
-from xpu_passes import __version__
-from xpu_passes.dialects import register_dialects
-from xpu_passes.frontend import (
-    ParsedModule,
-    Spelling,
-    TTGIRError,
-    parse_module,
-    print_module,
-    verify_module,
-)
-from xpu_passes.transforms import CATALOG, REMARKS, PassError, lazy_factories
+from xpu_passes import __version__, registry
+from xpu_passes.registry import PassSpec, PipelineError
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
-_SUMMARIES: dict[str, str] = dict(CATALOG.values())
+_SHORT_WITH_VALUE = ("-o", "-p")  # may be written with the value attached: -o%t
+_IGNORED = ("--mlir-disable-threading", "--mlir-pretty-debuginfo")
+
+SPELLINGS = ["input", "new", "old", "triton-3.3"]
 
 
-def _mlir_target() -> Any:
-    from xdsl.targets.mlir import MLIRTarget
-
-    return MLIRTarget
+class UsageError(Exception):
+    """A bad command line: one line, exit 1."""
 
 
-class _PassFlag(argparse.Action):
-    """`--<pass>` or `--<pass>=<opts>`: appended in command-line order."""
-
-    def __call__(
-        self, parser: argparse.ArgumentParser, ns: argparse.Namespace, value: Any, opt: str | None = None
-    ) -> None:
-        order: list[str] = list(getattr(ns, "pass_flags", None) or [])
-        order.append(self.dest_pass if value is None else f"{self.dest_pass}{{{value}}}")
-        ns.pass_flags = order
-
-    def __init__(self, *args: Any, pass_name: str, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.dest_pass = pass_name
-
-
-class XpuOptMain(xDSLOptMain):
-    version_format = "xpu-opt " + __version__ + " (xdsl {xdsl_version})"
-
-    # Start-up: dialects, passes and targets are registered without importing them.
-    def register_all_dialects(self) -> None:
-        register_dialects(self.ctx)
-
-    def register_all_passes(self) -> None:
-        for name, factory in lazy_factories().items():
-            self.register_pass(name, factory)
-
-    def register_all_targets(self) -> None:
-        # Only `-t mlir` (the default) is meaningful: run() prints the module itself.
-        self.available_targets["mlir"] = _mlir_target
-
-    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
-        super().register_all_arguments(arg_parser)
-        arg_parser.add_argument(
-            "--pass-pipeline",
-            default="",
-            help="MLIR-style pipeline, e.g. 'builtin.module(pass-a,pass-b{opt=1})'",
-        )
-        arg_parser.add_argument("--list-passes", action="store_true", help="list passes and exit")
-        arg_parser.add_argument(
-            "--mlir-print-debuginfo", action="store_true", help="print locations (like --print-debuginfo)"
-        )
-        arg_parser.add_argument(
-            "--mlir-print-local-scope", action="store_true", help="print attributes and locations inline"
-        )
-        arg_parser.add_argument(
-            "--spelling",
-            choices=["input", "new", "old", "triton-3.3"],
-            default="input",
-            help="dialect names to print: as in the input (default), ttg/ttig, "
-            "triton_gpu/triton_intel_gpu, or what triton-xpu 3.3 reads",
-        )
-        arg_parser.add_argument(
-            "--remarks", action="store_true", help="print why passes left IR alone"
-        )
-        arg_parser.add_argument(
-            "--xpu-pipeline",
-            nargs="?",
-            const="",
-            default=None,
-            metavar="OPTIONS",
-            help="run triton-xpu's TTIR->TTGIR stage with our passes on a TTIR file (needs [triton]); "
-            "options: 'num-warps=N num-stages=N pipeline=xpu|native rewrite-tensor-pointer=true'",
-        )
-        arg_parser.add_argument(
-            "--verify-semantics",
-            nargs="?",
-            const="",
-            default=None,
-            metavar="ARGS",
-            help="after the passes, run the kernel before and after them with our NumPy interpreter on the "
-            "same random inputs and fail with the first differing output element. ARGS: comma-separated "
-            "NAME=VALUE for scalar arguments (argN, or the Python names when the kernel's source is at its "
-            "location; unnamed ints are 40, floats 0.5), for a pointer argument its buffer's element count "
-            "(default 16384), and grid=X[xYxZ] (default 1), seed=, rtol=, atol= (default: bitwise equal), "
-            "func=; e.g. --verify-semantics='M=48,N=40,K=32,stride_am=32,grid=2x2'",
-        )
-        for name in self.available_passes:
-            arg_parser.add_argument(
-                f"--{name}",
-                nargs="?",
-                action=_PassFlag,
-                pass_name=name,
-                dest="pass_flags",
-                metavar="OPTIONS",
-                help=_SUMMARIES.get(name, "").replace("%", "%%"),
-            )
-
-    def setup_pipeline(self) -> None:
-        specs = [s for s in (self.args.passes, _strip_anchor(self.args.pass_pipeline)) if s]
-        specs += list(getattr(self.args, "pass_flags", None) or [])
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, ",".join(specs))
-
-    def run(self) -> None:  # type: ignore[override]
-        """Parse, run passes, print; one diagnostic per failing chunk, exit 1 on any."""
-        if self.args.list_passes:
-            for name in sorted(self.available_passes):
-                print(f"  --{name:48} {_SUMMARIES.get(name, '')}")
-            return
-        name = self.args.input_file or "<stdin>"
-        text = _read_input(self.args.input_file)
-        chunks = _split(text) if self.args.split_input_file else [(text, 0)]
-        outputs: list[str] = []
-        failed = False
-        REMARKS.enabled = self.args.remarks
-        for chunk, line_offset in chunks:
-            try:
-                outputs.append(self._process(chunk, name, line_offset))
-            except TTGIRError as e:
-                failed = True
-                print(e, file=sys.stderr)
-        out = "// -----\n".join(outputs)
-        if self.args.output_file:
-            with open(self.args.output_file, "w") as f:
-                f.write(out)
-        else:
-            sys.stdout.write(out)
-        if failed:
-            raise SystemExit(1)
-
-    def _process(self, text: str, name: str, line_offset: int) -> str:
-        if self.args.xpu_pipeline is not None:
-            text = _run_xpu_pipeline(text, self.args.xpu_pipeline)
-        parsed = parse_module(self.ctx, text, name, line_offset, verify=not self.args.disable_verify)
-        module = parsed.module
-        before = module.clone() if self.args.verify_semantics is not None else None
-        # Errors in the `before` run name ops of the clone: map them back to the input.
-        origin = dict(zip(before.walk(), module.walk())) if before is not None else {}
-        try:
-            for p in self.pipeline.passes:
-                _apply(p, self.ctx, parsed)
-        finally:
-            _print_remarks(parsed)
-        if not self.args.disable_verify and self.pipeline.passes:
-            try:
-                verify_module(parsed)
-            except TTGIRError as e:
-                e.message = f"IR invalid after passes: {e.message}"
-                raise
-        if before is not None:
-            _verify_semantics(before, parsed, self.args.verify_semantics, origin)
-        return print_module(
-            module,
-            Spelling.choose(self.args.spelling, parsed.spelling),
-            debuginfo=self.args.mlir_print_debuginfo or self.args.print_debuginfo,
-            local_scope=self.args.mlir_print_local_scope,
-            generic=self.args.print_op_generic,
-        )
-
-
-def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule) -> None:
-    """Run one pass; any failure becomes a located diagnostic naming the pass."""
-    try:
-        p.apply(ctx, parsed.module)
-    except PassError as e:
-        raise parsed.error_at(e.op, f"[{p.name}] {e.message}") from None
-    except DiagnosticException as e:
-        raise parsed.error_at(parsed.module, f"[{p.name}] {e}") from None
-    except Exception as e:
-        if os.environ.get("XPU_OPT_TRACEBACK"):
-            raise
-        raise parsed.error_at(
-            parsed.module, f"[{p.name}] internal error: {type(e).__name__}: {e}"
-        ) from None
-
-
-def _verify_semantics(before: Any, parsed: ParsedModule, spec: str, origin: dict[Any, Any]) -> None:
-    """--verify-semantics: interpret before/after on the same random inputs; error at the first difference."""
-    from xpu_passes.interp.validate import validate_spec
-
-    r = validate_spec(before, parsed.module, spec)
-    func = next((op for op in parsed.module.walk() if op.name == "tt.func"), parsed.module)
-    if not r.ok:
-        op = origin.get(r.error_op, r.error_op) or func
-        raise parsed.error_at(op, f"--verify-semantics: {r}")
-    line, col = parsed.where(func) or (1, 1)
-    print(f"{parsed.source.name}:{line}:{col}: remark: [verify-semantics] {r}", file=sys.stderr)
-
-
-def _run_xpu_pipeline(text: str, spec: str) -> str:
-    """TTIR in, TTGIR out, through triton-xpu's make_ttgir with our passes in it.
-
-    `spec`: `num-warps=N num-stages=N pipeline=xpu|native` and every option of
-    `pipeline.plan` in kebab case (`rewrite-tensor-pointer=true`, `rlc=all`, ...).
-    """
-    from xpu_passes import oracle
-    from xpu_passes.pipeline import PassFailure, PipelineError, option_defaults, run_ttgir
-
-    opts = dict(kv.split("=", 1) for kv in spec.replace(",", " ").split() if "=" in kv)
-    params = {p.replace("_", "-"): default for p, default in option_defaults().items()}
-    unknown = set(opts) - {"num-warps", "num-stages", "pipeline", *params}
-    if unknown:
-        raise ValueError(f"unknown --xpu-pipeline options: {', '.join(sorted(unknown))} "
-                         f"(choose from num-warps, num-stages, pipeline, {', '.join(params)})")
-    chosen = {k.replace("-", "_"): (v == "true" if isinstance(params[k], bool) else v)
-              for k, v in opts.items() if k in params}
-    backend = oracle.pvc_backend()
-    options = backend.parse_options(
-        {"num_warps": int(opts.get("num-warps", 4)), "num_stages": int(opts.get("num-stages", 3)), "grf_mode": "large"}
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="xpu-opt",
+        description="triton-opt for xpu-passes: run our passes, triton-xpu's and installed ones on TTIR/TTGIR. "
+        "Every long option takes one dash or two; a pass runs as -<pass>[=OPTS] (xpu-opt --list-passes).",
+        allow_abbrev=False,
     )
-    try:
-        mod = oracle.parse(text)
-        mod = run_ttgir(mod, {}, options, backend.properties, opts.get("pipeline", "xpu"), **chosen)
-    except (oracle.OracleError, PassFailure, PipelineError) as e:
-        raise ValueError(f"--xpu-pipeline: {e}") from None
-    return str(mod)
+    a = p.add_argument
+    a("input_file", nargs="?", default="-", help="input file (default: stdin)")
+    a("-o", "--output-file", default=None, metavar="FILE", help="output file (default: stdout)")
+    a("--split-input-file", action="store_true", help="process '// -----'-separated chunks independently")
+    a("--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects")
+    a("--pass-pipeline", default="", metavar="PIPELINE", help="e.g. 'builtin.module(canonicalize,p{opt=1})'")
+    a("-p", "--passes", default="", metavar="PASSES", help="comma-separated passes, as in xdsl-opt")
+    a("--list-passes", action="store_true", help="list every pass (ours, native, installed) and exit")
+    a("--mlir-print-debuginfo", "--print-debuginfo", action="store_true", dest="debuginfo", help="print locations")
+    a("--mlir-print-local-scope", action="store_true", help="print attributes and locations inline")
+    a("--mlir-print-op-generic", "--print-op-generic", action="store_true", dest="generic", help="generic op form")
+    a("--verify-diagnostics", action="store_true", help="check diagnostics against expected-* annotations")
+    a("--disable-verify", action="store_true", help="do not verify the IR after parsing and after passes")
+    a("--verify-each", default="true", metavar="BOOL", help="--verify-each=false: as --disable-verify")
+    for flag in _IGNORED:
+        a(flag, action="store_true", help=argparse.SUPPRESS)
+    a("--spelling", choices=SPELLINGS, default="input",
+      help="dialect names to print: as in the input, ttg/ttig, triton_gpu/triton_intel_gpu, or triton-xpu 3.3's")
+    a("--remarks", action="store_true", help="print why passes left IR alone")
+    a("--xpu-pipeline", nargs="?", const="", default=None, metavar="OPTIONS",
+      help="run triton-xpu's TTIR->TTGIR stage with our passes on a TTIR file (needs [triton]); options: "
+      "'num-warps=N num-stages=N pipeline=xpu|native rewrite-tensor-pointer=true ...'")
+    a("--verify-semantics", nargs="?", const="", default=None, metavar="ARGS",
+      help="run the kernel before and after the passes in our NumPy interpreter on the same random inputs and "
+      "fail at the first differing element. ARGS: NAME=VALUE for scalar arguments, a pointer argument's element "
+      "count, grid=X[xYxZ], seed=, rtol=, atol=, func=; e.g. 'M=48,N=40,K=32,grid=2x2'")
+    a("--version", action="version", version=f"xpu-opt {__version__}")
+    return p
 
 
-def _print_remarks(parsed: ParsedModule) -> None:
-    for r in REMARKS.drain():
-        where = parsed.where(r.op)
-        line, col = where if where is not None else (parsed.source.line_offset + 1, 1)
-        print(f"{parsed.source.name}:{line}:{col}: remark: [{r.pass_name}] {r.message}", file=sys.stderr)
+def _long_options(parser: argparse.ArgumentParser) -> set[str]:
+    return {o[2:] for o in parser._option_string_actions if o.startswith("--")}
 
 
-def _strip_anchor(spec: str) -> str:
-    """`builtin.module(a,b)` (MLIR) -> `a,b` (xDSL); nested anchors are not ours."""
-    spec = spec.strip()
-    m = re.fullmatch(r"(?:builtin\.module|any)\((.*)\)", spec, re.DOTALL)
-    return m.group(1).strip() if m else spec
+def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[PassSpec]]:
+    """MLIR's command line -> (argparse's argv, pass flags in order); unknown options are UsageErrors."""
+    longs = _long_options(parser)
+    names = set(registry.all_names())
+    rest: list[str] = []
+    flags: list[PassSpec] = []
+    takes_value = {o[2:] for o, act in parser._option_string_actions.items() if o.startswith("--") and act.nargs is None
+                   and not isinstance(act, (argparse._StoreTrueAction, argparse._VersionAction, argparse._HelpAction))}
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            rest += args[i - 1 :]
+            break
+        if not arg.startswith("-") or arg == "-" or arg in ("-h", *_SHORT_WITH_VALUE):
+            rest.append(arg)
+            if arg in _SHORT_WITH_VALUE and i < len(args):
+                rest.append(args[i])
+                i += 1
+            continue
+        if not arg.startswith("--") and arg[:2] in _SHORT_WITH_VALUE and arg[2:3] != "" and arg[1:].split("=")[0] not in longs | names:
+            rest.append(arg)  # -o%t
+            continue
+        body = arg[2:] if arg.startswith("--") else arg[1:]
+        name, eq, value = body.partition("=")
+        if name in longs:
+            rest.append("--" + body)
+            if not eq and name in takes_value and i < len(args):
+                rest.append(args[i])
+                i += 1
+        elif name in names:
+            flags.append(PassSpec(name, registry.parse_options_text(name, value) if eq else {}))
+        else:
+            close = difflib.get_close_matches(name, sorted(longs | names), n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join('-' + c for c in close)}?" if close else ""
+            raise UsageError(f"unknown option or pass '{arg}'{hint}")
+    return rest, flags
 
 
-def _read_input(path: str | None) -> str:
-    if path is None or path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
+    """Check names and options; group into segments ("python" | "native", consecutive specs)."""
+    segments: list[tuple[str, list[PassSpec]]] = []
+    python = registry.python_passes()
+    for spec in specs:
+        if registry.canonical_name(spec.name) in python:
+            registry.make_pass(spec)  # options checked now, before any input is read
+            kind = "python"
+        elif registry.is_native(spec.name):
+            registry.native_options(spec)
+            kind = "native"
+        else:
+            raise registry.UnknownPassError(registry.unknown_pass_message(spec.name, spec.column))
+        if segments and segments[-1][0] == kind:
+            segments[-1][1].append(spec)
+        else:
+            segments.append((kind, [spec]))
+    registry.check_order([s.name for s in specs], complete=False)
+    native = [s.name for kind, ss in segments if kind == "native" for s in ss]
+    if native and importlib.util.find_spec("triton") is None:
+        raise UsageError(f"native pass '{native[0]}' needs triton-xpu: pip install 'xpu-passes[triton]'")
+    return segments
 
 
-def _split(text: str) -> list[tuple[str, int]]:
+def list_passes(out: Any = None) -> None:
+    out = out or sys.stdout
+    infos = registry.list_passes()
+    width = max(len(i.name) for i in infos) + 4
+    for title, kind in (("Our passes", "ours"), ("Registered passes", "registered"),
+                        ("Installed passes", "installed"), ("Native passes (triton-xpu)", "native")):
+        group = [i for i in infos if i.kind == kind]
+        if not group:
+            continue
+        print(f"{title}:", file=out)
+        for i in group:
+            extra = f"[{i.package}: {i.target}] " if kind == "installed" else ""
+            if kind == "native":
+                row = registry.NATIVE_BY_NAME.get(i.name.removeprefix(registry.NATIVE_PREFIX))
+                opts = " ".join(f"{o.name}={o.default}" for o in row.options) if row else ""
+                extra = f"{{{opts}}} " if opts else ""
+            print(f"  --{i.name:{width}} {kind}: {extra}{i.summary}".rstrip(), file=out)
+
+
+def split_chunks(text: str) -> list[tuple[str, int]]:
+    """`// -----` chunks and the number of lines before each."""
     chunks: list[tuple[str, int]] = []
     line = 0
     pos = 0
@@ -276,23 +169,96 @@ def _split(text: str) -> list[tuple[str, int]]:
     return chunks
 
 
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _process(chunk: str, name: str, line_offset: int, segments: list[tuple[str, list[PassSpec]]],
+             args: argparse.Namespace, diags: list[Any]) -> str:
+    """One chunk. Only native passes on text triton-xpu reads: no xDSL at all (it costs a second to import)."""
+    from xpu_passes.cli_native import ChunkFailed, NativeFailure, run_segment, strip_locations
+
+    fast = (len(segments) == 1 and segments[0][0] == "native" and args.verify_semantics is None
+            and args.xpu_pipeline is None and args.spelling in ("input", "triton-3.3") and not args.generic)
+    if fast:
+        try:
+            result = run_segment(chunk, segments[0][1], name, line_offset)
+        except NativeFailure as e:
+            if not e.parse_failed:
+                raise ChunkFailed(e.diagnostics) from None
+        else:  # triton-xpu read the input: its print keeps the input's spelling
+            for d in result.diagnostics:
+                diags.append(d) if args.verify_diagnostics else print(d, file=sys.stderr)
+            return result.text if args.debuginfo else strip_locations(result.text)
+    from xpu_passes.cli_chunk import process_chunk  # xDSL is imported from here on
+
+    return process_chunk(chunk, name, line_offset, segments, args, diags)
+
+
+def run(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    rest, flags = split_argv(argv, parser)
+    args = parser.parse_args(rest)
+    if args.list_passes:
+        list_passes()
+        return 0
+    specs = [s for t in (args.passes, args.pass_pipeline) if t.strip() for s in registry.parse_pipeline(t)] + flags
+    segments = resolve(specs)
+    if args.verify_each.lower() in ("false", "0"):
+        args.disable_verify = True
+    from xpu_passes.cli_native import ChunkFailed
+    from xpu_passes.verify_diagnostics import Diagnostic, check
+
+    name = args.input_file if args.input_file != "-" else "<stdin>"
+    text = _read_input(args.input_file)
+    chunks = split_chunks(text) if args.split_input_file else [(text, 0)]
+    outputs: list[str] = []
+    failed = False
+    for chunk, line_offset in chunks:
+        diags: list[Diagnostic] = []
+        try:
+            outputs.append(_process(chunk, name, line_offset, segments, args, diags))
+        except ChunkFailed as e:
+            diags += e.diagnostics
+            failed = failed or not args.verify_diagnostics
+        if args.verify_diagnostics:
+            problems = check(chunk, line_offset, name, diags)
+            failed = failed or bool(problems)
+            diags = problems
+        for d in diags:
+            print(d, file=sys.stderr)
+    out = "// -----\n".join(outputs)
+    if args.output_file and args.output_file != "-":
+        with open(args.output_file, "w", encoding="utf-8") as f:
+            f.write(out)
+    else:
+        sys.stdout.write(out)
+    return 1 if failed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        XpuOptMain(args=argv).run()
-    except TTGIRError as e:
-        print(e, file=sys.stderr)
-        raise SystemExit(1) from None
-    except (OSError, UnicodeDecodeError) as e:
+        code = run(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`, a FileCheck that failed early)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    except (UsageError, PipelineError) as e:
         print(f"xpu-opt: error: {e}", file=sys.stderr)
-        raise SystemExit(1) from None
-    except ValueError as e:  # bad pass pipeline and the like
+        code = 1
+    except (OSError, UnicodeDecodeError, ValueError) as e:
         print(f"xpu-opt: error: {e}", file=sys.stderr)
-        raise SystemExit(1) from None
+        code = 1
     except Exception as e:  # never a traceback for users; XPU_OPT_TRACEBACK=1 to debug
         if os.environ.get("XPU_OPT_TRACEBACK"):
             raise
         print(f"xpu-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        raise SystemExit(1) from None
+        code = 1
+    raise SystemExit(code)
 
 
 if __name__ == "__main__":

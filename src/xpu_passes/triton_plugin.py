@@ -4,10 +4,12 @@
     plugin.enable()            # every compile for an xpu target uses the `xpu` pipeline
     plugin.disable()           # back to triton-xpu's own
 
-or set `XPU_PASSES_PIPELINE=xpu` (options after a colon: `xpu:rewrite_tensor_pointer,rlc=all`):
+or set `XPU_PASSES_PIPELINE=xpu` (options after a colon: `xpu:rewrite_tensor_pointer,rlc=all,strict`,
+or a pass-pipeline text: `builtin.module(triton-annotate-module{target-arch=spir64}, ...)`):
 the `.pth` hook installed with the package (`xpu_passes._autoload`) enables the plugin
 as soon as triton is imported, without any import of ours in the user's program. The
-backend's cache key includes our version and pipeline, so no natively compiled kernel
+backend's cache key includes our version, the pipeline text and the versions of the
+packages that provided its passes, so no natively compiled kernel
 is served from Triton's cache, and vice versa. `use_offline_pvc_target()` lets
 `triton.compile` build for PVC on a machine without an Intel GPU (the backend
 otherwise probes a SYCL device).
@@ -21,16 +23,26 @@ import warnings
 from typing import Any
 
 from xpu_passes import __version__, oracle
-from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, check_options, run_ttgir
+from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, Plan, plan, run_plan
 
 ENV = "XPU_PASSES_PIPELINE"
+# Any value but ""/"0"/"false" makes failures of ours errors by default (the test suite sets it).
+STRICT_ENV = "XPU_PASSES_STRICT"
 
 # Native methods of each patched copy of XPUBackend (triton loads the registry's copy
 # from a file, and `import triton.backends.intel.compiler` makes a second one).
 _ORIGINAL: dict[type, dict[str, Any]] = {}
 _OFFLINE: set[type] = set()  # classes built with PVC's properties
-# (pipeline, fallback, options) while enabled, so copies loaded later follow suit.
-_ACTIVE: tuple[str, bool, dict[str, Any]] | None = None
+# (plan, strict) while enabled, so copies loaded later follow suit.
+_ACTIVE: tuple[Plan, bool] | None = None
+
+
+class XpuPassesWarning(UserWarning):
+    """A failure of ours: the kernel was compiled with triton-xpu's own pipeline instead."""
+
+
+def strict_by_default() -> bool:
+    return os.environ.get(STRICT_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 def backend_class() -> Any:
@@ -51,17 +63,18 @@ def backend_classes() -> list[Any]:
     return classes
 
 
-def enable(pipeline: str = "xpu", fallback: bool = False, **options: Any) -> None:
-    """Make the Intel backend's TTGIR stage run `pipeline` with `options`.
+def enable(pipeline: str = "xpu", strict: bool | None = None, **options: Any) -> None:
+    """Make the Intel backend's TTGIR stage run `pipeline`: a name (`xpu`, `native`) with
+    `options`, or an MLIR pass-pipeline text (see `xpu_passes.pipeline.pipeline_text`).
 
-    A pass of ours that fails raises a compile error naming the pass and the op;
-    with `fallback=True` the kernel is compiled natively instead, with a warning.
+    Any failure of ours (reading triton's IR, a pass, triton rejecting our output)
+    compiles the kernel with triton-xpu's own pipeline, with one `XpuPassesWarning`
+    naming the pass, the op and its line; `strict=True` (default: `XPU_PASSES_STRICT`)
+    raises `PassFailure` instead. Bad pipelines raise `PipelineError` here, not at compile.
     """
     global _ACTIVE
-    if pipeline not in PIPELINES:
-        raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
-    check_options(options)
-    _ACTIVE = (pipeline, fallback, dict(options))
+    strict = strict_by_default() if strict is None else bool(strict)
+    _ACTIVE = (plan(pipeline, **options), strict)
     for cls in backend_classes():
         _patch(cls)
 
@@ -72,22 +85,37 @@ def adopt(cls: Any) -> None:
         _patch(cls)
 
 
+def cache_tag(p: Plan, strict: bool) -> str:
+    """What the backend's cache key gets from us: our version, the text, its passes' packages."""
+    packages = ",".join(f"{k}=={v}" for k, v in p.providers.items())
+    return f"xpu-passes-{__version__}-[{p.text}]-[{packages}]-strict={strict}"
+
+
+def compile_ttgir(p: Plan, strict: bool, native_make_ttgir: Any, mod: Any, metadata: dict[str, Any], opt: Any,
+                  properties: dict[str, Any]) -> Any:
+    """The TTGIR stage with plan `p`; not strict: on any failure of ours, `native_make_ttgir` on the input."""
+    if strict:
+        return run_plan(mod, metadata, opt, properties, p)
+    backup = str(mod)  # printing is cheap; parsed again only on failure
+    threads = opt.threads_per_warp
+    try:
+        return run_plan(mod, metadata, opt, properties, p, backup)
+    except Exception as e:  # a bug of ours is no reason to fail a compile either
+        what = str(e) if isinstance(e, PassFailure) else f"internal error: {type(e).__name__}: {e}"
+        warnings.warn(f"xpu-passes: {what}; compiled with triton-xpu's own pipeline", XpuPassesWarning, stacklevel=3)
+    opt.threads_per_warp = threads
+    return native_make_ttgir(oracle.parse(backup, mod.context), metadata, opt, properties)
+
+
 def _patch(cls: Any) -> None:
     assert _ACTIVE is not None
-    pipeline, fallback, options = _ACTIVE
+    p, strict = _ACTIVE
     saved = _ORIGINAL.setdefault(cls, {name: cls.__dict__[name] for name in ("make_ttgir", "hash")})
     native_make_ttgir, native_hash = saved["make_ttgir"].__func__, saved["hash"]
-    tag = f"xpu-passes-{__version__}-{pipeline}-{sorted(options.items())}-fallback={fallback}"
+    tag = cache_tag(p, strict)
 
     def make_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any]) -> Any:
-        if not fallback:
-            return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
-        backup = oracle.parse(str(mod), mod.context)  # our passes may have changed `mod`
-        try:
-            return run_ttgir(mod, metadata, opt, properties, pipeline, **options)
-        except PassFailure as e:
-            warnings.warn(f"xpu-passes: {e}; compiling with triton-xpu's own pipeline", stacklevel=2)
-            return native_make_ttgir(backup, metadata, opt, properties)
+        return compile_ttgir(p, strict, native_make_ttgir, mod, metadata, opt, properties)
 
     def hash(self: Any) -> str:
         return f"{native_hash(self)}-{tag}"
@@ -129,8 +157,11 @@ def use_offline_pvc_target() -> None:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """`xpu:rewrite_tensor_pointer,rlc=all` -> ("xpu", {"rewrite_tensor_pointer": True, "rlc": "all"})."""
+    """`xpu:rewrite_tensor_pointer,rlc=all` -> ("xpu", {"rewrite_tensor_pointer": True, "rlc": "all"});
+    a pass-pipeline text -> (text, {})."""
     name, _, opts = spec.partition(":")
+    if name.strip() not in PIPELINES:
+        return spec.strip(), {}
     options: dict[str, Any] = {}
     for opt in filter(None, (o.strip() for o in opts.split(","))):
         key, eq, value = opt.partition("=")

@@ -17,11 +17,14 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from xdsl.passes import ModulePass
 
 from xpu_passes import oracle
 
@@ -171,24 +174,126 @@ def test_bad_pipeline_is_refused() -> None:
         check_order(["tritonintelgpu-rewrite-tensor-pointer", "tritonintelgpu-materialize-block-pointer"])
 
 
+# ------------------------------------------------------ never break a compile
+
+@dataclass(frozen=True)
+class FailOnDot(ModulePass):
+    """Gives up on the first tt.dot it meets, as a pass that cannot handle an op does."""
+
+    name = "test-fail-on-dot"
+
+    def apply(self, ctx: Any, op: Any) -> None:
+        from xpu_passes.transforms.base import PassError
+
+        dot = next(o for o in op.walk() if o.name == "tt.dot")
+        raise PassError(dot, "cannot handle this dot")
+
+
+@dataclass(frozen=True)
+class DropReturn(ModulePass):
+    """Leaves a function without its terminator: output triton-xpu must reject."""
+
+    name = "test-drop-return"
+
+    def apply(self, ctx: Any, op: Any) -> None:
+        next(o for o in op.walk() if o.name == "tt.return").detach()
+
+
+@dataclass(frozen=True)
+class Crash(ModulePass):
+    """A user pass with a bug."""
+
+    name = "test-crash"
+
+    def apply(self, ctx: Any, op: Any) -> None:
+        {}["missing"]  # noqa: B018
+
+
+def _after_mbp(pass_name: str) -> str:
+    """The default pipeline's text with `pass_name` right after our MaterializeBlockPointer."""
+    from xpu_passes.pipeline import MBP, pipeline_text
+
+    return pipeline_text("xpu").replace(f"{MBP},", f"{MBP},{pass_name},", 1)
+
+
+@pytest.fixture()
+def failing_passes() -> Any:
+    from xpu_passes.registry import _REGISTERED, register_pass
+
+    for cls in (FailOnDot, DropReturn, Crash):
+        register_pass(cls)
+    yield
+    for cls in (FailOnDot, DropReturn, Crash):
+        _REGISTERED.pop(cls.name, None)
+
+
 @needs_triton
-def test_a_failing_pass_is_a_compile_error_unless_fallback(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A planted failure in our RemoveLayoutConversions: named error, or native code with fallback."""
-    from xpu_passes.pipeline import PassFailure
-    from xpu_passes.transforms.base import PassError
-    from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
-
-    def broken(self: Any, ctx: Any, module: Any) -> None:
-        raise PassError(next(iter(module.walk())), "planted failure")
-
-    monkeypatch.setattr(RemoveLayoutConversions, "apply", broken)
-    plugin.enable()
-    with pytest.raises(PassFailure, match="tritonintelgpu-remove-layout-conversions failed on 'builtin.module'.*planted"):
-        _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
-    plugin.enable(fallback=True)
-    with pytest.warns(UserWarning, match="planted failure"):
+@pytest.mark.parametrize(("pass_name", "message"), [
+    # the pass, the op, the kernel's source line of the op, its line in the TTGIR
+    ("test-fail-on-dot", r"test-fail-on-dot failed on 'tt.dot' at .*kernels.py:\d+:\d+, ttgir line \d+: "
+                         r"cannot handle this dot"),
+    ("test-drop-return", r"triton-xpu rejected the output of test-drop-return: loc\(.*kernels.py\":\d+:\d+\): "
+                         r"error: block with no terminator"),
+    ("test-crash", r"test-crash raised KeyError: 'missing' \(at .*test_triton_plugin.py:\d+\)"),
+])  # fmt: skip
+def test_a_failure_of_ours_compiles_natively_with_one_warning(plugin: Any, failing_passes: Any, pass_name: str,
+                                                              message: str) -> None:
+    """By default (not strict) the kernel gets triton-xpu's own code and exactly one warning."""
+    native = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    plugin.enable(_after_mbp(pass_name), strict=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         k = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
-    assert k.metadata.shared == 33280  # the native result
+    ours = [w for w in caught if issubclass(w.category, plugin.XpuPassesWarning)]
+    assert len(ours) == 1, [str(w.message) for w in caught]
+    assert re.search(message, str(ours[0].message)), str(ours[0].message)
+    assert "compiled with triton-xpu's own pipeline" in str(ours[0].message)
+    assert k.metadata.shared == native.metadata.shared == 33280 and len(k.asm["spv"]) > 0
+    assert k.asm["ttgir"] == native.asm["ttgir"]  # the native result, bit for bit
+
+
+@needs_triton
+def test_strict_makes_a_failure_of_ours_an_error(plugin: Any, failing_passes: Any) -> None:
+    from xpu_passes.pipeline import PassFailure
+
+    plugin.enable(_after_mbp("test-fail-on-dot"), strict=True)
+    with pytest.raises(PassFailure, match=r"test-fail-on-dot failed on 'tt.dot' at .*kernels.py:\d+"):
+        _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+
+
+@needs_triton
+def test_the_test_suite_runs_strict(plugin: Any, failing_passes: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """conftest.py sets XPU_PASSES_STRICT: enable() with no strict argument raises."""
+    from xpu_passes.pipeline import PassFailure
+
+    assert plugin.strict_by_default()
+    plugin.enable(_after_mbp("test-crash"))
+    with pytest.raises(PassFailure, match="test-crash raised KeyError"):
+        _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    monkeypatch.setenv(plugin.STRICT_ENV, "0")
+    assert not plugin.strict_by_default()
+
+
+@needs_triton
+def test_unreadable_ttgir_falls_back(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our parser refusing triton's IR (planted: it refuses tt.dot) is a fallback, located in the TTGIR."""
+    from xpu_passes import roundtrip
+    from xpu_passes.frontend import TTGIRError
+
+    real = roundtrip.parse_module
+
+    def picky(ctx: Any, text: str, name: str = "<stdin>") -> Any:
+        line = next((i for i, t in enumerate(text.splitlines(), 1) if "tt.dot" in t), 0)
+        if line:
+            raise TTGIRError(name, line, 5, "unsupported op 'tt.dot'")
+        return real(ctx, text, name)
+
+    monkeypatch.setattr(roundtrip, "parse_module", picky)
+    plugin.enable("xpu", strict=False)
+    with pytest.warns(plugin.XpuPassesWarning, match=r"could not read triton's TTGIR .*<ttgir>:\d+:5: error: "
+                                                     r"unsupported op 'tt.dot'"):
+        k = _compile("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    assert k.metadata.shared == 33280
 
 
 # -------------------------------------------------------------- XPU_PASSES_PIPELINE
@@ -254,18 +359,25 @@ def _hook_file() -> Path | None:
 
 
 @needs_triton
-@pytest.mark.parametrize("spec", ["xpu", "xpu:rewrite_tensor_pointer"])
+@pytest.mark.parametrize("spec", ["xpu:strict", "text"])
 def test_env_var_switches_the_pipeline_on_without_importing_ours(tmp_path: Path, spec: str) -> None:
+    """A pipeline name with options, or a pass-pipeline text (here the default one plus RewriteTensorPointer)."""
     from xpu_passes import __version__
+    from xpu_passes.pipeline import pipeline_text
 
+    if spec == "text":
+        spec = pipeline_text("xpu", rewrite_tensor_pointer=True)
     assert _hook_file(), "xpu-passes-autoload.pth is not installed: reinstall (pip install -e .)"
     r = _probe(tmp_path, spec)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["at_start"]["triton"] is False  # the hook does not import triton at start-up
     assert out["plugin_loaded_by_triton_import"] and out["module_copy_patched"]
-    assert f"-xpu-passes-{__version__}-xpu-" in out["backend_hash"]  # the cache key
-    assert ("rewrite_tensor_pointer" in out["backend_hash"]) == ("rewrite_tensor_pointer" in spec)
+    # the cache key: our version, the text, the packages of its passes, strictness
+    assert f"-xpu-passes-{__version__}-[builtin.module(triton-annotate-module" in out["backend_hash"]
+    assert re.search(rf"-\[xpu-passes=={__version__}\+[0-9a-f]{{8}}\]-strict=", out["backend_hash"])  # + source hash
+    assert ("tritonintelgpu-rewrite-tensor-pointer" in out["backend_hash"]) == ("rewrite-tensor" in spec)
+    assert out["backend_hash"].endswith("strict=True")  # xpu:strict, or the suite's XPU_PASSES_STRICT
     assert out["shared"] == 0 and out["converts"] == 0 and out["spv_bytes"] > 0  # our pipeline ran
 
 
@@ -282,7 +394,7 @@ def test_without_the_env_var_nothing_of_ours_loads(tmp_path: Path) -> None:
 
 @needs_triton
 @pytest.mark.parametrize(("spec", "message"), [
-    ("nope", "XPU_PASSES_PIPELINE='nope': unknown pipeline 'nope' (choose from xpu, native)"),
+    ("nope", "XPU_PASSES_PIPELINE='nope': unknown pipeline 'nope' (choose from xpu, native, or give a pass-pipeline"),
     ("xpu:fast", "unknown pipeline option(s) fast (choose from rewrite_tensor_pointer,"),
 ])  # fmt: skip
 def test_a_bad_env_var_fails_loudly_at_triton_import(tmp_path: Path, spec: str, message: str) -> None:
@@ -318,5 +430,7 @@ def test_env_var_syntax() -> None:
     from xpu_passes.triton_plugin import parse_spec
 
     assert parse_spec("xpu") == ("xpu", {})
+    assert parse_spec("xpu:strict") == ("xpu", {"strict": True})
+    assert parse_spec(" builtin.module(cse, canonicalize) ") == ("builtin.module(cse, canonicalize)", {})
     assert parse_spec("xpu:rewrite_tensor_pointer, rlc=all") == ("xpu", {"rewrite_tensor_pointer": True, "rlc": "all"})
     assert parse_spec("native:") == ("native", {})

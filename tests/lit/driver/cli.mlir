@@ -9,7 +9,7 @@
 
 // CHECK: module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-NEXT: tt.func @f() {
-// BADPASS: xpu-opt: error: Unrecognized passes: ['no-such-pass']
+// BADPASS: xpu-opt: error: unknown pass 'no-such-pass' at column 16 of the pipeline
 // BADPASS-NOT: Traceback
 // NOFILE: xpu-opt: error: {{.*}}No such file or directory
 // LIST: --tritonintelgpu-materialize-block-pointer

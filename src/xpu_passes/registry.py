@@ -1,0 +1,393 @@
+"""The pass registry: ours, triton-xpu's native passes, and passes other packages install.
+
+Cheap to import (no xDSL, no triton): our passes are named here and imported when run,
+native passes come from the static table in `native_passes`, installed passes from the
+entry-point group `xpu_passes.passes` (`name = "module:Class"`), loaded only when used.
+Pipeline text is MLIR's (`builtin.module(a, b{x=1 y=2}, c)`), read and written by pipeline_syntax.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from xpu_passes.native_passes import NATIVE_BY_NAME, NATIVE_TABLE, NativeOption, NativeRow
+from xpu_passes.pipeline_syntax import (  # re-exported: part of the registry's API
+    PassSpec,
+    PipelineError,
+    PipelineSyntaxError,
+    format_pipeline,
+    parse_options_text,
+    parse_pipeline,
+)
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
+
+ENTRY_POINT_GROUP = "xpu_passes.passes"
+
+MBP = "tritonintelgpu-materialize-block-pointer"
+RLC = "tritonintelgpu-remove-layout-conversions"
+RTP = "tritonintelgpu-rewrite-tensor-pointer"
+RAISE = "triton-raise-block-pointer"
+OBIO = "tritonintelgpu-optimize-block-io-encoding"
+LEGAL = "tritonintelgpu-legalize-block-io-encoding"
+
+# Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
+OURS: dict[str, tuple[str, str]] = {
+    MBP: ("materialize_block_pointer", "tag loads/stores 2D block I/O can serve (ttig.block_io)"),
+    RLC: ("remove_layout_conversions", "remove layout conversions (remat / forward propagation)"),
+    RTP: ("rewrite_tensor_pointer", "block pointers to tensors of pointers; the DPAS guard keeps 2D ones"),
+    RAISE: ("raise_block_pointer", "raise pointer arithmetic to block pointers (TTIR)"),
+    OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
+    LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
+}
+# Old names of ours -> the canonical (Intel's) flag.
+ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}
+
+# A native pass that one of ours shadows is reachable with this prefix (`native-tritonintelgpu-...`).
+NATIVE_PREFIX = "native-"
+
+# Pass-order declarations of ours (other passes declare `requires` / `must_precede` / `followed_by`
+# as class attributes): a pass -> passes that must run before it / must not run before it /
+# one of which must run after it.
+REQUIRES: dict[str, tuple[str, ...]] = {RTP: (MBP,), OBIO: (MBP,), LEGAL: (OBIO,)}
+MUST_PRECEDE: dict[str, tuple[str, ...]] = {RAISE: ("convert-triton-to-tritongpu",)}
+FOLLOWED_BY: dict[str, tuple[str, ...]] = {OBIO: (RLC,)}
+
+__all__ = [
+    "NativeOption", "NativePass", "PassSpec", "PipelineError", "PipelineSyntaxError", "check_order",
+    "canonical_name", "format_pipeline", "is_native", "native_passes", "parse_options_text", "parse_pipeline",
+    "python_passes", "register_pass", "run_native", "unknown_pass_message",
+]
+
+
+class UnknownPassError(PipelineError):
+    pass
+
+
+class PassOptionError(PipelineError):
+    pass
+
+
+class NativePassError(RuntimeError):
+    """A native pass failed; the message is triton's diagnostic."""
+
+
+@dataclass(frozen=True)
+class NativePass:
+    name: str
+    add: Callable[[Any, dict[str, Any]], None]  # add(pm, options) adds it to a triton-xpu PassManager
+    options: tuple[NativeOption, ...] = ()
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    name: str
+    kind: str  # "ours" | "native" | "installed" | "registered"
+    summary: str = ""
+    package: str = ""  # for installed passes: the distribution and its version
+    target: str = ""  # for installed passes: "module:Class"
+
+
+# ----------------------------------------------------------------- python passes
+
+_REGISTERED: dict[str, type[ModulePass]] = {}
+
+
+def register_pass(cls: type[ModulePass]) -> type[ModulePass]:
+    """Class decorator: make an xDSL ModulePass available to xpu-opt and pipeline texts by its `name`."""
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{cls.__qualname__} has no pass name (a class attribute `name`)")
+    _REGISTERED[name] = cls
+    return cls
+
+
+def _our_factory(name: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        from xpu_passes.transforms.base import PASSES
+
+        importlib.import_module(f"xpu_passes.transforms.{OURS[name][0]}")
+        for n in (name, *[a for a, c in ALIASES.items() if c == name]):
+            if n in PASSES:
+                return PASSES[n]()
+        raise UnknownPassError(f"xpu_passes.transforms.{OURS[name][0]} does not define pass '{name}'")
+
+    return load
+
+
+_EP_CACHE: dict[tuple[str, ...], list[Any]] = {}
+
+
+def _entry_points() -> list[Any]:
+    """The group's entry points; scanned once per sys.path (a scan reads every installed dist-info)."""
+    import sys
+    from importlib.metadata import entry_points
+
+    key = tuple(sys.path)
+    if key not in _EP_CACHE:
+        _EP_CACHE[key] = list(entry_points(group=ENTRY_POINT_GROUP))
+    return _EP_CACHE[key]
+
+
+def refresh_entry_points() -> None:
+    """Forget scanned entry points (after installing a pass package into the running process's path)."""
+    _EP_CACHE.clear()
+
+
+def _ep_factory(ep: Any) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        try:
+            cls = ep.load()
+        except Exception as e:
+            raise UnknownPassError(f"pass '{ep.name}' ({ep.value}) cannot be loaded: {type(e).__name__}: {e}") from None
+        if getattr(cls, "name", None) != ep.name:
+            raise UnknownPassError(f"pass '{ep.name}': {ep.value} is named '{getattr(cls, 'name', None)}'")
+        return cls
+
+    return load
+
+
+def python_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every Python pass by flag: ours, then installed (entry points), then register_pass; loaded lazily."""
+    out: dict[str, Callable[[], type[ModulePass]]] = {}
+    for ep in _entry_points():
+        out.setdefault(ep.name, _ep_factory(ep))
+    for name, cls in _REGISTERED.items():
+        out[name] = (lambda c: lambda: c)(cls)
+    for name in OURS:
+        out[name] = _our_factory(name)
+    return out
+
+
+def list_passes() -> list[PassInfo]:
+    """Every pass with its kind, without importing any pass package."""
+    infos: dict[str, PassInfo] = {}
+    for row in NATIVE_TABLE:
+        infos[row.name] = PassInfo(row.name, "native", row.summary)
+    for ep in _entry_points():
+        dist = getattr(ep, "dist", None)
+        pkg = f"{dist.name} {dist.version}" if dist is not None else ""
+        infos.setdefault(ep.name, PassInfo(ep.name, "installed", "", pkg, ep.value))
+    for name, cls in _REGISTERED.items():
+        infos[name] = PassInfo(name, "registered", getattr(cls, "summary", "") or "", cls.__module__)
+    for name, (_, summary) in OURS.items():
+        if name in NATIVE_BY_NAME:
+            n = NATIVE_PREFIX + name
+            infos[n] = PassInfo(n, "native", NATIVE_BY_NAME[name].summary)
+        infos[name] = PassInfo(name, "ours", summary)
+    for alias, name in ALIASES.items():
+        infos[alias] = PassInfo(alias, "ours", f"alias of {name}")
+    return sorted(infos.values(), key=lambda i: i.name)
+
+
+def canonical_name(name: str) -> str:
+    return ALIASES.get(name, name)
+
+
+def is_native(name: str) -> bool:
+    """True when `name` runs a triton-xpu pass (ours shadow native passes of the same name)."""
+    if name.startswith(NATIVE_PREFIX) and name[len(NATIVE_PREFIX):] in NATIVE_BY_NAME:
+        return True
+    name = canonical_name(name)
+    return name in NATIVE_BY_NAME and name not in python_passes()
+
+
+def native_name(name: str) -> str:
+    """The flag that runs triton-xpu's pass `name` even where one of ours has that name."""
+    return NATIVE_PREFIX + name if name in OURS else name
+
+
+def all_names() -> list[str]:
+    return [i.name for i in list_passes()]
+
+
+def unknown_pass_message(name: str, column: int = 0) -> str:
+    close = difflib.get_close_matches(name, all_names(), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else " (xpu-opt --list-passes lists them)"
+    where = f" at column {column} of the pipeline" if column else ""
+    return f"unknown pass '{name}'{where}{hint}"
+
+
+def pass_class(name: str) -> type[ModulePass]:
+    passes = python_passes()
+    canon = canonical_name(name)
+    if canon not in passes:
+        raise UnknownPassError(unknown_pass_message(name))
+    return passes[canon]()
+
+
+# ------------------------------------------------------------------- options
+
+
+def _to_bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("", "true", "1", "on", "yes"):
+        return True
+    if low in ("false", "0", "off", "no"):
+        return False
+    raise ValueError(f"expected true or false, got '{text}'")
+
+
+def _convert(kind: Any, text: str) -> Any:
+    origin = typing.get_origin(kind)
+    args = [a for a in typing.get_args(kind) if a is not type(None)]
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) and len(args) == 1:
+        return _convert(args[0], text)
+    if kind is bool:
+        return _to_bool(text)
+    if kind is int:
+        return int(text, 0)
+    if kind is float:
+        return float(text)
+    if kind is str:
+        return text
+    if kind is list or origin in (list, tuple):
+        item = args[0] if args else str
+        items = [_convert(item, t.strip()) for t in text.strip("{}[]").split(",") if t.strip()]
+        return tuple(items) if origin is tuple else items
+    raise ValueError(f"unsupported option type {kind}")
+
+
+def make_pass(spec: PassSpec) -> ModulePass:
+    """An instance of the Python pass `spec.name` with its options (MLIR kebab-case or field names)."""
+    cls = pass_class(spec.name)
+    if not dataclasses.is_dataclass(cls):
+        if spec.options:
+            raise PassOptionError(f"pass '{spec.name}' takes no options")
+        return cls()
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    kwargs: dict[str, Any] = {}
+    for key, text in spec.options.items():
+        field = key.replace("-", "_")
+        if field not in fields:
+            have = ", ".join(f.replace("_", "-") for f in fields) or "none"
+            raise PassOptionError(f"pass '{spec.name}': unknown option '{key}' (options: {have})")
+        try:
+            kwargs[field] = _convert(hints.get(field, str), text)
+        except ValueError as e:
+            raise PassOptionError(f"pass '{spec.name}': option '{key}={text}': {e}") from None
+    return cls(**kwargs)
+
+
+def native_passes() -> dict[str, NativePass]:
+    """Every pass the triton-xpu wheel's bindings expose, by MLIR flag (triton imported when one is added)."""
+    return {row.name: NativePass(row.name, _native_adder(row), row.options, row.summary) for row in NATIVE_TABLE}
+
+
+def _binding(path: str) -> Callable[..., None]:
+    from triton._C import libtriton
+
+    obj: Any = libtriton
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _native_adder(row: NativeRow) -> Callable[[Any, dict[str, Any]], None]:
+    def add(pm: Any, options: dict[str, Any]) -> None:
+        args = [options.get(o.name, o.default) for o in row.options]
+        _binding(row.binding)(pm, *args)
+
+    return add
+
+
+def native_options(spec: PassSpec, compile_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Typed options of a native pass: from the text, else from the compile options, else the default."""
+    row = NATIVE_BY_NAME[_native_key(spec.name)]
+    by_name = {o.name: o for o in row.options}
+    for key in spec.options:
+        if key not in by_name:
+            have = ", ".join(by_name) or "none"
+            raise PassOptionError(f"pass '{spec.name}': unknown option '{key}' (options: {have})")
+    compile_options = compile_options or {}
+    out: dict[str, Any] = {}
+    for opt in row.options:
+        if opt.name in spec.options:
+            try:
+                out[opt.name] = _convert(opt.kind, spec.options[opt.name])
+            except ValueError as e:
+                raise PassOptionError(f"pass '{spec.name}': option '{opt.name}={spec.options[opt.name]}': {e}") from None
+        elif opt.compile_key == "min_sg_size" and "sub_group_sizes" in compile_options:
+            out[opt.name] = min(compile_options["sub_group_sizes"])
+        elif opt.compile_key is not None and opt.compile_key in compile_options:
+            out[opt.name] = compile_options[opt.compile_key]
+        else:
+            out[opt.name] = opt.default
+    return out
+
+
+def _native_key(name: str) -> str:
+    if name.startswith(NATIVE_PREFIX) and name[len(NATIVE_PREFIX):] in NATIVE_BY_NAME:
+        return name[len(NATIVE_PREFIX):]
+    return canonical_name(name)
+
+
+def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, Any], capture: bool = True) -> None:
+    """Run consecutive native passes on a triton module in ONE pass manager; NativePassError on failure.
+
+    `capture=False` leaves triton's diagnostics on fd 2 (xpu-opt's forked child collects them there).
+    """
+    import contextlib
+
+    from triton._C.libtriton import ir
+
+    from xpu_passes.oracle import _captured_stderr
+
+    table = native_passes()
+    pm = ir.pass_manager(module.context)
+    pm.enable_debug()
+    for spec in specs:
+        key = _native_key(spec.name)
+        if key not in table:
+            raise UnknownPassError(unknown_pass_message(spec.name))
+        table[key].add(pm, native_options(spec, compile_options))
+    err = [""]
+    with _captured_stderr() if capture else contextlib.nullcontext(err) as err:  # type: ignore[attr-defined]
+        try:
+            pm.run(module)
+            failed = ""
+        except RuntimeError as e:
+            failed = str(e) or "failed"
+    if failed:
+        names = ", ".join(s.name for s in specs)
+        raise NativePassError(err[0].strip() or f"native pass(es) {names} failed: {failed}")
+
+
+# --------------------------------------------------------------------- order
+
+
+def _declared(name: str, attr: str, ours: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    if name in ours or name in OURS or is_native(name):
+        return ours.get(name, ())
+    passes = python_passes()
+    if name not in passes:
+        return ()
+    return tuple(canonical_name(n) for n in getattr(passes[name](), attr, ()) or ())
+
+
+def check_order(names: list[str], complete: bool = True) -> None:
+    """Refuse pipelines that run a pass before what it requires, or after what it must precede.
+
+    `complete=False` (xpu-opt, whose input may already have been through earlier passes): a
+    required pass only has to come first when it is in the pipeline at all.
+    """
+    names = [canonical_name(n) for n in names]
+    for i, name in enumerate(names):
+        for dep in _declared(name, "requires", REQUIRES):
+            if dep not in names[:i] and (complete or dep in names[i + 1 :]):
+                raise PipelineError(f"'{name}' must run after '{dep}' (it relies on its results)")
+        for later in _declared(name, "must_precede", MUST_PRECEDE):
+            if later in names[:i]:
+                raise PipelineError(f"'{name}' must run before '{later}'")
+        follow = _declared(name, "followed_by", FOLLOWED_BY)
+        if complete and follow and not any(f in names[i + 1 :] for f in follow):
+            raise PipelineError(f"'{name}' must be followed by '{follow[0]}'")

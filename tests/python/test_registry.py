@@ -1,0 +1,213 @@
+"""The pass registry: pipeline text, options, order checks, installed passes, and the native table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from xpu_passes import registry as r
+
+PLUGIN = '''
+from dataclasses import dataclass
+from typing import ClassVar
+from xdsl.passes import ModulePass
+
+@dataclass(frozen=True)
+class CountOps(ModulePass):
+    name = "test-count-ops"
+    requires: ClassVar[tuple[str, ...]] = ("tritonintelgpu-materialize-block-pointer",)
+    prefix: str = "ops"
+    limit: int = 3
+    def apply(self, ctx, op):
+        import sys
+        print(f"{self.prefix}: {len(list(op.walk()))} limit={self.limit}", file=sys.stderr)
+'''
+
+
+def make_dist(root: Path, name: str = "test-count-ops", target: str = "xpu_test_plugin:CountOps") -> Path:
+    """A minimal installed distribution (dist-info + module) declaring one pass entry point."""
+    (root / "xpu_test_plugin.py").write_text(PLUGIN)
+    info = root / "xpu_test_plugin-0.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: xpu-test-plugin\nVersion: 0.3\n")
+    (info / "entry_points.txt").write_text(f"[xpu_passes.passes]\n{name} = {target}\n")
+    return root
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    make_dist(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    sys.modules.pop("xpu_test_plugin", None)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("builtin.module(a, b{x=1 y=2}, c)", "builtin.module(a,b{x=1 y=2},c)"),
+        ("a,b{x=1}", "builtin.module(a,b{x=1})"),
+        ("builtin.module(tt.func(cse), b{flag})", "builtin.module(cse,b{flag=true})"),
+        ('p{s="a b" l={1,2}}', 'builtin.module(p{s="a b" l=1,2})'),
+    ],
+)
+def test_pipeline_text_round_trip(text: str, expected: str) -> None:
+    assert r.format_pipeline(r.parse_pipeline(text)) == expected
+    assert r.parse_pipeline(r.format_pipeline(r.parse_pipeline(text))) == r.parse_pipeline(text)
+
+
+@pytest.mark.parametrize(
+    "text, column",
+    [("a{x=1", 2), ("a,", 3), ("builtin.module(a", 17), ("a b", 3), ('a{s="x}', 5)],
+)
+def test_pipeline_syntax_errors_are_located(text: str, column: int) -> None:
+    with pytest.raises(r.PipelineSyntaxError) as e:
+        r.parse_pipeline(text)
+    assert e.value.column == column
+
+
+def test_unknown_pass_names_closest() -> None:
+    msg = r.unknown_pass_message("tritonintelgpu-remove-layout-conversion")
+    assert msg.startswith("unknown pass 'tritonintelgpu-remove-layout-conversion'; did you mean ")
+    assert "'tritonintelgpu-remove-layout-conversions'" in msg
+    assert "did you mean" not in r.unknown_pass_message("zzzzzzzz")
+
+
+def test_kinds_and_aliases() -> None:
+    assert r.is_native("canonicalize") and r.is_native("tritongpu-coalesce")
+    assert not r.is_native(r.RLC)  # ours shadows Intel's
+    assert r.is_native("native-" + r.RLC)
+    assert r.canonical_name("tritonintelgpu-raise-block-pointer") == "triton-raise-block-pointer"
+    kinds = {i.name: i.kind for i in r.list_passes()}
+    assert kinds[r.MBP] == "ours" and kinds["cse"] == "native" and kinds["native-" + r.MBP] == "native"
+
+
+def test_options_of_our_passes_kebab_and_typed() -> None:
+    p = r.make_pass(r.PassSpec(r.LEGAL, {"fold-register-permutations": "false"}))
+    assert p.fold_register_permutations is False  # type: ignore[attr-defined]
+    with pytest.raises(r.PassOptionError, match="'tritonintelgpu-rewrite-tensor-pointer': unknown option 'gard'"):
+        r.make_pass(r.PassSpec(r.RTP, {"gard": "false"}))
+    with pytest.raises(r.PassOptionError, match="expected true or false"):
+        r.make_pass(r.PassSpec(r.RTP, {"guard": "maybe"}))
+
+
+def test_native_options_from_text_then_compile_options_then_default() -> None:
+    spec = r.PassSpec("convert-triton-to-tritongpu", {"num-warps": "8"})
+    got = r.native_options(spec, {"num_warps": 32, "threads_per_warp": 16, "target": "xpu"})
+    assert got == {"target": "xpu", "num-warps": 8, "threads-per-warp": 16, "num-ctas": 1}
+    annotate = r.native_options(r.PassSpec("triton-annotate-module", {}), {"sub_group_sizes": [16, 32]})
+    assert annotate["min-sg-size"] == 16 and annotate["target-arch"] == "spir64"
+    with pytest.raises(r.PassOptionError, match="unknown option 'stages'"):
+        r.native_options(r.PassSpec("tritonintelgpu-pipeline", {"stages": "2"}))
+
+
+def test_order_checks() -> None:
+    r.check_order([r.MBP, r.OBIO, r.RLC, r.LEGAL])
+    with pytest.raises(r.PipelineError, match="must run after"):
+        r.check_order([r.OBIO, r.RLC])
+    with pytest.raises(r.PipelineError, match="must be followed by"):
+        r.check_order([r.MBP, r.OBIO])
+    with pytest.raises(r.PipelineError, match="must run before 'convert-triton-to-tritongpu'"):
+        r.check_order(["convert-triton-to-tritongpu", "tritonintelgpu-raise-block-pointer"])
+
+
+def test_register_pass_decorator() -> None:
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    import xpu_passes
+
+    @xpu_passes.register_pass
+    @dataclass(frozen=True)
+    class Mine(ModulePass):
+        name = "test-registered-pass"
+        level: int = 1
+
+        def apply(self, ctx: object, op: object) -> None:
+            pass
+
+    try:
+        assert r.make_pass(r.PassSpec("test-registered-pass", {"level": "4"})) == Mine(level=4)
+        assert {i.name: i.kind for i in r.list_passes()}["test-registered-pass"] == "registered"
+    finally:
+        r._REGISTERED.pop("test-registered-pass")
+
+
+def test_entry_point_listed_lazily_and_loaded_when_used(installed: Path) -> None:
+    info = {i.name: i for i in r.list_passes()}["test-count-ops"]
+    assert (info.kind, info.package, info.target) == ("installed", "xpu-test-plugin 0.3", "xpu_test_plugin:CountOps")
+    assert "xpu_test_plugin" not in sys.modules  # listing imports nothing
+    p = r.make_pass(r.PassSpec("test-count-ops", {"prefix": "n", "limit": "7"}))
+    assert (p.prefix, p.limit) == ("n", 7)  # type: ignore[attr-defined]
+    with pytest.raises(r.PipelineError, match="must run after 'tritonintelgpu-materialize-block-pointer'"):
+        r.check_order(["test-count-ops"])
+
+
+def test_broken_entry_point_names_the_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_dist(tmp_path, "test-broken", "xpu_test_plugin:Missing")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(r.UnknownPassError, match="pass 'test-broken' \\(xpu_test_plugin:Missing\\) cannot be loaded"):
+        r.pass_class("test-broken")
+    sys.modules.pop("xpu_test_plugin", None)
+
+
+def test_importing_registry_is_cheap() -> None:
+    code = "import sys, xpu_passes, xpu_passes.registry as r; r.list_passes(); " \
+           "print(any(m.startswith(('xdsl', 'triton', 'xpu_passes.transforms')) for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_native_table_matches_the_wheel() -> None:
+    """Every add_* the installed triton-xpu exposes is in the table, with as many options as arguments."""
+    pytest.importorskip("triton")
+    import re
+
+    from triton._C import libtriton
+
+    from xpu_passes.native_passes import NATIVE_TABLE
+
+    by_binding = {row.binding: row for row in NATIVE_TABLE}
+    seen = set()
+    for root, mod in (("passes", libtriton.passes), ("intel.passes", libtriton.intel.passes)):
+        for sub in (s for s in dir(mod) if not s.startswith("_")):
+            for fn in (f for f in dir(getattr(mod, sub)) if f.startswith("add_")):
+                path = f"{root}.{sub}.{fn}"
+                seen.add(path)
+                assert path in by_binding, f"{path} has no MLIR name in native_passes.NATIVE_TABLE"
+                doc = getattr(getattr(mod, sub), fn).__doc__ or ""
+                nargs = len(re.findall(r"arg\d+:", doc.splitlines()[0])) - 1  # minus the pass manager
+                assert nargs == len(by_binding[path].options), path
+    assert seen == set(by_binding), set(by_binding) - seen
+
+
+def test_run_native_one_pass_manager_and_failure_message() -> None:
+    pytest.importorskip("triton")
+    from xpu_passes import oracle
+
+    text = textwrap.dedent("""\
+        module {
+          tt.func @f(%a: i32) -> i32 {
+            %c = arith.constant 0 : i32
+            %s = arith.addi %a, %c : i32
+            %t = arith.addi %a, %c : i32
+            %u = arith.muli %s, %t : i32
+            tt.return %u : i32
+          }
+        }
+        """)
+    mod = oracle.parse(text)
+    r.run_native(mod, r.parse_pipeline("canonicalize,cse"), {})
+    assert "arith.addi" not in str(mod) and str(mod).count("arith.muli") == 1
+
+
+def test_pipeline_specs_know_their_column() -> None:
+    specs = r.parse_pipeline("builtin.module(cse, tritongpu-coalesc)")
+    assert [s.column for s in specs] == [16, 21]
+    assert r.unknown_pass_message(specs[1].name, specs[1].column).startswith(
+        "unknown pass 'tritongpu-coalesc' at column 21 of the pipeline; did you mean 'tritongpu-coalesce'")
