@@ -22,7 +22,7 @@
 // GUARDED-LABEL: tt.func @copy
 // GUARDED: tt.make_tensor_ptr
 // GUARDED: // -----
-// DEBUG: tt.return %v : tensor<32x16xf32, #triton_intel_gpu.dpas<{{.*}}>> loc(
+// DEBUG: tt.return %{{.*}} : tensor<32x16xf32, #triton_intel_gpu.dpas<{{.*}}>> loc(
 // BADFLAG: xpu-opt: error: unknown option or pass '-split-input-fle'; did you mean -split-input-file
 // BADFLAG-NOT: Traceback
 // BADPASS: xpu-opt: error: unknown option or pass '-tritonintelgpu-rewrite-tensor-pointers'; did you mean -tritonintelgpu-rewrite-tensor-pointer

@@ -38,12 +38,12 @@
 // CHECK: %[[KEXT:.*]] = arith.muli %[[TRIPS]], %{{.*}} : i64
 // CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %[[KEXT]]], [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
 // CHECK: %[[B:.*]] = tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
-// CHECK: %[[ACC:.*]], %{{.*}}, %{{.*}} = scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
+// CHECK: %[[ACC:.*]]:3 = scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
 // CHECK-NEXT: tt.load %[[X]] : !tt.ptr<tensor<16x16xf16>>
 // CHECK-NEXT: tt.load %[[Y]] : !tt.ptr<tensor<16x16xf16>>
 // CHECK: tt.advance %[[X]], [%[[Z:.*]], %[[S:.*]]] : <tensor<16x16xf16>>
 // CHECK: tt.advance %[[Y]], [%[[S]], %[[Z]]] : <tensor<16x16xf16>>
-// CHECK: scf.yield %[[ACC]] : tensor<16x16xf32>
+// CHECK: scf.yield %[[ACC]]#0 : tensor<16x16xf32>
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f16>>
