@@ -262,13 +262,13 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     write_csv(rows, args.csv)
     counts = {p: Counter(r.verdicts()[p] for r in rows) for p in PIPELINES}
-    ratios = {p: statistics.median(r.results[p].median_ms / r.results["native"].median_ms for r in rows
-                                   if r.results[p].ms and r.results["native"].ms) for p in PIPELINES}  # fmt: skip
+    ratios = {p: [r.results[p].median_ms / r.results["native"].median_ms for r in rows
+                  if r.results[p].ms and r.results["native"].ms] for p in PIPELINES}  # fmt: skip
     print(f"{len(rows)} kernel/configs; CSV: {args.csv}")
     for p in PIPELINES:
         c = counts[p]
         print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  "
-              f"(native fails {c['native fails']})  median compile time x{ratios[p]:.2f}")
+              f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
     return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 
