@@ -1,7 +1,7 @@
 """The whole corpus, natively and through ours, side by side: is ours ever worse than native?
 
     python benchmarks/corpus_compare.py [--set all|core|workloads] [--only KERNEL ...] [--repeat N]
-                                        [--csv F] [--no-explain]
+                                        [--csv F] [--markdown F] [--no-explain]
 
 Every kernel/config of the corpus (src/xpu_passes/corpus: the core set and the workload
 families) is compiled for PVC on the CPU through `triton.compile` (the backend's stages
@@ -230,12 +230,37 @@ def write_csv(rows: list[Row], path: str) -> None:
             w.writerow(cells + [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES])
 
 
+def write_markdown(rows: list[Row], path: str) -> None:
+    """README table rows: one per kernel/config, figures native / ours / ours+raising."""
+
+    def cell(row: Row, name: str) -> str:
+        vals = [_fig(row.results[k].figures, name) for k in ("native", *PIPELINES)]
+        if name == "shared_bytes":
+            vals = [f"{int(v):,}{' !' if int(v) > 128 * 1024 else ''}" if v != "-" else v for v in vals]
+        return " / ".join(vals)
+
+    with open(path, "w") as f:
+        f.write("| kernel (dtypes) | config | SLM native / ours / +raise | converts | 2D reads | 2D writes | DPAS "
+                "| compile x | verdict (ours, +raise) |\n|---|---|---:|---|---|---|---|---|---|\n")
+        for row in rows:
+            v = row.verdicts()
+            ms = {k: r.median_ms / row.results["native"].median_ms for k, r in row.results.items()}
+            dtypes = ",".join(sorted(set(row.spec.dtypes.values())))
+            verdict = ", ".join(v.values()) if set(v.values()) != {"ok"} else "ok"
+            reason = "; ".join(f"{p}: {r}" for p, r in row.reasons.items() if r)
+            f.write(f"| {row.spec.name} ({dtypes}) | {row.config.name} | {cell(row, 'shared_bytes')} "
+                    f"| {cell(row, 'converts')} | {cell(row, 'block_reads')} | {cell(row, 'block_writes')} "
+                    f"| {cell(row, 'dpas')} | {ms['ours']:.1f} / {ms['raise']:.1f} | {verdict}"
+                    f"{' - ' + reason.replace('|', '/') if reason else ''} |\n")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", choices=sorted(SETS), default="all")
     ap.add_argument("--only", nargs="*", default=[], help="kernel spec names")
     ap.add_argument("--repeat", type=int, default=1, help="compiles of each case per pipeline (median ms)")
     ap.add_argument("--csv", default="benchmarks/results/corpus_compare.csv")
+    ap.add_argument("--markdown", help="also write the table as README (markdown) rows to this file")
     ap.add_argument("--no-explain", action="store_true", help="skip the reasons (extra compiles of bad rows)")
     args = ap.parse_args(argv)
 
@@ -261,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"    {p}: {v}: {row.reasons[p]}", flush=True)
     os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     write_csv(rows, args.csv)
+    if args.markdown:
+        write_markdown(rows, args.markdown)
     counts = {p: Counter(r.verdicts()[p] for r in rows) for p in PIPELINES}
     ratios = {p: [r.results[p].median_ms / r.results["native"].median_ms for r in rows
                   if r.results[p].ms and r.results["native"].ms] for p in PIPELINES}  # fmt: skip

@@ -156,8 +156,10 @@ def test_exit_status_and_csv(bench: ModuleType, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(bench, "compile_once", _stand_in(bench, outcomes))
     monkeypatch.setattr(triton_plugin, "use_offline_pvc_target", lambda: None)
-    out = tmp_path / "c.csv"
-    assert bench.main(["--set", "workloads", "--only", "swiglu_fwd", "--csv", str(out)]) == status
+    out, md = tmp_path / "c.csv", tmp_path / "t.md"
+    assert bench.main(["--set", "workloads", "--only", "swiglu_fwd", "--csv", str(out), "--markdown", str(md)]) == status
+    table = md.read_text().splitlines()
+    assert len(table) == 4 and table[2].startswith("| swiglu_fwd (bf16) | 4096-w8-s1 | 0 / ")
     rows = list(csv.DictReader(out.open()))
     assert [r["config"] for r in rows] == ["4096-w8-s1", "16384-w32-s1"]
     assert all((r["ours_verdict"], r["raise_verdict"]) == verdicts for r in rows)
