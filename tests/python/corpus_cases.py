@@ -111,6 +111,20 @@ def _rms_bwd(rng: np.random.Generator) -> tuple[list[Any], tuple[int, ...]]:
     return [_fill(rows * STRIDE), dy, x, _f32(rng, COLS), rstd, _fill(3 * COLS), STRIDE, rows, COLS, 2], (3,)
 
 
+def _rms_block_fwd(rng: np.random.Generator) -> tuple[list[Any], tuple[int, ...]]:
+    """5 rows, 2 per program."""
+    rows = 5
+    return [_fill(rows * STRIDE), _f32(rng, rows * STRIDE), _f32(rng, COLS), _fill(6), STRIDE, rows, COLS,
+            1e-5], (3,)  # fmt: skip
+
+
+def _rms_block_bwd(rng: np.random.Generator) -> tuple[list[Any], tuple[int, ...]]:
+    rows = 5
+    rstd = (rng.random(rows) + 0.5).astype(np.float32)
+    return [_fill(rows * STRIDE), _f32(rng, rows * STRIDE), _f32(rng, rows * STRIDE), _f32(rng, COLS), rstd,
+            _fill(3 * COLS), STRIDE, rows, COLS], (3,)  # fmt: skip
+
+
 def _ln_bwd_dx(rng: np.random.Generator) -> tuple[list[Any], tuple[int, ...]]:
     """5 rows into 2 partial dw/db rows under 2 spin locks (+2 counters)."""
     rows, group = 5, 2
@@ -255,6 +269,10 @@ ROW_KERNELS: list[dict[str, Any]] = [
          constexprs={"BLOCK": 64}, make=_rms_fwd),
     dict(kernel="rms_norm_bwd", dtypes=_ptrs("dx_ptr", "dy_ptr", "x_ptr", "w_ptr", "rstd_ptr", "dw_ptr"),
          constexprs={"BLOCK": 64}, make=_rms_bwd),
+    dict(kernel="rms_norm_block_fwd", dtypes=_ptrs("y_ptr", "x_ptr", "w_ptr", "rstd_ptr"), floats=("eps",),
+         constexprs={"BLOCK_ROW": 2, "BLOCK": 64}, make=_rms_block_fwd),
+    dict(kernel="rms_norm_block_bwd", dtypes=_ptrs("dx_ptr", "dy_ptr", "x_ptr", "w_ptr", "rstd_ptr", "dw_ptr"),
+         constexprs={"BLOCK_ROW": 2, "BLOCK": 64}, make=_rms_block_bwd),
     dict(kernel="group_norm_fwd", dtypes=_ptrs("y_ptr", "x_ptr", "w_ptr", "b_ptr", "mean_ptr", "rstd_ptr"),
          floats=("eps",), constexprs={"CH": 4, "BLOCK": 8}, make=_gn_fwd),
     dict(kernel="group_norm_bwd", dtypes=_ptrs("dx_ptr", "dy_ptr", "x_ptr", "w_ptr", "mean_ptr", "rstd_ptr",

@@ -100,6 +100,41 @@ def rms_norm_bwd(dx_ptr, dy_ptr, x_ptr, w_ptr, rstd_ptr, dw_ptr, stride, n_rows,
 
 
 @triton.jit
+def rms_norm_block_fwd(y_ptr, x_ptr, w_ptr, rstd_ptr, stride, n_rows, N, eps,
+                       BLOCK_ROW: tl.constexpr, BLOCK: tl.constexpr):
+    """BLOCK_ROW rows per program (short rows, many of them): a 2D tile reduced along its rows."""
+    rows = tl.program_id(0) * BLOCK_ROW + tl.arange(0, BLOCK_ROW)
+    cols = tl.arange(0, BLOCK)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=cols < N, other=0).to(tl.float32)
+    rstd = tl.math.rsqrt(tl.sum(x * x, axis=1) / N + eps)
+    tl.store(rstd_ptr + rows, rstd, mask=rows < n_rows)
+    y = x * rstd[:, None] * w[None, :]
+    tl.store(y_ptr + rows[:, None] * stride + cols[None, :], y.to(y_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def rms_norm_block_bwd(dx_ptr, dy_ptr, x_ptr, w_ptr, rstd_ptr, dw_ptr, stride, n_rows, N,
+                       BLOCK_ROW: tl.constexpr, BLOCK: tl.constexpr):
+    """dx of BLOCK_ROW rows; the program's partial dw (a column sum) stored once."""
+    rows = tl.program_id(0) * BLOCK_ROW + tl.arange(0, BLOCK_ROW)
+    cols = tl.arange(0, BLOCK)
+    mask = (rows[:, None] < n_rows) & (cols[None, :] < N)
+    offs = rows[:, None] * stride + cols[None, :]
+    x = tl.load(x_ptr + offs, mask=mask, other=0).to(tl.float32)
+    dy = tl.load(dy_ptr + offs, mask=mask, other=0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=cols < N, other=0).to(tl.float32)
+    rstd = tl.load(rstd_ptr + rows, mask=rows < n_rows, other=0)
+    xhat = x * rstd[:, None]
+    wdy = w[None, :] * dy
+    c = tl.sum(wdy * xhat, axis=1) / N
+    dx = rstd[:, None] * (wdy - xhat * c[:, None])
+    tl.store(dx_ptr + offs, dx.to(dx_ptr.dtype.element_ty), mask=mask)
+    tl.store(dw_ptr + tl.program_id(0) * N + cols, tl.sum(dy * xhat, axis=0), mask=cols < N)
+
+
+@triton.jit
 def group_norm_fwd(y_ptr, x_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr, C, HW, groups, eps,
                    CH: tl.constexpr, BLOCK: tl.constexpr):
     """Program (sample, group): statistics over CH channels x HW, then per-channel affine."""

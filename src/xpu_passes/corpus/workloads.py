@@ -78,11 +78,21 @@ WORKLOADS: tuple[KernelSpec, ...] = (
     KernelSpec("rms_norm_bwd_bf16", {"dx_ptr": "bf16", "dy_ptr": "bf16", "x_ptr": "bf16", "w_ptr": "bf16",
                                      "rstd_ptr": "fp32", "dw_ptr": "fp32"}, configs=_rows((4096, 16)),
                function="rms_norm_bwd"),  # fmt: skip
+    KernelSpec("rms_norm_block_fwd", {"y_ptr": "fp32", "x_ptr": "fp32", "w_ptr": "fp32", "rstd_ptr": "fp32"},
+               floats=("eps",), configs=(_c(8, 1, BLOCK_ROW=16, BLOCK=512), _c(16, 1, BLOCK_ROW=4, BLOCK=2048))),
+    KernelSpec("rms_norm_block_fwd_bf16", {"y_ptr": "bf16", "x_ptr": "bf16", "w_ptr": "bf16", "rstd_ptr": "fp32"},
+               floats=("eps",), configs=(_c(8, 1, BLOCK_ROW=16, BLOCK=512),), function="rms_norm_block_fwd"),
+    KernelSpec("rms_norm_block_bwd", {"dx_ptr": "fp32", "dy_ptr": "fp32", "x_ptr": "fp32", "w_ptr": "fp32",
+                                      "rstd_ptr": "fp32", "dw_ptr": "fp32"},
+               configs=(_c(8, 1, BLOCK_ROW=16, BLOCK=512), _c(16, 1, BLOCK_ROW=4, BLOCK=2048))),
     KernelSpec("group_norm_fwd", {p: "fp32" for p in ("y_ptr", "x_ptr", "w_ptr", "b_ptr", "mean_ptr", "rstd_ptr")},
                floats=("eps",), configs=(_c(4, 1, CH=16, BLOCK=256), _c(8, 1, CH=32, BLOCK=128))),
     KernelSpec("group_norm_bwd", {p: "fp32" for p in ("dx_ptr", "dy_ptr", "x_ptr", "w_ptr", "mean_ptr", "rstd_ptr",
                                                       "dw_ptr", "db_ptr")},
                configs=(_c(4, 1, CH=16, BLOCK=256), _c(8, 1, CH=32, BLOCK=128))),  # fmt: skip
+    # ---- small rows: a softmax of 128-256 columns on 1-2 warps
+    KernelSpec("softmax_small", {"out_ptr": "fp32", "in_ptr": "fp32"}, function="softmax",
+               configs=(_c(1, 1, BLOCK=128), _c(2, 1, BLOCK=256))),
     # ---- losses and activations
     KernelSpec("cross_entropy", {"logits_ptr": "fp32", "loss_ptr": "fp32", "target_ptr": "i64"},
                configs=_rows((4096, 32), (32768, 32))),
