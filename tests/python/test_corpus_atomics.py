@@ -106,6 +106,16 @@ def test_atomic_add_lanes_in_order_masked_lanes_untouched() -> None:
     assert old[3] == 0 and old[7] == 0  # masked-off lanes read nothing
 
 
+def test_bf16_atomic_add_rounds_in_memory() -> None:
+    """bf16 lives in float32 buffers: each add is rounded to bf16, as the hardware stores it."""
+    text = RMW.replace("f32>", "bf16>").replace("dense<1.5>", "dense<1.0e-02>")  # 0.01 is 0.010009765625 in bf16
+    x = np.array([1.0, 256.0, 0.0], np.float32)
+    old = np.zeros(8, np.float32)
+    run_kernel(_module(text), [x, old], (1,))
+    # 1 + 0.01 -> 1.0078125 (bf16), + 0.01 -> 1.015625; 256 + 0.01 stays 256 in bf16.
+    np.testing.assert_array_equal(x, [1.015625, 256.0, 0.0])
+
+
 def test_compare_and_swap_returns_the_old_value() -> None:
     lock, out = np.zeros(1, np.int32), np.full(4, -1, np.int32)
     run_kernel(_module(CAS), [lock, out], (1,))

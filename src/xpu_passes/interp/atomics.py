@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from xpu_passes.dialects import tt
 from xpu_passes.interp.core import Interpreter, InterpError, _result_type, handles
 from xpu_passes.interp.memory import Ptr, _check_bounds
-from xpu_passes.interp.types import np_dtype
+from xpu_passes.interp.types import is_bf16, np_dtype, round_bf16
 
 _KINDS = {v: k for k, v in tt.RMW.items()}
 _UNSIGNED = {np.dtype(np.int32): np.uint32, np.dtype(np.int64): np.uint64, np.dtype(np.int16): np.uint16,
@@ -63,10 +63,11 @@ def _atomic_rmw(it: Interpreter, op: Operation, ins: list[Any]) -> list[Any]:
     mask = np.asarray(ins[2]) if op.mask is not None else np.ones(ptr.shape, bool)
     val = np.broadcast_to(np.asarray(ins[1]), ptr.shape).reshape(-1)
     combine = _COMBINE[kind]
+    rounded = round_bf16 if is_bf16(op.val.type) else np.asarray  # bf16 lives in float32 buffers
 
     def update(buf: np.ndarray, off: int, i: int) -> Any:
         old = buf[off].copy()
-        buf[off] = combine(np.asarray(old), np.asarray(val[i], dtype=buf.dtype))
+        buf[off] = rounded(combine(np.asarray(old), np.asarray(val[i], dtype=buf.dtype)))
         return old
 
     return [_lanes(it, ptr, mask, update, np_dtype(_result_type(op)))]
