@@ -342,16 +342,17 @@ def test_integer_semantics(op: str, a: int, b: int, expected: int) -> None:
 def test_unknown_op_is_refused_with_its_name_and_location() -> None:
     text = """
 module {
-  tt.func public @k(%p: !tt.ptr<f32>, %v: f32) {
-    %old = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+  tt.func public @k(%i: i64, %v: f32) {
+    %p = tt.int_to_ptr %i : i64 -> !tt.ptr<f32>
+    tt.store %p, %v : !tt.ptr<f32>
     tt.return
   }
 }
 """
-    parsed = parse(text)
-    with pytest.raises(InterpError, match=r"cannot interpret 'tt.atomic_rmw'") as e:
-        run_kernel(parsed.module, [np.zeros(1, np.float32), 1.0], (1,))
-    assert located(e.value, parsed).startswith("test.mlir:4:5: error: cannot interpret 'tt.atomic_rmw'")
+    parsed = parse(text)  # pointers are (buffer, offset) here: an integer address has no buffer
+    with pytest.raises(InterpError, match=r"cannot interpret 'tt.int_to_ptr'") as e:
+        run_kernel(parsed.module, [0, 1.0], (1,))
+    assert located(e.value, parsed).startswith("test.mlir:4:5: error: cannot interpret 'tt.int_to_ptr'")
 
 
 def test_argument_errors() -> None:

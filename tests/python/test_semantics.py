@@ -42,6 +42,7 @@ class Case:
     num_warps: int = 4
     rtol: float = 2e-3  # ours vs Triton's interpreter: summation order and libm differ
     stages: dict[str, str] = field(default_factory=dict)
+    function: str = ""  # the corpus function when `kernel` names a variant of it (default: `kernel`)
 
 
 def _f16(rng: np.random.Generator, n: int, scale: float = 1.0) -> np.ndarray:
@@ -111,7 +112,16 @@ CASES = [
         {"BLOCK": 16}, _layer_norm, floats=("eps",),
     ),
 ]  # fmt: skip
-IDS = [c.kernel for c in CASES]
+from corpus_cases import FRONTEND_GAPS, WORKLOAD_CASES  # noqa: E402  (the workload families: tests/python/corpus_cases.py)
+
+from xpu_passes.frontend.diagnostics import TTGIRError  # noqa: E402
+
+CASES += [Case(**kw) for kw in WORKLOAD_CASES]
+IDS = [
+    pytest.param(c.kernel, marks=pytest.mark.xfail(strict=True, raises=TTGIRError, reason=FRONTEND_GAPS[c.kernel]))
+    if c.kernel in FRONTEND_GAPS else c.kernel
+    for c in CASES
+]  # fmt: skip
 
 # Stages read from triton-xpu's pipeline: the TTIR from its front end and the one it hands to make_ttgir, the TTGIR
 # before its MaterializeBlockPointer and before its last RemoveLayoutConversions, the final TTGIR.
@@ -123,7 +133,7 @@ RLC = "tritonintelgpu-remove-layout-conversions"
 def _compile(case: Case) -> dict[str, str]:
     from xpu_passes.corpus import Config, KernelSpec, make_ttir_module
 
-    spec = KernelSpec(case.kernel, case.dtypes, case.floats)
+    spec = KernelSpec(case.kernel, case.dtypes, case.floats, function=case.function)
     mod, opts, backend = make_ttir_module(spec, Config(case.constexprs, case.num_warps, 2))
     stages = {"ttir-frontend": str(mod)}  # before inlining: tt.call of the kernels' helpers
     oracle.run_steps(mod, oracle.native_ttir_steps(opts))
@@ -147,7 +157,7 @@ def _prepared() -> dict[str, tuple[Case, Inputs, list[Any]]]:
         case.stages = _compile(case)
         args, grid = case.make(np.random.default_rng(i))
         inputs = Inputs(args, grid)
-        launches.append(Launch(case.kernel, inputs.copy(), grid, case.constexprs))
+        launches.append(Launch(case.function or case.kernel, inputs.copy(), grid, case.constexprs))
         out[case.kernel] = (case, inputs, [])
     for case, result in zip(CASES, run_triton_interpreter(launches)):
         out[case.kernel][2].extend(result)

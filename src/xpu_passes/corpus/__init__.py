@@ -16,7 +16,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-CONSTEXPRS = ("BM", "BN", "BK", "HEAD", "BLOCK")
+CONSTEXPRS = ("BM", "BN", "BK", "HEAD", "BLOCK")  # of the core kernels; `KernelSpec` asks the function
+# Modules of kernels, each one family group: `KernelSpec.fn` looks a name up in them in order.
+KERNEL_MODULES = ("kernels", "kernels_gemm", "kernels_norm", "kernels_act", "kernels_attn", "kernels_misc")
+
+
+def kernel_function(name: str) -> Any:
+    """The @triton.jit function `name` of the corpus' kernel modules."""
+    import importlib
+
+    for module in KERNEL_MODULES:
+        mod = importlib.import_module(f"xpu_passes.corpus.{module}")
+        if hasattr(mod, name):
+            return getattr(mod, name)
+    raise KeyError(f"no corpus kernel named '{name}'")
 
 
 @dataclass(frozen=True)
@@ -34,20 +47,23 @@ class Config:
 @dataclass(frozen=True)
 class KernelSpec:
     name: str
-    dtypes: dict[str, str]  # pointer arg -> element type (bf16, f16, fp32)
+    dtypes: dict[str, str]  # pointer arg -> element type (bf16, fp16, fp32, i8, i32, i64)
     floats: tuple[str, ...] = ()  # float scalar args
     configs: tuple[Config, ...] = field(default_factory=tuple)
+    function: str = ""  # the kernel's function when several specs (dtypes) share it; default `name`
 
     @property
     def fn(self) -> Any:
-        from xpu_passes.corpus import kernels
+        return kernel_function(self.function or self.name)
 
-        return getattr(kernels, self.name)
+    def constexprs(self) -> list[str]:
+        return [p.name for p in self.fn.params if p.is_constexpr]
 
     def signature(self) -> dict[str, str]:
         sig: dict[str, str] = {}
+        constexprs = self.constexprs()
         for arg in self.fn.arg_names:
-            if arg in CONSTEXPRS:
+            if arg in constexprs:
                 sig[arg] = "constexpr"
             elif arg in self.dtypes:
                 sig[arg] = "*" + self.dtypes[arg]
@@ -102,8 +118,14 @@ SPECS: tuple[KernelSpec, ...] = (
 )
 
 
+from xpu_passes.corpus.workloads import WORKLOADS  # noqa: E402  (needs KernelSpec/Config)
+
+ALL_SPECS: tuple[KernelSpec, ...] = SPECS + WORKLOADS
+SETS: dict[str, tuple[KernelSpec, ...]] = {"core": SPECS, "workloads": WORKLOADS, "all": ALL_SPECS}
+
+
 def find(kernel: str, config: str | None = None) -> tuple[KernelSpec, Config]:
-    spec = next(s for s in SPECS if s.name == kernel)
+    spec = next(s for s in ALL_SPECS if s.name == kernel)
     return spec, next(c for c in spec.configs if config is None or c.name == config)
 
 
@@ -188,10 +210,10 @@ def write(compiled: Compiled, root: Path) -> Path:
     return d
 
 
-def build(root: Path | None = None, only: str | None = None) -> Path:
-    """Compile what is missing from the cache; return the corpus directory."""
+def build(root: Path | None = None, only: str | None = None, specs: str = "core") -> Path:
+    """Compile what is missing from the cache (the `specs` set of SETS); return the corpus directory."""
     root = root or cache_dir()
-    for spec in SPECS:
+    for spec in SETS[specs]:
         if only and spec.name != only:
             continue
         for config in spec.configs:
@@ -200,11 +222,18 @@ def build(root: Path | None = None, only: str | None = None) -> Path:
     return root
 
 
-def entries(root: Path | None = None) -> list[dict[str, Any]]:
-    """index.json of every compiled kernel/config, with its directory."""
-    root = build(root)
+def entries(root: Path | None = None, specs: str = "core") -> list[dict[str, Any]]:
+    """index.json of every compiled kernel/config of the `specs` set, with its directory.
+
+    "core": the GEMM/attention/softmax/layer-norm kernels the passes were built around;
+    "workloads": the families of kernels people run (corpus/workloads.py); "all": both.
+    """
+    root = build(root, specs=specs)
+    wanted = {f"{s.name}-{c.name}" for s in SETS[specs] for c in s.configs}
     out = []
     for index in sorted(root.glob("*/index.json")):
+        if index.parent.name not in wanted:
+            continue
         entry = json.loads(index.read_text())
         entry["dir"] = index.parent
         out.append(entry)

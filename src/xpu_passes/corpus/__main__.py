@@ -1,4 +1,4 @@
-"""`python -m xpu_passes.corpus dump OUTDIR [--only KERNEL]`: write the corpus dumps."""
+"""`python -m xpu_passes.corpus dump OUTDIR [--only KERNEL] [--set core|workloads|all]`: write the corpus dumps."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from xpu_passes.corpus import SPECS, compile_spec, write
+from xpu_passes.corpus import SETS, compile_spec, write
 
 
 def main() -> None:
@@ -15,9 +15,10 @@ def main() -> None:
     dump = sub.add_parser("dump", help="compile every kernel/config and write the IR before each pass")
     dump.add_argument("outdir", type=Path)
     dump.add_argument("--only", help="one kernel by name")
+    dump.add_argument("--set", choices=sorted(SETS), default="core", help="which kernels (default: core)")
     args = ap.parse_args()
     total = 0
-    for spec in SPECS:
+    for spec in SETS[args.set]:
         if args.only and spec.name != args.only:
             continue
         for config in spec.configs:

@@ -6,6 +6,7 @@ buffers (Triton's semantics for masks, block pointers, `tt.dot`, reductions and
 versions of a kernel on the same inputs and reports the first differing element.
 """
 
+from xpu_passes.interp import atomics as _atomics  # noqa: F401  (registers the atomic ops' handlers)
 from xpu_passes.interp.core import InterpError, Interpreter, pick_function, run_kernel
 from xpu_passes.interp.types import round_bf16
 from xpu_passes.interp.validate import Inputs, Mismatch, Result, random_inputs, validate, validate_spec

@@ -22,7 +22,7 @@ import numpy as np
 
 @dataclass
 class Launch:
-    """One launch of a corpus kernel (`xpu_passes.corpus.kernels.<kernel>`)."""
+    """One launch of a corpus kernel (a function of `xpu_passes.corpus.KERNEL_MODULES`)."""
 
     kernel: str
     args: list[Any]  # NumPy arrays for pointers (f16/f32/ints), Python scalars
@@ -65,13 +65,13 @@ def _child(src: Path, dst: Path) -> None:
     import torch
     import triton.runtime.interpreter as interpreter
 
-    from xpu_passes.corpus import kernels
+    from xpu_passes.corpus import kernel_function
 
     _patch_index(interpreter)
 
     out = []
     for launch in pickle.loads(src.read_bytes()):
-        fn = getattr(kernels, launch.kernel)
+        fn = kernel_function(launch.kernel)
         args = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in launch.args]
         for a in args:
             if isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16:

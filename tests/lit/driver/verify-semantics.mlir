@@ -4,7 +4,7 @@
 // RUN: not xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='arg2=40,arg3=24,grid=3,arg0=900,func=tile' 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not xpu-opt %s --verify-semantics='grid=0' 2>&1 | FileCheck %s --check-prefix=BADGRID
 // RUN: not xpu-opt %s --verify-semantics='arg2=40,arg9=1,func=tile' 2>&1 | FileCheck %s --check-prefix=BADARG
-// RUN: not xpu-opt %s --verify-semantics=func=atomic 2>&1 | FileCheck %s --check-prefix=REFUSE
+// RUN: not xpu-opt %s --verify-semantics=func=address 2>&1 | FileCheck %s --check-prefix=REFUSE
 // RUN: not xpu-opt %s --verify-semantics 2>&1 | FileCheck %s --check-prefix=NOFUNC
 // --verify-semantics runs the kernel before and after the passes with the NumPy
 // interpreter on the same random inputs (ragged 40x24 against 16x16 tiles here)
@@ -39,10 +39,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 // BADGRID: xpu-opt: error: --verify-semantics: grid must have 1 to 3 positive sizes, got '0'
 // BADARG: xpu-opt: error: unknown kernel argument 'arg9': 'tile' takes 4 arguments
-// NOFUNC: verify-semantics.mlir:21:3: error: --verify-semantics: pick a kernel with func=...: public tt.funcs are tile, atomic
-  tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) {
-    // REFUSE: verify-semantics.mlir:[[# @LINE + 1]]:5: error: --verify-semantics: before the passes: cannot interpret 'tt.atomic_rmw'
-    %old = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+// NOFUNC: verify-semantics.mlir:21:3: error: --verify-semantics: pick a kernel with func=...: public tt.funcs are tile, address
+  // Pointers are (buffer, offset) in the interpreter: an address made from an integer has no buffer.
+  tt.func public @address(%i: i64, %v: f32) {
+    // REFUSE: verify-semantics.mlir:[[# @LINE + 1]]:5: error: --verify-semantics: before the passes: cannot interpret 'tt.int_to_ptr'
+    %p = tt.int_to_ptr %i : i64 -> !tt.ptr<f32>
+    tt.store %p, %v : !tt.ptr<f32>
     tt.return
   }
 }

@@ -1,0 +1,303 @@
+"""The whole corpus, natively and through ours, side by side: is ours ever worse than native?
+
+    python benchmarks/corpus_compare.py [--set all|core|workloads] [--only KERNEL ...] [--repeat N]
+                                        [--csv F] [--markdown F] [--no-explain]
+
+Every kernel/config of the corpus (src/xpu_passes/corpus: the core set and the workload
+families) is compiled for PVC on the CPU through `triton.compile` (the backend's stages
+TTIR -> TTGIR -> LLVM IR -> SPIR-V) three ways, interleaved: triton-xpu's own pipeline,
+ours (`xpu`) and ours with raising (`xpu:raise_block_pointer`), both STRICT: a failure of
+ours is a failure (no native fallback). Figures: SLM bytes (metadata "shared"; `!` = over
+PVC's 128 KB), ttg.convert_layout in the final TTGIR, 2D block reads/writes and DPAS calls
+in the LLVM IR, compile time (median of --repeat, and ours / native).
+
+A row is WORSE when ours needs more SLM or conversions, or has fewer 2D block reads/writes
+or DPAS calls than native; FAIL when ours raises where native compiles. For those rows the
+reason is printed: the error, or the ops that consume ours' extra conversions, our passes'
+remarks, and whether `rlc=last` (ours only at the last RemoveLayoutConversions) or
+`block_io_encoding=false` clears it. Writes a CSV; exits 1 if any row is WORSE or FAIL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from xpu_passes import oracle
+from xpu_passes.corpus import SETS, Config, KernelSpec
+
+PIPELINES = {"ours": "xpu", "raise": "xpu:raise_block_pointer"}
+FIGURES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
+EXPLAIN = {"rlc=last": "rlc=last", "no block-io encoding": "block_io_encoding=false"}
+
+
+@dataclass
+class Result:
+    """One compile: its figures, or the error that stopped it."""
+
+    figures: oracle.StaticFigures | None = None
+    error: str = ""
+    ms: list[float] = field(default_factory=list)
+    ttgir: str = ""
+    remarks: list[str] = field(default_factory=list)
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.ms) if self.ms else float("nan")
+
+
+def worse_figures(native: oracle.StaticFigures, ours: oracle.StaticFigures) -> list[str]:
+    """The figures in which `ours` loses to `native` (empty: never worse)."""
+    out = []
+    if ours.shared_bytes > native.shared_bytes:
+        out.append(f"SLM {native.shared_bytes}->{ours.shared_bytes}")
+    if ours.converts > native.converts:
+        out.append(f"converts {native.converts}->{ours.converts}")
+    for name in ("block_reads", "block_writes", "dpas"):
+        if getattr(ours, name) < getattr(native, name):
+            out.append(f"{name} {getattr(native, name)}->{getattr(ours, name)}")
+    return out
+
+
+def verdict(native: Result, ours: Result) -> str:
+    if native.figures is None:
+        return "native fails"
+    if ours.figures is None:
+        return "FAIL"
+    return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
+
+
+_CVT = re.compile(r"(%[\w#]+) = ttg\.convert_layout ")
+
+
+def conversion_users(ttgir: str) -> Counter[str]:
+    """For each ttg.convert_layout, the op that first uses its result: what needed the conversion."""
+    lines = ttgir.splitlines()
+    users: Counter[str] = Counter()
+    for i, line in enumerate(lines):
+        m = _CVT.search(line)
+        if not m:
+            continue
+        use = re.compile(re.escape(m.group(1)) + r"\b")
+        user = next((ln for ln in lines[i + 1 :] if use.search(ln.split("=", 1)[-1])), "")
+        op = re.search(r"\b((?:tt|ttg|ttig|arith|math|scf|cf)\.\w+)", user.split("=", 1)[-1] if "=" in user else user)
+        users[op.group(1) if op else "?"] += 1
+    return users
+
+
+# ---------------------------------------------------------------- compiling
+
+
+def compile_once(spec: KernelSpec, config: Config, pipeline: str | None) -> Result:
+    """triton.compile for PVC with `pipeline` (None: native), strict; errors are results."""
+    import triton
+    from triton.compiler.compiler import ASTSource
+
+    from xpu_passes import triton_plugin
+    from xpu_passes.transforms import REMARKS
+
+    triton_plugin.disable()
+    if pipeline is not None:
+        name, options = triton_plugin.parse_spec(pipeline)
+        triton_plugin.enable(name, fallback=False, **options)
+        REMARKS.enabled = True
+        REMARKS.drain()
+    src = ASTSource(spec.fn, spec.signature(), dict(config.constexprs), spec.attrs())
+    opts = dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large")
+    t = time.perf_counter()
+    try:
+        k = triton.compile(src, target=oracle.pvc_target(), options=opts)
+        ms = (time.perf_counter() - t) * 1e3
+        figures = oracle.figures(k.asm["ttgir"], k.asm["llir"], k.metadata.shared)
+        result = Result(figures, ms=[ms], ttgir=k.asm["ttgir"])
+    except Exception as e:  # noqa: BLE001 - every failure is a row of the table
+        text = str(e).strip() or type(e).__name__
+        result = Result(error=f"{type(e).__name__}: {text}")
+    finally:
+        triton_plugin.disable()
+        REMARKS.enabled = False
+    result.remarks = [f"{r.pass_name}: {r.message}" for r in REMARKS.drain()]
+    return result
+
+
+@dataclass
+class Row:
+    spec: KernelSpec
+    config: Config
+    results: dict[str, Result]  # "native", "ours", "raise"
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def case(self) -> str:
+        return f"{self.spec.name}-{self.config.name}"
+
+    def verdicts(self) -> dict[str, str]:
+        return {p: verdict(self.results["native"], self.results[p]) for p in PIPELINES}
+
+
+def measure(spec: KernelSpec, config: Config, repeat: int) -> Row:
+    """Native, ours and ours+raising, interleaved `repeat` times."""
+    results: dict[str, Result] = {}
+    for _ in range(repeat):
+        for key, pipeline in (("native", None), *PIPELINES.items()):
+            r = compile_once(spec, config, pipeline)
+            if key not in results:
+                results[key] = r
+            else:
+                results[key].ms += r.ms
+    return Row(spec, config, results)
+
+
+def explain(row: Row, which: str) -> str:
+    """Why ours (or ours+raising) is worse or fails on `row`."""
+    native, ours = row.results["native"], row.results[which]
+    if ours.figures is None:
+        return ours.error.splitlines()[0][:400]
+    assert native.figures is not None
+    parts = worse_figures(native.figures, ours.figures)
+    extra = conversion_users(ours.ttgir) - conversion_users(native.ttgir)
+    if extra:
+        parts.append("extra conversions before " + ", ".join(f"{op} x{n}" for op, n in extra.items()))
+    elif ours.figures.shared_bytes > native.figures.shared_bytes:
+        parts.append("no extra conversion: the scratch of a reduce/scan (or a layout it is given)")
+    base = PIPELINES[which]
+    for label, option in EXPLAIN.items():
+        spec = f"{base}{',' if ':' in base else ':'}{option}"
+        trial = compile_once(row.spec, row.config, spec)
+        if trial.figures is not None and not worse_figures(native.figures, trial.figures):
+            parts.append(f"not worse with {label}")
+    # The remarks about the ops that needed the extra conversions, else the commonest refusal.
+    notes = Counter(r for r in ours.remarks if any(f"'{op}'" in r for op in extra)) or Counter(
+        r for r in ours.remarks if "cannot" in r or "left alone" in r
+    )
+    parts += [f"remark ({n}x) {r[:300]}" for r, n in notes.most_common(1)]
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- printing
+
+
+def _slm(f: oracle.StaticFigures | None) -> str:
+    if f is None:
+        return "-"
+    return f"{f.shared_bytes}{'' if f.fits_slm else '!'}"
+
+
+def _fig(f: oracle.StaticFigures | None, name: str) -> str:
+    return "-" if f is None else str(getattr(f, name))
+
+
+HEADER = (f"{'kernel-config':46} {'SLM native/ours/raise':>24} {'cvt':>8} {'2D reads':>10} {'2D writes':>10} "
+          f"{'DPAS':>11} {'ms native':>9} {'x ours':>6} {'x raise':>7}  verdict")  # fmt: skip
+
+
+def format_row(row: Row) -> str:
+    n, o, r = (row.results[k].figures for k in ("native", "ours", "raise"))
+
+    def three(name: str) -> str:
+        return "/".join(_fig(f, name) for f in (n, o, r))
+
+    ms = {k: v.median_ms for k, v in row.results.items()}
+    v = row.verdicts()
+    verdicts = "ok" if set(v.values()) == {"ok"} else " ".join(f"{k}:{x}" for k, x in v.items() if x != "ok")
+    return (f"{row.case:46} {'/'.join(_slm(f) for f in (n, o, r)):>24} {three('converts'):>8} "
+            f"{three('block_reads'):>10} {three('block_writes'):>10} {three('dpas'):>11} {ms['native']:9.0f} "
+            f"{ms['ours'] / ms['native']:6.2f} {ms['raise'] / ms['native']:7.2f}  {verdicts}")  # fmt: skip
+
+
+def write_csv(rows: list[Row], path: str) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        head = ["kernel", "config", "dtypes"]
+        for key in ("native", *PIPELINES):
+            head += [f"{key}_{name}" for name in FIGURES] + [f"{key}_ms", f"{key}_error"]
+        w.writerow(head + [f"{p}_verdict" for p in PIPELINES] + [f"{p}_reason" for p in PIPELINES])
+        for row in rows:
+            cells: list[Any] = [row.spec.name, row.config.name, " ".join(f"{k}:{v}" for k, v in row.spec.dtypes.items())]
+            for key in ("native", *PIPELINES):
+                res = row.results[key]
+                cells += [_fig(res.figures, name) for name in FIGURES] + [f"{res.median_ms:.1f}", res.error[:300]]
+            v = row.verdicts()
+            w.writerow(cells + [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES])
+
+
+def write_markdown(rows: list[Row], path: str) -> None:
+    """README table rows: one per kernel/config, figures native / ours / ours+raising."""
+
+    def cell(row: Row, name: str) -> str:
+        vals = [_fig(row.results[k].figures, name) for k in ("native", *PIPELINES)]
+        if name == "shared_bytes":
+            vals = [f"{int(v):,}{' !' if int(v) > 128 * 1024 else ''}" if v != "-" else v for v in vals]
+        return " / ".join(vals)
+
+    with open(path, "w") as f:
+        f.write("| kernel (dtypes) | config | SLM native / ours / +raise | converts | 2D reads | 2D writes | DPAS "
+                "| compile x | verdict (ours, +raise) |\n|---|---|---:|---|---|---|---|---|---|\n")
+        for row in rows:
+            v = row.verdicts()
+            ms = {k: r.median_ms / row.results["native"].median_ms for k, r in row.results.items()}
+            dtypes = ",".join(sorted(set(row.spec.dtypes.values())))
+            verdict = ", ".join(v.values()) if set(v.values()) != {"ok"} else "ok"
+            reason = "; ".join(f"{p}: {r}" for p, r in row.reasons.items() if r)
+            f.write(f"| {row.spec.name} ({dtypes}) | {row.config.name} | {cell(row, 'shared_bytes')} "
+                    f"| {cell(row, 'converts')} | {cell(row, 'block_reads')} | {cell(row, 'block_writes')} "
+                    f"| {cell(row, 'dpas')} | {ms['ours']:.1f} / {ms['raise']:.1f} | {verdict}"
+                    f"{' - ' + reason.replace('|', '/') if reason else ''} |\n")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", choices=sorted(SETS), default="all")
+    ap.add_argument("--only", nargs="*", default=[], help="kernel spec names")
+    ap.add_argument("--repeat", type=int, default=1, help="compiles of each case per pipeline (median ms)")
+    ap.add_argument("--csv", default="benchmarks/results/corpus_compare.csv")
+    ap.add_argument("--markdown", help="also write the table as README (markdown) rows to this file")
+    ap.add_argument("--no-explain", action="store_true", help="skip the reasons (extra compiles of bad rows)")
+    args = ap.parse_args(argv)
+
+    from xpu_passes import triton_plugin
+    from xpu_passes.transforms import load_all
+
+    load_all()
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cached kernel: every compile is timed
+    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-corpus-compare-"))
+    triton_plugin.use_offline_pvc_target()
+    rows: list[Row] = []
+    print(HEADER, flush=True)
+    for spec in SETS[args.set]:
+        if args.only and spec.name not in args.only:
+            continue
+        for config in spec.configs:
+            row = measure(spec, config, args.repeat)
+            rows.append(row)
+            print(format_row(row), flush=True)
+            for p, v in row.verdicts().items():
+                if v in ("WORSE", "FAIL"):
+                    row.reasons[p] = "" if args.no_explain else explain(row, p)
+                    print(f"    {p}: {v}: {row.reasons[p]}", flush=True)
+    os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
+    write_csv(rows, args.csv)
+    if args.markdown:
+        write_markdown(rows, args.markdown)
+    counts = {p: Counter(r.verdicts()[p] for r in rows) for p in PIPELINES}
+    ratios = {p: [r.results[p].median_ms / r.results["native"].median_ms for r in rows
+                  if r.results[p].ms and r.results["native"].ms] for p in PIPELINES}  # fmt: skip
+    print(f"{len(rows)} kernel/configs; CSV: {args.csv}")
+    for p in PIPELINES:
+        c = counts[p]
+        print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  "
+              f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
+    return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
