@@ -12,7 +12,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from xpu_passes.analysis.block_pointers import Family
-from xpu_passes.dialects import arith_compat, tt, ttg
+from xpu_passes.dialects import arith_compat, tt, ttg, ttig
 
 
 def encoding(t: Attribute) -> Attribute | None:
@@ -73,6 +73,22 @@ _SAME_LAYOUT: tuple[type[Operation], ...] = (
 )  # fmt: skip
 
 
+def result_layouts(op: Operation, layout: Attribute) -> list[Attribute | None] | None:
+    """Per result, its layout when the result asked for is in `layout`: ops whose results
+    share one layout (scans, multi-result reductions) change them together."""
+    if isinstance(op, tt.ReduceOp | tt.ScanOp):
+        return [layout if isinstance(r.type, TensorType) else None for r in op.results]
+    return None
+
+
+# Side-effecting ops that run in their operands' layout (Intel: blocked or DPAS layouts only).
+ATOMICS: tuple[type[Operation], ...] = (tt.AtomicRMWOp, tt.AtomicCASOp)
+
+
+def atomic_layout_ok(layout: Attribute) -> bool:
+    return isinstance(layout, ttg.BlockedEncodingAttr | ttig.DpasEncodingAttr)
+
+
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
     """Per operand, the layout it must have for `op` to yield `result_layout`.
 
@@ -84,10 +100,12 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
     if isinstance(op, tt.ExpandDimsOp):
         return [slice_layout(op.axis.value.data, result_layout)]
     if isinstance(op, tt.ReduceOp):
-        # A reduction yields a slice of its operand's layout along its axis.
+        # A reduction yields a slice of its operands' layout along its axis (all results alike).
         axis = op.axis.value.data
-        ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis and len(op.results) == 1
+        ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis
         return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
+    if isinstance(op, tt.ScanOp):
+        return [result_layout for _ in op.operands]  # operands and results share one layout
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
         return [None for _ in op.operands]
     return None

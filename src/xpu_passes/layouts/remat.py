@@ -24,34 +24,19 @@ from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.scratch import needs_slm
+from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth, scratch_change, weight
 from xpu_passes.layouts.propagation import (
     _SAME_LAYOUT,
+    ATOMICS,
+    atomic_layout_ok,
     encoding,
     numel,
     operand_layouts,
+    result_layouts,
     retype_family,
     retyped,
     with_encoding,
 )
-
-LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
-
-
-def loop_depth(op: Operation | None) -> int:
-    depth = 0
-    while op is not None:
-        op = op.parent_op()
-        depth += isinstance(op, scf.ForOp | scf.WhileOp)
-    return depth
-
-
-def weight(v: SSAValue) -> int:
-    """How often a conversion placed right after `v`'s definition runs."""
-    where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
-    inside = isinstance(v, BlockArgument) and isinstance(where, scf.ForOp | scf.WhileOp)
-    return LOOP_WEIGHT ** (loop_depth(where) + inside)
-
 
 @dataclass
 class Slice:
@@ -107,6 +92,9 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
         return _boundary(v, layout, s)
     if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1:
         return s.fail("a load with several users would be duplicated")
+    for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
+        if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
+            return s.fail("a value is needed in two layouts")
     s.layout[v] = layout
     for operand, want in zip(op.operands, needed):
         if want is not None and not backward(operand, want, s):
@@ -174,8 +162,11 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 def _forward_layout(user: Operation, layout: Attribute) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
     if isinstance(user, tt.ReduceOp):
-        ok = len(user.operands) == 1 and len(user.results) == 1
-        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout) if ok else None
+        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
+    if isinstance(user, tt.ScanOp):
+        return layout
+    if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
+        return layout if atomic_layout_ok(layout) else None
     if isinstance(user, tt.ExpandDimsOp):
         ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == user.axis.value.data
         return layout.parent if ok else None  # type: ignore[union-attr]
@@ -269,26 +260,12 @@ def conversions_saved(s: Slice, target: Operation) -> int:
     return removed - added
 
 
-SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group shuffle) counts 1/8
-
-
-def conversion_cost(t: Attribute, layout: Attribute) -> int:
-    """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
-    algebra shows it needs no SLM (unknown layouts are taken to need it)."""
-    src = encoding(t)
-    n = numel(t)
-    if src is None or src == layout:
-        return 0
-    try:
-        free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
-    except LayoutError:
-        free = False
-    return max(1, n // SHUFFLE_DISCOUNT) if free else n
-
-
 def cost(s: Slice, exclude: Operation) -> int:
-    """Elements the slice would convert, weighted by how often each conversion runs."""
+    """Elements the slice would convert or put through scan/reduce scratch, weighted by how often."""
     total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
+    for op in s.ops:
+        if isinstance(op, tt.ScanOp | tt.ReduceOp) and op.results[0] in s.layout:
+            total += scratch_change(op, s.layout[op.results[0]]) * weight(op.results[0])
     for v in s.inplace:
         users = [u.operation for u in v.uses if u.operation is not exclude]
         if users and _foreign_uses(v, s, s.layout[v]):
@@ -387,3 +364,5 @@ def erase_dead(ops: list[Operation]) -> None:
     for op in reversed(ops):
         if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
             Rewriter.erase_op(op)
+        elif isinstance(op, ATOMICS) and op.parent is not None:
+            raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -16,10 +16,10 @@ layout and chains of conversions fold.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -27,7 +27,8 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts import remat
-from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
+from xpu_passes.layouts.solution import Figures, figures, layout_errors
+from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
@@ -107,50 +108,143 @@ def _positions(module: ModuleOp) -> dict[Operation, int]:
     return {op: i for i, op in enumerate(module.walk())}
 
 
+def _module_int(module: ModuleOp, key: str, default: int) -> int:
+    v = module.attributes.get(key)
+    return v.value.data if isinstance(v, IntegerAttr) else default
+
+
+def _block_loads(module: ModuleOp) -> set[Operation]:
+    """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
+    isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
+    and loads of fewer elements than the CTA has threads (cache hits)."""
+    ai = AxisInfoAnalysis(module)
+    threads = _module_int(module, "ttg.num-warps", 4) * _module_int(module, "ttg.threads-per-warp", 16)
+
+    def cheap(ld: tt.LoadOp) -> bool:
+        ptr = ld.operands[0]
+        return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
+
+    return {
+        ld for ld in module.walk()
+        if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
+        and (BLOCK_IO in ld.attributes or cheap(ld)
+             or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
+    }  # fmt: skip
+
+
+def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
+    """`dst` takes `src`'s body (`src` is a rewritten copy of it)."""
+    for b in list(dst.body.blocks):
+        dst.body.detach_block(b).drop_all_references()
+    src.body.move_blocks(dst.body)
+
+
+@dataclass
+class _Work:
+    """The module being rewritten: a copy of the input, replaced by a trial copy whenever a
+    rewrite is accepted; `origin` maps its ops to the input's (remarks are located there)."""
+
+    module: ModuleOp
+    origin: dict[Operation, Operation]
+    block_loads: set[Operation]
+    figures: Figures
+    tried: set[Operation] = field(default_factory=set)
+    kept: dict[Operation, str] = field(default_factory=dict)
+
+    def trial(self) -> tuple[ModuleOp, dict[Operation, Operation]]:
+        copy = self.module.clone()
+        return copy, dict(zip(self.module.walk(), copy.walk()))
+
+    def accept(self, copy: ModuleOp, m: dict[Operation, Operation], fig: Figures) -> None:
+        self.origin = {m[k]: v for k, v in self.origin.items() if k in m}
+        self.block_loads = {m[x] for x in self.block_loads if x in m}
+        self.tried = {m[x] for x in self.tried if x in m}
+        self.kept = {m[k]: v for k, v in self.kept.items() if k in m}
+        self.module, self.figures = copy, fig
+
+
 @register
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     summary = "remove ttg.convert_layout by layout propagation and rematerialization (DPAS epilogues)"
-    MAX_ROUNDS = 4
+    # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
+    max_backward_remat_iterations: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        anchor_block_pointers(op)
-        ai = AxisInfoAnalysis(op)
-        block_loads: set[Operation] = {
-            ld for ld in op.walk()
-            if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
-            and (BLOCK_IO in ld.attributes or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
-        }  # fmt: skip
-        # A rewrite can make an earlier refusal possible: go again while anything changes.
-        kept: dict[Operation, str] = {}
-        for _ in range(self.MAX_ROUNDS):
-            changed = False
-            tried: set[Operation] = set()
-            while pending := [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]:
-                for cvt in pending:
-                    tried.add(cvt)
-                    if cvt.parent is None:
-                        continue
-                    if fold(cvt):
-                        changed = True
-                        continue
-                    why = self._remove(op, cvt, block_loads)
-                    if why is None:
-                        changed = True
-                    else:
-                        kept[cvt] = why
-            if not changed:
+        start = figures(op)
+        copy = op.clone()
+        w = _Work(copy, dict(zip(copy.walk(), op.walk())), set(), start)
+        anchor_block_pointers(w.module)
+        w.block_loads, w.figures = _block_loads(w.module), figures(w.module)
+        for _ in range(max(1, self.max_backward_remat_iterations)):
+            if not self._round(w):
                 break
-        for cvt, why in kept.items():
+        for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
-                self.remark(cvt, f"kept: {why}")
-        for cvt in reversed([c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+                self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        for cvt in reversed([c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
             if not cvt.result.uses:  # left dead by the rewrites above
                 Rewriter.erase_op(cvt)
+        end = figures(w.module)
+        for bad, why in layout_errors(w.module):
+            self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
+            return
+        if end.worse_than(start):
+            self.remark(op, f"input kept: the rewrite would leave {end}, the input has {start}")
+            return
+        _adopt(op, w.module)
 
-    def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> str | None:
-        """Backward rematerialization or forward propagation, the cheaper; None when done, else why not."""
+    def _round(self, w: _Work) -> bool:
+        changed = False
+        w.tried = set()
+        while pending := [c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in w.tried]:
+            for cvt in pending:
+                w.tried.add(cvt)
+                if cvt.parent is None:
+                    continue
+                if fold(cvt):
+                    changed = True
+                    w.figures = figures(w.module)
+                    continue
+                why = self._remove(w, cvt)
+                if why is None:  # the module was replaced: walk it again
+                    changed = True
+                    break
+                w.kept[cvt] = why
+        return changed
+
+    def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
+        """Backward rematerialization or forward propagation, the cheaper one that makes the whole
+        module cheaper; None when done (w.module replaced), else why not."""
+        options = self._options(cvt, w.block_loads)
+        if isinstance(options, str):
+            return options
+        for how in options:
+            copy, m = w.trial()
+            tcvt = m[cvt]
+            assert isinstance(tcvt, ttg.ConvertLayoutOp)
+            loads = {m[x] for x in w.block_loads if x in m}
+            s = remat.Slice(load_ok=loads.__contains__)
+            if not (remat.backward(tcvt.src, encoding(tcvt.result.type), s) if how == "backward"
+                    else remat.forward(tcvt, s)):  # fmt: skip
+                continue
+            try:
+                self._rewrite(copy, tcvt, s, how, loads)
+            except Exception as e:  # a rewrite we cannot complete is not taken (the copy is dropped)
+                self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
+                continue
+            if layout_errors(copy):
+                continue
+            fig = figures(copy)
+            if fig.better_than(w.figures):
+                w.accept(copy, m, fig)
+                w.block_loads |= loads
+                return None
+        return f"{' and '.join(options)} would not make the module cheaper ({w.figures})"
+
+    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> list[str] | str:
+        """The rewrites worth trying, cheapest first by the slice's own estimate, or why none."""
         target = encoding(cvt.result.type)
         saved = remat.conversion_cost(cvt.src.type, target) * remat.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -161,19 +255,23 @@ class RemoveLayoutConversions(XpuPass):
         if remat.forward(cvt, fwd):
             options.append((remat.cost(fwd, cvt), -remat.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
-        if not options or options[0][0] > saved or (options[0][0] == saved and options[0][1] >= 0):
-            return self._why(back, fwd, options, saved)
-        _, _, how, s = options[0]
+        good = [o[2] for o in options if o[0] < saved or (o[0] == saved and o[1] < 0)]
+        return good or self._why(back, fwd, options, saved)
+
+    @staticmethod
+    def _rewrite(module: ModuleOp, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str, loads: set[Operation]) -> None:
         src, pos = cvt.src, _positions(module)
         new = remat.materialize(s, pos)
-        block_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in block_loads)  # type: ignore[misc]
+        loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
             cvt.result.replace_all_uses_with(new[src])
             Rewriter.erase_op(cvt)
         remat.erase_dead(sorted(set(s.ops), key=pos.__getitem__))
         if how == "forward" and not cvt.result.uses:
             Rewriter.erase_op(cvt)
-        return None
+        for c in reversed([c for c in module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+            if not c.result.uses:
+                Rewriter.erase_op(c)
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
