@@ -250,10 +250,10 @@ def conversions_saved(s: Slice, target: Operation) -> int:
     """How many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats one per branch)."""
     dead = {target} | {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)}
     mine = set(s.ops) | dead | {op for op, _ in s.carried}
-    removed = sum(
+    removed = 1 + sum(  # the target goes (backward: replaced; forward: every user follows)
         all(u.operation in mine or isinstance(u.operation, scf.YieldOp) and u.operation.parent_op() in mine
             for u in c.results[0].uses)
-        for c in dead
+        for c in dead - {target}
     )
     added = sum(encoding(v.type) != l for v, l in s.boundary.items())
     added += sum(_foreign_uses(v, s, s.layout[v]) for v in s.inplace if any(u.operation is not target for u in v.uses))

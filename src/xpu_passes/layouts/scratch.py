@@ -21,6 +21,7 @@ their first appearance in its register bases (then the remaining dims, last firs
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
@@ -120,6 +121,11 @@ def linear_tile(ll: LinearLayout) -> list[int]:
 
 def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
     """Whether triton-xpu routes a conversion between these layouts through SLM."""
+    return _needs_slm(src, dst, tuple(shape))
+
+
+@functools.lru_cache(maxsize=8192)
+def _needs_slm(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> bool:
     a, b = to_linear(src, shape), to_linear(dst, shape)
     if dpas_to_dot_shortcut(src, dst):
         return False
@@ -238,6 +244,7 @@ def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int
     return n * nbytes if rep else 0
 
 
+@functools.lru_cache(maxsize=8192)
 def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`.
 
@@ -288,6 +295,11 @@ def _bytes_per_element(types: Sequence[Attribute]) -> int:
 def reduce_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
     """SLM of `tt.reduce` (ReduceOpHelper of 3.3): one slot per warp along the axis holding
     unique data, for every other element of the operand; none when one warp holds the axis."""
+    return _reduce_scratch_bytes(tuple(srcs), axis)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reduce_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
     src = srcs[0]
     shape = list(src.get_shape())
     warps = _per_dim(to_linear(src.encoding, shape), "warp")[axis]
@@ -303,6 +315,11 @@ def reduce_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
 def scan_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
     """SLM of `tt.scan` (ScanLoweringHelper of 3.3; only blocked layouts lower, others count 0):
     every warp's partial results per non-axis element and block, when several warps share the axis."""
+    return _scan_scratch_bytes(tuple(srcs), axis)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
     src = srcs[0]
     if not isinstance(src.encoding, ttg.BlockedEncodingAttr):
         return 0

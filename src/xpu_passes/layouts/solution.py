@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
@@ -79,7 +80,13 @@ _ONE_LAYOUT = tuple(c for c in _SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.St
 
 
 def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
-    """Ops whose operands/results disagree on their layout (triton-xpu would reject the text)."""
+    """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
+    or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
+    while the load kept its result type)."""
+    try:
+        module.verify()
+    except VerifyException as e:
+        return [(module, str(e).splitlines()[0])]
     errors: list[tuple[Operation, str]] = []
     for op in module.walk():
         if isinstance(op, _ONE_LAYOUT):
