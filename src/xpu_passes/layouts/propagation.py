@@ -104,8 +104,8 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
         axis = op.axis.value.data
         ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis
         return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
-    if isinstance(op, tt.ScanOp):
-        return [result_layout for _ in op.operands]  # operands and results share one layout
+    if isinstance(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
+        return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
         return [None for _ in op.operands]
     return None

@@ -163,8 +163,8 @@ def _forward_layout(user: Operation, layout: Attribute) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
     if isinstance(user, tt.ReduceOp):
         return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
-    if isinstance(user, tt.ScanOp):
-        return layout
+    if isinstance(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
+        return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
     if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
         return layout if atomic_layout_ok(layout) else None
     if isinstance(user, tt.ExpandDimsOp):

@@ -3,7 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<64x64x!tt.ptr<f32>, #mma>, tensor<64x64xf32, #mma>, tensor<64x64xi1, #mma>) -> tensor<64x64xf32, #mma>
-// ORACLE-COUNT-3: // -----
+// ORACLE-COUNT-4: // -----
 
 // Split-K epilogue: the DPAS accumulator is added atomically. The atomic takes the
 // DPAS layout like a store (its addresses and mask are recomputed in it), so the
@@ -106,5 +106,29 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
       tt.scan.return %t : f32
     }) : (tensor<64x64xf32, #blocked1>) -> tensor<64x64xf32, #blocked1>
     tt.return %s : tensor<64x64xf32, #blocked1>
+  }
+}
+
+// -----
+
+// Negative: triton-xpu lowers scans only in blocked layouts, so a prefix sum of a
+// DPAS accumulator keeps its conversion (forward propagation stops at the scan).
+// CHECK-LABEL: tt.func public @cumsum_of_dpas
+// CHECK: %[[B:.*]] = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: "tt.scan"(%[[B]]) <{axis = 1 : i32, reverse = false}>
+// CHECK: (tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked>
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}forward: a user 'tt.scan' cannot take the source layout
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @cumsum_of_dpas(%acc: tensor<64x64xf32, #mma>, %out: tensor<64x64x!tt.ptr<f32>, #blocked>) {
+    %y = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %s = "tt.scan"(%y) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.scan.return %t : f32
+    }) : (tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked>
+    tt.store %out, %s : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
   }
 }
