@@ -106,6 +106,8 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
         return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
     if isinstance(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
         return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
+    if isinstance(op, tt.GatherOp) and op.efficient_layout is None:
+        return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
         return [None for _ in op.operands]
     return None

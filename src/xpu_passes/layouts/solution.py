@@ -104,6 +104,12 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
             assert parent is not None
             if [v.type for v in op.operands] != [r.type for r in parent.results]:
                 errors.append((op, "yielded types differ from the results"))
+        elif isinstance(op, scf.WhileOp):
+            types = [[v.type for v in vs] for vs in (
+                op.arguments, op.before_region.block.args, op.after_region.block.args, op.results,
+                op.before_region.block.last_op.operands[1:], op.after_region.block.last_op.operands)]  # type: ignore
+            if types[0] != types[1] or types[1] != types[5] or not types[2] == types[3] == types[4]:
+                errors.append((op, "scf.while types differ between its regions"))
         elif isinstance(op, scf.ForOp):
             args = op.body.block.args[1:]
             if [v.type for v in op.iter_args] != [a.type for a in args] or [a.type for a in args] != [
