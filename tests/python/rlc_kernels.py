@@ -110,6 +110,36 @@ def rms_norm_bwd(dy_ptr, x_ptr, w_ptr, dx_ptr, dw_ptr, stride, n_cols, BM: tl.co
     tl.atomic_add(dw_ptr + cols, tl.sum(dy * x * rstd[:, None], axis=0), mask=cols < n_cols)
 
 
+@triton.jit
+def attn_bwd_dkdv(q_ptr, k_ptr, v_ptr, do_ptr, dk_ptr, dv_ptr, m_ptr, d_ptr, stride_m, N_CTX,
+                  BM: tl.constexpr, BN: tl.constexpr, HEAD: tl.constexpr):
+    """Attention backward's dK/dV loop, as the tutorial writes it (transposed Q and dO in dots)."""
+    offs_n = tl.program_id(0) * BN + tl.arange(0, BN)
+    offs_d = tl.arange(0, HEAD)
+    offs_m = tl.arange(0, BM)
+    kv = offs_n[:, None] * stride_m + offs_d[None, :]
+    k = tl.load(k_ptr + kv)
+    v = tl.load(v_ptr + kv)
+    dk = tl.zeros([BN, HEAD], dtype=tl.float32)
+    dv = tl.zeros([BN, HEAD], dtype=tl.float32)
+    qT_ptrs = q_ptr + offs_m[None, :] * stride_m + offs_d[:, None]
+    do_ptrs = do_ptr + offs_m[:, None] * stride_m + offs_d[None, :]
+    for start_m in range(0, N_CTX, BM):
+        qT = tl.load(qT_ptrs)
+        m = tl.load(m_ptr + start_m + offs_m)
+        pT = tl.math.exp2(tl.dot(k, qT) - m[None, :])
+        do = tl.load(do_ptrs)
+        dv += tl.dot(pT.to(tl.float16), do)
+        di = tl.load(d_ptr + start_m + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = (pT * (dpT - di[None, :])).to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        qT_ptrs += BM * stride_m
+        do_ptrs += BM * stride_m
+    tl.store(dv_ptr + kv, dv.to(tl.float16))
+    tl.store(dk_ptr + kv, dk.to(tl.float16))
+
+
 # name -> (kernel, pointer dtypes, float args, constexprs, warps)
 CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int]] = {
     "splitk_atomic_64x128": (splitk_gemm_atomic, {"a_ptr": "bf16", "b_ptr": "bf16", "c_ptr": "fp32"}, (),
@@ -120,6 +150,8 @@ CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int
     "row_max_sum_chunked": (row_max_sum_chunked, {"x_ptr": "fp32", "y_ptr": "fp32"}, (), {"BLOCK": 1024}, 8),
     "rms_norm_fwd": (rms_norm_fwd, {"x_ptr": "bf16", "w_ptr": "fp32", "y_ptr": "bf16"}, ("eps",),
                      {"BM": 4, "BN": 1024}, 8),
+    "attn_bwd_dkdv": (attn_bwd_dkdv, {**{k: "fp16" for k in ("q_ptr", "k_ptr", "v_ptr", "do_ptr", "dk_ptr", "dv_ptr")},
+                                      "m_ptr": "fp32", "d_ptr": "fp32"}, (), {"BM": 32, "BN": 64, "HEAD": 64}, 4),
     "rms_norm_bwd": (rms_norm_bwd, {k: "fp32" for k in ("dy_ptr", "x_ptr", "w_ptr", "dx_ptr", "dw_ptr")}, (),
                      {"BM": 4, "BN": 512}, 8),
 }
