@@ -89,6 +89,25 @@ def atomic_layout_ok(layout: Attribute) -> bool:
     return isinstance(layout, ttg.BlockedEncodingAttr | ttig.DpasEncodingAttr)
 
 
+def trans_layout(layout: Attribute, perm: list[int]) -> Attribute | None:
+    """The layout of `tt.trans {order = perm}`'s result for an operand in `layout` (triton's
+    inferTransOpEncoding for blocked layouts of one CTA; None for others)."""
+    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
+        return None
+    spt, tpw, wpc = layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta
+    if sorted(perm) != list(range(len(spt))):
+        return None
+    inv = [perm.index(i) for i in range(len(perm))]
+    return ttg.BlockedEncodingAttr.make(
+        sizePerThread=[spt[p] for p in perm], threadsPerWarp=[tpw[p] for p in perm],
+        warpsPerCTA=[wpc[p] for p in perm], order=[inv[o] for o in layout.order],
+    )
+
+
+def trans_perm(op: tt.TransOp) -> list[int]:
+    return list(op.order.get_values())  # type: ignore[no-untyped-call]
+
+
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
     """Per operand, the layout it must have for `op` to yield `result_layout`.
 
@@ -106,6 +125,10 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
         return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
     if isinstance(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
         return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
+    if isinstance(op, tt.TransOp):
+        perm = trans_perm(op)
+        src = trans_layout(result_layout, [perm.index(i) for i in range(len(perm))])
+        return [src] if src is not None else None
     if isinstance(op, tt.GatherOp) and op.efficient_layout is None:
         return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):

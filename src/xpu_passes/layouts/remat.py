@@ -34,6 +34,8 @@ from xpu_passes.layouts.propagation import (
     operand_layouts,
     result_layouts,
     retype_family,
+    trans_layout,
+    trans_perm,
     retyped,
     with_encoding,
 )
@@ -183,6 +185,8 @@ def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
     if isinstance(user, tt.ReduceOp):
         return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
+    if isinstance(user, tt.TransOp):
+        return trans_layout(layout, trans_perm(user))
     if isinstance(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
         ok = user.efficient_layout is None and index == 1
         return layout if ok else None
