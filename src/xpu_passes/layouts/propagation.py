@@ -76,7 +76,7 @@ _SAME_LAYOUT: tuple[type[Operation], ...] = (
 def result_layouts(op: Operation, layout: Attribute) -> list[Attribute | None] | None:
     """Per result, its layout when the result asked for is in `layout`: ops whose results
     share one layout (scans, multi-result reductions) change them together."""
-    if isinstance(op, tt.ReduceOp | tt.ScanOp):
+    if isinstance(op, tt.ReduceOp | tt.ScanOp | tt.SplitOp):
         return [layout if isinstance(r.type, TensorType) else None for r in op.results]
     return None
 
@@ -101,6 +101,30 @@ def trans_layout(layout: Attribute, perm: list[int]) -> Attribute | None:
     return ttg.BlockedEncodingAttr.make(
         sizePerThread=[spt[p] for p in perm], threadsPerWarp=[tpw[p] for p in perm],
         warpsPerCTA=[wpc[p] for p in perm], order=[inv[o] for o in layout.order],
+    )
+
+
+def join_layout(layout: Attribute) -> Attribute | None:
+    """`tt.join`'s result layout (triton's inferJoinOpEncoding for blocked layouts): a new,
+    most-minor dim of 2 elements per thread."""
+    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
+        return None
+    return ttg.BlockedEncodingAttr.make(
+        sizePerThread=[*layout.size_per_thread, 2], threadsPerWarp=[*layout.threads_per_warp, 1],
+        warpsPerCTA=[*layout.warps_per_cta, 1], order=[len(layout.order), *layout.order],
+    )
+
+
+def split_layout(layout: Attribute) -> Attribute | None:
+    """`tt.split`'s result layout (inferSplitOpEncoding): the last dim, 2 elements in each thread, dropped."""
+    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
+        return None
+    last = len(layout.order) - 1
+    if (layout.size_per_thread[-1], layout.threads_per_warp[-1], layout.warps_per_cta[-1]) != (2, 1, 1):
+        return None
+    return ttg.BlockedEncodingAttr.make(
+        sizePerThread=list(layout.size_per_thread[:-1]), threadsPerWarp=list(layout.threads_per_warp[:-1]),
+        warpsPerCTA=list(layout.warps_per_cta[:-1]), order=[o for o in layout.order if o != last],
     )
 
 
@@ -129,6 +153,10 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
         perm = trans_perm(op)
         src = trans_layout(result_layout, [perm.index(i) for i in range(len(perm))])
         return [src] if src is not None else None
+    if isinstance(op, tt.JoinOp | tt.SplitOp):  # each is the other's inverse when the layouts qualify
+        src = split_layout(result_layout) if isinstance(op, tt.JoinOp) else join_layout(result_layout)
+        back = src and (join_layout(src) if isinstance(op, tt.JoinOp) else split_layout(src))
+        return [src for _ in op.operands] if src is not None and back == result_layout else None
     if isinstance(op, tt.GatherOp) and op.efficient_layout is None:
         return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):

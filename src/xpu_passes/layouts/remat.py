@@ -34,6 +34,8 @@ from xpu_passes.layouts.propagation import (
     operand_layouts,
     result_layouts,
     retype_family,
+    join_layout,
+    split_layout,
     trans_layout,
     trans_perm,
     retyped,
@@ -187,6 +189,10 @@ def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute
         return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
     if isinstance(user, tt.TransOp):
         return trans_layout(layout, trans_perm(user))
+    if isinstance(user, tt.JoinOp):
+        return join_layout(layout)
+    if isinstance(user, tt.SplitOp):
+        return split_layout(layout)
     if isinstance(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
         ok = user.efficient_layout is None and index == 1
         return layout if ok else None
