@@ -297,15 +297,26 @@ def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
     return False
 
 
+def _removed(s: Slice, target: Operation) -> list[ttg.ConvertLayoutOp]:
+    """Conversions other than the target that the rewrite leaves dead (the slice reads through them)."""
+    dead = {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)} - {target}
+    mine = set(s.ops) | dead | {target} | {op for op, _ in s.carried}
+    return [
+        c for c in dead  # type: ignore[misc]
+        if all(u.operation in mine or isinstance(u.operation, scf.YieldOp | scf.ConditionOp) and u.operation.parent_op() in mine
+               for u in c.results[0].uses)
+    ]
+
+
+def removed_cost(s: Slice, target: Operation) -> int:
+    """What the conversions the rewrite leaves dead cost now (besides the target)."""
+    return sum(conversion_cost(c.src.type, encoding(c.result.type)) * weight(c.result)  # type: ignore[arg-type]
+               for c in _removed(s, target))
+
+
 def conversions_saved(s: Slice, target: Operation) -> int:
     """How many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats one per branch)."""
-    dead = {target} | {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)}
-    mine = set(s.ops) | dead | {op for op, _ in s.carried}
-    removed = 1 + sum(  # the target goes (backward: replaced; forward: every user follows)
-        all(u.operation in mine or isinstance(u.operation, scf.YieldOp | scf.ConditionOp) and u.operation.parent_op() in mine
-            for u in c.results[0].uses)
-        for c in dead - {target}
-    )
+    removed = 1 + len(_removed(s, target))  # the target goes (backward: replaced; forward: every user follows)
     added = sum(encoding(v.type) != l for v, l in s.boundary.items())
     added += sum(_foreign_uses(v, s, s.layout[v]) for v in s.inplace if any(u.operation is not target for u in v.uses))
     return removed - added

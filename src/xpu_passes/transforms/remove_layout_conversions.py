@@ -250,10 +250,13 @@ class RemoveLayoutConversions(XpuPass):
         back = remat.Slice(load_ok=block_loads.__contains__)
         fwd = remat.Slice(load_ok=block_loads.__contains__)
         options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
+        # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
         if target is not None and remat.backward(cvt.src, target, back):
-            options.append((remat.cost(back, cvt), -remat.conversions_saved(back, cvt), "backward", back))
+            cost = remat.cost(back, cvt) - remat.removed_cost(back, cvt)
+            options.append((cost, -remat.conversions_saved(back, cvt), "backward", back))
         if remat.forward(cvt, fwd):
-            options.append((remat.cost(fwd, cvt), -remat.conversions_saved(fwd, cvt), "forward", fwd))
+            cost = remat.cost(fwd, cvt) - remat.removed_cost(fwd, cvt)
+            options.append((cost, -remat.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
         good = [o[2] for o in options if o[0] < saved or (o[0] == saved and o[1] < 0)]
         return good or self._why(back, fwd, options, saved)
