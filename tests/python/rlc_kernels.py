@@ -140,6 +140,26 @@ def attn_bwd_dkdv(q_ptr, k_ptr, v_ptr, do_ptr, dk_ptr, dv_ptr, m_ptr, d_ptr, str
     tl.store(dk_ptr + kv, dk.to(tl.float16))
 
 
+@triton.jit
+def group_norm_bwd(x_ptr, dy_ptr, w_ptr, mean_ptr, rstd_ptr, dx_ptr, HW, C,
+                   G: tl.constexpr, CG: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    ch = (pid % G) * CG + tl.arange(0, CG)
+    hw = tl.arange(0, BLOCK)
+    offs = (pid // G) * C * HW + ch[:, None] * HW + hw[None, :]
+    mask = hw[None, :] < HW
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    dy = tl.load(dy_ptr + offs, mask=mask, other=0.0)
+    w = tl.load(w_ptr + ch)
+    mean = tl.load(mean_ptr + pid)
+    rstd = tl.load(rstd_ptr + pid)
+    xhat = (x - mean) * rstd
+    wdy = w[:, None] * dy
+    c1 = tl.sum(tl.sum(xhat * wdy, axis=1), axis=0) / (CG * HW)
+    c2 = tl.sum(tl.sum(wdy, axis=1), axis=0) / (CG * HW)
+    tl.store(dx_ptr + offs, (wdy - (xhat * c1 + c2)) * rstd, mask=mask)
+
+
 # name -> (kernel, pointer dtypes, float args, constexprs, warps)
 CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int]] = {
     "splitk_atomic_64x128": (splitk_gemm_atomic, {"a_ptr": "bf16", "b_ptr": "bf16", "c_ptr": "fp32"}, (),
@@ -152,6 +172,8 @@ CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int
                      {"BM": 4, "BN": 1024}, 8),
     "attn_bwd_dkdv": (attn_bwd_dkdv, {**{k: "fp16" for k in ("q_ptr", "k_ptr", "v_ptr", "do_ptr", "dk_ptr", "dv_ptr")},
                                       "m_ptr": "fp32", "d_ptr": "fp32"}, (), {"BM": 32, "BN": 64, "HEAD": 64}, 4),
+    "group_norm_bwd": (group_norm_bwd, {k: "fp32" for k in ("x_ptr", "dy_ptr", "w_ptr", "mean_ptr", "rstd_ptr", "dx_ptr")},
+                       (), {"G": 8, "CG": 4, "BLOCK": 1024}, 4),
     "rms_norm_bwd": (rms_norm_bwd, {k: "fp32" for k in ("dy_ptr", "x_ptr", "w_ptr", "dx_ptr", "dw_ptr")}, (),
                      {"BM": 4, "BN": 512}, 8),
 }
