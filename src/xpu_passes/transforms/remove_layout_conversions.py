@@ -4,14 +4,18 @@ Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
 rewrites are weighed (`layouts/remat.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
-constants, reductions into a slice of Y, loop-carried values through scf.for
-iter_args and yields, scf.if results, and loads: the Intel rule that a load may
-take the DPAS layout, so `acc + load(d)` keeps DPAS and needs no SLM); forward
-propagation lets the users (elementwise ops, stores, other conversions) take X.
-Values that cannot be recomputed get a conversion right after their definition
-(hoisted out of loops). The cheaper rewrite is taken when its conversions, weighted
-by loop depth, move fewer elements than the one removed; conversions to the same
-layout and chains of conversions fold.
+constants, reductions and scans, tt.trans/join/split and gathers' indices,
+loop-carried values through scf.for and both regions of scf.while, scf.if
+results, and loads Intel lets move: 2D-block-capable, one splat address, or fewer
+elements than threads); forward propagation lets the users take X (the same ops,
+stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
+cannot be recomputed get a conversion right after their definition (hoisted out
+of loops). A rewrite is estimated on its slice (`layouts/slice_cost.py`), then
+tried on a copy of the module and kept only when the whole module gets cheaper by
+`layouts/solution.py`'s figures (every conversion, scan and reduction costed with
+the layout algebra, loop-weighted; never more SLM) and stays valid IR. A final
+safety net keeps the input when the result has more conversions or SLM than it.
+Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.layouts import remat
+from xpu_passes.layouts import costs, remat, slice_cost
 from xpu_passes.layouts.solution import Figures, figures, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
@@ -246,17 +250,17 @@ class RemoveLayoutConversions(XpuPass):
     def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> list[str] | str:
         """The rewrites worth trying, cheapest first by the slice's own estimate, or why none."""
         target = encoding(cvt.result.type)
-        saved = remat.conversion_cost(cvt.src.type, target) * remat.weight(cvt.result) if target else 0
+        saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
         fwd = remat.Slice(load_ok=block_loads.__contains__)
         options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
         # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
         if target is not None and remat.backward(cvt.src, target, back):
-            cost = remat.cost(back, cvt) - remat.removed_cost(back, cvt)
-            options.append((cost, -remat.conversions_saved(back, cvt), "backward", back))
+            cost = slice_cost.cost(back, cvt) - slice_cost.removed_cost(back, cvt)
+            options.append((cost, -slice_cost.conversions_saved(back, cvt), "backward", back))
         if remat.forward(cvt, fwd):
-            cost = remat.cost(fwd, cvt) - remat.removed_cost(fwd, cvt)
-            options.append((cost, -remat.conversions_saved(fwd, cvt), "forward", fwd))
+            cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
+            options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
         good = [o[2] for o in options if o[0] < saved or (o[0] == saved and o[1] < 0)]
         return good or self._why(back, fwd, options, saved)
