@@ -154,6 +154,7 @@ class _Work:
     figures: Figures
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
+    anchored: int = 0  # block-pointer families anchor_block_pointers retyped
 
     def trial(self) -> tuple[ModuleOp, dict[Operation, Operation]]:
         copy = self.module.clone()
@@ -177,27 +178,36 @@ class RemoveLayoutConversions(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         start = figures(op)
+        w = self._solve(op, start, anchor=True)
+        if w.anchored:  # anchoring block pointers can block a better forward propagation: weigh both solutions
+            alt = self._solve(op, start, anchor=False)
+            if alt.figures.better_than(w.figures):
+                w = alt
+        for cvt, why in w.kept.items():
+            if cvt.parent is not None and cvt.result.uses:
+                self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        for bad, why in layout_errors(w.module):
+            self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
+            return
+        if w.figures.worse_than(start):
+            self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
+            return
+        _adopt(op, w.module)
+
+    def _solve(self, op: ModuleOp, start: Figures, anchor: bool) -> _Work:
+        """One whole solution, on a copy of `op`."""
         copy = op.clone()
         w = _Work(copy, dict(zip(copy.walk(), op.walk())), set(), start)
-        anchor_block_pointers(w.module)
+        w.anchored = anchor_block_pointers(w.module) if anchor else 0
         w.block_loads, w.figures = _block_loads(w.module), figures(w.module)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
-        for cvt, why in w.kept.items():
-            if cvt.parent is not None and cvt.result.uses:
-                self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
         for cvt in reversed([c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
             if not cvt.result.uses:  # left dead by the rewrites above
                 Rewriter.erase_op(cvt)
-        end = figures(w.module)
-        for bad, why in layout_errors(w.module):
-            self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
-            return
-        if end.worse_than(start):
-            self.remark(op, f"input kept: the rewrite would leave {end}, the input has {start}")
-            return
-        _adopt(op, w.module)
+        w.figures = figures(w.module)
+        return w
 
     def _round(self, w: _Work) -> bool:
         changed = False

@@ -3,7 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<64x64x!tt.ptr<f32>, #mma>, tensor<64x64xf32, #mma>, tensor<64x64xi1, #mma>) -> tensor<64x64xf32, #mma>
-// ORACLE-COUNT-4: // -----
+// ORACLE-COUNT-5: // -----
 
 // Split-K epilogue: the DPAS accumulator is added atomically. The atomic takes the
 // DPAS layout like a store (its addresses and mask are recomputed in it), so the
@@ -129,6 +129,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
       tt.scan.return %t : f32
     }) : (tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked>
     tt.store %out, %s : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// With block pointers (raised prefix sum): retyping the load's block pointer to the
+// scan's layout (the anchoring rule) would keep the scan where several warps share
+// a row (scratch) and a conversion before the store; the whole solution without
+// that anchoring is cheaper: the scan runs in the loaded layout and both
+// conversions go.
+// CHECK: #[[L:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func public @cumsum_block_pointers
+// CHECK-NOT: ttg.convert_layout
+// CHECK: "tt.scan"(%x) <{axis = 1 : i32, reverse = false}>
+// CHECK: (tensor<64x64xf32, #[[L]]>) -> tensor<64x64xf32, #[[L]]>
+// CHECK: tt.store %out, %{{.*}} : !tt.ptr<tensor<64x64xf32, #[[L]]>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @cumsum_block_pointers(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %m: i64, %s: i64) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i64
+    %in = tt.make_tensor_ptr %a, [%m, %c64], [%s, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #blocked>>
+    %out = tt.make_tensor_ptr %b, [%m, %c64], [%s, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #blocked>>
+    %x = tt.load %in : !tt.ptr<tensor<64x64xf32, #blocked>>
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+    %r = "tt.scan"(%y) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%p: f32, %q: f32):
+      %t = arith.addf %p, %q : f32
+      tt.scan.return %t : f32
+    }) : (tensor<64x64xf32, #blocked1>) -> tensor<64x64xf32, #blocked1>
+    %z = ttg.convert_layout %r : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #blocked>
+    tt.store %out, %z : !tt.ptr<tensor<64x64xf32, #blocked>>
     tt.return
   }
 }
