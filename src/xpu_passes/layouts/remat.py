@@ -23,35 +23,21 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.scratch import needs_slm
 from xpu_passes.layouts.propagation import (
     _SAME_LAYOUT,
+    ATOMICS,
+    atomic_layout_ok,
     encoding,
-    numel,
+    join_layout,
     operand_layouts,
+    result_layouts,
     retype_family,
     retyped,
+    split_layout,
+    trans_layout,
+    trans_perm,
     with_encoding,
 )
-
-LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
-
-
-def loop_depth(op: Operation | None) -> int:
-    depth = 0
-    while op is not None:
-        op = op.parent_op()
-        depth += isinstance(op, scf.ForOp | scf.WhileOp)
-    return depth
-
-
-def weight(v: SSAValue) -> int:
-    """How often a conversion placed right after `v`'s definition runs."""
-    where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
-    inside = isinstance(v, BlockArgument) and isinstance(where, scf.ForOp | scf.WhileOp)
-    return LOOP_WEIGHT ** (loop_depth(where) + inside)
-
 
 @dataclass
 class Slice:
@@ -94,7 +80,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if isinstance(op, ttg.ConvertLayoutOp):
         s.layout[v] = layout
         return _boundary(op.src, layout, s)
-    if isinstance(op, scf.ForOp | scf.IfOp):
+    if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
         return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
     needed = operand_layouts(op, layout)
     if isinstance(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
@@ -107,6 +93,9 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
         return _boundary(v, layout, s)
     if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1:
         return s.fail("a load with several users would be duplicated")
+    for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
+        if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
+            return s.fail("a value is needed in two layouts")
     s.layout[v] = layout
     for operand, want in zip(op.operands, needed):
         if want is not None and not backward(operand, want, s):
@@ -128,30 +117,50 @@ def _block_arg(v: BlockArgument, layout: Attribute, s: Slice) -> bool:
     parent = v.block.parent_op()
     if isinstance(parent, scf.ForOp) and v.index >= 1:
         return _carried(parent, v.index - 1, layout, s)
+    if isinstance(parent, scf.WhileOp):
+        return _carried(parent, v.index, layout, s)
     s.notes.append("a function argument is converted")
     s.direct.add(v)
     return _boundary(v, layout, s)
 
 
-def _yields(op: Operation, k: int) -> list[SSAValue]:
-    return [r.block.last_op.operands[k] for r in op.regions if r.blocks and r.block.last_op]  # type: ignore[union-attr]
+def slots(op: Operation, k: int) -> list[tuple[Operation, int]]:
+    """(op, operand index) of what feeds carried value k: each region's terminator (scf.while's
+    scf.condition passes its operand k + 1 on), then the loop's initial value."""
+    out = []
+    for i, r in enumerate(op.regions):
+        term = r.block.last_op if r.blocks else None
+        if term is not None:
+            out.append((term, k + 1 if isinstance(op, scf.WhileOp) and i == 0 else k))
+    if isinstance(op, scf.ForOp | scf.WhileOp):
+        out.append((op, k + 3 if isinstance(op, scf.ForOp) else k))
+    return out
+
+
+def carried_values(op: Operation, k: int) -> list[SSAValue]:
+    """The values that are carried value k of an scf.for/while/if: result, iter_args, region args."""
+    if isinstance(op, scf.ForOp):
+        return [op.results[k], op.body.block.args[k + 1]]
+    if isinstance(op, scf.WhileOp):
+        return [op.results[k], op.before_region.block.args[k], op.after_region.block.args[k]]
+    return [op.results[k]]
 
 
 def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
-    """A loop-carried value (iter_arg, yield, result) or an `scf.if` result, retyped where it is."""
-    vals = [op.results[k]]
-    if isinstance(op, scf.ForOp):
-        vals.append(op.body.block.args[k + 1])
+    """A loop-carried value (iter_args, yields, results; both regions of scf.while, whose
+    before/after arguments must match) or an `scf.if` result, retyped where it is."""
+    if isinstance(op, scf.WhileOp):
+        before, after = op.before_region.block.args, op.after_region.block.args
+        if len(before) != len(after) or len(after) != len(op.results) or before[k].type != after[k].type:
+            return s.fail("an scf.while whose regions carry different values")
+    vals = carried_values(op, k)
     for v in vals:
         if v in s.layout:
             return s.layout[v] == layout or s.fail("a value is needed in two layouts")
         s.layout[v] = layout
         s.inplace.append(v)
     s.carried.append((op, k))
-    sources = _yields(op, k)
-    if isinstance(op, scf.ForOp):
-        sources.append(op.iter_args[k])
-    return all(backward(src, layout, s) for src in sources)
+    return all(backward(user.operands[i], layout, s) for user, i in slots(op, k))
 
 
 def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
@@ -171,16 +180,42 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     return True
 
 
-def _forward_layout(user: Operation, layout: Attribute) -> Attribute | None:
+def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
     if isinstance(user, tt.ReduceOp):
-        ok = len(user.operands) == 1 and len(user.results) == 1
-        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout) if ok else None
+        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
+    if isinstance(user, tt.TransOp):
+        return trans_layout(layout, trans_perm(user))
+    if isinstance(user, tt.JoinOp):
+        return join_layout(layout)
+    if isinstance(user, tt.SplitOp):
+        return split_layout(layout)
+    if isinstance(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
+        ok = user.efficient_layout is None and index == 1
+        return layout if ok else None
+    if isinstance(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
+        return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
+    if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
+        return layout if atomic_layout_ok(layout) else None
     if isinstance(user, tt.ExpandDimsOp):
         ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == user.axis.value.data
         return layout.parent if ok else None  # type: ignore[union-attr]
     if isinstance(user, _SAME_LAYOUT) and not isinstance(user, tt.LoadOp):
         return layout
+    return None
+
+
+def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
+    """(loop or if, carried index) when operand `index` of `user` feeds a carried value."""
+    parent = user.parent_op()
+    if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
+        return parent, index
+    if isinstance(user, scf.ConditionOp) and isinstance(parent, scf.WhileOp) and index >= 1:
+        return parent, index - 1
+    if isinstance(user, scf.ForOp) and index >= 3:
+        return user, index - 3
+    if isinstance(user, scf.WhileOp):
+        return user, index
     return None
 
 
@@ -210,8 +245,9 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
             if isinstance(user, ttg.ConvertLayoutOp):
                 s.ops.append(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            if isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp | scf.IfOp):
-                if not _carried(user.parent_op(), use.index, lv, s):  # type: ignore[arg-type]
+            loop = _carried_slot(user, use.index)
+            if loop is not None:
+                if not _carried(*loop, lv, s):
                     return False
                 continue
             if isinstance(user, tt.StoreOp) and use.index == 1:
@@ -220,11 +256,14 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 s.sinks.append(user)
                 out = None
             else:
-                out = _forward_layout(user, lv)
+                out = _forward_layout(user, lv, use.index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
-            for o in user.operands:
-                if o is not v and isinstance(o.type, TensorType | tt.PointerType) and not backward(o, lv, s):
+            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(user.operands)
+            for o, want in zip(user.operands, wants):  # the other operands follow (a gather's source stays)
+                if o is v or want is None or not isinstance(o.type, TensorType | tt.PointerType):
+                    continue
+                if not backward(o, want, s):
                     return False
             s.ops.append(user)
             for r in user.results:
@@ -237,63 +276,6 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
     return True
-
-
-# ------------------------------------------------------------------ costing
-
-
-def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
-    """Whether a retyped-in-place value has users that still want its old layout."""
-    mine = set(s.ops) | {op for op, _ in s.carried}
-    for use in v.uses:
-        user = use.operation
-        if user in mine or isinstance(user, scf.YieldOp) and user.parent_op() in mine:
-            continue
-        if isinstance(user, ttg.ConvertLayoutOp) and (encoding(user.result.type) == layout or user.result in s.layout):
-            continue
-        return True
-    return False
-
-
-def conversions_saved(s: Slice, target: Operation) -> int:
-    """How many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats one per branch)."""
-    dead = {target} | {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)}
-    mine = set(s.ops) | dead | {op for op, _ in s.carried}
-    removed = sum(
-        all(u.operation in mine or isinstance(u.operation, scf.YieldOp) and u.operation.parent_op() in mine
-            for u in c.results[0].uses)
-        for c in dead
-    )
-    added = sum(encoding(v.type) != l for v, l in s.boundary.items())
-    added += sum(_foreign_uses(v, s, s.layout[v]) for v in s.inplace if any(u.operation is not target for u in v.uses))
-    return removed - added
-
-
-SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group shuffle) counts 1/8
-
-
-def conversion_cost(t: Attribute, layout: Attribute) -> int:
-    """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
-    algebra shows it needs no SLM (unknown layouts are taken to need it)."""
-    src = encoding(t)
-    n = numel(t)
-    if src is None or src == layout:
-        return 0
-    try:
-        free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
-    except LayoutError:
-        free = False
-    return max(1, n // SHUFFLE_DISCOUNT) if free else n
-
-
-def cost(s: Slice, exclude: Operation) -> int:
-    """Elements the slice would convert, weighted by how often each conversion runs."""
-    total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
-    for v in s.inplace:
-        users = [u.operation for u in v.uses if u.operation is not exclude]
-        if users and _foreign_uses(v, s, s.layout[v]):
-            total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
-    return total
 
 
 # ------------------------------------------------------------------ rewriting
@@ -347,9 +329,7 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
         new.update(retype_family(fam, layout))
     ops = sorted(set(s.ops), key=lambda o: position.get(o, -1))
     operands = {op: list(op.operands) for op in ops}
-    carried = [(op, k, [(r.block.last_op, r.block.last_op.operands[k]) for r in op.regions])  # type: ignore[union-attr]
-               for op, k in s.carried]
-    inits = [(op, 3 + k, op.operands[3 + k]) for op, k in s.carried if isinstance(op, scf.ForOp)]
+    feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
                        and u.operation.results[0] in s.layout] for src in s.boundary}
     for v in s.inplace:
@@ -370,11 +350,8 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
             new[old] = r
-    for _, k, yields in carried:
-        for y, v in yields:
-            y.operands[k] = new.get(v, v)  # type: ignore[union-attr]
-    for op, i, v in inits:
-        op.operands[i] = new.get(v, v)
+    for user, i, v in feeds:
+        user.operands[i] = new.get(v, v)
     for r in s.scalars:
         r.replace_all_uses_with(new[r])
     for op in s.sinks:
@@ -387,3 +364,5 @@ def erase_dead(ops: list[Operation]) -> None:
     for op in reversed(ops):
         if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
             Rewriter.erase_op(op)
+        elif isinstance(op, ATOMICS) and op.parent is not None:
+            raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -21,10 +21,11 @@ their first appearance in its register bases (then the remaining dims, last firs
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError, to_linear
@@ -120,6 +121,11 @@ def linear_tile(ll: LinearLayout) -> list[int]:
 
 def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
     """Whether triton-xpu routes a conversion between these layouts through SLM."""
+    return _needs_slm(src, dst, tuple(shape))
+
+
+@functools.lru_cache(maxsize=8192)
+def _needs_slm(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> bool:
     a, b = to_linear(src, shape), to_linear(dst, shape)
     if dpas_to_dot_shortcut(src, dst):
         return False
@@ -238,6 +244,7 @@ def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int
     return n * nbytes if rep else 0
 
 
+@functools.lru_cache(maxsize=8192)
 def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`.
 
@@ -270,17 +277,97 @@ def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     return _cvt_scratch(s, d, shape, bits)
 
 
-def module_scratch_bytes(module: ModuleOp) -> int:
-    """The largest convert_layout scratch in `module`.
+def _per_dim(ll: LinearLayout, in_dim: str) -> list[int]:
+    """Triton's basesPerDim: per tensor dim, 2^(bases of `in_dim` along it); broadcasts skipped."""
+    out = [1] * ll.rank
+    for b in ll.bases(in_dim):
+        nz = [d for d, c in enumerate(b) if c]
+        if nz:
+            out[nz[0]] *= 2
+    return out
 
-    This is what triton-xpu reports as `ttg.shared` when conversions are the only
-    SLM users: it ignores local_alloc buffers, reductions/scans/atomics scratch and
-    liveness (two conversions never overlap in time, so the max is the total).
+
+def _bytes_per_element(types: Sequence[Attribute]) -> int:
+    """Scan/reduce scratch holds one element of every operand: ceil(bits / 8) bytes each."""
+    return sum((element_bits(t.element_type) + 7) // 8 for t in types if isinstance(t, TensorType))
+
+
+def reduce_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
+    """SLM of `tt.reduce` (ReduceOpHelper of 3.3): one slot per warp along the axis holding
+    unique data, for every other element of the operand; none when one warp holds the axis."""
+    return _reduce_scratch_bytes(tuple(srcs), axis)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reduce_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
+    src = srcs[0]
+    shape = list(src.get_shape())
+    warps = _per_dim(to_linear(src.encoding, shape), "warp")[axis]
+    if warps == 1:
+        return 0
+    shape[axis] = warps
+    n = 1
+    for s in shape:
+        n *= s
+    return n * _bytes_per_element(srcs)
+
+
+def scan_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
+    """SLM of `tt.scan` (ScanLoweringHelper of 3.3; only blocked layouts lower, others count 0):
+    every warp's partial results per non-axis element and block, when several warps share the axis."""
+    return _scan_scratch_bytes(tuple(srcs), axis)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
+    src = srcs[0]
+    if not isinstance(src.encoding, ttg.BlockedEncodingAttr):
+        return 0
+    shape = list(src.get_shape())
+    ll = to_linear(src.encoding, shape)
+    contig, lanes, warps = contig_per_thread(ll), _per_dim(ll, "lane"), _per_dim(ll, "warp")
+    if warps[axis] == 1:
+        return 0
+    num_warps = lanes_off_axis = elems_off_axis = blocks = 1
+    for d in range(ll.rank):
+        num_warps *= warps[d]
+        blocks *= -(-shape[d] // (contig[d] * lanes[d] * warps[d]))
+        if d != axis:
+            lanes_off_axis *= lanes[d]
+            elems_off_axis *= contig[d]
+    return num_warps * lanes_off_axis * elems_off_axis * blocks * _bytes_per_element(srcs)
+
+
+def op_scratch_bytes(op: Operation) -> int:
+    """SLM scratch triton-xpu allocates for `op` (conversions, reductions, scans; else 0)."""
+    if isinstance(op, ttg.ConvertLayoutOp):
+        s, d = op.src.type, op.result.type
+        if isinstance(s, TensorType) and isinstance(d, TensorType):
+            return convert_scratch_bytes(s, d)
+        return 0
+    if isinstance(op, tt.ReduceOp | tt.ScanOp):
+        return scan_reduce_scratch_bytes(op)
+    return 0
+
+
+def scan_reduce_scratch_bytes(op: tt.ReduceOp | tt.ScanOp, result_layout: Attribute | None = None) -> int:
+    """Scratch of a scan/reduction, or of the same op recomputed with results in `result_layout`."""
+    srcs = [o.type for o in op.operands]
+    if not srcs or not all(isinstance(t, TensorType) and t.encoding is not None for t in srcs):
+        return 0
+    if result_layout is not None:
+        src_layout = result_layout.parent if isinstance(op, tt.ReduceOp) else result_layout  # type: ignore[attr-defined]
+        srcs = [TensorType(t.element_type, t.get_shape(), src_layout) for t in srcs]  # type: ignore[union-attr]
+    axis = op.axis.value.data
+    fn = reduce_scratch_bytes if isinstance(op, tt.ReduceOp) else scan_scratch_bytes
+    return fn(srcs, axis)  # type: ignore[arg-type]
+
+
+def module_scratch_bytes(module: Operation) -> int:
+    """The largest scratch of a conversion, reduction or scan in `module`.
+
+    This is what triton-xpu reports as `ttg.shared` when these are the only SLM
+    users: it ignores local_alloc buffers, atomics scratch and liveness (two such
+    ops never overlap in time, so the max is the total).
     """
-    best = 0
-    for op in module.walk():
-        if isinstance(op, ttg.ConvertLayoutOp):
-            s, d = op.src.type, op.result.type
-            if isinstance(s, TensorType) and isinstance(d, TensorType):
-                best = max(best, convert_scratch_bytes(s, d))
-    return best
+    return max((op_scratch_bytes(op) for op in module.walk()), default=0)

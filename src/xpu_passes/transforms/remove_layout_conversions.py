@@ -4,30 +4,35 @@ Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
 rewrites are weighed (`layouts/remat.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
-constants, reductions into a slice of Y, loop-carried values through scf.for
-iter_args and yields, scf.if results, and loads: the Intel rule that a load may
-take the DPAS layout, so `acc + load(d)` keeps DPAS and needs no SLM); forward
-propagation lets the users (elementwise ops, stores, other conversions) take X.
-Values that cannot be recomputed get a conversion right after their definition
-(hoisted out of loops). The cheaper rewrite is taken when its conversions, weighted
-by loop depth, move fewer elements than the one removed; conversions to the same
-layout and chains of conversions fold.
+constants, reductions and scans, tt.trans/join/split and gathers' indices,
+loop-carried values through scf.for and both regions of scf.while, scf.if
+results, and loads Intel lets move: 2D-block-capable, one splat address, or fewer
+elements than threads); forward propagation lets the users take X (the same ops,
+stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
+cannot be recomputed get a conversion right after their definition (hoisted out
+of loops). A rewrite is estimated on its slice (`layouts/slice_cost.py`), then
+tried on a copy of the module and kept only when the whole module gets cheaper by
+`layouts/solution.py`'s figures (every conversion, scan and reduction costed with
+the layout algebra, loop-weighted; never more SLM) and stays valid IR. A final
+safety net keeps the input when the result has more conversions or SLM than it.
+Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.layouts import remat
-from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
+from xpu_passes.layouts import costs, remat, slice_cost
+from xpu_passes.layouts.solution import Figures, figures, layout_errors
+from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
@@ -107,73 +112,183 @@ def _positions(module: ModuleOp) -> dict[Operation, int]:
     return {op: i for i, op in enumerate(module.walk())}
 
 
+def _module_int(module: ModuleOp, key: str, default: int) -> int:
+    v = module.attributes.get(key)
+    return v.value.data if isinstance(v, IntegerAttr) else default
+
+
+def _block_loads(module: ModuleOp) -> set[Operation]:
+    """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
+    isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
+    and loads of fewer elements than the CTA has threads (cache hits)."""
+    ai = AxisInfoAnalysis(module)
+    threads = _module_int(module, "ttg.num-warps", 4) * _module_int(module, "ttg.threads-per-warp", 16)
+
+    def cheap(ld: tt.LoadOp) -> bool:
+        ptr = ld.operands[0]
+        return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
+
+    return {
+        ld for ld in module.walk()
+        if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
+        and (BLOCK_IO in ld.attributes or cheap(ld)
+             or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
+    }  # fmt: skip
+
+
+def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
+    """`dst` takes `src`'s body (`src` is a rewritten copy of it)."""
+    for b in list(dst.body.blocks):
+        dst.body.detach_block(b).drop_all_references()
+    src.body.move_blocks(dst.body)
+
+
+@dataclass
+class _Work:
+    """The module being rewritten: a copy of the input, replaced by a trial copy whenever a
+    rewrite is accepted; `origin` maps its ops to the input's (remarks are located there)."""
+
+    module: ModuleOp
+    origin: dict[Operation, Operation]
+    block_loads: set[Operation]
+    figures: Figures
+    tried: set[Operation] = field(default_factory=set)
+    kept: dict[Operation, str] = field(default_factory=dict)
+    anchored: int = 0  # block-pointer families anchor_block_pointers retyped
+
+    def trial(self) -> tuple[ModuleOp, dict[Operation, Operation]]:
+        copy = self.module.clone()
+        return copy, dict(zip(self.module.walk(), copy.walk()))
+
+    def accept(self, copy: ModuleOp, m: dict[Operation, Operation], fig: Figures) -> None:
+        self.origin = {m[k]: v for k, v in self.origin.items() if k in m}
+        self.block_loads = {m[x] for x in self.block_loads if x in m}
+        self.tried = {m[x] for x in self.tried if x in m}
+        self.kept = {m[k]: v for k, v in self.kept.items() if k in m}
+        self.module, self.figures = copy, fig
+
+
 @register
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     summary = "remove ttg.convert_layout by layout propagation and rematerialization (DPAS epilogues)"
-    MAX_ROUNDS = 4
+    # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
+    max_backward_remat_iterations: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        anchor_block_pointers(op)
-        ai = AxisInfoAnalysis(op)
-        block_loads: set[Operation] = {
-            ld for ld in op.walk()
-            if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
-            and (BLOCK_IO in ld.attributes or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
-        }  # fmt: skip
-        # A rewrite can make an earlier refusal possible: go again while anything changes.
-        kept: dict[Operation, str] = {}
-        for _ in range(self.MAX_ROUNDS):
-            changed = False
-            tried: set[Operation] = set()
-            while pending := [c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in tried]:
-                for cvt in pending:
-                    tried.add(cvt)
-                    if cvt.parent is None:
-                        continue
-                    if fold(cvt):
-                        changed = True
-                        continue
-                    why = self._remove(op, cvt, block_loads)
-                    if why is None:
-                        changed = True
-                    else:
-                        kept[cvt] = why
-            if not changed:
-                break
-        for cvt, why in kept.items():
+        start = figures(op)
+        w = self._solve(op, start, anchor=True)
+        if w.anchored:  # anchoring block pointers can block a better forward propagation: weigh both solutions
+            alt = self._solve(op, start, anchor=False)
+            if alt.figures.better_than(w.figures):
+                w = alt
+        for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
-                self.remark(cvt, f"kept: {why}")
-        for cvt in reversed([c for c in op.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+                self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        for bad, why in layout_errors(w.module):
+            self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
+            return
+        if w.figures.worse_than(start):
+            self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
+            return
+        _adopt(op, w.module)
+
+    def _solve(self, op: ModuleOp, start: Figures, anchor: bool) -> _Work:
+        """One whole solution, on a copy of `op`."""
+        copy = op.clone()
+        w = _Work(copy, dict(zip(copy.walk(), op.walk())), set(), start)
+        w.anchored = anchor_block_pointers(w.module) if anchor else 0
+        w.block_loads, w.figures = _block_loads(w.module), figures(w.module)
+        for _ in range(max(1, self.max_backward_remat_iterations)):
+            if not self._round(w):
+                break
+        for cvt in reversed([c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
             if not cvt.result.uses:  # left dead by the rewrites above
                 Rewriter.erase_op(cvt)
+        w.figures = figures(w.module)
+        return w
 
-    def _remove(self, module: ModuleOp, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> str | None:
-        """Backward rematerialization or forward propagation, the cheaper; None when done, else why not."""
+    def _round(self, w: _Work) -> bool:
+        changed = False
+        w.tried = set()
+        while pending := [c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in w.tried]:
+            for cvt in pending:
+                w.tried.add(cvt)
+                if cvt.parent is None:
+                    continue
+                if fold(cvt):
+                    changed = True
+                    w.figures = figures(w.module)
+                    continue
+                why = self._remove(w, cvt)
+                if why is None:  # the module was replaced: walk it again
+                    changed = True
+                    break
+                w.kept[cvt] = why
+        return changed
+
+    def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
+        """Backward rematerialization or forward propagation, the cheaper one that makes the whole
+        module cheaper; None when done (w.module replaced), else why not."""
+        options = self._options(cvt, w.block_loads)
+        if isinstance(options, str):
+            return options
+        for how in options:
+            copy, m = w.trial()
+            tcvt = m[cvt]
+            assert isinstance(tcvt, ttg.ConvertLayoutOp)
+            loads = {m[x] for x in w.block_loads if x in m}
+            s = remat.Slice(load_ok=loads.__contains__)
+            if not (remat.backward(tcvt.src, encoding(tcvt.result.type), s) if how == "backward"
+                    else remat.forward(tcvt, s)):  # fmt: skip
+                continue
+            try:
+                self._rewrite(copy, tcvt, s, how, loads)
+            except Exception as e:  # a rewrite we cannot complete is not taken (the copy is dropped)
+                self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
+                continue
+            if layout_errors(copy):
+                continue
+            fig = figures(copy)
+            if fig.better_than(w.figures):
+                w.accept(copy, m, fig)
+                w.block_loads |= loads
+                return None
+        return f"{' and '.join(options)} would not make the module cheaper ({w.figures})"
+
+    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> list[str] | str:
+        """The rewrites worth trying, cheapest first by the slice's own estimate, or why none."""
         target = encoding(cvt.result.type)
-        saved = remat.conversion_cost(cvt.src.type, target) * remat.weight(cvt.result) if target else 0
+        saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
         fwd = remat.Slice(load_ok=block_loads.__contains__)
         options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
+        # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
         if target is not None and remat.backward(cvt.src, target, back):
-            options.append((remat.cost(back, cvt), -remat.conversions_saved(back, cvt), "backward", back))
+            cost = slice_cost.cost(back, cvt) - slice_cost.removed_cost(back, cvt)
+            options.append((cost, -slice_cost.conversions_saved(back, cvt), "backward", back))
         if remat.forward(cvt, fwd):
-            options.append((remat.cost(fwd, cvt), -remat.conversions_saved(fwd, cvt), "forward", fwd))
+            cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
+            options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
-        if not options or options[0][0] > saved or (options[0][0] == saved and options[0][1] >= 0):
-            return self._why(back, fwd, options, saved)
-        _, _, how, s = options[0]
+        good = [o[2] for o in options if o[0] < saved or (o[0] == saved and o[1] < 0)]
+        return good or self._why(back, fwd, options, saved)
+
+    @staticmethod
+    def _rewrite(module: ModuleOp, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str, loads: set[Operation]) -> None:
         src, pos = cvt.src, _positions(module)
         new = remat.materialize(s, pos)
-        block_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in block_loads)  # type: ignore[misc]
+        loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
             cvt.result.replace_all_uses_with(new[src])
             Rewriter.erase_op(cvt)
         remat.erase_dead(sorted(set(s.ops), key=pos.__getitem__))
         if how == "forward" and not cvt.result.uses:
             Rewriter.erase_op(cvt)
-        return None
+        for c in reversed([c for c in module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+            if not c.result.uses:
+                Rewriter.erase_op(c)
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:

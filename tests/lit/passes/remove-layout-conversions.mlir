@@ -142,7 +142,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // CHECK-NEXT: %[[D:.*]] = tt.dot %arg2, %arg3, %[[ACC]]
 // CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #mma>
 // CHECK: ttg.convert_layout %[[R]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 65536 weighted elements to save 4096 ('tt.dot' cannot produce the target layout)
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 4096 weighted elements to save 4096 (a function argument is converted); forward would convert 65536 weighted elements to save 4096 ('tt.dot' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
