@@ -10,7 +10,7 @@
 // conversion (an SLM round trip of the whole tile) is gone.
 // CHECK-LABEL: tt.func public @atomic_add_epilogue
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %acc, %{{.*}} : (tensor<64x64x!tt.ptr<f32>, #mma>, tensor<64x64xf32, #mma>, tensor<64x64xi1, #mma>) -> tensor<64x64xf32, #mma>
+// CHECK: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{[a-z0-9_#]+}}, %{{.*}} : (tensor<64x64x!tt.ptr<f32>, #mma>, tensor<64x64xf32, #mma>, tensor<64x64xi1, #mma>) -> tensor<64x64xf32, #mma>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
@@ -42,7 +42,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // value in a slice layout is converted for it; recomputing the argument is no
 // cheaper.
 // CHECK-LABEL: tt.func public @atomic_needs_blocked
-// CHECK: ttg.convert_layout %x : tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64xf32, #blocked>
+// CHECK: ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64xf32, #blocked>
 // CHECK: tt.atomic_rmw fadd, relaxed, gpu, %{{.*}}, %{{.*}} : (tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xf32, #blocked>) -> tensor<64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert {{.*}}(a function argument is converted); forward: a user 'tt.atomic_rmw' cannot take the source layout
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
@@ -66,7 +66,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // scratch either.
 // CHECK-LABEL: tt.func public @cumsum_rows
 // CHECK-NOT: ttg.convert_layout
-// CHECK: "tt.scan"(%x) <{axis = 1 : i32, reverse = false}>
+// CHECK: "tt.scan"(%{{[a-z0-9_#]+}}) <{axis = 1 : i32, reverse = false}>
 // CHECK: (tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -91,8 +91,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // Negative: the scan's result leaves the function in its own layout, so the scan
 // cannot move to its source's layout; recomputing the argument is no cheaper.
 // CHECK-LABEL: tt.func public @cumsum_returned
-// CHECK: ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
-// CHECK: "tt.scan"(%y) <{axis = 0 : i32, reverse = false}>
+// CHECK: ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+// CHECK: "tt.scan"(%{{[a-z0-9_#]+}}) <{axis = 0 : i32, reverse = false}>
 // CHECK: (tensor<64x64xf32, #blocked1>) -> tensor<64x64xf32, #blocked1>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 4096 weighted elements to save 4096 (a function argument is converted); forward: a user 'tt.return' cannot take the source layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
@@ -114,7 +114,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // Negative: triton-xpu lowers scans only in blocked layouts, so a prefix sum of a
 // DPAS accumulator keeps its conversion (forward propagation stops at the scan).
 // CHECK-LABEL: tt.func public @cumsum_of_dpas
-// CHECK: %[[B:.*]] = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: %[[B:.*]] = ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
 // CHECK: "tt.scan"(%[[B]]) <{axis = 1 : i32, reverse = false}>
 // CHECK: (tensor<64x64xf32, #blocked>) -> tensor<64x64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}forward: a user 'tt.scan' cannot take the source layout
@@ -143,9 +143,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // CHECK: #[[L:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func public @cumsum_block_pointers
 // CHECK-NOT: ttg.convert_layout
-// CHECK: "tt.scan"(%x) <{axis = 1 : i32, reverse = false}>
+// CHECK: "tt.scan"(%{{[a-z0-9_#]+}}) <{axis = 1 : i32, reverse = false}>
 // CHECK: (tensor<64x64xf32, #[[L]]>) -> tensor<64x64xf32, #[[L]]>
-// CHECK: tt.store %out, %{{.*}} : !tt.ptr<tensor<64x64xf32, #[[L]]>>
+// CHECK: tt.store %{{[a-z0-9_#]+}}, %{{.*}} : !tt.ptr<tensor<64x64xf32, #[[L]]>>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [2, 2], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {

@@ -11,10 +11,10 @@
 // CHECK-LABEL: tt.func public @while_carried
 // CHECK-NOT: ttg.convert_layout
 // CHECK: arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
-// CHECK: scf.while (%acc = %zero, %i = %c0) : (tensor<64x64xf32, #mma>, i32) -> (tensor<64x64xf32, #mma>, i32)
-// CHECK: scf.condition(%go) %acc, %i : tensor<64x64xf32, #mma>, i32
-// CHECK: ^bb0(%a: tensor<64x64xf32, #mma>, %j: i32):
-// CHECK: arith.addf %a, %v : tensor<64x64xf32, #mma>
+// CHECK: scf.while (%{{[a-z0-9_#]+}} = %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} = %{{[a-z0-9_#]+}}) : (tensor<64x64xf32, #mma>, i32) -> (tensor<64x64xf32, #mma>, i32)
+// CHECK: scf.condition(%{{[a-z0-9_#]+}}) %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : tensor<64x64xf32, #mma>, i32
+// CHECK: ^bb0(%{{[a-z0-9_#]+}}: tensor<64x64xf32, #mma>, %{{[a-z0-9_#]+}}: i32):
+// CHECK: arith.addf %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : tensor<64x64xf32, #mma>
 // CHECK: scf.yield %{{.*}}, %{{.*}} : tensor<64x64xf32, #mma>, i32
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -45,7 +45,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // after region gets a value the condition computes), so the carried value cannot
 // be retyped as one; the conversion of the loop-invariant stays (hoisted out of the loop).
 // CHECK-LABEL: tt.func public @while_regions_differ
-// CHECK: ttg.convert_layout %v : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+// CHECK: ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
 // CHECK: scf.while {{.*}} -> (i32, tensor<64x64xf32, #blocked>)
 // CHECK-NOT: ttg.convert_layout
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}an scf.while whose regions carry different values
@@ -75,7 +75,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // indices' conversion and the result's conversion back both go.
 // CHECK-LABEL: tt.func public @gather_indices
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.gather %src[%idx] {axis = 1 : i32} : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked1>) -> tensor<64x64xf32, #blocked1>
+// CHECK: tt.gather %{{[a-z0-9_#]+}}[%{{[a-z0-9_#]+}}] {axis = 1 : i32} : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked1>) -> tensor<64x64xf32, #blocked1>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
@@ -92,8 +92,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 
 // Negative: a gather marked with its efficient layout keeps it (Intel's anchor).
 // CHECK-LABEL: tt.func public @gather_efficient_layout
-// CHECK: %[[I:.*]] = ttg.convert_layout %idx : tensor<64x64xi32, #blocked1> -> tensor<64x64xi32, #blocked>
-// CHECK: tt.gather %src[%[[I]]] {axis = 1 : i32, efficient_layout} : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked>) -> tensor<64x64xf32, #blocked>
+// CHECK: %[[I:.*]] = ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x64xi32, #blocked1> -> tensor<64x64xi32, #blocked>
+// CHECK: tt.gather %{{[a-z0-9_#]+}}[%[[I]]] {axis = 1 : i32, efficient_layout} : (tensor<64x64xf32, #blocked>, tensor<64x64xi32, #blocked>) -> tensor<64x64xf32, #blocked>
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}forward: a user 'tt.gather' cannot take the source layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>

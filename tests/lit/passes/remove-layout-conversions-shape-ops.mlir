@@ -11,7 +11,7 @@
 // CHECK: #[[T:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
 // CHECK-LABEL: tt.func public @trans_follows
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xf32, #{{blocked[0-9]*}}> -> tensor<32x64xf32, #[[T]]>
+// CHECK: tt.trans %{{[a-z0-9_#]+}} {order = array<i32: 1, 0>} : tensor<64x32xf32, #{{blocked[0-9]*}}> -> tensor<32x64xf32, #[[T]]>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<32x64x!tt.ptr<f32>, #[[T]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -32,7 +32,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // Negative: a DPAS layout has no transposed layout of its own kind, so the
 // transpose of an accumulator keeps its conversion.
 // CHECK-LABEL: tt.func public @trans_of_dpas
-// CHECK: %[[C:.*]] = ttg.convert_layout %acc : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
+// CHECK: %[[C:.*]] = ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x32xf32, #mma> -> tensor<64x32xf32, #blocked>
 // CHECK: tt.trans %[[C]]
 // REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}forward: a user 'tt.trans' cannot take the source layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
@@ -55,7 +55,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // CHECK: #[[J:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [2, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
 // CHECK-LABEL: tt.func public @join_follows
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.join %x, %y : tensor<64x32xf32, #{{blocked[0-9]*}}> -> tensor<64x32x2xf32, #[[J]]>
+// CHECK: tt.join %{{[a-z0-9_#]+}}, %{{[a-z0-9_#]+}} : tensor<64x32xf32, #{{blocked[0-9]*}}> -> tensor<64x32x2xf32, #[[J]]>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -79,7 +79,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // and the sum of the halves into the store.
 // CHECK-LABEL: tt.func public @split_follows
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.split %x : tensor<64x32x2xf32, #[[S:blocked[0-9]*]]> -> tensor<64x32xf32, #[[H:blocked[0-9]*]]>
+// CHECK: tt.split %{{[a-z0-9_#]+}} : tensor<64x32x2xf32, #[[S:blocked[0-9]*]]> -> tensor<64x32xf32, #[[H:blocked[0-9]*]]>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x32x!tt.ptr<f32>, #[[H]]>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
 #blocked3 = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [16, 1, 1], warpsPerCTA = [1, 4, 1], order = [2, 0, 1]}>
