@@ -10,15 +10,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.cf import Cf
 from xdsl.dialects.func import Func
-from xdsl.dialects.gpu import GPU
 from xdsl.dialects.math import Math
-from xdsl.dialects.scf import Scf
 from xdsl.dialects.ub import UB
 from xdsl.ir import Dialect
 
 
 def all_dialects() -> list[Dialect]:
     from xpu_passes.dialects.arith_compat import Arith
+    from xpu_passes.dialects.mlir_compat import GPU, Scf
     from xpu_passes.dialects.tt import TT
     from xpu_passes.dialects.ttg import TTG
     from xpu_passes.dialects.ttig import TTIG

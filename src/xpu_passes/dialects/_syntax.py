@@ -49,7 +49,10 @@ def print_attr_dict(
 def parse_keyword_enum(parser: Parser, cases: Mapping[str, int], what: str) -> IntegerAttr:
     """A keyword such as `ca` stored as its i32 value, as Triton's I32EnumAttr."""
     pos = parser.pos
+    # MLIR reads an enum keyword or the same word quoted (`"sgt"`).
     word = parser.parse_optional_identifier()
+    if word is None:
+        word = parser.parse_optional_str_literal()
     if word is None or word not in cases:
         parser.raise_error(f"expected {what} ({', '.join(cases)})", pos, parser.pos)
     return i32_attr(cases[word])
