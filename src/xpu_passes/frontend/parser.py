@@ -36,6 +36,8 @@ class _TrackingParser(Parser):
         return super().resolve_operand(operand, type)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])  # MLIR reads an empty input (e.g. a comment-only chunk) as an empty module
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as e:
