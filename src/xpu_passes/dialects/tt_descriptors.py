@@ -50,27 +50,39 @@ REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or":
 
 @irdl_attr_definition
 class TensorDescType(ParametrizedAttribute, TypeAttribute):
-    """`!tt.tensordesc<64x32xf16>` or `!tt.tensordesc<64x32xf16, #shared>`: a block of a tensor in memory."""
+    """`!tt.tensordesc<64x32xf16(, #layout)?>` (Intel main) or 3.3's `!tt.tensordesc<tensor<64x32xf16>>`."""
 
     name = "tt.tensordesc"
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
     layout: Attribute  # NoneAttr when absent
+    tensor_form: IntAttr  # 1: 3.3's `<tensor<...>>`
 
-    def __init__(self, shape: Sequence[int], element: Attribute, layout: Attribute | None = None) -> None:
-        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element, layout or NoneAttr())
+    def __init__(
+        self, shape: Sequence[int], element: Attribute, layout: Attribute | None = None, tensor_form: bool = False
+    ) -> None:
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element, layout or NoneAttr(), IntAttr(int(tensor_form)))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
-        dims, elem = parser.parse_ranked_shape()
         layout: Attribute = NoneAttr()
+        if parser._current_token.text == "tensor":  # type: ignore[attr-defined]
+            block = parser.parse_type()
+            if not isinstance(block, TensorType):
+                parser.raise_error("expected a ranked tensor type")
+            parser.parse_punctuation(">")
+            return (ArrayAttr(IntAttr(d) for d in block.get_shape()), block.element_type, block.encoding, IntAttr(1))
+        dims, elem = parser.parse_ranked_shape()
         if parser.parse_optional_punctuation(","):
             layout = parser.parse_attribute()
         parser.parse_punctuation(">")
-        return (ArrayAttr(IntAttr(d) for d in dims), elem, layout)
+        return (ArrayAttr(IntAttr(d) for d in dims), elem, layout, IntAttr(0))
 
     def print_parameters(self, printer: Printer) -> None:
+        if self.tensor_form.data:
+            emit(printer, "<", self.block_type(), ">")
+            return
         printer.print_string("<" + "".join(f"{d.data}x" for d in self.shape.data))
         printer.print_attribute(self.element_type)
         if not isinstance(self.layout, NoneAttr):
@@ -81,7 +93,8 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
         return tuple(d.data for d in self.shape.data)
 
     def block_type(self) -> TensorType:
-        return TensorType(self.element_type, self.get_shape())
+        enc = NoneAttr() if not self.tensor_form.data else self.layout
+        return TensorType(self.element_type, self.get_shape(), enc)
 
 
 def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:

@@ -13,6 +13,7 @@ them and leave IR holding them alone (see `transforms.base.foreign_layout`).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -85,6 +86,11 @@ class AsyncWaitOp(IRDLOperation):
     assembly_format = "($asyncToken^)? attr-dict"
 
 
+# Ops read with Intel main's `tokens` keyword print it back; others print 3.3's form,
+# the only one triton-xpu 3.3 reads.
+_TOKENS_KEYWORD: weakref.WeakSet[IRDLOperation] = weakref.WeakSet()
+
+
 @irdl_op_definition
 class AsyncCommitGroupOp(IRDLOperation):
     """`ttg.async_commit_group (tokens %t)?` (Intel main) or 3.3's `ttg.async_commit_group %t`."""
@@ -95,7 +101,7 @@ class AsyncCommitGroupOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCommitGroupOp:
-        parser.parse_optional_keyword("tokens")
+        keyword = parser.parse_optional_keyword("tokens") is not None
         toks = []
         if (t := parser.parse_optional_unresolved_operand()) is not None:
             toks = [t]
@@ -103,11 +109,14 @@ class AsyncCommitGroupOp(IRDLOperation):
                 toks.append(parser.parse_unresolved_operand())
         props, attrs = parse_attr_dict(parser, ())
         ops = [[parser.resolve_operand(t, _ASYNC_TOKEN) for t in toks]]
-        return cls.build(operands=ops, result_types=[_ASYNC_TOKEN], properties=props, attributes=attrs)
+        op = cls.build(operands=ops, result_types=[_ASYNC_TOKEN], properties=props, attributes=attrs)
+        if keyword:
+            _TOKENS_KEYWORD.add(op)
+        return op
 
     def print(self, printer: Printer) -> None:
         if self.inputTokens:
-            printer.print_string(" tokens ")
+            printer.print_string(" tokens " if self in _TOKENS_KEYWORD else " ")
             printer.print_list(self.inputTokens, printer.print_operand)
         print_attr_dict(printer, self)
 
