@@ -1042,6 +1042,20 @@ class DotOp(IRDLOperation):
         _check(len(sa) == len(sb) == len(sd) and len(sa) in (2, 3), "dot operands must be 2D or batched 3D")
         _check(sa[-1] == sb[-2], f"K mismatch: {a} * {b}")
         _check((sa[-2], sb[-1]) == tuple(sd[-2:]), f"result shape must be {sa[-2]}x{sb[-1]}")
+        enc = d.encoding
+        if getattr(enc, "name", "") == "ttig.dpas":
+            # Intel's tensor-layout verifier: a DPAS channel packs 32 bits of each operand.
+            ops = cast(int, enc.ops_per_chan)  # type: ignore[attr-defined]
+            for operand in (a, b):
+                elem = operand.element_type
+                if isinstance(elem, PointerType):
+                    elem = elem.pointee
+                bits = elem.bitwidth if hasattr(elem, "bitwidth") else 0
+                _check(
+                    ops * bits == 32,
+                    f"Layout has opsPerChannel = {ops} but tensor element type is '{elem}'. "
+                    f"Expected {32 // ops} bit type.",
+                )
 
 
 # ------------------------------------------------------ reductions and scans

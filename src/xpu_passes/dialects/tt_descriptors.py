@@ -225,7 +225,7 @@ class _DescriptorLoad(IRDLOperation):
     def verify_(self) -> None:
         d = _desc(self, self.desc.type)
         if len(self.indices) != len(d.get_shape()):
-            raise VerifyException(f"expected {len(d.get_shape())} indices, got {len(self.indices)}")
+            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
 
 
 @irdl_op_definition
@@ -247,7 +247,7 @@ class _DescriptorStore(IRDLOperation):
     def verify_(self) -> None:
         d = _desc(self, self.desc.type)
         if len(self.indices) != len(d.get_shape()):
-            raise VerifyException(f"expected {len(d.get_shape())} indices, got {len(self.indices)}")
+            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
 
 
 @irdl_op_definition

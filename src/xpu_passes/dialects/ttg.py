@@ -108,6 +108,23 @@ class DotOperandEncodingAttr(StructAttr):
     def k_width(self) -> int:
         return cast(int | None, self.get("kWidth")) or 0
 
+    def verify(self) -> None:
+        parent = self.parent
+        if getattr(parent, "name", "") == "ttig.dpas":
+            # Triton's DotOperandEncodingAttr::verify for a DPAS parent.
+            ops = cast(int, parent.ops_per_chan)  # type: ignore[attr-defined]
+            want = (ops if ops == 1 else ops // 2) if self.op_idx == 0 else ops
+            if self.k_width != want:
+                raise VerifyException("ttg.dot_op kWidth parameter must match the parent's opsPerChannel")
+            rc, depth, tpw = (cast(int, getattr(parent, k)) for k in ("repeat_count", "systolic_depth", "threads_per_warp"))
+            per_row = depth if ops == 1 else depth * 2  # packed elements per row of A
+            if self.op_idx == 0 and rc * per_row < tpw:
+                raise VerifyException(
+                    "The DPAS encoding implies an invalid layout for A operand. The non-uniform matrix A could "
+                    f"not be referred in kernel with threadsPerWarp: {tpw}. numPackedElemPerRowForA:{per_row}. "
+                    f"RC:{rc}, systolicDepth:{depth}, opsPerChan:{ops}"
+                )
+
 
 @irdl_attr_definition
 class LinearEncodingAttr(StructAttr):

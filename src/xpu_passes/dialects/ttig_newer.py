@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import IntegerAttr, TensorType, UnitAttr, i1, i32
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType, UnitAttr, i1, i32
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -159,8 +159,23 @@ class SubGroupTransposeOp(IRDLOperation):
         t = cast(TensorType, self.src.type)
         if self.res.type != t:
             raise VerifyException("result must have the type of the source")
-        if len(t.get_shape()) != 2 or t.get_shape()[0] != t.get_shape()[1]:
-            raise VerifyException(f"can only transpose square 2D tensors, got {t}")
+        n = _threads_per_warp(self)
+        if not isinstance(t.encoding, NoneAttr) or (n is not None and tuple(t.get_shape()) != (n, n)):
+            raise VerifyException(
+                "can only be used on tensors of shape <sub_group_size x sub_group_size> with no encoding"
+            )
+
+
+def _threads_per_warp(op: IRDLOperation) -> int | None:
+    module = op.get_toplevel_object()
+    value = module.attributes.get("ttg.threads-per-warp") if isinstance(module, Operation) else None
+    return value.value.data if isinstance(value, IntegerAttr) else None
+
+
+def _check_rank2(t: Attribute) -> None:
+    rank = len(cast(TensorType, t).get_shape())
+    if rank < 2:
+        raise VerifyException(f"result tensor must have rank >= 2, got {rank}")
 
 
 @irdl_op_definition
@@ -197,7 +212,7 @@ class DescriptorPrefetchOp(IRDLOperation):
     def verify_(self) -> None:
         rank = len(cast(TensorDescType, self.desc.type).get_shape())
         if len(self.indices) != rank:
-            raise VerifyException(f"expected {rank} indices, got {len(self.indices)}")
+            raise VerifyException(f"expected {rank} indices, but got {len(self.indices)}")
 
 
 @irdl_op_definition
@@ -280,6 +295,7 @@ class Subgroup2DBlockLoadOp(IRDLOperation):
         emit(printer, " : ", self.base_ptr.type, " -> ", self.result.type)
 
     def verify_(self) -> None:
+        _check_rank2(self.result.type)
         pointee = cast(PointerType, self.base_ptr.type).pointee
         if pointee != element_type(self.result.type):
             raise VerifyException(f"result element type must be the pointee type {pointee}")
@@ -329,15 +345,53 @@ class Subgroup2DBlockLoadFromPtrOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_function_type(self.operand_types, self.result_types)
 
+    def verify_(self) -> None:
+        _check_rank2(self.result.type)
+        if self.mask is not None and self.other is None:
+            raise VerifyException("'other' must be present when 'mask' is present")
+
+
+def _intel_gather_checks(desc: Attribute, x: Attribute, data: Attribute) -> None:
+    """Intel's verifyGatherScatterOp: a 1-row 2D block, rows = len(x), >= 256 bits per row."""
+    block = cast(TensorDescType, desc).get_shape()
+    if len(block) != 2:
+        raise VerifyException(f"descriptor block must be a 2D tensor, but got {list(block)}")
+    if block[0] != 1:
+        raise VerifyException(f"descriptor block must have exactly 1 row, but got {block[0]}")
+    xt, dt = cast(TensorType, x), cast(TensorType, data)
+    if len(xt.get_shape()) != 1:
+        raise VerifyException(f"x offsets must be a 1D tensor, but got {xt}")
+    if len(dt.get_shape()) != 2:
+        raise VerifyException(f"result must be a 2D tensor, but got {dt}")
+    elem = dt.element_type
+    bits = cast(int, getattr(elem, "bitwidth", 64))
+    if bits > 64:
+        raise VerifyException("dtype cannot be greater than 64 bits")
+    rows, cols = dt.get_shape()
+    if cols < 256 // bits:
+        raise VerifyException(f"must have at least {256 // bits} columns for {elem}, but got {cols}")
+    if rows != xt.get_shape()[0]:
+        raise VerifyException(f"result tensor must have as many rows as indices ({xt.get_shape()[0]}), but got {dt}")
+    if cols != block[1]:
+        raise VerifyException(f"result tensor number of columns must match block ({block[1]}), but got {dt}")
+    if elem != cast(TensorDescType, desc).element_type:
+        raise VerifyException(f"result tensor element type must match block ('{cast(TensorDescType, desc).element_type}')")
+
 
 @irdl_op_definition
 class DescriptorGatherOp(_DescriptorGather):
     name = "ttig.descriptor_gather"
 
+    def verify_(self) -> None:
+        _intel_gather_checks(self.desc.type, self.x_offsets.type, self.result.type)
+
 
 @irdl_op_definition
 class DescriptorScatterOp(_DescriptorScatter):
     name = "ttig.descriptor_scatter"
+
+    def verify_(self) -> None:
+        _intel_gather_checks(self.desc.type, self.x_offsets.type, self.src.type)
 
 
 OPS: list[type[IRDLOperation]] = [
