@@ -132,7 +132,14 @@ def mask_type(ptr_type: Attribute) -> Attribute:
 
 
 def _parse_stripped_ptr(parser: Parser) -> PointerType:
-    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op."""
+    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op; MLIR also
+    reads the full `!tt.ptr<tensor<...>>`."""
+    if parser._current_token.text.startswith("!"):
+        pos = parser.pos
+        t = parser.parse_type()
+        if not isinstance(t, PointerType):
+            parser.raise_error(f"expected a !tt.ptr type, got {t}", pos, parser.pos)
+        return t
     parser.parse_punctuation("<")
     pointee = parser.parse_type()
     space = 1

@@ -92,3 +92,21 @@ module {
     tt.return %0 : f32
   }
 }
+
+// -----
+
+// tt.make_tensor_ptr with the full `!tt.ptr<...>` type (MLIR reads both), printed short.
+// CHECK-LABEL: tt.func public @full_ptr_type
+// CHECK: tt.make_tensor_ptr %arg0, [%c64_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<64x64xf16>>
+// ORACLE: // -----
+// ORACLE: tt.make_tensor_ptr %arg0, {{.*}} : <tensor<64x64xf16>>
+module {
+  tt.func public @full_ptr_type(%arg0: !tt.ptr<f16>) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %0 = tt.make_tensor_ptr %arg0, [%c64_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf16>>
+    %1 = tt.load %0 : !tt.ptr<tensor<64x64xf16>>
+    tt.return
+  }
+}
