@@ -302,7 +302,6 @@ class BroadcastOp(UnaryOp):
 class ExpandDimsOp(UnaryOp):
     name = "tt.expand_dims"
     axis = prop_def(IntegerAttr)
-    INHERENT: ClassVar[tuple[str, ...]] = ("axis",)
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
@@ -320,7 +319,6 @@ class ExpandDimsOp(UnaryOp):
 class TransOp(UnaryOp):
     name = "tt.trans"
     order = prop_def(DenseArrayBase)
-    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
     traits = traits_def(Pure())
 
 

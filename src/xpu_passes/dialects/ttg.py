@@ -248,6 +248,14 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 # ------------------------------------------------------------------------ ops
 
 
+@irdl_attr_definition
+class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    name = "ttg.async.token"
+
+
+_ASYNC_TOKEN = AsyncTokenType()
+
+
 @irdl_op_definition
 class ConvertLayoutOp(UnaryOp):
     """`%y = ttg.convert_layout %x : tensor<..., #a> -> tensor<..., #b>`."""
@@ -297,29 +305,9 @@ class LocalLoadOp(IRDLOperation):
 
     name = "ttg.local_load"
     src = operand_def(MemDescType)
-    token = opt_operand_def()
+    token = opt_operand_def(AsyncTokenType)
     result = result_def(TensorType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalLoadOp:
-        x = parser.parse_unresolved_operand()
-        tok = parser.parse_unresolved_operand() if parser.parse_optional_keyword("token") else None
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        ops = [parser.resolve_operand(x, t), [] if tok is None else [parser.resolve_operand(tok, _ASYNC_TOKEN)]]
-        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        if self.token is not None:
-            printer.print_string(" token ")
-            printer.print_operand(self.token)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    assembly_format = "$src (`token` $token^)? attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -329,25 +317,7 @@ class LocalStoreOp(IRDLOperation):
     name = "ttg.local_store"
     src = operand_def(TensorType)
     dst = operand_def(MemDescType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalStoreOp:
-        v = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        m = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        vt = parser.parse_type()
-        parser.parse_punctuation("->")
-        mt = parser.parse_type()
-        ops = [parser.resolve_operand(v, vt), parser.resolve_operand(m, mt)]
-        return cls.build(operands=ops, properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.src, self.dst), printer.print_operand)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.dst.type)
+    assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
 
 
 @irdl_op_definition
@@ -356,19 +326,7 @@ class LocalDeallocOp(IRDLOperation):
 
     name = "ttg.local_dealloc"
     src = operand_def(MemDescType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalDeallocOp:
-        m = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        return cls.build(operands=[parser.resolve_operand(m, parser.parse_type())], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type)
+    assembly_format = "$src attr-dict `:` type($src)"
 
 
 @irdl_op_definition
@@ -377,30 +335,10 @@ class MemDescSubviewOp(IRDLOperation):
 
     name = "ttg.memdesc_subview"
     src = operand_def(MemDescType)
-    offsets = var_operand_def()
+    offsets = var_operand_def(i32)
     result = result_def(MemDescType)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescSubviewOp:
-        m = parser.parse_unresolved_operand()
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        ops = [parser.resolve_operand(m, t), [parser.resolve_operand(o, i32) for o in offs]]
-        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string("[")
-        printer.print_list(self.offsets, printer.print_operand)
-        printer.print_string("]")
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    assembly_format = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -411,16 +349,9 @@ class MemDescTransOp(UnaryOp):
     src = operand_def(MemDescType)
     result = result_def(MemDescType)
     order = prop_def(DenseArrayBase)
-    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
     traits = traits_def(Pure())
 
 
-@irdl_attr_definition
-class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
-    name = "ttg.async.token"
-
-
-_ASYNC_TOKEN = AsyncTokenType()
 
 TTG = Dialect(
     "ttg",
