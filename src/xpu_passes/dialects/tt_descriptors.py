@@ -17,6 +17,7 @@ from typing import ClassVar, cast
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     SameVariadicOperandSize,
     irdl_attr_definition,
@@ -29,7 +30,7 @@ from xdsl.irdl import (
     var_operand_def,
     traits_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -45,6 +46,7 @@ from xpu_passes.dialects._syntax import (
 )
 from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, element_type
 
+SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
 REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
 
 
@@ -442,7 +444,81 @@ class AtomicPollOp(IRDLOperation):
         emit(printer, " : ", self.ptr.type, ", ", self.expected.type, " -> ", self.result.type)
 
 
+@irdl_op_definition
+class DotScaledOp(IRDLOperation):
+    """`tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = e2m1 rhs = bf16 {fastMath = false} : A(, SA)? * B(, SB)? -> D`."""
+
+    name = "tt.dot_scaled"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    a_elem_type = prop_def(IntegerAttr)
+    b_elem_type = prop_def(IntegerAttr)
+    d = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
+            x = parser.parse_unresolved_operand()
+            return x, (parser.parse_unresolved_operand() if parser.parse_optional_keyword("scale") else None)
+
+        (a, sa), (b, sb) = operand_and_scale(), (parser.parse_punctuation(","), operand_and_scale())[1]
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        for side, key in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
+            parser.parse_keyword(side)
+            parser.parse_punctuation("=")
+            props[key] = parse_keyword_enum(parser, SCALE_DOT_ELEM, "scaled-dot element type")
+        more, attrs = parse_attr_dict(parser, ("operandSegmentSizes",))
+        more.pop("operandSegmentSizes", None)
+        # fastMath and the k-pack flags are inherent in Triton: kept where they print (the dict).
+        parser.parse_punctuation(":")
+        at = parser.parse_type()
+        sat = parser.parse_type() if sa is not None and parser.parse_optional_punctuation(",") else None
+        parser.parse_punctuation("*")
+        bt = parser.parse_type()
+        sbt = parser.parse_type() if sb is not None and parser.parse_optional_punctuation(",") else None
+        parser.parse_punctuation("->")
+        dt = parser.parse_type()
+        if (sa is None) != (sat is None) or (sb is None) != (sbt is None):
+            parser.raise_error("each scale operand needs its type after its operand's type")
+        ops = [
+            parser.resolve_operand(a, at),
+            parser.resolve_operand(b, bt),
+            parser.resolve_operand(c, dt),
+            [] if sa is None or sat is None else [parser.resolve_operand(sa, sat)],
+            [] if sb is None or sbt is None else [parser.resolve_operand(sb, sbt)],
+        ]
+        return cls.build(operands=ops, result_types=[dt], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        for i, (x, scale) in enumerate(((self.a, self.a_scale), (self.b, self.b_scale))):
+            printer.print_operand(x)
+            if scale is not None:
+                printer.print_string(" scale ")
+                printer.print_operand(scale)
+            printer.print_string(", ")
+        printer.print_operand(self.c)
+        lhs, rhs = (enum_keyword(v, SCALE_DOT_ELEM) for v in (self.a_elem_type, self.b_elem_type))
+        printer.print_string(f" lhs = {lhs} rhs = {rhs}")
+        print_attr_dict(printer, self, skip=("a_elem_type", "b_elem_type", "operandSegmentSizes"))
+        emit(printer, " : ", self.a.type)
+        if self.a_scale is not None:
+            emit(printer, ", ", self.a_scale.type)
+        emit(printer, " * ", self.b.type)
+        if self.b_scale is not None:
+            emit(printer, ", ", self.b_scale.type)
+        emit(printer, " -> ", self.d.type)
+
+
 OPS: list[type[IRDLOperation]] = [
+    DotScaledOp,
     MakeTensorDescOp,
     DescriptorLoadOp,
     ExperimentalDescriptorLoadOp,

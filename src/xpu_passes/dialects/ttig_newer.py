@@ -42,6 +42,7 @@ from xpu_passes.dialects._syntax import (
 )
 from xpu_passes.dialects.tt import PointerType, element_type
 from xpu_passes.dialects.tt_descriptors import (
+    SCALE_DOT_ELEM,
     TensorDescType,
     _DescriptorGather,
     _DescriptorScatter,
@@ -394,7 +395,45 @@ class DescriptorScatterOp(_DescriptorScatter):
         _intel_gather_checks(self.desc.type, self.x_offsets.type, self.src.type)
 
 
+@irdl_op_definition
+class UpcastMXFPOp(IRDLOperation):
+    """3.3: `ttig.upcast_mxfp %x, %s fp_type = e2m1 {fastMath = false} : T, S -> U`."""
+
+    name = "ttig.upcast_mxfp"
+    src = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    fp_type = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UpcastMXFPOp:
+        x = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        sc = parser.parse_unresolved_operand()
+        parser.parse_keyword("fp_type")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {"fp_type": parse_keyword_enum(parser, SCALE_DOT_ELEM, "element type")}
+        more, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        xt = parser.parse_type()
+        parser.parse_punctuation(",")
+        st = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        ops = [parser.resolve_operand(x, xt), parser.resolve_operand(sc, st)]
+        return cls.build(operands=ops, result_types=[rt], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, (self.src, self.scale))
+        printer.print_string(f" fp_type = {enum_keyword(self.fp_type, SCALE_DOT_ELEM)}")
+        print_attr_dict(printer, self, skip=("fp_type",))
+        emit(printer, " : ", self.src.type, ", ", self.scale.type, " -> ", self.result.type)
+
+
 OPS: list[type[IRDLOperation]] = [
+    UpcastMXFPOp,
     AllocOp, GlueOp, ExtractOp, BroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp, ExtractDescOp,
     Subgroup2DBlockLoadOp, Subgroup2DBlockLoadFromPtrOp, DescriptorGatherOp, DescriptorScatterOp,
 ]  # fmt: skip

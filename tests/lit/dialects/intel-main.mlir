@@ -97,3 +97,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     tt.return
   }
 }
+
+// -----
+
+// 3.3's ttig.upcast_mxfp (its verifier wants DPAS operand layouts, which this
+// reader does not check), by exact round trip.
+// CHECK:    %0 = ttig.upcast_mxfp %arg0, %arg1 fp_type = e2m1 {fastMath = false} : tensor<128x32xi8>, tensor<128x2xi8> -> tensor<128x64xbf16>
+module {
+  tt.func @upcast(%arg0: tensor<128x32xi8>, %arg1: tensor<128x2xi8>) {
+    %0 = ttig.upcast_mxfp %arg0, %arg1 fp_type = e2m1 {fastMath = false} : tensor<128x32xi8>, tensor<128x2xi8> -> tensor<128x64xbf16>
+    tt.return
+  }
+}

@@ -104,3 +104,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// CHECK: %0 = tt.dot_scaled %arg0 scale %arg1, %arg2, %arg3 lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<128x32xi8, #blocked>, tensor<128x2xi8, #blocked1> * tensor<64x128xbf16, #blocked2> -> tensor<128x128xf32, #blocked2>
+// ORACLE: // -----
+// ORACLE: %0 = tt.dot_scaled %arg0 scale %arg1, %arg2, %arg3 lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<128x32xi8, #blocked>, tensor<128x2xi8, #blocked1> * tensor<64x128xbf16, #blocked2> -> tensor<128x128xf32, #blocked2>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @dot_scaled(%arg0: tensor<128x32xi8, #blocked>, %arg1: tensor<128x2xi8, #blocked1>, %arg2: tensor<64x128xbf16, #blocked2>, %arg3: tensor<128x128xf32, #blocked2>) {
+    %0 = tt.dot_scaled %arg0 scale %arg1, %arg2, %arg3 lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<128x32xi8, #blocked>, tensor<128x2xi8, #blocked1> * tensor<64x128xbf16, #blocked2> -> tensor<128x128xf32, #blocked2>
+    tt.return
+  }
+}
