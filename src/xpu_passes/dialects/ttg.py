@@ -244,6 +244,40 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     def get_shape(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.shape.data)
 
+    def verify(self) -> None:
+        """Triton's MemDescType::verify (the checks for the layouts we model), in its words."""
+        shape = self.get_shape()
+        alloc = tuple(d.data for d in self.alloc_shape.data) or shape
+        if not shape:
+            raise VerifyException("rank 0 memdesc is not allowed")
+        elem = self.element_type
+        bits = 64 if getattr(elem, "name", "") == "tt.ptr" else cast(int, getattr(elem, "bitwidth", 8))
+        if bits != 1 and bits < 8:
+            raise VerifyException(f"element type bit width must be 1 or at least 8; got {bits}")
+        if 0 in shape:
+            raise VerifyException("shape has 0 dimension")
+        if 0 in alloc:
+            raise VerifyException("alloc shape has 0 dimension")
+        if len(alloc) < len(shape):
+            raise VerifyException("alloc shape must have at least as many dimensions as shape")
+        keys = {f.key for f in self.encoding.FIELDS} if isinstance(self.encoding, StructAttr) else set()
+        order = cast(tuple[int, ...] | None, self.encoding.get("order")) if "order" in keys else None  # type: ignore[union-attr]
+        if order is None:
+            return  # another backend's or an unknown layout: not modelled here
+        rank = len(order)
+        if rank not in (len(shape), len(shape) - 1):
+            raise VerifyException(
+                f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
+            )
+        for what, dims in (("shape", shape), ("alloc shape", alloc)):
+            tail = dims[len(dims) - rank :] if len(dims) > rank else dims  # drop the pipelining dim
+            if any(d <= 0 or d & (d - 1) for d in tail):
+                raise VerifyException(
+                    f"{what} must have power-of-2 and non-zero dimensions; got {', '.join(map(str, dims))}"
+                )
+        if any(a > b for a, b in zip(shape, alloc[len(alloc) - len(shape) :])):
+            raise VerifyException("shape must be less than or equal to allocShape.")
+
 
 # ------------------------------------------------------------------------ ops
 
