@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.context import Context
-from xdsl.ir import Dialect
+from xdsl.ir import Attribute, Dialect, Operation
 
 
 def _arith() -> Dialect:
@@ -22,7 +22,7 @@ def _arith() -> Dialect:
 
 
 def _scf() -> Dialect:
-    from xdsl.dialects.scf import Scf
+    from xpu_passes.dialects.mlir_compat import Scf
 
     return Scf
 
@@ -46,7 +46,7 @@ def _cf() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from xdsl.dialects.gpu import GPU
+    from xpu_passes.dialects.mlir_compat import GPU
 
     return GPU
 
@@ -58,21 +58,29 @@ def _ub() -> Dialect:
 
 
 def _tt() -> Dialect:
+    from xpu_passes.dialects import tt_descriptors
     from xpu_passes.dialects.tt import TT
 
-    return TT
+    return _extend(TT, tt_descriptors.OPS, tt_descriptors.TYPES)
 
 
 def _ttg() -> Dialect:
+    from xpu_passes.dialects import ttg_newer
     from xpu_passes.dialects.ttg import TTG
 
-    return TTG
+    return _extend(TTG, ttg_newer.OPS, ttg_newer.ATTRS)
 
 
 def _ttig() -> Dialect:
+    from xpu_passes.dialects import ttig_newer
     from xpu_passes.dialects.ttig import TTIG
 
-    return TTIG
+    return _extend(TTIG, ttig_newer.OPS, [])
+
+
+def _extend(dialect: Dialect, ops: list[type[Operation]], attrs: list[type[Attribute]]) -> Dialect:
+    """A dialect with the ops/attributes defined in a second module (kept apart to keep modules small)."""
+    return Dialect(dialect.name, [*dialect.operations, *ops], [*dialect.attributes, *attrs])
 
 
 def _builtin() -> Dialect:

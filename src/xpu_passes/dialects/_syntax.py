@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, operand_def, result_def
+from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, operand_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -49,7 +49,10 @@ def print_attr_dict(
 def parse_keyword_enum(parser: Parser, cases: Mapping[str, int], what: str) -> IntegerAttr:
     """A keyword such as `ca` stored as its i32 value, as Triton's I32EnumAttr."""
     pos = parser.pos
+    # MLIR reads an enum keyword or the same word quoted (`"sgt"`).
     word = parser.parse_optional_identifier()
+    if word is None:
+        word = parser.parse_optional_str_literal()
     if word is None or word not in cases:
         parser.raise_error(f"expected {what} ({', '.join(cases)})", pos, parser.pos)
     return i32_attr(cases[word])
@@ -86,24 +89,9 @@ def emit(printer: Printer, *parts: str | Attribute) -> None:
 
 
 class UnaryOp(IRDLOperation):
-    """Base of ops written `op %x attr-dict : T -> U` (subclasses add traits, properties)."""
+    """Base of ops whose Triton format is `$src attr-dict `:` type($src) `->` type($result)`."""
 
     src = operand_def()
     result = result_def()
-    INHERENT: ClassVar[tuple[str, ...]] = ()
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        x = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, cls.INHERENT)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"

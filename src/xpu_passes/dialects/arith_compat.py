@@ -29,6 +29,20 @@ CMPF = {
 }  # fmt: skip
 
 
+def parse_fastmath(parser: Parser) -> dict[str, Attribute]:
+    """`fastmath<fast>` (MLIR's `(`fastmath` `` $fastmath^)?`), or nothing."""
+    if parser.parse_optional_characters("fastmath") is None:
+        return {}
+    return {"fastmath": arith.FastMathFlagsAttr(arith.FastMathFlagsAttr.parse_parameter(parser))}
+
+
+def print_fastmath(printer: Printer, op: IRDLOperation) -> None:
+    fm = op.properties.get("fastmath")
+    if fm is not None and fm != arith.FastMathFlagsAttr("none"):
+        printer.print_string(" fastmath")
+        fm.print_parameter(printer)  # type: ignore[attr-defined]
+
+
 class _Compare(IRDLOperation):
     """`arith.cmpX pred, %a, %b (fastmath<..>)? : T` -> i1 of T's shape."""
 
@@ -47,9 +61,7 @@ class _Compare(IRDLOperation):
         a = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         b = parser.parse_unresolved_operand()
-        props: dict[str, Attribute] = {"predicate": pred}
-        if parser.parse_optional_characters("fastmath") is not None:
-            props["fastmath"] = arith.FastMathFlagsAttr(arith.FastMathFlagsAttr.parse_parameter(parser))
+        props: dict[str, Attribute] = {"predicate": pred, **parse_fastmath(parser)}
         more, attrs = parse_attr_dict(parser, ())
         parser.parse_punctuation(":")
         t = parser.parse_type()
@@ -63,10 +75,7 @@ class _Compare(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {enum_keyword(self.predicate, self.PREDICATES)}, ")
         printer.print_list((self.lhs, self.rhs), printer.print_operand)
-        fm = self.properties.get("fastmath")
-        if fm is not None and fm != arith.FastMathFlagsAttr("none"):
-            printer.print_string(" fastmath")
-            fm.print_parameter(printer)  # type: ignore[attr-defined]
+        print_fastmath(printer, self)
         print_attr_dict(printer, self, skip=("predicate", "fastmath"))
         emit(printer, " : ", self.lhs.type)
 
@@ -143,7 +152,9 @@ class _Cast(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):  # type: ignore[override]
         x = parser.parse_unresolved_operand()
+        fastmath = parse_fastmath(parser)
         props, attrs = parse_attr_dict(parser, ("roundingmode", "fastmath"))
+        props |= fastmath
         parser.parse_punctuation(":")
         t = parser.parse_type()
         parser.parse_keyword("to")
@@ -153,7 +164,8 @@ class _Cast(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.input)
-        print_attr_dict(printer, self)
+        print_fastmath(printer, self)
+        print_attr_dict(printer, self, skip=("fastmath",))
         emit(printer, " : ", self.input.type, " to ", self.result.type)
 
     def __init__(self, x: SSAValue, to: Attribute) -> None:

@@ -132,7 +132,14 @@ def mask_type(ptr_type: Attribute) -> Attribute:
 
 
 def _parse_stripped_ptr(parser: Parser) -> PointerType:
-    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op."""
+    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op; MLIR also
+    reads the full `!tt.ptr<tensor<...>>`."""
+    if parser._current_token.text.startswith("!"):
+        pos = parser.pos
+        t = parser.parse_type()
+        if not isinstance(t, PointerType):
+            parser.raise_error(f"expected a !tt.ptr type, got {t}", pos, parser.pos)
+        return t
     parser.parse_punctuation("<")
     pointee = parser.parse_type()
     space = 1
@@ -296,7 +303,6 @@ class BroadcastOp(UnaryOp):
 class ExpandDimsOp(UnaryOp):
     name = "tt.expand_dims"
     axis = prop_def(IntegerAttr)
-    INHERENT: ClassVar[tuple[str, ...]] = ("axis",)
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
@@ -314,7 +320,6 @@ class ExpandDimsOp(UnaryOp):
 class TransOp(UnaryOp):
     name = "tt.trans"
     order = prop_def(DenseArrayBase)
-    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
     traits = traits_def(Pure())
 
 
@@ -1044,6 +1049,20 @@ class DotOp(IRDLOperation):
         _check(len(sa) == len(sb) == len(sd) and len(sa) in (2, 3), "dot operands must be 2D or batched 3D")
         _check(sa[-1] == sb[-2], lambda: f"K mismatch: {a} * {b}")
         _check((sa[-2], sb[-1]) == tuple(sd[-2:]), f"result shape must be {sa[-2]}x{sb[-1]}")
+        enc = d.encoding
+        if getattr(enc, "name", "") == "ttig.dpas":
+            # Intel's tensor-layout verifier: a DPAS channel packs 32 bits of each operand.
+            ops = cast(int, enc.ops_per_chan)  # type: ignore[attr-defined]
+            for operand in (a, b):
+                elem = operand.element_type
+                if isinstance(elem, PointerType):
+                    elem = elem.pointee
+                bits = elem.bitwidth if hasattr(elem, "bitwidth") else 0
+                _check(
+                    ops * bits == 32,
+                    f"Layout has opsPerChannel = {ops} but tensor element type is '{elem}'. "
+                    f"Expected {32 // ops} bit type.",
+                )
 
 
 # ------------------------------------------------------ reductions and scans

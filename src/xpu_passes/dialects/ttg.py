@@ -108,6 +108,23 @@ class DotOperandEncodingAttr(StructAttr):
     def k_width(self) -> int:
         return cast(int | None, self.get("kWidth")) or 0
 
+    def verify(self) -> None:
+        parent = self.parent
+        if getattr(parent, "name", "") == "ttig.dpas":
+            # Triton's DotOperandEncodingAttr::verify for a DPAS parent.
+            ops = cast(int, parent.ops_per_chan)  # type: ignore[attr-defined]
+            want = (ops if ops == 1 else ops // 2) if self.op_idx == 0 else ops
+            if self.k_width != want:
+                raise VerifyException("ttg.dot_op kWidth parameter must match the parent's opsPerChannel")
+            rc, depth, tpw = (cast(int, getattr(parent, k)) for k in ("repeat_count", "systolic_depth", "threads_per_warp"))
+            per_row = depth if ops == 1 else depth * 2  # packed elements per row of A
+            if self.op_idx == 0 and rc * per_row < tpw:
+                raise VerifyException(
+                    "The DPAS encoding implies an invalid layout for A operand. The non-uniform matrix A could "
+                    f"not be referred in kernel with threadsPerWarp: {tpw}. numPackedElemPerRowForA:{per_row}. "
+                    f"RC:{rc}, systolicDepth:{depth}, opsPerChan:{ops}"
+                )
+
 
 @irdl_attr_definition
 class LinearEncodingAttr(StructAttr):
@@ -229,8 +246,50 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
     def get_shape(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.shape.data)
 
+    def verify(self) -> None:
+        """Triton's MemDescType::verify (the checks for the layouts we model), in its words."""
+        shape = self.get_shape()
+        alloc = tuple(d.data for d in self.alloc_shape.data) or shape
+        if not shape:
+            raise VerifyException("rank 0 memdesc is not allowed")
+        elem = self.element_type
+        bits = 64 if getattr(elem, "name", "") == "tt.ptr" else cast(int, getattr(elem, "bitwidth", 8))
+        if bits != 1 and bits < 8:
+            raise VerifyException(f"element type bit width must be 1 or at least 8; got {bits}")
+        if 0 in shape:
+            raise VerifyException("shape has 0 dimension")
+        if 0 in alloc:
+            raise VerifyException("alloc shape has 0 dimension")
+        if len(alloc) < len(shape):
+            raise VerifyException("alloc shape must have at least as many dimensions as shape")
+        keys = {f.key for f in self.encoding.FIELDS} if isinstance(self.encoding, StructAttr) else set()
+        order = cast(tuple[int, ...] | None, self.encoding.get("order")) if "order" in keys else None  # type: ignore[union-attr]
+        if order is None:
+            return  # another backend's or an unknown layout: not modelled here
+        rank = len(order)
+        if rank not in (len(shape), len(shape) - 1):
+            raise VerifyException(
+                f"rank must be equal to or one less than the shape size. Got {rank} and {len(shape)}"
+            )
+        for what, dims in (("shape", shape), ("alloc shape", alloc)):
+            tail = dims[len(dims) - rank :] if len(dims) > rank else dims  # drop the pipelining dim
+            if any(d <= 0 or d & (d - 1) for d in tail):
+                raise VerifyException(
+                    f"{what} must have power-of-2 and non-zero dimensions; got {', '.join(map(str, dims))}"
+                )
+        if any(a > b for a, b in zip(shape, alloc[len(alloc) - len(shape) :])):
+            raise VerifyException("shape must be less than or equal to allocShape.")
+
 
 # ------------------------------------------------------------------------ ops
+
+
+@irdl_attr_definition
+class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
+    name = "ttg.async.token"
+
+
+_ASYNC_TOKEN = AsyncTokenType()
 
 
 @irdl_op_definition
@@ -289,29 +348,9 @@ class LocalLoadOp(IRDLOperation):
 
     name = "ttg.local_load"
     src = operand_def(MemDescType)
-    token = opt_operand_def()
+    token = opt_operand_def(AsyncTokenType)
     result = result_def(TensorType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalLoadOp:
-        x = parser.parse_unresolved_operand()
-        tok = parser.parse_unresolved_operand() if parser.parse_optional_keyword("token") else None
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        ops = [parser.resolve_operand(x, t), [] if tok is None else [parser.resolve_operand(tok, _ASYNC_TOKEN)]]
-        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        if self.token is not None:
-            printer.print_string(" token ")
-            printer.print_operand(self.token)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    assembly_format = "$src (`token` $token^)? attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -321,25 +360,7 @@ class LocalStoreOp(IRDLOperation):
     name = "ttg.local_store"
     src = operand_def(TensorType)
     dst = operand_def(MemDescType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalStoreOp:
-        v = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        m = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        vt = parser.parse_type()
-        parser.parse_punctuation("->")
-        mt = parser.parse_type()
-        ops = [parser.resolve_operand(v, vt), parser.resolve_operand(m, mt)]
-        return cls.build(operands=ops, properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.src, self.dst), printer.print_operand)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.dst.type)
+    assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
 
 
 @irdl_op_definition
@@ -348,19 +369,7 @@ class LocalDeallocOp(IRDLOperation):
 
     name = "ttg.local_dealloc"
     src = operand_def(MemDescType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalDeallocOp:
-        m = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        return cls.build(operands=[parser.resolve_operand(m, parser.parse_type())], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type)
+    assembly_format = "$src attr-dict `:` type($src)"
 
 
 @irdl_op_definition
@@ -369,30 +378,10 @@ class MemDescSubviewOp(IRDLOperation):
 
     name = "ttg.memdesc_subview"
     src = operand_def(MemDescType)
-    offsets = var_operand_def()
+    offsets = var_operand_def(i32)
     result = result_def(MemDescType)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescSubviewOp:
-        m = parser.parse_unresolved_operand()
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        ops = [parser.resolve_operand(m, t), [parser.resolve_operand(o, i32) for o in offs]]
-        return cls.build(operands=ops, result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string("[")
-        printer.print_list(self.offsets, printer.print_operand)
-        printer.print_string("]")
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    assembly_format = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -403,16 +392,9 @@ class MemDescTransOp(UnaryOp):
     src = operand_def(MemDescType)
     result = result_def(MemDescType)
     order = prop_def(DenseArrayBase)
-    INHERENT: ClassVar[tuple[str, ...]] = ("order",)
     traits = traits_def(Pure())
 
 
-@irdl_attr_definition
-class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
-    name = "ttg.async.token"
-
-
-_ASYNC_TOKEN = AsyncTokenType()
 
 TTG = Dialect(
     "ttg",

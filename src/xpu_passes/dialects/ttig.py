@@ -106,6 +106,20 @@ class DpasEncodingAttr(StructAttr):
         printer.print_string(f"A = [{a}], B = [{b}], C = [{c}]}}>")
 
     def verify(self) -> None:
+        # Intel's DpasEncodingAttr::verify, in its order and words.
+        if not 1 <= self.repeat_count <= 8:
+            raise VerifyException(f"repeatCount must be in the range [1, 8], but was:{self.repeat_count}")
+        if self.ops_per_chan not in (1, 2, 4):
+            raise VerifyException(f"opsPerChannel must be 1, 2 or 4, but was:{self.ops_per_chan}")
+        if self.systolic_depth != 8:
+            raise VerifyException(f"systolicDepth must be 8, but was:{self.systolic_depth}")
+        if len(self.rep_cluster) not in (2, 3):
+            raise VerifyException(f"expected rank 2 or 3 of repCluster, but the rank is:{len(self.rep_cluster)}")
+        if self.threads_per_warp < self.execution_size:
+            raise VerifyException(
+                f"threadsPerWarp could not be smaller than the execution size. got threadsPerWarp:"
+                f"{self.threads_per_warp}, executionSize:{self.execution_size}"
+            )
         if len(self.warps_per_cta) != len(self.rep_cluster):
             raise VerifyException("#ttig.dpas: warpsPerCTA and repCluster must have the same rank")
 

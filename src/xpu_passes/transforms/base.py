@@ -6,7 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from xdsl.ir import Operation
+import functools
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.passes import ModulePass
 
 
@@ -54,6 +58,52 @@ class XpuPass(ModulePass):
 
     def remark(self, op: Operation, message: str) -> None:
         REMARKS.emit(self.name, op, message)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # Every pass leaves a module that holds another backend's layout alone (one
+        # place, so no pass can forget it): our layout algebra does not model them.
+        super().__init_subclass__(**kwargs)
+        inner = cls.__dict__.get("apply")
+        if inner is None:
+            return
+
+        @functools.wraps(inner)
+        def apply(self: XpuPass, ctx: Context, op: ModuleOp) -> None:
+            found = foreign_layout_use(op)
+            if found is not None:
+                self.remark(found[0], f"left alone: {found[1]} is another backend's layout, not modelled here")
+                return
+            inner(self, ctx, op)
+
+        cls.apply = apply  # type: ignore[method-assign]
+
+
+def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
+    """The first op whose types mention another backend's layout, and that layout's name."""
+    from xpu_passes.dialects.ttg_newer import ForeignLayoutAttr
+
+    seen: dict[Attribute, str | None] = {}
+
+    def find(attr: Attribute) -> str | None:
+        if attr in seen:
+            return seen[attr]
+        seen[attr] = None
+        hit: str | None = None
+        if isinstance(attr, ForeignLayoutAttr):
+            hit = f"#{attr.name}"
+        elif isinstance(attr, ParametrizedAttribute):
+            hit = next((h for p in attr.parameters if (h := find(p)) is not None), None)
+        elif isinstance(attr, ArrayAttr):
+            hit = next((h for p in attr.data if (h := find(p)) is not None), None)
+        seen[attr] = hit
+        return hit
+
+    for op in module.walk():
+        types = [*op.result_types, *(a.type for r in op.regions for b in r.blocks for a in b.args)]
+        for t in types:
+            if (name := find(t)) is not None:
+                return op, name
+    return None
 
 
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {}

@@ -11,7 +11,7 @@
 // CHECK: malformed.mlir:74:25: error: undefined symbol alias '#loc99'
 // CHECK: malformed.mlir:82:5: error: 'tt.splat' op element type must match the operand
 // CHECK: malformed.mlir:91:5: error: 'tt.dot' op K mismatch: tensor<32x16xf16> * tensor<32x32xf16>
-// CHECK: malformed.mlir:100:22: error: operand is used with type tensor<16xi1>, but has been previously used or defined with type tensor<16xi32>
+// CHECK: malformed.mlir:100:22: error: use of value '%m' expects different type than prior uses: 'tensor<16xi1>' vs 'tensor<16xi32>'
 // CHECK: malformed.mlir:108:61: error: #ttg.blocked: sizePerThread must have rank 2 like order
 // CHECK: malformed.mlir:117:37: error: expected cache modifier (none, ca, cg, wb, cs, wt, cv)
 // CHECK: malformed.mlir:126:5: error: 'tt.advance' op expected 2 offsets, got 1

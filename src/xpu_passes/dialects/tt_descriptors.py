@@ -1,0 +1,536 @@
+"""Tensor descriptors (`!tt.tensordesc<...>` and their ops) and other `tt` ops newer than our passes.
+
+Triton 3.3 spells the ops `tt.experimental_descriptor_*`; Intel main (2026) spells
+them `tt.descriptor_*` and adds `tt.descriptor_reduce`, `tt.unsplat`,
+`tt.atomic_poll`. Each op's text is Triton's `assemblyFormat` (TritonOps.td): ops
+whose format xDSL's declarative `assembly_format` expresses use it (xDSL always
+prints types qualified, so `qualified(...)` is dropped); the others print a type
+without its `!tt.ptr`/`!tt.tensordesc` prefix or use `oilist`/enum keywords, which
+it cannot express, and are written by hand here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, TensorType, i1, i32, i64
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+    traits_def,
+)
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._syntax import (
+    emit,
+    enum_keyword,
+    i32_attr,
+    parse_attr_dict,
+    parse_keyword_enum,
+    print_attr_dict,
+    print_operands,
+)
+from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, element_type
+
+SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
+REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
+
+
+@irdl_attr_definition
+class TensorDescType(ParametrizedAttribute, TypeAttribute):
+    """`!tt.tensordesc<64x32xf16(, #layout)?>` (Intel main) or 3.3's `!tt.tensordesc<tensor<64x32xf16>>`."""
+
+    name = "tt.tensordesc"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+    layout: Attribute  # NoneAttr when absent
+    tensor_form: IntAttr  # 1: 3.3's `<tensor<...>>`
+
+    def __init__(
+        self, shape: Sequence[int], element: Attribute, layout: Attribute | None = None, tensor_form: bool = False
+    ) -> None:
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element, layout or NoneAttr(), IntAttr(int(tensor_form)))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        layout: Attribute = NoneAttr()
+        if parser._current_token.text == "tensor":  # type: ignore[attr-defined]
+            block = parser.parse_type()
+            if not isinstance(block, TensorType):
+                parser.raise_error("expected a ranked tensor type")
+            parser.parse_punctuation(">")
+            return (ArrayAttr(IntAttr(d) for d in block.get_shape()), block.element_type, block.encoding, IntAttr(1))
+        dims, elem = parser.parse_ranked_shape()
+        if parser.parse_optional_punctuation(","):
+            layout = parser.parse_attribute()
+        parser.parse_punctuation(">")
+        return (ArrayAttr(IntAttr(d) for d in dims), elem, layout, IntAttr(0))
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.tensor_form.data:
+            emit(printer, "<", self.block_type(), ">")
+            return
+        printer.print_string("<" + "".join(f"{d.data}x" for d in self.shape.data))
+        printer.print_attribute(self.element_type)
+        if not isinstance(self.layout, NoneAttr):
+            emit(printer, ", ", self.layout)
+        printer.print_string(">")
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    def block_type(self) -> TensorType:
+        enc = NoneAttr() if not self.tensor_form.data else self.layout
+        return TensorType(self.element_type, self.get_shape(), enc)
+
+
+def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
+    """`<...>`: how MLIR prints a type whose class the op fixes (`type($x)` of a TypeDef)."""
+    return cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]
+
+
+def print_stripped(printer: Printer, t: Attribute) -> None:
+    t.print_parameters(printer)  # type: ignore[attr-defined]
+
+
+def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
+    """MLIR's `oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)`, in any order."""
+    props: dict[str, Attribute] = {}
+    for _ in range(2):
+        if parser.parse_optional_keyword("cacheModifier"):
+            parser.parse_punctuation("=")
+            props["cache"] = parse_keyword_enum(parser, CACHE, "cache modifier")
+        elif parser.parse_optional_keyword("evictionPolicy"):
+            parser.parse_punctuation("=")
+            props["evict"] = parse_keyword_enum(parser, EVICT, "eviction policy")
+    return props
+
+
+_DEFAULTS: dict[str, Attribute | None] = {"cache": i32_attr(1), "evict": i32_attr(1), "padding": i32_attr(1)}
+
+
+def _print_cache_evict(printer: Printer, op: IRDLOperation) -> None:
+    for key, word, cases in (("cache", "cacheModifier", CACHE), ("evict", "evictionPolicy", EVICT)):
+        v = op.properties.get(key)
+        if v is not None and v != _DEFAULTS[key]:
+            printer.print_string(f" {word} = {enum_keyword(v, cases)}")
+
+
+def _desc(op: IRDLOperation, value: Attribute) -> TensorDescType:
+    if not isinstance(value, TensorDescType):
+        raise VerifyException(f"expected a tensor descriptor, got {value}")
+    return value
+
+
+# ----------------------------------------------------------------------- ops
+
+
+@irdl_op_definition
+class MakeTensorDescOp(IRDLOperation):
+    """`tt.make_tensor_descriptor %p, [%s0, %s1], [%t0, %t1] {padding = 2 : i32}? : <f16>, <64x32xf16>`."""
+
+    name = "tt.make_tensor_descriptor"
+    base = operand_def(PointerType)
+    shape = var_operand_def(i32)
+    strides = var_operand_def(i64)
+    padding = opt_prop_def(IntegerAttr)
+    result = result_def(TensorDescType)
+    traits = traits_def(Pure())
+    irdl_options = (SameVariadicOperandSize(),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeTensorDescOp:
+        base = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(",")
+        strides = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        props, attrs = parse_attr_dict(parser, ("padding",))
+        parser.parse_punctuation(":")
+        pt = parse_stripped(parser, PointerType)
+        parser.parse_punctuation(",")
+        rt = parse_stripped(parser, TensorDescType)
+        ops = [
+            parser.resolve_operand(base, pt),
+            [parser.resolve_operand(s, i32) for s in shape],
+            [parser.resolve_operand(s, i64) for s in strides],
+        ]
+        return cls.build(operands=ops, result_types=[rt], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.base)
+        for group in (self.shape, self.strides):
+            printer.print_string(", [")
+            print_operands(printer, group)
+            printer.print_string("]")
+        print_attr_dict(printer, self, defaults=_DEFAULTS)
+        printer.print_string(" : ")
+        print_stripped(printer, self.base.type)
+        printer.print_string(", ")
+        print_stripped(printer, self.result.type)
+
+    def verify_(self) -> None:
+        d = _desc(self, self.result.type)
+        rank = len(d.get_shape())
+        if len(self.shape) != rank or len(self.strides) != rank:
+            raise VerifyException(f"expected {rank} shape and {rank} stride operands for a rank-{rank} descriptor")
+
+
+class _DescriptorLoad(IRDLOperation):
+    """`desc[%i, %j] (cacheModifier = ..)? (evictionPolicy = ..)? attr-dict : !tt.tensordesc<..> -> T`."""
+
+    desc = operand_def(TensorDescType)
+    indices = var_operand_def(i32)
+    cache = opt_prop_def(IntegerAttr)
+    evict = opt_prop_def(IntegerAttr)
+    result = result_def(TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser):  # type: ignore[override]
+        desc = parser.parse_unresolved_operand()
+        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        props = _parse_cache_evict(parser)
+        more, attrs = parse_attr_dict(parser, ("cache", "evict"))
+        parser.parse_punctuation(":")
+        dt = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        ops = [parser.resolve_operand(desc, dt), [parser.resolve_operand(i, i32) for i in idx]]
+        return cls.build(operands=ops, result_types=[rt], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.desc)
+        printer.print_string("[")
+        print_operands(printer, self.indices)
+        printer.print_string("]")
+        _print_cache_evict(printer, self)
+        print_attr_dict(printer, self, skip=("cache", "evict"))
+        emit(printer, " : ", self.desc.type, " -> ", self.result.type)
+
+    def verify_(self) -> None:
+        d = _desc(self, self.desc.type)
+        if len(self.indices) != len(d.get_shape()):
+            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
+
+
+@irdl_op_definition
+class DescriptorLoadOp(_DescriptorLoad):
+    name = "tt.descriptor_load"
+
+
+@irdl_op_definition
+class ExperimentalDescriptorLoadOp(_DescriptorLoad):
+    name = "tt.experimental_descriptor_load"
+
+
+class _DescriptorStore(IRDLOperation):
+    desc = operand_def(TensorDescType)
+    src = operand_def(TensorType)
+    indices = var_operand_def(i32)
+    assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+
+    def verify_(self) -> None:
+        d = _desc(self, self.desc.type)
+        if len(self.indices) != len(d.get_shape()):
+            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
+
+
+@irdl_op_definition
+class DescriptorStoreOp(_DescriptorStore):
+    name = "tt.descriptor_store"
+
+
+@irdl_op_definition
+class ExperimentalDescriptorStoreOp(_DescriptorStore):
+    name = "tt.experimental_descriptor_store"
+
+
+@irdl_op_definition
+class DescriptorReduceOp(IRDLOperation):
+    """`tt.descriptor_reduce add, %d[%i, %j], %v : !tt.tensordesc<..>, T`."""
+
+    name = "tt.descriptor_reduce"
+    kind = prop_def(IntegerAttr)
+    desc = operand_def(TensorDescType)
+    src = operand_def(TensorType)
+    indices = var_operand_def(i32)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DescriptorReduceOp:
+        kind = parse_keyword_enum(parser, REDUCE_KIND, "reduction kind")
+        parser.parse_punctuation(",")
+        desc = parser.parse_unresolved_operand()
+        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(",")
+        src = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        dt = parser.parse_type()
+        parser.parse_punctuation(",")
+        st = parser.parse_type()
+        ops = [parser.resolve_operand(desc, dt), parser.resolve_operand(src, st), [parser.resolve_operand(i, i32) for i in idx]]
+        return cls.build(operands=ops, properties=props | {"kind": kind}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_keyword(self.kind, REDUCE_KIND)}, ")
+        printer.print_operand(self.desc)
+        printer.print_string("[")
+        print_operands(printer, self.indices)
+        printer.print_string("], ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self, skip=("kind",))
+        emit(printer, " : ", self.desc.type, ", ", self.src.type)
+
+
+class _DescriptorGather(IRDLOperation):
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    result = result_def(TensorType)
+    assembly_format = "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        _gather_checks(self, self.desc.type, self.x_offsets.type, self.result.type)
+
+
+class _DescriptorScatter(IRDLOperation):
+    desc = operand_def(TensorDescType)
+    x_offsets = operand_def(TensorType)
+    y_offset = operand_def(i32)
+    src = operand_def(TensorType)
+    assembly_format = "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)"
+
+    def verify_(self) -> None:
+        _gather_checks(self, self.desc.type, self.x_offsets.type, self.src.type)
+
+
+def _gather_checks(op: IRDLOperation, desc: Attribute, x: Attribute, data: Attribute) -> None:
+    """Triton's verifyGatherScatterOp: one-row block, 1D offsets, data [len(x), block columns]."""
+    d = _desc(op, desc)
+    shape = d.get_shape()
+    if len(shape) != 2 or shape[0] != 1:
+        raise VerifyException(f"descriptor block must be a 2D, 1-row block, got {list(shape)}")
+    xs = cast(TensorType, x).get_shape()
+    if len(xs) != 1:
+        raise VerifyException(f"x offsets must be a 1D tensor, got {cast(TensorType, x)}")
+    ds = cast(TensorType, data).get_shape()
+    if tuple(ds) != (xs[0], shape[1]):
+        raise VerifyException(f"result tensor must be [{xs[0]}, {shape[1]}], got {list(ds)}")
+    if element_type(data) != d.element_type:
+        raise VerifyException("result element type must match the descriptor's")
+
+
+@irdl_op_definition
+class DescriptorGatherOp(_DescriptorGather):
+    name = "tt.descriptor_gather"
+
+
+@irdl_op_definition
+class ExperimentalDescriptorGatherOp(_DescriptorGather):
+    name = "tt.experimental_descriptor_gather"
+
+
+@irdl_op_definition
+class DescriptorScatterOp(_DescriptorScatter):
+    name = "tt.descriptor_scatter"
+
+
+@irdl_op_definition
+class ExperimentalDescriptorScatterOp(_DescriptorScatter):
+    name = "tt.experimental_descriptor_scatter"
+
+
+@irdl_op_definition
+class ReinterpretTensorDescOp(IRDLOperation):
+    """3.3: `tt.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<...>`."""
+
+    name = "tt.reinterpret_tensor_descriptor"
+    rawDesc = operand_def(PointerType)
+    result = result_def(TensorDescType)
+    traits = traits_def(Pure())
+    assembly_format = "$rawDesc attr-dict `:` type($rawDesc) `to` type($result)"
+
+
+@irdl_op_definition
+class UnsplatOp(IRDLOperation):
+    """`tt.unsplat %t : tensor<1x1xf32>`: the one element of a one-element tensor."""
+
+    name = "tt.unsplat"
+    src = operand_def(TensorType)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UnsplatOp:
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.build(
+            operands=[parser.resolve_operand(x, t)], result_types=[element_type(t)], properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self)
+        emit(printer, " : ", self.src.type)
+
+    def verify_(self) -> None:
+        n = 1
+        for d in cast(TensorType, self.src.type).get_shape():
+            n *= d
+        if n != 1:
+            raise VerifyException(f"source must be a one-element tensor, got {self.src.type}")
+
+
+@irdl_op_definition
+class AtomicPollOp(IRDLOperation):
+    """`tt.atomic_poll relaxed, gpu, %p, %v (timeout %t)? : !tt.ptr<i32, 1>, i32 -> i1`."""
+
+    name = "tt.atomic_poll"
+    ptr = operand_def(PointerType)
+    expected = operand_def()
+    timeout = opt_operand_def(i64)
+    sem = prop_def(IntegerAttr)
+    scope = prop_def(IntegerAttr)
+    result = result_def(i1)
+    INHERENT: ClassVar[tuple[str, ...]] = ("sem", "scope")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicPollOp:
+        sem = parse_keyword_enum(parser, SEM, "memory semantics")
+        parser.parse_punctuation(",")
+        scope = parse_keyword_enum(parser, SCOPE, "memory scope")
+        parser.parse_punctuation(",")
+        p = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        v = parser.parse_unresolved_operand()
+        t = parser.parse_unresolved_operand() if parser.parse_optional_keyword("timeout") else None
+        props, attrs = parse_attr_dict(parser, ())
+        parser.parse_punctuation(":")
+        pt = parser.parse_type()
+        parser.parse_punctuation(",")
+        vt = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        ops = [parser.resolve_operand(p, pt), parser.resolve_operand(v, vt), [] if t is None else [parser.resolve_operand(t, i64)]]
+        return cls.build(operands=ops, result_types=[rt], properties=props | {"sem": sem, "scope": scope}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_keyword(self.sem, SEM)}, {enum_keyword(self.scope, SCOPE)}, ")
+        print_operands(printer, (self.ptr, self.expected))
+        if self.timeout is not None:
+            printer.print_string(" timeout ")
+            printer.print_operand(self.timeout)
+        print_attr_dict(printer, self, skip=self.INHERENT)
+        emit(printer, " : ", self.ptr.type, ", ", self.expected.type, " -> ", self.result.type)
+
+
+@irdl_op_definition
+class DotScaledOp(IRDLOperation):
+    """`tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = e2m1 rhs = bf16 {fastMath = false} : A(, SA)? * B(, SB)? -> D`."""
+
+    name = "tt.dot_scaled"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    a_elem_type = prop_def(IntegerAttr)
+    b_elem_type = prop_def(IntegerAttr)
+    d = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotScaledOp:
+        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
+            x = parser.parse_unresolved_operand()
+            return x, (parser.parse_unresolved_operand() if parser.parse_optional_keyword("scale") else None)
+
+        (a, sa), (b, sb) = operand_and_scale(), (parser.parse_punctuation(","), operand_and_scale())[1]
+        parser.parse_punctuation(",")
+        c = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        for side, key in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
+            parser.parse_keyword(side)
+            parser.parse_punctuation("=")
+            props[key] = parse_keyword_enum(parser, SCALE_DOT_ELEM, "scaled-dot element type")
+        more, attrs = parse_attr_dict(parser, ("operandSegmentSizes",))
+        more.pop("operandSegmentSizes", None)
+        # fastMath and the k-pack flags are inherent in Triton: kept where they print (the dict).
+        parser.parse_punctuation(":")
+        at = parser.parse_type()
+        sat = parser.parse_type() if sa is not None and parser.parse_optional_punctuation(",") else None
+        parser.parse_punctuation("*")
+        bt = parser.parse_type()
+        sbt = parser.parse_type() if sb is not None and parser.parse_optional_punctuation(",") else None
+        parser.parse_punctuation("->")
+        dt = parser.parse_type()
+        if (sa is None) != (sat is None) or (sb is None) != (sbt is None):
+            parser.raise_error("each scale operand needs its type after its operand's type")
+        ops = [
+            parser.resolve_operand(a, at),
+            parser.resolve_operand(b, bt),
+            parser.resolve_operand(c, dt),
+            [] if sa is None or sat is None else [parser.resolve_operand(sa, sat)],
+            [] if sb is None or sbt is None else [parser.resolve_operand(sb, sbt)],
+        ]
+        return cls.build(operands=ops, result_types=[dt], properties=props | more, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        for i, (x, scale) in enumerate(((self.a, self.a_scale), (self.b, self.b_scale))):
+            printer.print_operand(x)
+            if scale is not None:
+                printer.print_string(" scale ")
+                printer.print_operand(scale)
+            printer.print_string(", ")
+        printer.print_operand(self.c)
+        lhs, rhs = (enum_keyword(v, SCALE_DOT_ELEM) for v in (self.a_elem_type, self.b_elem_type))
+        printer.print_string(f" lhs = {lhs} rhs = {rhs}")
+        print_attr_dict(printer, self, skip=("a_elem_type", "b_elem_type", "operandSegmentSizes"))
+        emit(printer, " : ", self.a.type)
+        if self.a_scale is not None:
+            emit(printer, ", ", self.a_scale.type)
+        emit(printer, " * ", self.b.type)
+        if self.b_scale is not None:
+            emit(printer, ", ", self.b_scale.type)
+        emit(printer, " -> ", self.d.type)
+
+
+OPS: list[type[IRDLOperation]] = [
+    DotScaledOp,
+    MakeTensorDescOp,
+    DescriptorLoadOp,
+    ExperimentalDescriptorLoadOp,
+    DescriptorStoreOp,
+    ExperimentalDescriptorStoreOp,
+    DescriptorReduceOp,
+    DescriptorGatherOp,
+    ExperimentalDescriptorGatherOp,
+    DescriptorScatterOp,
+    ExperimentalDescriptorScatterOp,
+    ReinterpretTensorDescOp,
+    UnsplatOp,
+    AtomicPollOp,
+]
+TYPES: list[type[ParametrizedAttribute]] = [TensorDescType]
