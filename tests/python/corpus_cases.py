@@ -311,9 +311,4 @@ WORKLOAD_CASES: list[dict[str, Any]] = GEMMS + ROW_KERNELS
 
 # Kernels our front end cannot read yet (issue 13; the text-fidelity work): every test of them
 # fails with a located TTGIRError until it can, and then their strict xfail fails: drop the entry.
-FRONTEND_GAPS: dict[str, str] = {
-    "layer_norm_bwd_dx": "the spin lock's `scf.while : () -> ()` (no loop-carried values) is not parsed",
-    "rms_norm_fwd": "an early return (a body of several blocks joined by cf branches): 'does not dominate'",
-    "moe_gemm": "an early return (a body of several blocks joined by cf branches): 'does not dominate'",
-    "cross_entropy": "`gpu.barrier` (tl.debug_barrier) has no custom format in our dialects",
-}
+FRONTEND_GAPS: dict[str, str] = {}  # kernels our front end cannot read yet (none since the parser work)
