@@ -108,7 +108,7 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None) -> Resu
     triton_plugin.disable()
     if pipeline is not None:
         name, options = triton_plugin.parse_spec(pipeline)
-        triton_plugin.enable(name, fallback=False, **options)
+        triton_plugin.enable(name, strict=True, **options)
         REMARKS.enabled = True
         REMARKS.drain()
     src = ASTSource(spec.fn, spec.signature(), dict(config.constexprs), spec.attrs())

@@ -92,7 +92,7 @@ def _enable_ours() -> None:
     from xpu_passes import triton_plugin
 
     name, options = triton_plugin.parse_spec(PIPELINE)
-    triton_plugin.enable(name, **options)
+    triton_plugin.enable(name, strict=True, **options)
 
 
 def static(dtypes: list[str], only: str | None) -> list[Row]:
