@@ -238,7 +238,8 @@ class TTGIRPrinter(Printer):
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            form = FORMS.get(type(op))
+            # By class or a base: mlir_compat's subclasses read more forms, print MLIR's.
+            form = next((FORMS[c] for c in type(op).__mro__ if c in FORMS), None)
             if form is None:
                 op.print(self)
             else:

@@ -12,7 +12,7 @@
 // MBP: foreign-layouts-passes.mlir:26:5: remark: [tritonintelgpu-materialize-block-pointer] left alone: #ttg.nvidia_mma is another backend's layout, not modelled here
 // RLC: foreign-layouts-passes.mlir:26:5: remark: [tritonintelgpu-remove-layout-conversions] left alone: #ttg.nvidia_mma
 // RTP: foreign-layouts-passes.mlir:26:5: remark: [tritonintelgpu-rewrite-tensor-pointer] left alone: #ttg.nvidia_mma
-// RAISE: foreign-layouts-passes.mlir:26:5: remark: [tritonintelgpu-raise-block-pointer] left alone: #ttg.nvidia_mma
+// RAISE: foreign-layouts-passes.mlir:26:5: remark: [triton-raise-block-pointer] left alone: #ttg.nvidia_mma
 // BLOCKIO: remark: [tritonintelgpu-optimize-block-io-encoding] left alone: #ttg.nvidia_mma
 // BLOCKIO: remark: [tritonintelgpu-legalize-block-io-encoding] left alone: #ttg.nvidia_mma
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

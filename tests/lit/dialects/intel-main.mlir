@@ -1,5 +1,5 @@
-// RUN: xpu-opt %s --split-input-file | FileCheck %s --match-full-lines --strict-whitespace
-// RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: xpu-opt %s --split-input-file -spelling=new | FileCheck %s --match-full-lines --strict-whitespace
+// RUN: xpu-opt %s --split-input-file -spelling=new | xpu-opt --split-input-file -spelling=new | FileCheck %s --match-full-lines --strict-whitespace
 // Intel XPU Triton main (2026) syntax that triton-xpu 3.3 does not know, so it is
 // checked by exact round trip against the text form Intel's lit files show: every
 // CHECK is a whole printed line.
@@ -70,7 +70,7 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK-NEXT:    ttg.barrier global_read|global_write
 // CHECK-NEXT:    ttg.barrier all
 // CHECK-NEXT:    %0 = ttg.warp_id
-// CHECK-NEXT:    %1 = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+// CHECK-NEXT:    %1 = ttg.local_alloc{{ +}}: () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
 // CHECK-NEXT:    %2 = ttg.memdesc_index %1[%arg0] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
 // CHECK-NEXT:    %3 = ttg.memdesc_subslice %2 [0, 16] : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable, 32x32>
 // CHECK-NEXT:    %4 = ttg.memdesc_reshape %2 : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<1024xf16, #shared1, #smem, mutable>
