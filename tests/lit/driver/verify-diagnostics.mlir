@@ -26,7 +26,7 @@ module {
 module {
   tt.func @mismatch(%a: i32, %b: i64) {
     %x = arith.addi %a, %b : i32
-    // expected-error@-1 {{previously used or defined with type i64}}
+    // expected-error@-1 {{expects different type than prior uses: 'i32' vs 'i64'}}
     tt.return
   }
 }
