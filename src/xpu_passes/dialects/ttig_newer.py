@@ -9,6 +9,7 @@ an operand type, or uses enum keywords inside `{...}`.
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType, UnitAttr, i1, i32
@@ -84,6 +85,24 @@ class GlueOp(IRDLOperation):
     traits = traits_def(Pure())
     assembly_format = "$srcs attr-dict `:` functional-type($srcs, results)"
 
+    def verify_(self) -> None:
+        # Intel's GlueOp::verify, rule by rule and in its words.
+        types = [v.type for v in self.srcs]
+        if not types:
+            return
+        if any(t != types[0] for t in types):
+            raise VerifyException("operands must have the same type")
+        shape, result = _tile_shape(types[0]), _tile_shape(self.res.type)
+        if shape is None or result is None:
+            return
+        if any(i > r for i, r in zip(shape, result)):
+            raise VerifyException("operands cannot exceed result size along any dimension")
+        for axis, (i, r) in enumerate(zip(shape, result)):
+            if r % i:
+                raise VerifyException(f"operands cannot be glued along axis {axis}")
+        if len(types) * math.prod(shape) != math.prod(result):
+            raise VerifyException("glued operands do not exactly cover the result shape")
+
 
 @irdl_op_definition
 class ExtractOp(IRDLOperation):
@@ -115,6 +134,37 @@ class ExtractOp(IRDLOperation):
         printer.print_string(f"[{self.index.value.data}]")
         print_attr_dict(printer, self, skip=("index",))
         emit(printer, " : ", self.base.type, " -> ", self.res.type)
+
+    def verify_(self) -> None:
+        # Intel's ExtractOp::verify, rule by rule and in its words.
+        if _tile_element(self.base.type) != _tile_element(self.res.type):
+            raise VerifyException("operand and result element type must match")
+        shape, result = _tile_shape(self.base.type), _tile_shape(self.res.type)
+        if shape is None or result is None:
+            return
+        if len(result) > len(shape):
+            raise VerifyException("result rank cannot be greater than operand rank")
+        result = [1] * (len(shape) - len(result)) + list(result)
+        tiles = 1
+        for dim, (o, r) in enumerate(zip(shape, result)):
+            if o < r:
+                raise VerifyException(f"operand shape cannot be smaller than result shape along dimension {dim}")
+            if o % r:
+                raise VerifyException(f"operands shape is not divisible by result shape along dimension {dim}")
+            tiles *= o // r
+        if self.index.value.data >= tiles:
+            raise VerifyException(f"index must be less than {tiles}")
+
+
+def _tile_shape(t: Attribute) -> tuple[int, ...] | None:
+    """The shape of a tensor or of a pointer to one (what glue/extract tile)."""
+    if isinstance(t, PointerType):
+        t = t.pointee
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else None
+
+
+def _tile_element(t: Attribute) -> Attribute:
+    return element_type(t.pointee if isinstance(t, PointerType) else t)
 
 
 @irdl_op_definition

@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
-from xpu_passes.frontend.spelling import Spelling, normalize
+from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 
 
 _TYPE_CLASH = re.compile(r"operand is used with type (.*), but has been previously used or defined with type (.*)$", re.S)
@@ -99,7 +99,8 @@ class ParsedModule:
         while off is None and op.parent_op() is not None:
             op = op.parent_op()  # type: ignore[assignment]
             off = self.op_offsets.get(op)
-        return TTGIRError.at(self.source, off or 0, message)
+        # In the input's spelling, as triton reports it (`'triton_intel_gpu.glue' op ...`).
+        return TTGIRError.at(self.source, off or 0, denormalize(message, self.spelling))
 
 
 def parse_module(
@@ -119,7 +120,7 @@ def parse_module(
     except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:
         # Raised by op/attribute constructors while parsing: invalid, not malformed.
         where = parser.failed_at if parser.failed_at is not None else parser.pos
-        raise TTGIRError.at(source, where, str(e) or type(e).__name__) from None
+        raise TTGIRError.at(source, where, denormalize(str(e) or type(e).__name__, spelling)) from None
     parsed = ParsedModule(module, spelling, source, parser.op_offsets)
     if verify:
         verify_module(parsed)
