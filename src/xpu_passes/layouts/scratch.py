@@ -359,6 +359,8 @@ def scan_reduce_scratch_bytes(op: tt.ReduceOp | tt.ScanOp, result_layout: Attrib
         src_layout = result_layout.parent if isinstance(op, tt.ReduceOp) else result_layout  # type: ignore[attr-defined]
         srcs = [TensorType(t.element_type, t.get_shape(), src_layout) for t in srcs]  # type: ignore[union-attr]
     axis = op.axis.value.data
+    if not 0 <= axis < len(srcs[0].get_shape()):  # type: ignore[union-attr]
+        return 0  # an axis the operand lacks (triton's verifier lets it through): nothing to size
     fn = reduce_scratch_bytes if isinstance(op, tt.ReduceOp) else scan_scratch_bytes
     return fn(srcs, axis)  # type: ignore[arg-type]
 
