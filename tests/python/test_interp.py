@@ -514,3 +514,30 @@ def test_poison_reaching_a_store_is_caught() -> None:
     args = [np.zeros(8, np.float32), np.zeros(8, np.float32)]  # 0 + 0 is what zeros for poison would hide
     r = validate(before, after, args, grid=(1,))
     assert r.mismatch is not None and r.mismatch.expected == 0.0 and np.isnan(r.mismatch.got)
+
+
+# A kernel that returns early (`if pid >= n: return`): a body of blocks joined by cf branches.
+EARLY_RETURN = """
+module {
+  tt.func public @early(%y: !tt.ptr<i32>, %n: i32) {
+    %pid = tt.get_program_id x : i32
+    %done = arith.cmpi sge, %pid, %n : i32
+    cf.cond_br %done, ^bb1, ^bb2(%pid : i32)
+  ^bb1:
+    tt.return
+  ^bb2(%i: i32):
+    %p = tt.addptr %y, %i : !tt.ptr<i32>, i32
+    %v = arith.addi %i, %i : i32
+    cf.br ^bb3(%p, %v : !tt.ptr<i32>, i32)
+  ^bb3(%q: !tt.ptr<i32>, %w: i32):
+    tt.store %q, %w : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+
+
+def test_cf_branches_of_an_early_return() -> None:
+    y = np.full(6, -1, np.int32)
+    run_kernel(module(EARLY_RETURN), [y, 4], (6,))
+    np.testing.assert_array_equal(y, [0, 2, 4, 6, -1, -1])  # programs 4 and 5 returned early

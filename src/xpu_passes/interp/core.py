@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import cf
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -94,6 +95,8 @@ class Interpreter:
             ins = [env[x] for x in op.operands]
             if op.name in _TERMINATORS:
                 return ins
+            if op.name in ("cf.br", "cf.cond_br"):  # a body of several blocks (a kernel that returns early)
+                return self.run_block(*self._branch(op, env), env)
             handler = HANDLERS.get(op.name)
             if handler is None:
                 raise InterpError(op, f"cannot interpret '{op.name}'")
@@ -110,6 +113,18 @@ class Interpreter:
                 if not self.vectorized and isinstance(env[r], np.ndarray) and env[r].shape != T.shape_of(r.type):
                     raise InterpError(op, f"internal error: '{op.name}' gave shape {env[r].shape} for {r.type}")
         return []
+
+    def _branch(self, op: Operation, env: dict[SSAValue, Value]) -> tuple[Block, list[Value]]:
+        """The successor a `cf` branch takes and the values it passes (a uniform, scalar condition)."""
+        if isinstance(op, cf.BranchOp):
+            return op.successor, [env[x] for x in op.arguments]
+        assert isinstance(op, cf.ConditionalBranchOp)
+        cond = np.asarray(env[op.cond])
+        if cond.size != 1:
+            raise InterpError(op, "'cf.cond_br' on a tensor condition")
+        if bool(cond.reshape(())):
+            return op.then_block, [env[x] for x in op.then_arguments]
+        return op.else_block, [env[x] for x in op.else_arguments]
 
     def run_region(self, region: Region, args: Sequence[Value], env: dict[SSAValue, Value]) -> list[Value]:
         return self.run_block(region.blocks.first, args, env)  # type: ignore[arg-type]

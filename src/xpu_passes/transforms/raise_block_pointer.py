@@ -50,7 +50,7 @@ from xpu_passes.analysis.raise_build import Builder, apply_plans, drop_mask, pru
 from xpu_passes.analysis.raise_candidates import plan_function
 from xpu_passes.analysis.raise_plan import Plan, dedup, key
 from xpu_passes.dialects import tt
-from xpu_passes.transforms.base import PASSES, XpuPass, register
+from xpu_passes.transforms.base import XpuPass, register
 
 
 # ------------------------------------------------------------------ versioning
@@ -210,6 +210,3 @@ class RaiseBlockPointer(XpuPass):
         apply_plans(ok)
         return any(p.after is not None for p in ok)
 
-
-# Shim until the CLI's pass registry lands: the pass's old name stays resolvable (pipeline.RAISE, old tests).
-PASSES["tritonintelgpu-raise-block-pointer"] = PASSES[RaiseBlockPointer.name]
