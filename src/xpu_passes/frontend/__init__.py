@@ -7,7 +7,7 @@ handled here and nowhere else.
 
 from xpu_passes.frontend import xdsl_compat  # noqa: F401  (patches xDSL on import)
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
-from xpu_passes.frontend.parser import ParsedModule, parse_module, verify_module
+from xpu_passes.frontend.parser import ParsedModule, parse_module, record_copies, verify_module
 from xpu_passes.frontend.printer import print_module
 from xpu_passes.frontend.spelling import Spelling
 
@@ -18,5 +18,6 @@ __all__ = [
     "TTGIRError",
     "parse_module",
     "print_module",
+    "record_copies",
     "verify_module",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -82,6 +83,16 @@ class _TrackingParser(MemoParser):
         return op
 
 
+# A rewritten copy's op -> the op it was copied from (passes that rewrite a clone and adopt
+# it, as RemoveLayoutConversions does), so later diagnostics still point into the input.
+_COPIED_FROM: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
+
+
+def record_copies(copied_from: dict[Operation, Operation]) -> None:
+    """Say which op each op of a rewritten copy stands for (see ParsedModule.where)."""
+    _COPIED_FROM.update(copied_from)
+
+
 @dataclass
 class ParsedModule:
     module: ModuleOp
@@ -90,15 +101,21 @@ class ParsedModule:
     op_offsets: dict[Operation, int] = field(default_factory=dict)
 
     def where(self, op: Operation) -> tuple[int, int] | None:
-        """Line and column of an op in the input, if it came from the input."""
-        off = self.op_offsets.get(op)
+        """Line and column of an op in the input, if it came from the input (or is a copy of one)."""
+        off = self._offset(op)
         return None if off is None else self.source.locate(off)
 
+    def _offset(self, op: Operation) -> int | None:
+        seen = 0
+        while (off := self.op_offsets.get(op)) is None and op in _COPIED_FROM and seen < 64:
+            op, seen = _COPIED_FROM[op], seen + 1
+        return off
+
     def error_at(self, op: Operation, message: str) -> TTGIRError:
-        off = self.op_offsets.get(op)
+        off = self._offset(op)
         while off is None and op.parent_op() is not None:
             op = op.parent_op()  # type: ignore[assignment]
-            off = self.op_offsets.get(op)
+            off = self._offset(op)
         # In the input's spelling, as triton reports it (`'triton_intel_gpu.glue' op ...`).
         return TTGIRError.at(self.source, off or 0, denormalize(message, self.spelling))
 

@@ -30,6 +30,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.frontend import record_copies
 from xpu_passes.layouts import costs, remat, slice_cost
 from xpu_passes.layouts.solution import Figures, figures, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
@@ -192,6 +193,7 @@ class RemoveLayoutConversions(XpuPass):
         if w.figures.worse_than(start):
             self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
             return
+        record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
     def _solve(self, op: ModuleOp, start: Figures, anchor: bool) -> _Work:
