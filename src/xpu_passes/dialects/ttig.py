@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, NoneAttr
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -15,7 +16,7 @@ from xdsl.irdl import (
     opt_operand_def,
     opt_prop_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -94,6 +95,13 @@ class DpasEncodingAttr(StructAttr):
         m, n = self.repeat_count * rc[-2], self.execution_size * rc[-1]
         lead = [1] * (len(rc) - 2)
         return lead + [m, k], lead + [k, n], lead + [m, n]
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        # A/B/C are derived (operand_shapes; triton prints them computed): not kept, so a
+        # layout read from text equals the same layout built in a pass.
+        params = list(super().parse_parameters(parser))
+        return params[: len(cls.FIELDS) - 3] + [NoneAttr()] * 3
 
     def print_parameters(self, printer: Printer) -> None:
         # Triton prints A/B/C computed from the other fields, whatever the text said.
