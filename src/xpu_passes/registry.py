@@ -115,9 +115,8 @@ def _our_factory(name: str) -> Callable[[], type[ModulePass]]:
         from xpu_passes.transforms.base import PASSES
 
         importlib.import_module(f"xpu_passes.transforms.{OURS[name][0]}")
-        for n in (name, *[a for a, c in ALIASES.items() if c == name]):
-            if n in PASSES:
-                return PASSES[n]()
+        if name in PASSES:
+            return PASSES[name]()
         raise UnknownPassError(f"xpu_passes.transforms.{OURS[name][0]} does not define pass '{name}'")
 
     return load

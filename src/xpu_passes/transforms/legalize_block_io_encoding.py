@@ -102,7 +102,6 @@ def linear_equivalent(layout: Subgroup2DBlockEncodingAttr, shape: Sequence[int])
 @dataclass(frozen=True)
 class LegalizeBlockIOEncoding(XpuPass):
     name = "tritonintelgpu-legalize-block-io-encoding"
-    summary = "fold #ttig.subgroup_2d_block loads into their dot-operand layout (proven), else #ttg.linear"
 
     # Also fold when the layouts differ only in each thread's register order (a
     # renaming the 3.3 lowering does by itself); False: only identical placements.

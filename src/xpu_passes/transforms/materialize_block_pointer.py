@@ -121,7 +121,6 @@ def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis, ch
 @dataclass(frozen=True)
 class MaterializeBlockPointer(XpuPass):
     name = "tritonintelgpu-materialize-block-pointer"
-    summary = "tag block-pointer loads that can be 2D block reads with ttig.block_io"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if SUPPORT_2D_BLOCK not in op.attributes:

@@ -90,7 +90,6 @@ def _feeds_dot(load: tt.LoadOp) -> bool:
 @dataclass(frozen=True)
 class OptimizeBlockIOEncoding(XpuPass):
     name = "tritonintelgpu-optimize-block-io-encoding"
-    summary = "give 2D block loads of dot operands the #ttig.subgroup_2d_block layout of their reads"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:

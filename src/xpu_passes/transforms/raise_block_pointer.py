@@ -138,7 +138,6 @@ def _inside(op: Operation, region_op: Operation, region_index: int) -> bool:
 @dataclass(frozen=True)
 class RaiseBlockPointer(XpuPass):
     name = "triton-raise-block-pointer"
-    summary = "raise 2D tensor-of-pointer loads/stores to block pointers, exactly (masks, wrap-around, versioning)"
 
     ignore_masks: bool = False  # Intel's `ignore-masks`: drop every load/store mask first (not exact)
     version: bool = True  # version the body on run-time conditions (wrap-around, signs)

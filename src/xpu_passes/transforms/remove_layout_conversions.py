@@ -173,7 +173,6 @@ class _Work:
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
-    summary = "remove ttg.convert_layout by layout propagation and rematerialization (DPAS epilogues)"
     # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
     max_backward_remat_iterations: int = 4
 

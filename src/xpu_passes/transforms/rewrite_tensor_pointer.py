@@ -311,7 +311,6 @@ class _Rewrite:
 @dataclass(frozen=True)
 class RewriteTensorPointer(XpuPass):
     name = "tritonintelgpu-rewrite-tensor-pointer"
-    summary = "lower block pointers to tensors of pointers, keeping those 2D block I/O can serve"
 
     guard: bool = True  # keep block pointers whose every access can be a 2D block access
 
