@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Operation, Region, SSAValue
 
@@ -41,8 +40,10 @@ class _Scope:
         return False
 
 
-def _constant_name(op: arith.ConstantOp) -> str:
-    value = op.value
+def _constant_name(op: Operation) -> str:
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes["value"]
     if isinstance(value, IntegerAttr):
         type = value.type
         if isinstance(type, IntegerType):
@@ -79,7 +80,7 @@ class _Namer:
         results = op.results
         if not results:
             return
-        if not self.generic and isinstance(op, arith.ConstantOp):
+        if not self.generic and op.name == "arith.constant":  # by name: xDSL's arith loads lazily
             self.names[results[0]] = self.unique(_constant_name(op))
             return
         named = RESULT_NAMES.get(op.name) if not self.generic else None

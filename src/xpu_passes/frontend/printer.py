@@ -29,7 +29,6 @@ from io import StringIO
 from collections.abc import Mapping
 from typing import Any
 
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -231,15 +230,14 @@ class TTGIRPrinter(Printer):
         elif (
             self.print_generic_format
             or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and isinstance(op, (scf.ForOp, scf.WhileOp)))
+            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
         ):
             # block_arg_locs: generic form for this op only; the ops in its regions keep their custom syntax.
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            # By class or a base: mlir_compat's subclasses read more forms, print MLIR's.
-            form = next((FORMS[c] for c in type(op).__mro__ if c in FORMS), None)
+            form = FORMS.get(op.name)
             if form is None:
                 op.print(self)
             else:
@@ -325,7 +323,7 @@ def _predecessors_comment(block: Block, names: dict[Block, str]) -> str:
 
 def _is_unlocated_iv(arg: BlockArgument) -> bool:
     loop = arg.owner.parent_op()
-    return isinstance(loop, scf.ForOp) and arg.index == 0 and isinstance(arg.location, UnknownLoc)
+    return loop is not None and loop.name == "scf.for" and arg.index == 0 and isinstance(arg.location, UnknownLoc)
 
 
 _BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import scf
+from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
+if TYPE_CHECKING:
+    from xdsl.dialects import scf
 
-def _scf_for(printer: Printer, op: scf.ForOp) -> None:
+
+def _scf_for(printer: Printer, op: "scf.ForOp") -> None:
     # MLIR's ForOp::print: `step %s  : i32 {` (its separator, then " : type ").
     indvar, *iter_args = op.body.block.args
     printer.print_string(" ")
@@ -45,6 +48,7 @@ def _scf_for(printer: Printer, op: scf.ForOp) -> None:
     printer.print_op_attributes(op.attributes)
 
 
-FORMS: dict[type[Operation], Callable[[Printer, Operation], None]] = {
-    scf.ForOp: _scf_for,  # type: ignore[dict-item]
+# By op name: xDSL's class or a subclass of it (mlir_compat's read more forms) print MLIR's.
+FORMS: dict[str, Callable[[Printer, Operation], None]] = {
+    "scf.for": _scf_for,  # type: ignore[dict-item]
 }
