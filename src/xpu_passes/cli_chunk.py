@@ -48,7 +48,7 @@ def process_chunk(
             chunk = _run_xpu_pipeline(chunk, args.xpu_pipeline)
         before, origin = None, {}
         if args.verify_semantics is not None or not segments:
-            parsed = parse_module(ctx, chunk, name, line_offset, verify=verify)
+            parsed = parse_module(ctx, chunk, name, line_offset, verify=verify, text_locations=True)
             if args.verify_semantics is not None:
                 before = parsed.module.clone()
                 # Errors in the `before` run name ops of the clone: map them back to the input.
@@ -58,7 +58,7 @@ def process_chunk(
                 if parsed is None:
                     src_name = f"{name} (after {after})" if after else name
                     src, offset = (native_text, 0) if native_text is not None else (chunk, line_offset)
-                    parsed = parse_module(ctx, src, src_name, offset, verify=verify)
+                    parsed = parse_module(ctx, src, src_name, offset, verify=verify, text_locations=src is chunk)
                 for spec in specs:
                     _apply(registry.make_pass(spec), ctx, parsed, diags, quiet)
                 if verify:
@@ -115,7 +115,7 @@ def _native(chunk: str, name: str, line_offset: int, parsed: ParsedModule | None
                 raise
             # triton-xpu 3.3 reads only the old Intel spelling: hand it our print when we read the input.
             try:
-                ours = parse_module(make_context(), chunk, name, line_offset, verify=False)
+                ours = parse_module(make_context(), chunk, name, line_offset, verify=False, text_locations=True)
             except TTGIRError:
                 raise e from None
             _locate(ours)

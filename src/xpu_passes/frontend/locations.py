@@ -11,32 +11,75 @@ import re
 from dataclasses import dataclass
 
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
-_LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*loc\(.*$", re.MULTILINE)
+_LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*(?=loc\()", re.MULTILINE)
 _ALIAS_REF = re.compile(r"#[A-Za-z_$.][\w$.\-]*")
+
+
+class LocAliasError(ValueError):
+    """A location alias definition MLIR rejects, at `offset` in the input."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
 
 
 @dataclass(frozen=True)
 class LocDef:
     name: str
-    text: str  # the whole definition line
-    offset: int  # where the line starts in the input
+    text: str  # the definition, `#loc3 = loc(...)`
+    offset: int  # where it starts in the input
     refs: tuple[str, ...]  # aliases the definition uses
 
 
 def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
-    """Blank out location alias definitions; return the text and the definitions."""
+    """Blank out location alias definitions; return the text and the definitions.
+
+    Only the definition is cut: what follows its `loc(...)` stays for the parser to read
+    (and reject, as MLIR does). A name defined twice is MLIR's "redefinition" error.
+    """
     defs: list[LocDef] = []
+    seen: set[str] = set()
     pieces: list[str] = []
     pos = 0
     for m in _LOC_DEF.finditer(text):
-        body = m.group(0)[len(m.group(1)) :]
-        refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != m.group(1))
-        defs.append(LocDef(m.group(1), m.group(0), m.start(), refs))
+        if m.start() < pos:
+            continue  # inside the previous definition (a string spanning lines)
+        name = m.group(1)
+        if name in seen:
+            raise LocAliasError(m.start(), f"redefinition of attribute alias id '{name[1:]}'")
+        seen.add(name)
+        end = _loc_end(text, m.end())
+        body = text[m.end() : end]
+        refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != name)
+        defs.append(LocDef(name, text[m.start() : end], m.start(), refs))
         pieces.append(text[pos : m.start()])
-        pieces.append(" " * len(m.group(0)))
-        pos = m.end()
+        pieces.append(re.sub(r"[^\n]", " ", text[m.start() : end]))
+        pos = end
     pieces.append(text[pos:])
     return "".join(pieces), dependency_order(defs)
+
+
+def _loc_end(text: str, start: int) -> int:
+    """The end of the `loc(...)` at `start`: its closing parenthesis, strings skipped; the
+    end of the line if it does not close there (the parser reports it)."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"' and text[i] != "\n":
+                i += 2 if text[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c == "\n":
+            break
+        i += 1
+    line_end = text.find("\n", start)
+    return n if line_end < 0 else line_end
 
 
 def dependency_order(defs: list[LocDef]) -> list[LocDef]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import UNKNOWN_LOC, FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation
 from xdsl.ir import SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
@@ -16,7 +17,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
-from xpu_passes.frontend.locations import LocDef, extract_loc_defs
+from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 
@@ -53,6 +54,8 @@ class _TrackingParser(MemoParser):
         try:
             return super().parse_module(allow_implicit_module)
         except ParseError as e:
+            if "custom op '" in e.msg:
+                raise
             at_end = self._current_token.kind == MLIRTokenKind.EOF
             if at_end and e.msg == "Could not parse entire input!":
                 # No op at all (only comments or alias definitions): MLIR reads an empty module.
@@ -61,6 +64,9 @@ class _TrackingParser(MemoParser):
                 name = next(iter(self.forward_ssa_references))
                 pos = self.first_use.get(name, e.span.start)
                 raise ParseError(Span(pos, pos + 1 + len(name), e.span.input), f"use of undefined value '%{name}'") from None
+            if e.msg == "Could not parse entire input!":
+                # Something other than an op at top level (a stray `)` after a location alias).
+                raise ParseError(e.span, "expected operation name in quotes") from None
             if self._current_token.kind == MLIRTokenKind.EOF:
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
@@ -73,7 +79,8 @@ class _TrackingParser(MemoParser):
             if e.msg.endswith("is not registered") and self.failed_at is None:
                 # xDSL points past the op name; the op is where the user looks.
                 self.failed_at = start
-                raise ParseError(Span(start, start + 1, e.span.input), e.msg) from None
+                at, msg = self._unknown_op(start, e.msg)
+                raise ParseError(Span(at, at + 1, e.span.input), msg) from None
             raise
         except Exception:
             if self.failed_at is None:
@@ -81,6 +88,67 @@ class _TrackingParser(MemoParser):
             raise
         self.op_offsets[op] = start
         return op
+
+    def _unknown_op(self, start: int, msg: str) -> tuple[int, str]:
+        """Where MLIR reports an op name no dialect defines, and its words."""
+        m = re.match(r"Operation (\S+) is not registered$", msg)
+        if m is None:
+            return start, msg
+        name = m[1]
+        at = _RESULTS.match(self._text, start).end()  # type: ignore[union-attr]
+        dialect, dot, _ = name.partition(".")
+        known = self.ctx.get_optional_dialect(dialect) is not None
+        if self._text.startswith('"', at):  # generic form
+            if not known:
+                return at + len(name) + 2, (
+                    "operation being parsed with an unregistered dialect. If this is intended, "
+                    "please use -allow-unregistered-dialect with the MLIR tool used"
+                )
+            return at, f"unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
+        if dot:
+            return at, f"custom op '{name}' is unknown" if known else f"Dialect `{dialect}' not found for custom op '{name}'"
+        # MLIR tries the enclosing op's default dialect: builtin at top level and in a module's body.
+        if all(d == "builtin" for d in self._parser_state.dialect_stack):
+            return at, f"custom op '{name}' is unknown (tried 'builtin.{name}' as well)"
+        return at, f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+
+
+# Results before an op's name (`%a, %b:2 = `): MLIR locates an op at its name.
+_RESULTS = re.compile(r"(?:%[^\s,=:]+(?::\d+)?\s*,\s*)*(?:%[^\s,=:]+(?::\d+)?\s*=\s*)?")
+
+
+class _LocatingParser(_TrackingParser):
+    """Also gives what the text leaves unlocated its position in the text, as MLIR's parser does:
+    an op the line:col of its name, a block argument that of its `%name`, an implicit module 0:0.
+
+    xDSL's default location is the shared UNKNOWN_LOC; a written `loc(unknown)` is another
+    instance, so "not located" is told apart from "located as unknown" by identity."""
+
+    def __init__(self, ctx: Context, text: str, name: str) -> None:
+        super().__init__(ctx, text, name)
+        self.arg_offsets: list[tuple[BlockArgument, int]] = []
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        if len(values) == 1 and isinstance(values[0], BlockArgument):
+            self.arg_offsets.append((values[0], span.start))
+
+    def locate(self, module: ModuleOp, source: SourceMap) -> None:
+        file = StringAttr(source.name)
+
+        def at(offset: int) -> FileLineColLoc:
+            line, col = source.locate(offset)
+            return FileLineColLoc(file, IntAttr(line), IntAttr(col))
+
+        for op, start in self.op_offsets.items():
+            if op.location is UNKNOWN_LOC:
+                m = _RESULTS.match(self._text, start)
+                op.location = at(m.end() if m is not None else start)
+        for arg, start in self.arg_offsets:
+            if arg.location is UNKNOWN_LOC:
+                arg.location = at(start)
+        if module.location is UNKNOWN_LOC and module not in self.op_offsets:
+            module.location = FileLineColLoc(file, IntAttr(0), IntAttr(0))  # MLIR's implicit module
 
 
 # A rewritten copy's op -> the op it was copied from (passes that rewrite a clone and adopt
@@ -121,13 +189,26 @@ class ParsedModule:
 
 
 def parse_module(
-    ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0, verify: bool = True
+    ctx: Context,
+    text: str,
+    name: str = "<stdin>",
+    line_offset: int = 0,
+    verify: bool = True,
+    text_locations: bool = False,
 ) -> ParsedModule:
-    """Parse one module; raise TTGIRError located in `text` on bad input."""
+    """Parse one module; raise TTGIRError located in `text` on bad input.
+
+    `text_locations`: what has no `loc(...)` gets its place in `text` (`loc("NAME":L:C)`), as
+    MLIR's parser gives it; for text a user wrote, not for triton's prints that we re-read
+    (there MLIR's builders, not the text, located a loop's block arguments).
+    """
     normalized, columns, spelling = normalize(text)
     source = SourceMap(name, text, columns, line_offset)
-    body, loc_defs = extract_loc_defs(normalized)
-    parser = _TrackingParser(ctx, body, name)
+    try:
+        body, loc_defs = extract_loc_defs(normalized)
+    except LocAliasError as e:
+        raise TTGIRError.at(source, e.offset, str(e)) from None
+    parser = (_LocatingParser if text_locations else _TrackingParser)(ctx, body, name)
     try:
         with gc_paused():
             _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
@@ -138,6 +219,8 @@ def parse_module(
         # Raised by op/attribute constructors while parsing: invalid, not malformed.
         where = parser.failed_at if parser.failed_at is not None else parser.pos
         raise TTGIRError.at(source, where, denormalize(str(e) or type(e).__name__, spelling)) from None
+    if isinstance(parser, _LocatingParser):
+        parser.locate(module, source)
     parsed = ParsedModule(module, spelling, source, parser.op_offsets)
     if verify:
         verify_module(parsed)

@@ -36,7 +36,7 @@ module {
 module {
   tt.func @unknown_op() {
     tt.frobnicate
-    // expected-error@above {{Operation tt.frobnicate is not registered}}
+    // expected-error@above {{custom op 'tt.frobnicate' is unknown}}
     tt.return
   }
 }

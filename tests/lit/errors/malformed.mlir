@@ -2,7 +2,7 @@
 // Each chunk is wrong in one way; each gets one located error and exit code 1,
 // never a traceback. Lines and columns are those of this file.
 
-// CHECK: malformed.mlir:23:5: error: Operation tt.frobnicate is not registered
+// CHECK: malformed.mlir:23:5: error: custom op 'tt.frobnicate' is unknown
 // CHECK: malformed.mlir:32:21: error: use of undefined value '%missing'
 // CHECK: malformed.mlir:41:28: error: expected program dimension (x, y, z)
 // CHECK: malformed.mlir:49:143: error: unknown key 'bogus' in ttg.blocked (expected one of sizePerThread, threadsPerWarp, warpsPerCTA, order, CTAsPerCGA, CTASplitNum, CTAOrder)
