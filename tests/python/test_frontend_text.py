@@ -215,3 +215,23 @@ def test_text_after_a_location_alias_is_read_not_dropped() -> None:
     # A comment after it is fine, and a string holding `)` does not end it early.
     text = 'module {\n} loc(#loc1)\n#loc1 = loc("a)(.py":3:4) // note\n'
     assert parse_module(make_context(), text, "t.mlir").module is not None
+
+
+def test_warp_specialize_prints_as_triton_xpu_does() -> None:
+    """`ttg.warp_specialize` is in triton-xpu 3.3: the lit file's module, read from the
+    file, prints byte for byte as triton-xpu prints it (locations from the text included)."""
+    import pytest
+
+    from xpu_passes import oracle
+
+    if not oracle.available():
+        pytest.skip("needs triton-xpu")
+    from pathlib import Path
+
+    from triton._C.libtriton import ir
+
+    path = Path(__file__).parents[1] / "lit" / "dialects" / "warp-specialize.mlir"
+    ctx = oracle.context()
+    mod = ir.parse_mlir_module(str(path), ctx)
+    mod.context = ctx
+    assert _ours_with_text_locations(path.read_text(), str(path)) == str(mod)

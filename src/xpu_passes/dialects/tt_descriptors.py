@@ -534,3 +534,12 @@ OPS: list[type[IRDLOperation]] = [
     AtomicPollOp,
 ]
 TYPES: list[type[ParametrizedAttribute]] = [TensorDescType]
+
+
+def _more_ops() -> list[type[IRDLOperation]]:
+    from xpu_passes.dialects import tt_newer
+
+    return tt_newer.OPS
+
+
+OPS += _more_ops()

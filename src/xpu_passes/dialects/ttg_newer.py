@@ -354,3 +354,12 @@ OPS: list[type[IRDLOperation]] = [
     MemDescReshapeOp, MemDescReinterpretOp, MemDescIndexOp, MemDescSubsliceOp, LocalGatherOp, LocalScatterOp,
 ]  # fmt: skip
 ATTRS: list[type[Attribute]] = [*FOREIGN]
+
+
+def _more_ops() -> list[type[IRDLOperation]]:
+    from xpu_passes.dialects import ttg_regions
+
+    return ttg_regions.OPS
+
+
+OPS += _more_ops()

@@ -1,0 +1,92 @@
+"""`tt` ops of Triton's main branch that triton-xpu 3.3 lacks: `tt.map_elementwise` (no
+assemblyFormat: generic form) with its terminator, and the grid-dependency ops.
+Formats and verifier messages are TritonOps.td's and Triton/IR/Ops.cpp's."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I32, IntegerAttr, TensorType
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import HasParent, IsTerminator, Pure, ReturnLike
+from xdsl.utils.exceptions import VerifyException
+
+# Ops with a write effect, which map_elementwise's scalar region may not hold.
+_WRITES = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store", "tt.descriptor_scatter",
+           "tt.descriptor_reduce", "tt.print", "tt.assert", "ttg.local_store", "ttg.local_alloc")  # fmt: skip
+
+
+def _element_types(types: object) -> list[Attribute]:
+    return [t.element_type if isinstance(t, TensorType) else t for t in types]  # type: ignore[attr-defined]
+
+
+def _repeat(types: list[Attribute], n: int) -> list[Attribute]:
+    return [t for t in types for _ in range(n)]
+
+
+@irdl_op_definition
+class MapElementwiseOp(IRDLOperation):
+    """`%r = "tt.map_elementwise"(%a, %b) <{pack = 1 : i32}> ({ ^bb0(...): ... }) : (...) -> ...`."""
+
+    name = "tt.map_elementwise"
+    srcs = var_operand_def(TensorType)
+    pack = prop_def(IntegerAttr[I32])
+    result = var_result_def(TensorType)
+    scalarOp = region_def()
+
+    def verify_(self) -> None:
+        if not self.srcs:
+            raise VerifyException("MapElementwiseOp must have at least 1 operand")
+        pack = self.pack.value.data
+        if pack <= 0 or pack & (pack - 1):
+            raise VerifyException("Pack must be a power of 2")
+        block = self.scalarOp.blocks.first
+        if block is None:
+            return
+        if len(block.args) != len(self.srcs) * pack:
+            raise VerifyException("region has wrong number of arguments")
+        if [a.type for a in block.args] != _repeat(_element_types(self.srcs.types), pack):
+            raise VerifyException("argument types did not match")
+        for op in self.scalarOp.walk():
+            if op.name in _WRITES:
+                raise VerifyException("Stores are not supported inside map_elementwise")
+
+
+@irdl_op_definition
+class MapElementwiseReturnOp(IRDLOperation):
+    name = "tt.map_elementwise.return"
+    result = var_operand_def()
+    traits = traits_def(HasParent(MapElementwiseOp), IsTerminator(), Pure(), ReturnLike())
+    assembly_format = "attr-dict ($result^ `:` type($result))?"
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if not isinstance(parent, MapElementwiseOp):
+            return
+        want = _repeat(_element_types(parent.result.types), parent.pack.value.data)
+        if list(self.result.types) != want:
+            raise VerifyException("region return does not match map_elementwise result")
+
+
+@irdl_op_definition
+class GridDependencyWaitOp(IRDLOperation):
+    name = "tt.grid_dependency_wait"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class GridDependencyLaunchDependentsOp(IRDLOperation):
+    name = "tt.grid_dependency_launch_dependents"
+    assembly_format = "attr-dict"
+
+
+OPS: list[type[IRDLOperation]] = [
+    MapElementwiseOp, MapElementwiseReturnOp, GridDependencyWaitOp, GridDependencyLaunchDependentsOp,
+]  # fmt: skip

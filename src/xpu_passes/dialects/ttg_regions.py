@@ -1,0 +1,306 @@
+"""`ttg` ops of Triton's main branch with regions or pipeliner roles, read and printed back.
+
+`ttg.warp_specialize` (also in triton-xpu 3.3) with its hidden `ttg.warp_specialize.partitions`,
+`ttg.mask`/`ttg.mask.return`, `ttg.predicate_stage` and `ttg.local_atomic_scatter_rmw`.
+Formats are TritonGPUOps.td's `assemblyFormat`; warp_specialize's is MLIR's hand-written
+one (TritonGPU/IR/Ops.cpp), `ttg.mask` has none (generic form). Verifiers say what Triton's say.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I32, DenseArrayBase, FunctionType, IntegerAttr, IntegerType, TensorType, UnitAttr, i1, i32
+from xdsl.ir import Attribute, Block, Region
+from xdsl.irdl import (
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    AnyAttr,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.dialects._syntax import enum_keyword, parse_attr_dict, parse_keyword_enum, print_attr_dict
+from xpu_passes.dialects.tt import RMW
+from xpu_passes.dialects.ttg import MemDescType
+
+# ------------------------------------------------------------ warp specialization
+
+
+@irdl_op_definition
+class WarpSpecializeOp(IRDLOperation):
+    """`%r = ttg.warp_specialize(%a) attributes {...}? default {...} partitionN(%x: T) num_warps(N) {...} : (T) -> R`."""
+
+    name = "ttg.warp_specialize"
+    defaultPassthrough = var_result_def()
+    partitionNumWarps = prop_def(DenseArrayBase)
+    warpGroupStartIds = opt_prop_def(DenseArrayBase)
+    requestedRegisters = opt_prop_def(DenseArrayBase)
+    actualRegisters = opt_prop_def(DenseArrayBase)
+    defaultRegion = region_def()
+    partitionOpHolder = region_def("single_block")
+    INHERENT: ClassVar[tuple[str, ...]] = ("warpGroupStartIds", "requestedRegisters", "actualRegisters")
+
+    @property
+    def partitions(self) -> WarpSpecializePartitionsOp | None:
+        block = self.partitionOpHolder.blocks.first
+        op = block.first_op if block is not None else None
+        return op if isinstance(op, WarpSpecializePartitionsOp) else None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WarpSpecializeOp:
+        captures = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        props: dict[str, Attribute] = {}
+        attrs: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("attributes"):
+            props, attrs = parse_attr_dict(parser, cls.INHERENT)
+        parser.parse_keyword("default")
+        default = parser.parse_region()
+        # MLIR locates the partitions op here, at the first `partitionN` (or the `:`).
+        partitions_at = parser.pos
+        regions: list[Region] = []
+        warps: list[int] = []
+        while parser.parse_optional_keyword(f"partition{len(regions)}"):
+            args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: _parse_region_argument(parser))
+            parser.parse_keyword("num_warps")
+            parser.parse_punctuation("(")
+            warps.append(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(")")
+            regions.append(parser.parse_region(args))
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ftype = parser.parse_type()
+        if not isinstance(ftype, FunctionType):
+            parser.raise_error("expected a function type", pos, parser.pos)
+        if len(ftype.inputs) != len(captures):
+            parser.raise_error(f"{len(captures)} operands present, but expected {len(ftype.inputs)}", pos, parser.pos)
+        operands = [parser.resolve_operand(c, t) for c, t in zip(captures, ftype.inputs)]
+        partitions = WarpSpecializePartitionsOp.build(operands=[operands], regions=[regions])
+        offsets = getattr(parser, "op_offsets", None)  # the front end's record of where ops are (diagnostics)
+        if isinstance(offsets, dict):
+            offsets[partitions] = partitions_at
+        props["partitionNumWarps"] = DenseArrayBase.from_list(i32, warps)
+        return cls.build(
+            result_types=[list(ftype.outputs)],
+            properties=props,
+            attributes=attrs,
+            regions=[default, Region(Block([partitions]))],
+        )
+
+    def print(self, printer: Printer) -> None:
+        parts = self.partitions
+        captures = list(parts.operands) if parts is not None else []
+        printer.print_string("(")
+        printer.print_list(captures, printer.print_operand)
+        printer.print_string(")")
+        merged = {k: v for k, v in (*self.properties.items(), *self.attributes.items()) if k != "partitionNumWarps"}
+        if merged:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(dict(sorted(merged.items())))
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("default ")
+        printer.print_region(self.defaultRegion, print_entry_block_args=False)
+        warps = self.partitionNumWarps.get_values()
+        for i, (region, n) in enumerate(zip(parts.partitionRegions if parts is not None else (), warps)):
+            printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+            printer.print_string(f"partition{i}(")
+            block = region.blocks.first
+            printer.print_list(block.args if block is not None else (), printer.print_block_argument)
+            printer.print_string(f") num_warps({n}) ")
+            printer.print_region(region, print_entry_block_args=False)
+        printer.print_string(" : ")
+        printer.print_function_type([c.type for c in captures], self.result_types)
+
+    def verify_(self) -> None:
+        parts = self.partitions
+        if parts is None:
+            raise VerifyException(
+                "expected to find only a `ttg.warp_specialize.partitions` op inside its second region"
+            )
+        warps = self.partitionNumWarps.get_values()
+        if len(parts.partitionRegions) != len(warps):
+            raise VerifyException(
+                f"has {len(parts.partitionRegions)} partitions but `partitionNumWarps` has {len(warps)} elements"
+            )
+        for i, n in enumerate(warps):
+            if n <= 0 or n & (n - 1):
+                raise VerifyException(f"partition #{i} number of warps ({n}) must be a power of 2")
+        if self.warpGroupStartIds is not None and len(self.warpGroupStartIds.get_values()) != len(warps):
+            raise VerifyException(
+                f"has {len(self.warpGroupStartIds.get_values())} warp group start IDs but expected {len(warps)}"
+            )
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, WarpSpecializeOp):
+                raise VerifyException("cannot be nested inside another `ttg.warp_specialize` op")
+            parent = parent.parent_op()
+
+
+def _parse_region_argument(parser: Parser) -> Parser.Argument:
+    """`%arg: type loc(...)?`, as MLIR's parseArgumentList with types."""
+    arg = parser.parse_argument()
+    loc = parser.parse_optional_location()
+    return Parser.Argument(arg.name, arg.type, loc) if loc is not None else arg
+
+
+@irdl_op_definition
+class WarpSpecializePartitionsOp(IRDLOperation):
+    """The isolated partition regions of `ttg.warp_specialize` (printed by it, never on its own)."""
+
+    name = "ttg.warp_specialize.partitions"
+    explicitCaptures = var_operand_def()
+    partitionRegions = var_region_def()
+    traits = traits_def(IsolatedFromAbove(), IsTerminator(), HasParent(WarpSpecializeOp))
+
+    def verify_(self) -> None:
+        captures = list(self.explicitCaptures)
+        for i, region in enumerate(self.partitionRegions):
+            block = region.blocks.first
+            args = list(block.args) if block is not None else []
+            if len(args) != len(captures):
+                raise VerifyException(
+                    f"partition region #{i} has {len(args)} arguments but expected {len(captures)}"
+                )
+            for j, (arg, cap) in enumerate(zip(args, captures)):
+                if arg.type != cap.type:
+                    raise VerifyException(
+                        f"partition region #{i} argument #{j} has type '{arg.type}' but corresponding capture "
+                        f"has type '{cap.type}'"
+                    )
+
+
+# ------------------------------------------------------------ pipeliner ops
+
+
+@irdl_op_definition
+class PredicateStageOp(IRDLOperation):
+    name = "ttg.predicate_stage"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    iv = operand_def(T)
+    ub = operand_def(T)
+    step = operand_def(T)
+    maxStage = prop_def(IntegerAttr[I32])
+    stage = prop_def(IntegerAttr[I32])
+    result = result_def(i1)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$iv `,` $ub `,` $step `maxStage` $maxStage `stage` $stage attr-dict `:` type($iv) `->` type($result)"
+    )
+
+
+@irdl_op_definition
+class MaskOp(IRDLOperation):
+    """No assemblyFormat in Triton: printed in generic form, `"ttg.mask"(%p) ({...}) : (i1) -> T`."""
+
+    name = "ttg.mask"
+    pred = operand_def(i1)
+    result = var_result_def()
+    region = region_def("single_block")
+
+
+@irdl_op_definition
+class MaskReturnOp(IRDLOperation):
+    name = "ttg.mask.return"
+    result = var_operand_def()
+    traits = traits_def(HasParent(MaskOp), IsTerminator(), Pure(), ReturnLike())
+    assembly_format = "$result attr-dict `:` type($result)"
+
+
+# ------------------------------------------------------------ shared-memory atomics
+
+
+@irdl_op_definition
+class LocalAtomicScatterRMWOp(IRDLOperation):
+    """`ttg.local_atomic_scatter_rmw add, %m[%idx], %v (, %mask)? {axis = 0 : i32} : (M, V, I(, K)?) -> V`."""
+
+    name = "ttg.local_atomic_scatter_rmw"
+    dst = operand_def(MemDescType)
+    values = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    mask = opt_operand_def(TensorType)
+    atomic_rmw_op = prop_def(IntegerAttr)
+    axis = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LocalAtomicScatterRMWOp:
+        kind = parse_keyword_enum(parser, RMW, "atomic RMW op")
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        idx = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        parser.parse_punctuation(",")
+        vals = parser.parse_unresolved_operand()
+        mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
+        props, attrs = parse_attr_dict(parser, ("axis",))
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ftype = parser.parse_type()
+        names = [dst, vals, idx] + ([mask] if mask is not None else [])
+        if not isinstance(ftype, FunctionType) or len(ftype.inputs) != len(names) or len(ftype.outputs) != 1:
+            parser.raise_error(f"expected a function type of {len(names)} operands and one result", pos, parser.pos)
+        ops = [parser.resolve_operand(n, t) for n, t in zip(names, ftype.inputs)]
+        props["atomic_rmw_op"] = kind
+        return cls.build(
+            operands=[ops[0], ops[1], ops[2], ops[3:]], result_types=list(ftype.outputs), properties=props, attributes=attrs
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_keyword(self.atomic_rmw_op, RMW)}, ")
+        printer.print_operand(self.dst)
+        printer.print_string("[")
+        printer.print_operand(self.indices)
+        printer.print_string("], ")
+        printer.print_operand(self.values)
+        if self.mask is not None:
+            printer.print_string(", ")
+            printer.print_operand(self.mask)
+        print_attr_dict(printer, self, skip=("atomic_rmw_op",))
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        dst = self.dst.type
+        vals, idx = self.values.type, self.indices.type
+        assert isinstance(dst, MemDescType) and isinstance(vals, TensorType) and isinstance(idx, TensorType)
+        if not isinstance(dst.mutable, UnitAttr):
+            raise VerifyException("Cannot store into immutable memory")
+        if not isinstance(idx.element_type, IntegerType):
+            raise VerifyException("indices must have integer element type")
+        if vals.get_shape() != idx.get_shape():
+            raise VerifyException("values shape must match indices shape")
+        mask = self.mask.type if self.mask is not None else None
+        if isinstance(mask, TensorType) and vals.get_shape() != mask.get_shape():
+            raise VerifyException("values shape must match mask shape")
+        axis = self.axis.value.data
+        if axis >= len(dst.shape.data):
+            raise VerifyException(f"axis {axis} is out of bounds for destination rank {len(dst.shape.data)}")
+        if vals.encoding != idx.encoding:
+            raise VerifyException("values must have the same layout as indices")
+        if isinstance(mask, TensorType) and vals.encoding != mask.encoding:
+            raise VerifyException("values must have the same layout as mask")
+        if dst.element_type != vals.element_type:
+            raise VerifyException("values element type must match destination element type")
+        if self.result.type != vals:
+            raise VerifyException("result type must match values type")
+
+
+OPS: list[type[IRDLOperation]] = [
+    WarpSpecializeOp, WarpSpecializePartitionsOp, PredicateStageOp, MaskOp, MaskReturnOp, LocalAtomicScatterRMWOp,
+]  # fmt: skip
