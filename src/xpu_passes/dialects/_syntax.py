@@ -13,6 +13,13 @@ from typing import ClassVar
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, operand_def, result_def
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -64,6 +71,29 @@ def enum_keyword(value: Attribute, cases: Mapping[str, int]) -> str:
         if v == value.value.data:
             return k
     raise ValueError(f"no keyword for enum value {value.value.data}")
+
+
+def keyword_directive(name: str, cases: Mapping[str, int], what: str) -> type[CustomDirective]:
+    """A declarative-format directive for one of Triton's I32 enums, `custom<NAME>($prop)`.
+
+    MLIR prints such an enum as its keyword (`acq_rel`); we keep its value as the i32
+    IntegerAttr MLIR stores (what the generic form shows), so xDSL's `$prop` would print
+    `4 : i32`: this directive prints and reads the keyword instead."""
+
+    class Keyword(CustomDirective):
+        attr: AttributeVariable
+
+        def parse(self, parser: Parser, state: ParsingState) -> None:
+            self.attr.set(state, parse_keyword_enum(parser, cases, what))
+
+        def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+            value = self.attr.get(op)
+            assert value is not None
+            state.print_whitespace(printer)
+            printer.print_string(enum_keyword(value, cases))
+
+    Keyword.__name__ = Keyword.__qualname__ = name
+    return irdl_custom_directive(Keyword)
 
 
 def parse_operand_list(parser: Parser, delimiter: Parser.Delimiter) -> list[SSAValue]:

@@ -28,8 +28,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -41,6 +43,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
     var_result_def,
+    VarConstraint,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -51,6 +54,7 @@ from xpu_passes.dialects._syntax import (
     UnaryOp,
     emit,
     enum_keyword,
+    keyword_directive,
     i32_attr,
     parse_attr_dict,
     parse_keyword_enum,
@@ -68,6 +72,13 @@ PROPAGATE_NAN = {"none": 0, "all": 0xFFFF}
 RMW = {"and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7, "umax": 8, "umin": 9, "exch": 10}
 SEM = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
 SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
+
+# Enum keywords in declarative formats (`custom<Sem>($sem)`), see _syntax.keyword_directive.
+ProgramDim = keyword_directive("ProgramDim", PROGRAM_DIM, "program dimension")
+PropagateNan = keyword_directive("PropagateNan", PROPAGATE_NAN, "propagateNan")
+RMWKind = keyword_directive("RMWKind", RMW, "atomic_rmw_op")
+Sem = keyword_directive("Sem", SEM, "sem")
+Scope = keyword_directive("Scope", SCOPE, "scope")
 
 
 # --------------------------------------------------------------------------- types
@@ -242,33 +253,8 @@ class CallOp(IRDLOperation):
     args = var_operand_def()
     callee = prop_def(SymbolRefAttr)
     res = var_result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> CallOp:
-        callee = parser.parse_symbol_name()
-        xs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(xs):
-            parser.raise_error(f"expected {len(xs)} argument types")
-        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data)]
-        return cls.build(
-            operands=[ops],
-            result_types=[list(ft.outputs.data)],
-            properties=props | {"callee": SymbolRefAttr(callee)},
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.callee.root_reference.data)
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_operand)
-        printer.print_string(")")
-        print_attr_dict(printer, self, skip=("callee",))
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$callee `(` $args `)` attr-dict `:` functional-type($args, results)"
 
 
 # --------------------------------------------------------------- simple ops
@@ -382,24 +368,10 @@ class FpToFpOp(IRDLOperation):
 class _SameType(IRDLOperation):
     """`op %a, %b attr-dict : T` with operands and result all of type T."""
 
-    args = var_operand_def()
-    result = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(
-            operands=[[parser.resolve_operand(x, t) for x in xs]], result_types=[t], properties=props, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.args, printer.print_operand)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.result.type)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    args = var_operand_def(T)
+    result = result_def(T)
+    assembly_format = "$args attr-dict `:` type($result)"
 
     def verify_(self) -> None:
         for a in self.args:
@@ -429,69 +401,29 @@ class ClampFOp(IRDLOperation):
     """`tt.clampf %x, %lo, %hi, propagateNan = none : T`."""
 
     name = "tt.clampf"
-    x = operand_def()
-    min = operand_def()
-    max = operand_def()
-    result = result_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    min = operand_def(T)
+    max = operand_def(T)
+    result = result_def(T)
     propagateNan = prop_def(IntegerAttr)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ClampFOp:
-        xs = [parser.parse_unresolved_operand()]
-        for _ in range(2):
-            parser.parse_punctuation(",")
-            xs.append(parser.parse_unresolved_operand())
-        parser.parse_punctuation(",")
-        parser.parse_keyword("propagateNan")
-        parser.parse_punctuation("=")
-        nan = parse_keyword_enum(parser, PROPAGATE_NAN, "propagateNan")
-        props, attrs = parse_attr_dict(parser, ())
-        props["propagateNan"] = nan
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(x, t) for x in xs], result_types=[t], properties=props, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.x, self.min, self.max), printer.print_operand)
-        printer.print_string(f", propagateNan = {enum_keyword(self.propagateNan, PROPAGATE_NAN)}")
-        print_attr_dict(printer, self, skip=("propagateNan",))
-        emit(printer, " : ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (PropagateNan,)
+    assembly_format = (
+        "$x `,` $min `,` $max `,` `propagateNan` `=` custom<PropagateNan>($propagateNan) attr-dict `:` type($result)"
+    )
 
 
 class _Binary(IRDLOperation):
     """`op %a, %b : T -> U`."""
 
-    lhs = operand_def()
-    rhs = operand_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
     result = result_def()
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
-            result_types=[r],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.lhs, self.rhs), printer.print_operand)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.lhs.type, " -> ", self.result.type)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
 
 @irdl_op_definition
@@ -509,26 +441,12 @@ class SplitOp(IRDLOperation):
     """`%l, %r = tt.split %x : T -> U`."""
 
     name = "tt.split"
+    U: ClassVar = VarConstraint("U", AnyAttr())
     src = operand_def()
-    outLHS = result_def()
-    outRHS = result_def()
+    outLHS = result_def(U)
+    outRHS = result_def(U)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SplitOp:
-        x = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r, r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type, " -> ", self.outLHS.type)
+    assembly_format = "$src attr-dict `:` type($src) `->` type($outLHS)"
 
 
 @irdl_op_definition
@@ -579,21 +497,12 @@ class _ProgramQuery(IRDLOperation):
     result = result_def(i32)
     traits = traits_def(Pure())
 
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (ProgramDim,)
+    assembly_format = "custom<ProgramDim>($axis) attr-dict `:` type($result)"
+
     def __init__(self, axis: int) -> None:
         super().__init__(properties={"axis": i32_attr(axis)}, result_types=[i32])
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        axis = parse_keyword_enum(parser, PROGRAM_DIM, "program dimension")
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(properties=props | {"axis": axis}, attributes=attrs, result_types=[t])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_keyword(self.axis, PROGRAM_DIM)}")
-        print_attr_dict(printer, self, skip=("axis",))
-        emit(printer, " : ", self.result.type)
 
 
 @irdl_op_definition
@@ -615,16 +524,8 @@ class MakeRangeOp(IRDLOperation):
     end = prop_def(IntegerAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MakeRangeOp:
-        props, attrs = parse_attr_dict(parser, ("start", "end"))
-        parser.parse_punctuation(":")
-        return cls.build(properties=props, attributes=attrs, result_types=[parser.parse_type()])
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
 
     def verify_(self) -> None:
         t = self.result.type
@@ -643,33 +544,12 @@ class AddPtrOp(IRDLOperation):
     """`tt.addptr %p, %o : PtrT, OffT`."""
 
     name = "tt.addptr"
-    ptr = operand_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    ptr = operand_def(T)
     offset = operand_def()
-    result = result_def()
+    result = result_def(T)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AddPtrOp:
-        p = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        o = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        pt = parser.parse_type()
-        parser.parse_punctuation(",")
-        ot = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(p, pt), parser.resolve_operand(o, ot)],
-            result_types=[pt],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list((self.ptr, self.offset), printer.print_operand)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.result.type, ", ", self.offset.type)
+    assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
 
     def verify_(self) -> None:
         _check(self.result.type == self.ptr.type, "result type must match the pointer type")
@@ -930,36 +810,8 @@ class StoreOp(_MemoryOp):
 class _Atomic(IRDLOperation):
     """`op <enum keywords>, %operands : (T...) -> R`."""
 
-    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = ()
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        props: dict[str, Attribute] = {}
-        for key, cases in cls.KEYS:
-            props[key] = parse_keyword_enum(parser, cases, key)
-            parser.parse_punctuation(",")
-        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        more, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(xs):
-            parser.raise_error(f"expected {len(xs)} operand types")
-        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data)]
-        return cls.build(
-            operands=cls._segments(ops), result_types=list(ft.outputs.data), properties=props | more, attributes=attrs
-        )
-
-    @classmethod
-    def _segments(cls, ops: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
-        return [ops[0], ops[1], ops[2:3]]
-
-    def print(self, printer: Printer) -> None:
-        words = [enum_keyword(self.properties[k], cases) for k, cases in self.KEYS]
-        printer.print_string(" " + ", ".join(words) + ", ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self, skip=[k for k, _ in self.KEYS])
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (RMWKind, Sem, Scope)
 
 
 @irdl_op_definition
@@ -974,7 +826,10 @@ class AtomicRMWOp(_Atomic):
     atomic_rmw_op = prop_def(IntegerAttr)
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
-    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = (("atomic_rmw_op", RMW), ("sem", SEM), ("scope", SCOPE))
+    assembly_format = (
+        "custom<RMWKind>($atomic_rmw_op) `,` custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $val "
+        "(`,` $mask^)? attr-dict `:` functional-type(operands, $result)"
+    )
 
 
 @irdl_op_definition
@@ -988,11 +843,10 @@ class AtomicCASOp(_Atomic):
     result = result_def()
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
-    KEYS: ClassVar[tuple[tuple[str, dict[str, int]], ...]] = (("sem", SEM), ("scope", SCOPE))
-
-    @classmethod
-    def _segments(cls, ops: list[SSAValue]) -> list[SSAValue | list[SSAValue]]:
-        return list(ops)
+    assembly_format = (
+        "custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $cmp `,` $val attr-dict `:` "
+        "functional-type(operands, $result)"
+    )
 
 
 # ----------------------------------------------------------------------- dot
@@ -1120,22 +974,8 @@ class ExternElementwiseOp(IRDLOperation):
     symbol = prop_def(StringAttr)
     pure = prop_def(BoolAttr)
     INHERENT: ClassVar[tuple[str, ...]] = ("libname", "libpath", "symbol", "pure")
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, cls.INHERENT)
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, ft.inputs.data, strict=True)]
-        return cls.build(operands=[ops], result_types=list(ft.outputs.data), properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "operands attr-dict `:` functional-type(operands, $result)"
 
 
 @irdl_op_definition
@@ -1161,33 +1001,8 @@ class GatherOp(IRDLOperation):
     result = result_def(TensorType)
     axis = prop_def(IntegerAttr)
     efficient_layout = opt_prop_def(UnitAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GatherOp:
-        s = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        i = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        props, attrs = parse_attr_dict(parser, ("axis", "efficient_layout"))
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        st, it = ft.inputs.data
-        return cls.build(
-            operands=[parser.resolve_operand(s, st), parser.resolve_operand(i, it)],
-            result_types=list(ft.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string("[")
-        printer.print_operand(self.indices)
-        printer.print_string("]")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
 
 
 @irdl_op_definition
@@ -1199,29 +1014,8 @@ class PrintOp(IRDLOperation):
     prefix = prop_def(StringAttr)
     hex = prop_def(BoolAttr)
     isSigned = prop_def(DenseArrayBase)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrintOp:
-        prefix = StringAttr(parser.parse_str_literal())
-        props, attrs = parse_attr_dict(parser, ("hex", "isSigned"))
-        xs = []
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation(":"):
-            xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types, strict=True)]
-        return cls.build(operands=[ops], properties=props | {"prefix": prefix}, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_string_literal(self.prefix.data)
-        print_attr_dict(printer, self, skip=("prefix",))
-        if self.args:
-            printer.print_string(" : ")
-            printer.print_list(self.args, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list(self.args.types, printer.print_attribute)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
 
 @irdl_op_definition
@@ -1231,26 +1025,8 @@ class AssertOp(IRDLOperation):
     name = "tt.assert"
     condition = operand_def()
     message = prop_def(StringAttr)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AssertOp:
-        c = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        msg = StringAttr(parser.parse_str_literal())
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(c, t)], properties=props | {"message": msg}, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.condition)
-        printer.print_string(", ")
-        printer.print_string_literal(self.message.data)
-        print_attr_dict(printer, self, skip=("message",))
-        emit(printer, " : ", self.condition.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$condition `,` $message attr-dict `:` type($condition)"
 
 
 TT = Dialect(

@@ -34,8 +34,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._syntax import enum_keyword, parse_attr_dict, parse_keyword_enum, print_attr_dict
-from xpu_passes.dialects.tt import RMW
+from xpu_passes.dialects._syntax import parse_attr_dict
+from xpu_passes.dialects.tt import RMWKind
 from xpu_passes.dialects.ttg import MemDescType
 
 # ------------------------------------------------------------ warp specialization
@@ -237,43 +237,12 @@ class LocalAtomicScatterRMWOp(IRDLOperation):
     axis = prop_def(IntegerAttr)
     result = result_def(TensorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalAtomicScatterRMWOp:
-        kind = parse_keyword_enum(parser, RMW, "atomic RMW op")
-        parser.parse_punctuation(",")
-        dst = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        idx = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        parser.parse_punctuation(",")
-        vals = parser.parse_unresolved_operand()
-        mask = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
-        props, attrs = parse_attr_dict(parser, ("axis",))
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ftype = parser.parse_type()
-        names = [dst, vals, idx] + ([mask] if mask is not None else [])
-        if not isinstance(ftype, FunctionType) or len(ftype.inputs) != len(names) or len(ftype.outputs) != 1:
-            parser.raise_error(f"expected a function type of {len(names)} operands and one result", pos, parser.pos)
-        ops = [parser.resolve_operand(n, t) for n, t in zip(names, ftype.inputs)]
-        props["atomic_rmw_op"] = kind
-        return cls.build(
-            operands=[ops[0], ops[1], ops[2], ops[3:]], result_types=list(ftype.outputs), properties=props, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_keyword(self.atomic_rmw_op, RMW)}, ")
-        printer.print_operand(self.dst)
-        printer.print_string("[")
-        printer.print_operand(self.indices)
-        printer.print_string("], ")
-        printer.print_operand(self.values)
-        if self.mask is not None:
-            printer.print_string(", ")
-            printer.print_operand(self.mask)
-        print_attr_dict(printer, self, skip=("atomic_rmw_op",))
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (RMWKind,)
+    assembly_format = (
+        "custom<RMWKind>($atomic_rmw_op) `,` $dst `[` $indices `]` `,` $values (`,` $mask^)? attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         dst = self.dst.type
