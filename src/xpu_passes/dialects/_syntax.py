@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, operand_def, result_def
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
     ParsingState,
     PrintingState,
+    TypeDirective,
     irdl_custom_directive,
 )
 from xdsl.parser import Parser
@@ -94,6 +95,33 @@ def keyword_directive(name: str, cases: Mapping[str, int], what: str) -> type[Cu
 
     Keyword.__name__ = Keyword.__qualname__ = name
     return irdl_custom_directive(Keyword)
+
+
+def stripped_type_directive(name: str, cls: type[ParametrizedAttribute]) -> type[CustomDirective]:
+    """A declarative-format directive, `custom<NAME>(type($x))`, for MLIR's `type($x)` of a
+    TypeDef-constrained value: printed without its `!dialect.name` (`<tensor<4xf32>>`);
+    both that and the full type are read, as MLIR's parser reads them."""
+
+    class Stripped(CustomDirective):
+        type: TypeDirective
+
+        def parse(self, parser: Parser, state: ParsingState) -> None:
+            pos = parser.pos
+            if parser._current_token.text.startswith("!"):  # pyright: ignore[reportPrivateUsage]
+                t = parser.parse_type()
+            else:
+                t = cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]
+            if not isinstance(t, cls):
+                parser.raise_error(f"expected {cls.name} type, got {t}", pos, parser.pos)
+            self.type.set(state, (t,))
+
+        def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+            (t,) = self.type.get(op)
+            state.print_whitespace(printer)
+            t.print_parameters(printer)  # type: ignore[attr-defined]
+
+    Stripped.__name__ = Stripped.__qualname__ = name
+    return irdl_custom_directive(Stripped)
 
 
 def parse_operand_list(parser: Parser, delimiter: Parser.Delimiter) -> list[SSAValue]:

@@ -30,6 +30,7 @@ from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
+    BaseAttr,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_attr_definition,
@@ -55,6 +56,7 @@ from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
     keyword_directive,
+    stripped_type_directive,
     i32_attr,
     parse_attr_dict,
     parse_keyword_enum,
@@ -116,6 +118,10 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
     @property
     def is_block(self) -> bool:
         return isinstance(self.pointee, TensorType)
+
+
+# `type($x)` of a !tt.ptr-constrained value in a declarative format (`<f16>`).
+StrippedPtr = stripped_type_directive("StrippedPtr", PointerType)
 
 
 def element_type(t: Attribute) -> Attribute:
@@ -459,32 +465,11 @@ class ReshapeOp(IRDLOperation):
     allow_reorder = opt_prop_def(UnitAttr)
     efficient_layout = opt_prop_def(UnitAttr)
     traits = traits_def(Pure())
-    FLAGS: ClassVar[tuple[str, ...]] = ("allow_reorder", "efficient_layout")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ReshapeOp:
-        x = parser.parse_unresolved_operand()
-        props: dict[str, Attribute] = {}
-        for flag in cls.FLAGS:
-            if parser.parse_optional_keyword(flag):
-                props[flag] = UnitAttr()
-        more, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props | more, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        for flag in self.FLAGS:
-            if flag in self.properties:
-                printer.print_string(f" {flag}")
-        print_attr_dict(printer, self, skip=self.FLAGS)
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` "
+        "type($src) `->` type($result)"
+    )
 
 
 # ---------------------------------------------------------- program and ranges
@@ -561,35 +546,13 @@ class AdvanceOp(IRDLOperation):
     """`tt.advance %p, [%o0, %o1] : <tensor<...>>`."""
 
     name = "tt.advance"
-    ptr = operand_def(PointerType)
-    offsets = var_operand_def()
-    result = result_def(PointerType)
+    T: ClassVar = VarConstraint("T", BaseAttr(PointerType))
+    ptr = operand_def(T)
+    offsets = var_operand_def(i32)
+    result = result_def(T)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AdvanceOp:
-        p = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = _parse_stripped_ptr(parser)
-        return cls.build(
-            operands=[parser.resolve_operand(p, t), [parser.resolve_operand(o, i32) for o in offs]],
-            result_types=[t],
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        printer.print_string(", [")
-        printer.print_list(self.offsets, printer.print_operand)
-        printer.print_string("]")
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        _print_stripped_ptr(printer, self.result.type)
+    custom_directives = (StrippedPtr,)
+    assembly_format = "$ptr `,` `[` $offsets `]` attr-dict `:` custom<StrippedPtr>(type($result))"
 
     def verify_(self) -> None:
         t = self.ptr.type

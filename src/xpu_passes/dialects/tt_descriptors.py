@@ -17,6 +17,7 @@ from typing import ClassVar, cast
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     AttrSizedOperandSegments,
     IRDLOperation,
     SameVariadicOperandSize,
@@ -39,15 +40,18 @@ from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
     i32_attr,
+    keyword_directive,
     parse_attr_dict,
     parse_keyword_enum,
     print_attr_dict,
     print_operands,
+    stripped_type_directive,
 )
 from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, element_type
 
 SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
 REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
+ReduceKind = keyword_directive("ReduceKind", REDUCE_KIND, "reduction kind")
 
 
 @irdl_attr_definition
@@ -97,6 +101,10 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
     def block_type(self) -> TensorType:
         enc = NoneAttr() if not self.tensor_form.data else self.layout
         return TensorType(self.element_type, self.get_shape(), enc)
+
+
+# `type($x)` of a !tt.tensordesc-constrained value in a declarative format (`<64x32xf16>`).
+StrippedDesc = stripped_type_directive("StrippedDesc", TensorDescType)
 
 
 def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
@@ -272,31 +280,11 @@ class DescriptorReduceOp(IRDLOperation):
     src = operand_def(TensorType)
     indices = var_operand_def(i32)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DescriptorReduceOp:
-        kind = parse_keyword_enum(parser, REDUCE_KIND, "reduction kind")
-        parser.parse_punctuation(",")
-        desc = parser.parse_unresolved_operand()
-        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        parser.parse_punctuation(",")
-        src = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        dt = parser.parse_type()
-        parser.parse_punctuation(",")
-        st = parser.parse_type()
-        ops = [parser.resolve_operand(desc, dt), parser.resolve_operand(src, st), [parser.resolve_operand(i, i32) for i in idx]]
-        return cls.build(operands=ops, properties=props | {"kind": kind}, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_keyword(self.kind, REDUCE_KIND)}, ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        print_operands(printer, self.indices)
-        printer.print_string("], ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self, skip=("kind",))
-        emit(printer, " : ", self.desc.type, ", ", self.src.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (ReduceKind,)
+    assembly_format = (
+        "custom<ReduceKind>($kind) `,` $desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
+    )
 
 
 class _DescriptorGather(IRDLOperation):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import IntegerAttr, NoneAttr, TensorType, UnitAttr, i1, i32
+from xdsl.dialects.builtin import I32, IntegerAttr, NoneAttr, TensorType, UnitAttr, i1, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -41,9 +41,10 @@ from xpu_passes.dialects._syntax import (
     print_attr_dict,
     print_operands,
 )
-from xpu_passes.dialects.tt import PointerType, element_type
+from xpu_passes.dialects.tt import PointerType, StrippedPtr, element_type
 from xpu_passes.dialects.tt_descriptors import (
     SCALE_DOT_ELEM,
+    StrippedDesc,
     TensorDescType,
     _DescriptorGather,
     _DescriptorScatter,
@@ -62,17 +63,8 @@ class AllocOp(IRDLOperation):
 
     name = "ttig.alloc"
     result = result_def(PointerType)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AllocOp:
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        return cls.build(result_types=[parse_stripped(parser, PointerType)], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_stripped(printer, self.result.type)
+    custom_directives = (StrippedPtr,)
+    assembly_format = "attr-dict `:` custom<StrippedPtr>(type($result))"
 
 
 @irdl_op_definition
@@ -272,32 +264,12 @@ class ExtractDescOp(IRDLOperation):
 
     name = "ttig.extract_desc"
     desc = operand_def(TensorDescType)
-    index = prop_def(IntegerAttr)
+    index = prop_def(IntegerAttr[I32])
     result = result_def()
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExtractDescOp:
-        d = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        idx = parser.parse_integer(allow_boolean=False)
-        parser.parse_punctuation("]")
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parse_stripped(parser, TensorDescType)
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        props["index"] = i32_attr(idx)
-        return cls.build(operands=[parser.resolve_operand(d, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string(f"[{self.index.value.data}]")
-        print_attr_dict(printer, self, skip=("index",))
-        printer.print_string(" : ")
-        print_stripped(printer, self.desc.type)
-        emit(printer, " -> ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (StrippedDesc,)
+    assembly_format = "$desc `[` $index `]` attr-dict `:` custom<StrippedDesc>(type($desc)) `->` type($result)"
 
 
 @irdl_op_definition
