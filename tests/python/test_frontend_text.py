@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from xpu_passes.frontend.locations import extract_loc_defs
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 
@@ -153,8 +155,6 @@ def test_unlocated_text_gets_its_positions_as_mlir_gives_them(tmp_path) -> None:
     """Ops at their name (generic ones at the quoted name), block and function arguments at
     their `%name`, an implicit module at 0:0; written locations (also `loc(unknown)`) kept.
     Checked against triton-xpu's parse and print of the same file, in both alias forms."""
-    import pytest
-
     from xpu_passes import oracle
 
     if not oracle.available():
@@ -187,8 +187,6 @@ def test_text_locations_only_when_asked() -> None:
 
 
 def test_location_alias_defined_twice_is_mlirs_error() -> None:
-    import pytest
-
     from xpu_passes.dialects import make_context
     from xpu_passes.frontend import TTGIRError, parse_module
 
@@ -199,8 +197,6 @@ def test_location_alias_defined_twice_is_mlirs_error() -> None:
 
 
 def test_text_after_a_location_alias_is_read_not_dropped() -> None:
-    import pytest
-
     from xpu_passes.dialects import make_context
     from xpu_passes.frontend import TTGIRError, parse_module
 
@@ -217,11 +213,11 @@ def test_text_after_a_location_alias_is_read_not_dropped() -> None:
     assert parse_module(make_context(), text, "t.mlir").module is not None
 
 
-def test_warp_specialize_prints_as_triton_xpu_does() -> None:
-    """`ttg.warp_specialize` is in triton-xpu 3.3: the lit file's module, read from the
-    file, prints byte for byte as triton-xpu prints it (locations from the text included)."""
-    import pytest
-
+@pytest.mark.parametrize("name", ["warp-specialize.mlir", "tt-declarative.mlir"])
+def test_lit_module_prints_as_triton_xpu_does(name: str) -> None:
+    """Ops triton-xpu 3.3 has (ttg.warp_specialize; the ops declared from Triton's
+    assemblyFormat): the lit file's module, read from the file, prints byte for byte as
+    triton-xpu prints it, locations from the text included."""
     from xpu_passes import oracle
 
     if not oracle.available():
@@ -230,7 +226,7 @@ def test_warp_specialize_prints_as_triton_xpu_does() -> None:
 
     from triton._C.libtriton import ir
 
-    path = Path(__file__).parents[1] / "lit" / "dialects" / "warp-specialize.mlir"
+    path = Path(__file__).parents[1] / "lit" / "dialects" / name
     ctx = oracle.context()
     mod = ir.parse_mlir_module(str(path), ctx)
     mod.context = ctx

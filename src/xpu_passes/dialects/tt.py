@@ -943,7 +943,7 @@ class ExternElementwiseOp(IRDLOperation):
 
 @irdl_op_definition
 class ElementwiseInlineAsmOp(IRDLOperation):
-    """Kept in generic form; no pass of ours looks inside inline assembly."""
+    """`tt.elementwise_inline_asm "asm" {constraints = .., packed_element = .., pure = ..} %a, %b : A, B -> R, S`."""
 
     name = "tt.elementwise_inline_asm"
     args = var_operand_def()
@@ -952,6 +952,8 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     constraints = prop_def(StringAttr)
     pure = prop_def(BoolAttr)
     packed_element = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
 
 
 @irdl_op_definition
