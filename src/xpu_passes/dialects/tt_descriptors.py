@@ -47,7 +47,7 @@ from xpu_passes.dialects._syntax import (
     print_operands,
     stripped_type_directive,
 )
-from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, element_type
+from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, Scope, Sem, element_type
 
 SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
 REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
@@ -400,36 +400,12 @@ class AtomicPollOp(IRDLOperation):
     sem = prop_def(IntegerAttr)
     scope = prop_def(IntegerAttr)
     result = result_def(i1)
-    INHERENT: ClassVar[tuple[str, ...]] = ("sem", "scope")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> AtomicPollOp:
-        sem = parse_keyword_enum(parser, SEM, "memory semantics")
-        parser.parse_punctuation(",")
-        scope = parse_keyword_enum(parser, SCOPE, "memory scope")
-        parser.parse_punctuation(",")
-        p = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        v = parser.parse_unresolved_operand()
-        t = parser.parse_unresolved_operand() if parser.parse_optional_keyword("timeout") else None
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        pt = parser.parse_type()
-        parser.parse_punctuation(",")
-        vt = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        ops = [parser.resolve_operand(p, pt), parser.resolve_operand(v, vt), [] if t is None else [parser.resolve_operand(t, i64)]]
-        return cls.build(operands=ops, result_types=[rt], properties=props | {"sem": sem, "scope": scope}, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_keyword(self.sem, SEM)}, {enum_keyword(self.scope, SCOPE)}, ")
-        print_operands(printer, (self.ptr, self.expected))
-        if self.timeout is not None:
-            printer.print_string(" timeout ")
-            printer.print_operand(self.timeout)
-        print_attr_dict(printer, self, skip=self.INHERENT)
-        emit(printer, " : ", self.ptr.type, ", ", self.expected.type, " -> ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (Sem, Scope)
+    assembly_format = (
+        "custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $expected (`timeout` $timeout^)? attr-dict `:` "
+        "type($ptr) `,` type($expected) `->` type($result)"
+    )
 
 
 @irdl_op_definition

@@ -5,7 +5,7 @@
 // trip against their TableGen formats and the text Triton's lit files show:
 // tt.map_elementwise (no assemblyFormat: generic form) and its terminator, the grid
 // dependency ops, ttg.predicate_stage, ttg.mask (generic) / ttg.mask.return and
-// ttg.local_atomic_scatter_rmw.
+// ttg.local_atomic_scatter_rmw; tt.atomic_poll with and without its timeout.
 
 // CHECK:  tt.func @map(%arg0: tensor<256xi32, #blocked>, %arg1: tensor<256xf32, #blocked>) -> tensor<256xi32, #blocked> {
 // CHECK-NEXT:    %0 = "tt.map_elementwise"(%arg0, %arg1) <{pack = 2 : i32}> ({
@@ -33,6 +33,11 @@
 // CHECK:  tt.func @scatter_rmw(%arg0: !ttg.memdesc<128xi32, #shared, #smem, mutable>, %arg1: tensor<128xi32, #blocked>, %arg2: tensor<128xi1, #blocked>) {
 // CHECK-NEXT:    %0 = ttg.local_atomic_scatter_rmw add, %arg0[%arg1], %arg1 {axis = 0 : i32} : (!ttg.memdesc<128xi32, #shared, #smem, mutable>, tensor<128xi32, #blocked>, tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
 // CHECK-NEXT:    %1 = ttg.local_atomic_scatter_rmw umax, %arg0[%arg1], %arg1, %arg2 {axis = 0 : i32} : (!ttg.memdesc<128xi32, #shared, #smem, mutable>, tensor<128xi32, #blocked>, tensor<128xi32, #blocked>, tensor<128xi1, #blocked>) -> tensor<128xi32, #blocked>
+// CHECK-NEXT:    tt.return
+// CHECK-NEXT:  }
+// CHECK:  tt.func @poll(%arg0: !tt.ptr<i32>, %arg1: i32, %arg2: i64) {
+// CHECK-NEXT:    %0 = tt.atomic_poll acquire, cta, %arg0, %arg1 : !tt.ptr<i32>, i32 -> i1
+// CHECK-NEXT:    %1 = tt.atomic_poll relaxed, gpu, %arg0, %arg1 timeout %arg2 {zz.tag} : !tt.ptr<i32>, i32 -> i1
 // CHECK-NEXT:    tt.return
 // CHECK-NEXT:  }
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
@@ -65,6 +70,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
   tt.func @scatter_rmw(%m: !ttg.memdesc<128xi32, #shared, #smem, mutable>, %idx: tensor<128xi32, #blocked>, %k: tensor<128xi1, #blocked>) {
     %0 = ttg.local_atomic_scatter_rmw add, %m[%idx], %idx {axis = 0 : i32} : (!ttg.memdesc<128xi32, #shared, #smem, mutable>, tensor<128xi32, #blocked>, tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
     %1 = ttg.local_atomic_scatter_rmw umax, %m[%idx], %idx, %k {axis = 0 : i32} : (!ttg.memdesc<128xi32, #shared, #smem, mutable>, tensor<128xi32, #blocked>, tensor<128xi32, #blocked>, tensor<128xi1, #blocked>) -> tensor<128xi32, #blocked>
+    tt.return
+  }
+  tt.func @poll(%p: !tt.ptr<i32>, %v: i32, %t: i64) {
+    %0 = tt.atomic_poll acquire, cta, %p, %v : !tt.ptr<i32>, i32 -> i1
+    %1 = tt.atomic_poll relaxed, gpu, %p, %v timeout %t {zz.tag} : !tt.ptr<i32>, i32 -> i1
     tt.return
   }
 }
