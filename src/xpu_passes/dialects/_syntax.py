@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, operand_def, result_def
 from xdsl.irdl.declarative_assembly_format import (
@@ -122,6 +122,23 @@ def stripped_type_directive(name: str, cls: type[ParametrizedAttribute]) -> type
 
     Stripped.__name__ = Stripped.__qualname__ = name
     return irdl_custom_directive(Stripped)
+
+
+@irdl_custom_directive
+class Offsets(CustomDirective):
+    """Triton's `custom<Offsets>($offsets)`: a DenseI32ArrayAttr as `0, 16` (TritonGPU/IR/Ops.cpp)."""
+
+    offsets: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        values = parser.parse_comma_separated_list(parser.Delimiter.NONE, lambda: parser.parse_integer(allow_boolean=False))
+        self.offsets.set(state, DenseArrayBase.from_list(i32, values))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        value = self.offsets.get(op)
+        assert isinstance(value, DenseArrayBase)
+        state.print_whitespace(printer)
+        printer.print_string(", ".join(str(v) for v in value.get_values()))
 
 
 def parse_operand_list(parser: Parser, delimiter: Parser.Delimiter) -> list[SSAValue]:

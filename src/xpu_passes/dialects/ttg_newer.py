@@ -37,7 +37,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
 
-from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
+from xpu_passes.dialects._syntax import Offsets, emit, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt import PointerType, mask_type, pointee_type
 from xpu_passes.dialects.tt_descriptors import _parse_cache_evict, _print_cache_evict, parse_stripped, print_stripped
 from xpu_passes.dialects.ttg import MemDescType, _ASYNC_TOKEN, AsyncTokenType
@@ -292,7 +292,7 @@ class MemDescIndexOp(IRDLOperation):
 
 @irdl_op_definition
 class MemDescSubsliceOp(IRDLOperation):
-    """`ttg.memdesc_subslice %m [0, 16] : !ttg.memdesc<..> -> !ttg.memdesc<..>` (custom<Offsets>)."""
+    """`ttg.memdesc_subslice %m[0, 16] : !ttg.memdesc<..> -> !ttg.memdesc<..>` (custom<Offsets>)."""
 
     name = "ttg.memdesc_subslice"
     src = operand_def(MemDescType)
@@ -300,24 +300,8 @@ class MemDescSubsliceOp(IRDLOperation):
     result = result_def(MemDescType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MemDescSubsliceOp:
-        x = parser.parse_unresolved_operand()
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        props["offsets"] = DenseArrayBase.from_list(i32, offs)
-        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        printer.print_string(" [" + ", ".join(str(v) for v in self.offsets.get_values()) + "]")
-        print_attr_dict(printer, self, skip=("offsets",))
-        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+    custom_directives = (Offsets,)
+    assembly_format = "$src `[` custom<Offsets>($offsets) `]` attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition

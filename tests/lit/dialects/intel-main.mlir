@@ -72,7 +72,7 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK-NEXT:    %0 = ttg.warp_id
 // CHECK-NEXT:    %1 = ttg.local_alloc{{ +}}: () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
 // CHECK-NEXT:    %2 = ttg.memdesc_index %1[%arg0] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
-// CHECK-NEXT:    %3 = ttg.memdesc_subslice %2 [0, 16] : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable, 32x32>
+// CHECK-NEXT:    %3 = ttg.memdesc_subslice %2[0, 16] : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable, 32x32>
 // CHECK-NEXT:    %4 = ttg.memdesc_reshape %2 : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<1024xf16, #shared1, #smem, mutable>
 // CHECK-NEXT:    %5 = ttg.local_gather %2[%arg1] {axis = 0 : i32} : !ttg.memdesc<32x32xf16, #shared, #smem, mutable>, tensor<32x32xi32, #blocked> -> tensor<32x32xf16, #blocked>
 // CHECK-NEXT:    %6 = tt.atomic_poll acquire, cta, %arg2, %arg0 : !tt.ptr<i32>, i32 -> i1
