@@ -21,9 +21,11 @@ from contextlib import contextmanager
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
 from xdsl.context import Context
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT, build_type
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
@@ -37,6 +39,8 @@ _SIMPLE_LOC = re.compile(
     r")\)"
 )
 
+# What may follow an op that ends its line: another op, a block label, `}` or the end.
+_NEXT_WORD = re.compile(r"\s*(?://[^\n]*\s*)*(?:([%^}\"]|[a-zA-Z_][a-zA-Z0-9_$.]*|\Z))")
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
 _Entry = tuple[str, object, str, Any]
@@ -51,9 +55,28 @@ class MemoParser(Parser):
         self._text: str = self.lexer.input.content
         self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
         self._ints: dict[str, IntAttr] = {}
+        self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
+        self._op_classes: dict[str, type[Operation] | None] = {}
 
     def parse_optional_type(self):  # type: ignore[override]
+        start = self._current_token.span.start
+        m = TYPE_TEXT.match(self._text, start)
+        if m is not None and (found := self._typed_text(m.group())) is not None:
+            self._resume_from(m.end())
+            return found
         return self._memoized("t", super().parse_optional_type)
+
+    def _typed_text(self, text: str) -> Attribute | None:
+        """A type of the usual forms (frontend/fasttypes.py), once per distinct text."""
+        found = self._types.get(text)
+        if found is None:
+            found = build_type(text, self.attribute_aliases, self._pointer_class)
+            if found is not None:
+                self._types[text] = found
+        return found
+
+    def _pointer_class(self) -> type[Attribute] | None:
+        return self.ctx.get_optional_attr("tt.ptr")
 
     def parse_optional_attribute(self) -> Attribute | None:
         return self._memoized("a", super().parse_optional_attribute)
@@ -104,6 +127,64 @@ class MemoParser(Parser):
         if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
             return CallSiteLoc(callee, caller)
         return None
+
+    # For frontend/fastops.py: each returns None where the text is not exactly what it expects.
+
+    def fast_type(self, start: int, end: int) -> Attribute | None:
+        """The type whose text is exactly `text[start:end]`."""
+        key = self._text[start:end]
+        found = self._types.get(key)
+        if found is not None:
+            return found
+        if TYPE_TEXT.fullmatch(key) and (found := self._typed_text(key)) is not None:
+            return found
+        if not key or key[-1].isspace() or "//" in key:
+            return None
+        self._resume_from(start)
+        found = self.parse_optional_type()
+        if found is None or not self._ends_at(end):
+            return None
+        self._types[key] = found
+        return found
+
+    def fast_attr(self, start: int, end: int) -> Attribute | None:
+        """The attribute whose text is exactly `text[start:end]`."""
+        self._resume_from(start)
+        found = self.parse_optional_attribute()
+        return found if found is not None and self._ends_at(end) else None
+
+    def fast_attr_dict(self, start: int, end: int) -> dict[str, Attribute] | None:
+        """The attribute dictionary whose text is exactly `text[start:end]`."""
+        self._resume_from(start)
+        found = self.parse_optional_dictionary_attr_dict()
+        return found if self._ends_at(end) else None
+
+    def _ends_at(self, end: int) -> bool:
+        # The last parse stopped at `end`: the next token starts there (or after blanks).
+        next_start = self._current_token.span.start
+        return next_start >= end and not self._text[end:next_start].strip()
+
+    def fast_op_class(self, name: str) -> type[Operation] | None:
+        if name not in self._op_classes:
+            self._op_classes[name] = self.ctx.get_optional_op(name)
+        return self._op_classes[name]
+
+    def fast_trailing_loc(self, start: int, end: int) -> tuple[int, LocationAttr | None]:
+        """Where an op's line `text[start:end]` ends before its location, and the location
+        (-1 if the location is not one of the simple forms, or the op may go on after the line)."""
+        text = self._text
+        at = text.rfind(" loc(", start, end)
+        if at < 0:
+            # No location on this line: the next line must not continue the op.
+            nxt = _NEXT_WORD.match(text, end)
+            if nxt is None or nxt.group(1) == "loc":
+                return -1, None
+            return end, None
+        m = _SIMPLE_LOC.match(text, at + 1, end)
+        if m is None or m.end() != end:
+            return -1, None
+        loc = self._simple_loc(m)
+        return (at, loc) if loc is not None else (-1, None)
 
     def _int(self, digits: str) -> IntAttr:
         found = self._ints.get(digits)

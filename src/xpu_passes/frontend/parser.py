@@ -15,6 +15,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xpu_passes.frontend.fastops import parse_fast
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -34,6 +35,7 @@ class _TrackingParser(MemoParser):
         self.failed_at: int | None = None
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
+        self.fast = True  # hot op forms through frontend/fastops.py
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -67,6 +69,9 @@ class _TrackingParser(MemoParser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        if self.fast and (op := parse_fast(self, start)) is not None:
+            self.op_offsets[op] = start
+            return op
         try:
             op = super().parse_operation()
         except ParseError as e:
