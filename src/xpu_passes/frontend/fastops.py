@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.memo import MemoParser
@@ -139,12 +141,134 @@ def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
 
 def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     start, end = base + m.start(1), base + m.end(1)
-    number = _NUMBER.fullmatch(p._text, start, end)
-    value = _number(p, number) if number is not None else p.fast_attr(start, end)
+    text = p._text[start:end]
+    value = p.fast_values.get(text)  # one object per text: cheaper, and verify_key sees repeats
+    if value is None:
+        number = _NUMBER.fullmatch(p._text, start, end)
+        value = _number(p, number) if number is not None else p.fast_attr(start, end)
+        if value is not None and number is not None:
+            p.fast_values[text] = value
     type = getattr(value, "type", None)
     if not isinstance(type, Attribute):
         return None
     return cls.create(result_types=[type], properties={"value": value})  # type: ignore[dict-item]
+
+
+_COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
+_MAKE_RANGE = re.compile(r"(\{[^{}]*\}) : ([^ ].*)")  # {end = .., start = ..} : T
+_ADVANCE = re.compile(rf"({_VAL}), \[((?:{_VAL}, )*{_VAL})\] : (<.*>)")  # %p, [%a, %b] : <tensor<..>>
+_LOAD = re.compile(rf"({_VAL})(?:, ({_VAL}))?(?:, ({_VAL}))?(?: (\{{[^{{}}]*\}}))? : ([^ ].*)")
+_LIST = rf"\[((?:{_VAL}, )*{_VAL})\]"
+_MAKE_TENSOR_PTR = re.compile(rf"({_VAL}), {_LIST}, {_LIST}, {_LIST} (\{{[^{{}}]*\}}) : (<.*>)")
+
+
+def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tuple[dict[str, Attribute], dict[str, Attribute]] | None:
+    """An op's `{...}` (if any) as (properties, attributes), as dialects._syntax.parse_attr_dict splits it."""
+    props: dict[str, Attribute] = {}
+    attrs: dict[str, Attribute] = {}
+    if m.group(group) is not None:
+        d = p.fast_attr_dict(m.start(group), m.end(group))
+        if d is None:
+            return None
+        for k, v in d.items():
+            (props if k in inherent else attrs)[k] = v  # type: ignore[operator]
+    return props, attrs
+
+
+def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute], Attribute]) -> Attribute:
+    """A type computed from `t` (a load's result, a compare's i1), one object per `t`."""
+    key = (kind, id(t))
+    hit = p.fast_derived.get(key)
+    if hit is None:
+        hit = p.fast_derived[key] = (t, make(t))
+    return hit[1]
+
+
+def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
+    start, out = m.start(group), []
+    for use in _USE.finditer(m.group(group)):
+        index = int(use.group(2)) if use.group(2) else 0
+        span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
+        out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
+    return out
+
+
+def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import IntegerAttr, i1, i64
+
+    from xpu_passes.dialects.tt import with_element
+
+    pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
+    t = p.fast_type(m.start(4), m.end(4))
+    if pred is None or t is None:
+        return None
+    return cls.create(
+        operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
+        result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
+        properties={"predicate": IntegerAttr(pred, i64)},
+    )
+
+
+def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    split = _split(p, m, 1, ("start", "end"))
+    t = p.fast_type(m.start(2), m.end(2))
+    if split is None or t is None:
+        return None
+    return cls.create(result_types=[t], properties=split[0], attributes=split[1])
+
+
+def _stripped_ptr(p: MemoParser, m: re.Match[str], group: int) -> Attribute | None:
+    # `<tensor<...>>` is `!tt.ptr<tensor<...>>` printed without its name.
+    text = "!tt.ptr" + m.group(group)
+    return p.typed_text(text) if TYPE_TEXT.fullmatch(text) else None
+
+
+def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import i32
+
+    t = _stripped_ptr(p, m, 3)
+    if t is None:
+        return None
+    return cls.create(operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
+
+
+def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import mask_type, pointee_type
+
+    pt = p.fast_type(m.start(5), m.end(5))
+    split = _split(p, m, 4, getattr(cls, "INHERENT", ()))
+    if pt is None or split is None:
+        return None
+    try:
+        result = _derived(p, "pointee", pt, pointee_type)
+        mask = _derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
+    except VerifyException:  # not a pointer: the op's parser says so
+        return None
+    ops = [_operand(p, m, 1, 0, pt)]
+    if mask is not None:
+        ops.append(_operand(p, m, 2, 0, mask))
+    if m.group(3) is not None:
+        ops.append(_operand(p, m, 3, 0, result))
+    return cls.build(  # type: ignore[attr-defined]
+        operands=[ops[0], ops[1:2], ops[2:3]], result_types=[result], properties=split[0], attributes=split[1]
+    )
+
+
+def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import TensorType, i32, i64
+
+    t = _stripped_ptr(p, m, 6)
+    split = _split(p, m, 5, ("order",))
+    if t is None or split is None or not isinstance(block := getattr(t, "pointee", None), TensorType):
+        return None
+    space = t.address_space.data  # type: ignore[attr-defined]
+    base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
+    return cls.build(  # type: ignore[attr-defined]
+        operands=[_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)],
+        result_types=[t],
+        properties=split[0],
+        attributes=split[1],
+    )
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
@@ -160,13 +284,36 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_ARROW, _arrow, ("tt.splat", "tt.broadcast", "ttg.convert_layout", "tt.expand_dims", "tt.bitcast",
                       "tt.int_to_ptr", "tt.ptr_to_int")),
     (_TWO_TYPES, _two_types, ("tt.addptr",)),
-    (_CONSTANT, _constant, ("arith.constant",)),  # the same regex as _BINARY, another builder
+    (_CONSTANT, _constant, ("arith.constant",)),
+    (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
+    (_MAKE_RANGE, _make_range, ("tt.make_range",)),
+    (_ADVANCE, _advance, ("tt.advance",)),
+    (_LOAD, _load, ("tt.load",)),
+    (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
 ]
 _BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {
     name: (shape, build) for shape, build, names in _SHAPES for name in names
 }
 
 FAST_NAMES = frozenset(_BY_NAME)
+
+
+def verify_key(op: Operation) -> tuple[object, ...] | None:
+    """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
+    types, properties and attributes (their verifiers look at nothing else: no regions, no
+    successors, no parent). Equal keys verify alike, so each key is verified once per
+    module. None for other ops, and for the last op of a block (xDSL checks terminators)."""
+    if op.name not in FAST_NAMES or op.next_op is None:
+        return None
+    key: list[object] = [type(op)]
+    key += [id(v.type) for v in op.operands]
+    key.append(None)
+    key += [id(r.type) for r in op.results]
+    for d in (op.properties, op.attributes):
+        key.append(None)
+        for name, value in d.items():
+            key += (name, id(value))
+    return tuple(key)
 
 
 def parse_fast(p: MemoParser, start: int) -> Operation | None:

@@ -10,7 +10,7 @@ layouts, other element types, dynamic shapes) is left to xDSL.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -26,10 +26,12 @@ from xdsl.ir import Attribute
 _SCALAR = r"(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)(?![\w$.])"
 _SPACE = r"(?:, [0-9]+)?"
 _PTR = rf"!tt\.ptr<{_SCALAR}{_SPACE}>"
-_TENSOR = rf"tensor<(?:(?!0x)[0-9]+x)+(?:{_SCALAR}|{_PTR})(?:, #[a-zA-Z_][a-zA-Z0-9_$.-]*)?>"
+# An encoding: an alias, or a layout printed inline without nesting (`#ttg.dot_op<{..., parent = #mma}>`).
+_ENCODING = r"#[a-zA-Z_][a-zA-Z0-9_$.-]*(?:<\{[^{}<>]*\}>)?"
+_TENSOR = rf"tensor<(?:(?!0x)[0-9]+x)+(?:{_SCALAR}|{_PTR})(?:, {_ENCODING})?>"
 TYPE_TEXT = re.compile(rf"{_TENSOR}|!tt\.ptr<{_TENSOR}{_SPACE}>|{_PTR}|{_SCALAR}")
 
-_TENSOR_PARTS = re.compile(r"tensor<((?:[0-9]+x)+)(.*?)(?:, (#[^,>]+))?>")
+_TENSOR_PARTS = re.compile(rf"tensor<((?:[0-9]+x)+)(.*?)(?:, ({_ENCODING}))?>")
 _PTR_PARTS = re.compile(r"!tt\.ptr<(.*?)(?:, ([0-9]+))?>")
 
 _SCALARS: dict[str, Callable[[], Attribute]] = {
@@ -39,9 +41,11 @@ _SCALARS: dict[str, Callable[[], Attribute]] = {
 
 
 def build_type(
-    text: str, aliases: Mapping[str, Attribute], pointer: Callable[[], type[Attribute] | None]
+    text: str, encoding: Callable[[str], Attribute | None], pointer: Callable[[], type[Attribute] | None]
 ) -> Attribute | None:
-    """The type of a text TYPE_TEXT matched in full, or None (an alias not defined...: xDSL's error)."""
+    """The type of a text TYPE_TEXT matched in full, or None (an alias not defined...: xDSL's error).
+
+    `encoding` gives the attribute of an encoding's text, `pointer` the class of `!tt.ptr`."""
     scalar = _SCALARS.get(text)
     if scalar is not None:
         return scalar()
@@ -49,19 +53,19 @@ def build_type(
         m = _TENSOR_PARTS.fullmatch(text)
         if m is None:
             return None
-        element = build_type(m.group(2), aliases, pointer)
+        element = build_type(m.group(2), encoding, pointer)
         if element is None:
             return None
         shape = [int(d) for d in m.group(1)[:-1].split("x")]
         if m.group(3) is None:
             return TensorType(element, shape)
-        encoding = aliases.get(m.group(3))
-        return None if encoding is None else TensorType(element, shape, encoding)
+        layout = encoding(m.group(3))
+        return None if layout is None else TensorType(element, shape, layout)
     m = _PTR_PARTS.fullmatch(text)
     cls = pointer()
     if m is None or cls is None:
         return None
-    pointee = build_type(m.group(1), aliases, pointer)
+    pointee = build_type(m.group(1), encoding, pointer)
     if pointee is None:
         return None
     return cls(pointee, int(m.group(2) or 1))  # type: ignore[call-arg]

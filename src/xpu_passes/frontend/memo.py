@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, Location
 from xdsl.context import Context
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xpu_passes.frontend.fasttypes import TYPE_TEXT, build_type
@@ -57,26 +58,44 @@ class MemoParser(Parser):
         self._ints: dict[str, IntAttr] = {}
         self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
         self._op_classes: dict[str, type[Operation] | None] = {}
+        self.fast_values: dict[str, Attribute] = {}  # arith.constant values by text (fastops)
+        self.fast_derived: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
         start = self._current_token.span.start
         m = TYPE_TEXT.match(self._text, start)
-        if m is not None and (found := self._typed_text(m.group())) is not None:
+        if m is not None and (found := self.typed_text(m.group())) is not None:
             self._resume_from(m.end())
             return found
         return self._memoized("t", super().parse_optional_type)
 
-    def _typed_text(self, text: str) -> Attribute | None:
+    def typed_text(self, text: str) -> Attribute | None:
         """A type of the usual forms (frontend/fasttypes.py), once per distinct text."""
         found = self._types.get(text)
         if found is None:
-            found = build_type(text, self.attribute_aliases, self._pointer_class)
+            found = build_type(text, self._encoding, self._pointer_class)
             if found is not None:
                 self._types[text] = found
         return found
 
+    def _encoding(self, text: str) -> Attribute | None:
+        if "<" not in text:
+            return self.attribute_aliases.get(text)
+        found = self._types.get(text)
+        if found is None:  # an inline layout: xDSL's parser, once per text
+            sub = MemoParser(self.ctx, text, self.lexer.input.name)
+            sub.attribute_aliases = self.attribute_aliases
+            try:
+                found = sub.parse_optional_attribute()
+            except ParseError:
+                return None
+            if found is None or sub._current_token.kind is not MLIRTokenKind.EOF:
+                return None
+            self._types[text] = found
+        return found
+
     def _pointer_class(self) -> type[Attribute] | None:
-        return self.ctx.get_optional_attr("tt.ptr")
+        return self.ctx.get_optional_type("tt.ptr")
 
     def parse_optional_attribute(self) -> Attribute | None:
         return self._memoized("a", super().parse_optional_attribute)
@@ -136,7 +155,7 @@ class MemoParser(Parser):
         found = self._types.get(key)
         if found is not None:
             return found
-        if TYPE_TEXT.fullmatch(key) and (found := self._typed_text(key)) is not None:
+        if TYPE_TEXT.fullmatch(key) and (found := self.typed_text(key)) is not None:
             return found
         if not key or key[-1].isspace() or "//" in key:
             return None

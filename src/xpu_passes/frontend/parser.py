@@ -15,7 +15,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xpu_passes.frontend.fastops import parse_fast
+from xpu_passes.frontend.fastops import parse_fast, verify_key
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -169,11 +169,16 @@ def verify_module(parsed: ParsedModule) -> None:
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
+    verified: set[tuple[object, ...]] = set()
     for op in parsed.module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except (VerifyException, ValueError) as e:
-            raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+        key = verify_key(op)
+        if key is None or key not in verified:
+            try:
+                op.verify(verify_nested_ops=False)
+            except (VerifyException, ValueError) as e:
+                raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+            if key is not None:
+                verified.add(key)
         if op.parent is not None and op not in position:
             for i, sibling in enumerate(op.parent.ops):
                 position[sibling] = i
