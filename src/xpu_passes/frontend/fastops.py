@@ -298,22 +298,35 @@ _BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {
 FAST_NAMES = frozenset(_BY_NAME)
 
 
-def verify_key(op: Operation) -> tuple[object, ...] | None:
+# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
+# objects whose identities it holds alive, so that no other object can take their ids.
+VERIFIED: dict[tuple[object, ...], list[object]] = {}
+_MAX_VERIFIED = 50_000
+
+
+def verify_key(op: Operation) -> tuple[tuple[object, ...], list[object]] | None:
     """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
     types, properties and attributes (their verifiers look at nothing else: no regions, no
-    successors, no parent). Equal keys verify alike, so each key is verified once per
-    module. None for other ops, and for the last op of a block (xDSL checks terminators)."""
+    successors, no parent), and the objects named. Equal keys verify alike, so each is
+    verified once. None for other ops, and for the last op of a block (xDSL checks
+    terminators there)."""
     if op.name not in FAST_NAMES or op.next_op is None:
         return None
-    key: list[object] = [type(op)]
-    key += [id(v.type) for v in op.operands]
-    key.append(None)
-    key += [id(r.type) for r in op.results]
+    objects: list[object] = [type(op)]
+    objects += [v.type for v in op.operands]
+    objects.append(None)
+    objects += [r.type for r in op.results]
     for d in (op.properties, op.attributes):
-        key.append(None)
+        objects.append(None)
         for name, value in d.items():
-            key += (name, id(value))
-    return tuple(key)
+            objects += (name, value)
+    return tuple(map(id, objects)), objects
+
+
+def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
+    if len(VERIFIED) > _MAX_VERIFIED:
+        VERIFIED.clear()
+    VERIFIED[key[0]] = key[1]
 
 
 def parse_fast(p: MemoParser, start: int) -> Operation | None:

@@ -42,6 +42,12 @@ _SIMPLE_LOC = re.compile(
 
 # What may follow an op that ends its line: another op, a block label, `}` or the end.
 _NEXT_WORD = re.compile(r"\s*(?://[^\n]*\s*)*(?:([%^}\"]|[a-zA-Z_][a-zA-Z0-9_$.]*|\Z))")
+# A layout alias defined on one line with nothing aliased or typed-aliased inside.
+_LAYOUT_DEF = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(#([a-z_]+\.[a-z_]+)<[^#!\n]*>)[ \t]*(?=\n|\Z)")
+_MAX_SHARED = 20_000  # entries of a process-wide table before it starts over
+_LAYOUTS: dict[tuple[type, str], Attribute] = {}
+_TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
+_NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
 _Entry = tuple[str, object, str, Any]
@@ -70,12 +76,27 @@ class MemoParser(Parser):
         return self._memoized("t", super().parse_optional_type)
 
     def typed_text(self, text: str) -> Attribute | None:
-        """A type of the usual forms (frontend/fasttypes.py), once per distinct text."""
+        """A type of the usual forms (frontend/fasttypes.py), once per distinct text.
+
+        Process-wide too, keyed by the text and the aliases it names (by identity: layout
+        aliases are shared, see _parse_layout_def); the entry keeps them alive."""
         found = self._types.get(text)
-        if found is None:
+        if found is not None:
+            return found
+        aliases = self.attribute_aliases
+        named = [aliases.get(n) for n in _NAMED.findall(text)]
+        key = (text, self._pointer_class(), *map(id, named))
+        hit = _TYPES.get(key)
+        if hit is None:
             found = build_type(text, self._encoding, self._pointer_class)
-            if found is not None:
-                self._types[text] = found
+            if found is None:
+                return None
+            if len(_TYPES) > _MAX_SHARED:
+                _TYPES.clear()
+            _TYPES[key] = (found, named)
+        else:
+            found = hit[0]
+        self._types[text] = found
         return found
 
     def _encoding(self, text: str) -> Attribute | None:
@@ -121,7 +142,9 @@ class MemoParser(Parser):
     def _parse_alias_def(self) -> None:
         # `#loc3 = loc(...)`: one regex for the name, the location's fast path for the rest.
         m = _LOC_DEF_HEAD.match(self._text, self._current_token.span.start)
-        if m is None or m.group(1) in self.attribute_aliases:
+        if m is None:
+            return self._parse_layout_def()
+        if m.group(1) in self.attribute_aliases:
             return super()._parse_alias_def()  # (and its re-declaration error)
         loc = _SIMPLE_LOC.match(self._text, m.end())
         value = self._simple_loc(loc) if loc is not None else None
@@ -129,6 +152,30 @@ class MemoParser(Parser):
             return super()._parse_alias_def()
         self.attribute_aliases[m.group(1)] = value
         self._resume_from(loc.end())  # type: ignore[union-attr]
+
+    def _parse_layout_def(self) -> None:
+        """`#blocked = #ttg.blocked<{...}>` on one line, nothing aliased inside: the same
+        text gives the same attribute in every module, so it is parsed once per process."""
+        start = self._current_token.span.start
+        m = _LAYOUT_DEF.match(self._text, start)
+        if m is None or m.group(1) in self.attribute_aliases:
+            return super()._parse_alias_def()
+        cls = self.ctx.get_optional_attr(m.group(3))
+        if cls is None:
+            return super()._parse_alias_def()
+        key = (cls, m.group(2))
+        found = _LAYOUTS.get(key)
+        if found is None:
+            super()._parse_alias_def()
+            if self._current_token.span.start < m.end():
+                return  # (not all of the line: leave it to the parser)
+            found = self.attribute_aliases[m.group(1)]
+            if len(_LAYOUTS) > _MAX_SHARED:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = found
+            return
+        self.attribute_aliases[m.group(1)] = found
+        self._resume_from(m.end())
 
     def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
         if (alias := m.group("alias")) is not None:
@@ -232,6 +279,15 @@ class MemoParser(Parser):
             if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
                 self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
         return result
+
+
+def clear_shared() -> None:
+    """Forget the process-wide tables (layouts, types, verified op signatures)."""
+    from xpu_passes.frontend.fastops import VERIFIED
+
+    _LAYOUTS.clear()
+    _TYPES.clear()
+    VERIFIED.clear()
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xpu_passes.frontend.fastops import parse_fast, verify_key
+from xpu_passes.frontend.fastops import VERIFIED, parse_fast, remember_verified, verify_key
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -169,16 +169,15 @@ def verify_module(parsed: ParsedModule) -> None:
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
-    verified: set[tuple[object, ...]] = set()
     for op in parsed.module.walk():
         key = verify_key(op)
-        if key is None or key not in verified:
+        if key is None or key[0] not in VERIFIED:
             try:
                 op.verify(verify_nested_ops=False)
             except (VerifyException, ValueError) as e:
                 raise parsed.error_at(op, f"'{op.name}' op {e}") from None
             if key is not None:
-                verified.add(key)
+                remember_verified(key)
         if op.parent is not None and op not in position:
             for i, sibling in enumerate(op.parent.ops):
                 position[sibling] = i
