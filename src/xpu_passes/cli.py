@@ -72,10 +72,26 @@ def _long_options(parser: argparse.ArgumentParser) -> set[str]:
     return {o[2:] for o in parser._option_string_actions if o.startswith("--")}
 
 
+class _PassNames:
+    """Every pass flag; installed passes' entry points are scanned (~0.1 s) only for a name not ours or native."""
+
+    def __init__(self) -> None:
+        self._cheap = set(registry.OURS) | {row.name for row in registry.NATIVE_TABLE}
+        self._all: set[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._cheap or name in self.all()
+
+    def all(self) -> set[str]:
+        if self._all is None:
+            self._all = set(registry.all_names())
+        return self._all
+
+
 def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[PassSpec]]:
     """MLIR's command line -> (argparse's argv, pass flags in order); unknown options are UsageErrors."""
     longs = _long_options(parser)
-    names = set(registry.all_names())
+    names = _PassNames()
     rest: list[str] = []
     flags: list[PassSpec] = []
     takes_value = {o[2:] for o, act in parser._option_string_actions.items() if o.startswith("--") and act.nargs is None
@@ -94,7 +110,7 @@ def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[li
                 rest.append(args[i])
                 i += 1
             continue
-        if not arg.startswith("--") and arg[:2] in _SHORT_WITH_VALUE and arg[2:3] != "" and arg[1:].split("=")[0] not in longs | names:
+        if not arg.startswith("--") and arg[:2] in _SHORT_WITH_VALUE and arg[2:3] != "" and arg[1:].split("=")[0] not in longs and arg[1:].split("=")[0] not in names:
             rest.append(arg)  # -o%t
             continue
         body = arg[2:] if arg.startswith("--") else arg[1:]
@@ -107,7 +123,7 @@ def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[li
         elif name in names:
             flags.append(PassSpec(name, registry.parse_options_text(name, value) if eq else {}))
         else:
-            close = difflib.get_close_matches(name, sorted(longs | names), n=3, cutoff=0.6)
+            close = difflib.get_close_matches(name, sorted(longs | names.all()), n=3, cutoff=0.6)
             hint = f"; did you mean {', '.join('-' + c for c in close)}?" if close else ""
             raise UsageError(f"unknown option or pass '{arg}'{hint}")
     return rest, flags
@@ -116,6 +132,8 @@ def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[li
 def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
     """Check names and options; group into segments ("python" | "native", consecutive specs)."""
     segments: list[tuple[str, list[PassSpec]]] = []
+    if not specs:
+        return segments
     python = registry.python_passes()
     for spec in specs:
         if registry.canonical_name(spec.name) in python:

@@ -21,9 +21,12 @@ from contextlib import contextmanager
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
 from xdsl.context import Context
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT, build_type
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
@@ -37,6 +40,14 @@ _SIMPLE_LOC = re.compile(
     r")\)"
 )
 
+# What may follow an op that ends its line: another op, a block label, `}` or the end.
+_NEXT_WORD = re.compile(r"\s*(?://[^\n]*\s*)*(?:([%^}\"]|[a-zA-Z_][a-zA-Z0-9_$.]*|\Z))")
+# A layout alias defined on one line with nothing aliased or typed-aliased inside.
+_LAYOUT_DEF = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(#([a-z_]+\.[a-z_]+)<[^#!\n]*>)[ \t]*(?=\n|\Z)")
+_MAX_SHARED = 20_000  # entries of a process-wide table before it starts over
+_LAYOUTS: dict[tuple[type, str], Attribute] = {}
+_TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
+_NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
 _Entry = tuple[str, object, str, Any]
@@ -51,9 +62,61 @@ class MemoParser(Parser):
         self._text: str = self.lexer.input.content
         self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
         self._ints: dict[str, IntAttr] = {}
+        self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
+        self._op_classes: dict[str, type[Operation] | None] = {}
+        self.fast_values: dict[str, Attribute] = {}  # arith.constant values by text (fastops)
+        self.fast_derived: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
+        start = self._current_token.span.start
+        m = TYPE_TEXT.match(self._text, start)
+        if m is not None and (found := self.typed_text(m.group())) is not None:
+            self._resume_from(m.end())
+            return found
         return self._memoized("t", super().parse_optional_type)
+
+    def typed_text(self, text: str) -> Attribute | None:
+        """A type of the usual forms (frontend/fasttypes.py), once per distinct text.
+
+        Process-wide too, keyed by the text and the aliases it names (by identity: layout
+        aliases are shared, see _parse_layout_def); the entry keeps them alive."""
+        found = self._types.get(text)
+        if found is not None:
+            return found
+        aliases = self.attribute_aliases
+        named = [aliases.get(n) for n in _NAMED.findall(text)]
+        key = (text, self._pointer_class(), *map(id, named))
+        hit = _TYPES.get(key)
+        if hit is None:
+            found = build_type(text, self._encoding, self._pointer_class)
+            if found is None:
+                return None
+            if len(_TYPES) > _MAX_SHARED:
+                _TYPES.clear()
+            _TYPES[key] = (found, named)
+        else:
+            found = hit[0]
+        self._types[text] = found
+        return found
+
+    def _encoding(self, text: str) -> Attribute | None:
+        if "<" not in text:
+            return self.attribute_aliases.get(text)
+        found = self._types.get(text)
+        if found is None:  # an inline layout: xDSL's parser, once per text
+            sub = MemoParser(self.ctx, text, self.lexer.input.name)
+            sub.attribute_aliases = self.attribute_aliases
+            try:
+                found = sub.parse_optional_attribute()
+            except ParseError:
+                return None
+            if found is None or sub._current_token.kind is not MLIRTokenKind.EOF:
+                return None
+            self._types[text] = found
+        return found
+
+    def _pointer_class(self) -> type[Attribute] | None:
+        return self.ctx.get_optional_type("tt.ptr")
 
     def parse_optional_attribute(self) -> Attribute | None:
         return self._memoized("a", super().parse_optional_attribute)
@@ -79,7 +142,9 @@ class MemoParser(Parser):
     def _parse_alias_def(self) -> None:
         # `#loc3 = loc(...)`: one regex for the name, the location's fast path for the rest.
         m = _LOC_DEF_HEAD.match(self._text, self._current_token.span.start)
-        if m is None or m.group(1) in self.attribute_aliases:
+        if m is None:
+            return self._parse_layout_def()
+        if m.group(1) in self.attribute_aliases:
             return super()._parse_alias_def()  # (and its re-declaration error)
         loc = _SIMPLE_LOC.match(self._text, m.end())
         value = self._simple_loc(loc) if loc is not None else None
@@ -87,6 +152,30 @@ class MemoParser(Parser):
             return super()._parse_alias_def()
         self.attribute_aliases[m.group(1)] = value
         self._resume_from(loc.end())  # type: ignore[union-attr]
+
+    def _parse_layout_def(self) -> None:
+        """`#blocked = #ttg.blocked<{...}>` on one line, nothing aliased inside: the same
+        text gives the same attribute in every module, so it is parsed once per process."""
+        start = self._current_token.span.start
+        m = _LAYOUT_DEF.match(self._text, start)
+        if m is None or m.group(1) in self.attribute_aliases:
+            return super()._parse_alias_def()
+        cls = self.ctx.get_optional_attr(m.group(3))
+        if cls is None:
+            return super()._parse_alias_def()
+        key = (cls, m.group(2))
+        found = _LAYOUTS.get(key)
+        if found is None:
+            super()._parse_alias_def()
+            if self._current_token.span.start < m.end():
+                return  # (not all of the line: leave it to the parser)
+            found = self.attribute_aliases[m.group(1)]
+            if len(_LAYOUTS) > _MAX_SHARED:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = found
+            return
+        self.attribute_aliases[m.group(1)] = found
+        self._resume_from(m.end())
 
     def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
         if (alias := m.group("alias")) is not None:
@@ -104,6 +193,64 @@ class MemoParser(Parser):
         if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
             return CallSiteLoc(callee, caller)
         return None
+
+    # For frontend/fastops.py: each returns None where the text is not exactly what it expects.
+
+    def fast_type(self, start: int, end: int) -> Attribute | None:
+        """The type whose text is exactly `text[start:end]`."""
+        key = self._text[start:end]
+        found = self._types.get(key)
+        if found is not None:
+            return found
+        if TYPE_TEXT.fullmatch(key) and (found := self.typed_text(key)) is not None:
+            return found
+        if not key or key[-1].isspace() or "//" in key:
+            return None
+        self._resume_from(start)
+        found = self.parse_optional_type()
+        if found is None or not self._ends_at(end):
+            return None
+        self._types[key] = found
+        return found
+
+    def fast_attr(self, start: int, end: int) -> Attribute | None:
+        """The attribute whose text is exactly `text[start:end]`."""
+        self._resume_from(start)
+        found = self.parse_optional_attribute()
+        return found if found is not None and self._ends_at(end) else None
+
+    def fast_attr_dict(self, start: int, end: int) -> dict[str, Attribute] | None:
+        """The attribute dictionary whose text is exactly `text[start:end]`."""
+        self._resume_from(start)
+        found = self.parse_optional_dictionary_attr_dict()
+        return found if self._ends_at(end) else None
+
+    def _ends_at(self, end: int) -> bool:
+        # The last parse stopped at `end`: the next token starts there (or after blanks).
+        next_start = self._current_token.span.start
+        return next_start >= end and not self._text[end:next_start].strip()
+
+    def fast_op_class(self, name: str) -> type[Operation] | None:
+        if name not in self._op_classes:
+            self._op_classes[name] = self.ctx.get_optional_op(name)
+        return self._op_classes[name]
+
+    def fast_trailing_loc(self, start: int, end: int) -> tuple[int, LocationAttr | None]:
+        """Where an op's line `text[start:end]` ends before its location, and the location
+        (-1 if the location is not one of the simple forms, or the op may go on after the line)."""
+        text = self._text
+        at = text.rfind(" loc(", start, end)
+        if at < 0:
+            # No location on this line: the next line must not continue the op.
+            nxt = _NEXT_WORD.match(text, end)
+            if nxt is None or nxt.group(1) == "loc":
+                return -1, None
+            return end, None
+        m = _SIMPLE_LOC.match(text, at + 1, end)
+        if m is None or m.end() != end:
+            return -1, None
+        loc = self._simple_loc(m)
+        return (at, loc) if loc is not None else (-1, None)
 
     def _int(self, digits: str) -> IntAttr:
         found = self._ints.get(digits)
@@ -132,6 +279,15 @@ class MemoParser(Parser):
             if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
                 self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
         return result
+
+
+def clear_shared() -> None:
+    """Forget the process-wide tables (layouts, types, verified op signatures)."""
+    from xpu_passes.frontend.fastops import VERIFIED
+
+    _LAYOUTS.clear()
+    _TYPES.clear()
+    VERIFIED.clear()
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xpu_passes.frontend.fastops import VERIFIED, parse_fast, remember_verified, verify_key
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -35,6 +36,7 @@ class _TrackingParser(MemoParser):
         self.failed_at: int | None = None
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
+        self.fast = True  # hot op forms through frontend/fastops.py
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -73,6 +75,9 @@ class _TrackingParser(MemoParser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
+        if self.fast and (op := parse_fast(self, start)) is not None:
+            self.op_offsets[op] = start
+            return op
         try:
             op = super().parse_operation()
         except ParseError as e:
@@ -248,10 +253,14 @@ def verify_module(parsed: ParsedModule) -> None:
     position: dict[Operation, int] = {}
     doms = _Dominators()
     for op in parsed.module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except (VerifyException, ValueError) as e:
-            raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+        key = verify_key(op)
+        if key is None or key[0] not in VERIFIED:
+            try:
+                op.verify(verify_nested_ops=False)
+            except (VerifyException, ValueError) as e:
+                raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+            if key is not None:
+                remember_verified(key)
         if op.parent is not None and op not in position:
             for i, sibling in enumerate(op.parent.ops):
                 position[sibling] = i

@@ -99,10 +99,33 @@ class TTGIRPrinter(Printer):
     _deferrable: bool = False  # visiting an op's own location
     _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
     _children: list[int] | None = None  # aliases nested in the definition being rendered
+    # Printed text of attributes outside alias definitions, by identity (attributes are
+    # immutable; the object is kept so that its id stays its own). Printing one again
+    # has no other effect than its text (see _visit), so the text is reused.
+    _printed: dict[int, tuple[Attribute, str]] = field(default_factory=dict)
+    _visited: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # _alias_index by identity
 
     # ---------------------------------------------------------------- aliases
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if self._frames is not None or self.printing_location:
+            self._print_attribute(attribute)
+            return
+        hit = self._printed.get(id(attribute))
+        if hit is None:
+            saved, column, self.stream = self.stream, self._current_column, StringIO()
+            try:
+                self._print_attribute(attribute)
+                text = self.stream.getvalue()  # type: ignore[union-attr]
+            finally:
+                self.stream, self._current_column = saved, column
+            if "\n" in text:  # (never for attributes; keep the column bookkeeping exact)
+                self.print_string(text)
+                return
+            hit = self._printed[id(attribute)] = (attribute, text)
+        self.print_string(hit[1])
+
+    def _print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
             return
         if not self.use_aliases:
@@ -133,7 +156,10 @@ class TTGIRPrinter(Printer):
 
     def _visit(self, attr: Attribute, stem: str) -> int:
         """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
-        index = self._alias_index.get(attr)
+        seen = self._visited.get(id(attr))
+        index = seen[1] if seen is not None else self._alias_index.get(attr)  # (hashing a location walks it)
+        if index is not None and seen is None:
+            self._visited[id(attr)] = (attr, index)
         if index is None:
             index = self._alias_index[attr] = len(self._aliases)
             alias = _Alias(stem, self._deferrable)

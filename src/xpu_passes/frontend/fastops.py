@@ -1,0 +1,371 @@
+"""Fast parsers of the hottest op forms, keyed by op name (one place; see `FAST`).
+
+xDSL's declarative `assembly_format` reads an op token by token through generic
+directives and builds it through IRDL's argument matching: most of a parse's time.
+Triton prints its hot ops (`arith.addi`, `tt.splat`, `ttg.convert_layout`, ...) one per
+line in a handful of shapes. Here each shape is one regex over the op's line, the types
+come from a per-module table of type texts, and the op is built with `Operation.create`
+(what xDSL's generic form builds). Any line that is not exactly the expected shape
+(attributes, `fastmath`, comments, several ops on a line, an error) goes to xDSL's parser
+untouched, so diagnostics and rare forms are xDSL's. `tests/python/test_fastops.py`
+checks that both paths build the same IR on the corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import UnresolvedOperand
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.memo import MemoParser
+
+_NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+_VAL = rf"%{_NAME}(?:#[0-9]+)?"
+_HEAD = re.compile(rf"%({_NAME}) = ([a-z_]+\.[a-z_0-9.]+) ")
+_USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
+
+# The shapes (the text between the op name and its location).
+_BINARY = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T
+_CAST = re.compile(rf"({_VAL}) : ([^ ].*) to ([^ ].*)")  # %a : T1 to T2
+_ARROW = re.compile(rf"({_VAL})(?: (\{{[^{{}}]*\}}))? : ([^ ].*) -> ([^ ].*)")  # %a {attrs}? : T1 -> T2
+_CONSTANT = re.compile(r"([^{ ].*)")  # a typed attribute, no attribute dictionary
+_TWO_TYPES = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T1, T2
+
+# A builder gets the parser, the op class, the match and its offset, and returns the op or
+# None (not this shape after all).
+_Builder = Callable[["MemoParser", type[Operation], "re.Match[str]", int], "Operation | None"]
+
+
+def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attribute):
+    start = base + m.start(group)
+    use = _USE.fullmatch(m.group(group))
+    assert use is not None
+    index = int(use.group(2)) if use.group(2) else 0
+    span = Span(start, start + 1 + len(use.group(1)), p.lexer.input)
+    return p.resolve_operand(UnresolvedOperand(span, index), type)
+
+
+def _binary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    t = p.fast_type(base + m.start(3), base + m.end(3))
+    if t is None:
+        return None
+    return cls.create(operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
+
+
+def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, attrs_group: int = 0) -> Operation | None:
+    n = m.lastindex or 0
+    src = p.fast_type(base + m.start(n - 1), base + m.end(n - 1))
+    dst = p.fast_type(base + m.start(n), base + m.end(n))
+    if src is None or dst is None:
+        return None
+    props: dict[str, Attribute] = {}
+    attrs: dict[str, Attribute] = {}
+    if attrs_group and m.group(attrs_group) is not None:
+        d = p.fast_attr_dict(base + m.start(attrs_group), base + m.end(attrs_group))
+        if d is None:
+            return None
+        known = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
+        for k, v in d.items():
+            (props if k in known else attrs)[k] = v
+    return cls.create(operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
+
+
+def _arrow(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    return _unary(p, cls, m, base, attrs_group=2)
+
+
+def _two_types(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    # `T1, T2`: split at the top-level comma (types nest `<...>`).
+    text, off = m.group(3), base + m.start(3)
+    depth, cut = 0, -1
+    for i, c in enumerate(text):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "," and depth == 0:
+            if cut >= 0:
+                return None
+            cut = i
+    if cut < 0 or text[cut + 1 : cut + 2] != " ":
+        return None
+    t1, t2 = p.fast_type(off, off + cut), p.fast_type(off + cut + 2, off + len(text))
+    if t1 is None or t2 is None:
+        return None
+    return cls.create(operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
+
+
+_INT = r"-?[0-9]+"
+_FLOAT = r"-?[0-9]+\.[0-9]+(?:e[+-][0-9]+)?"
+_NUMBER = re.compile(rf"(?:({_INT})|({_FLOAT})|dense<(?:({_INT})|({_FLOAT}))>) : (.*)|(true|false)")
+
+
+def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
+    """`7 : i32`, `1.5e+00 : f32`, `true`, splat `dense<0.0> : tensor<...>` as xDSL's parser builds them."""
+    from xdsl.dialects.builtin import (
+        AnyFloat,
+        DenseIntOrFPElementsAttr,
+        FloatAttr,
+        IndexType,
+        IntegerAttr,
+        IntegerType,
+        TensorType,
+    )
+
+    if m.group(6) is not None:
+        return IntegerAttr(1 if m.group(6) == "true" else 0, IntegerType(1))
+    type = p.fast_type(m.start(5), m.end(5))
+    if isinstance(type, TensorType):
+        if m.group(3) is None and m.group(4) is None:
+            return None
+        element = type.element_type
+        if m.group(3) is not None and isinstance(element, IntegerType | IndexType):
+            return DenseIntOrFPElementsAttr.from_list(type, [int(m.group(3))])
+        if m.group(4) is not None and isinstance(element, AnyFloat):
+            return DenseIntOrFPElementsAttr.from_list(type, [float(m.group(4))])
+        return None
+    if m.group(1) is not None and isinstance(type, IntegerType | IndexType):
+        return IntegerAttr(int(m.group(1)), type)
+    if m.group(2) is not None and isinstance(type, AnyFloat):
+        return FloatAttr(float(m.group(2)), type)
+    return None
+
+
+def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    start, end = base + m.start(1), base + m.end(1)
+    text = p._text[start:end]
+    value = p.fast_values.get(text)  # one object per text: cheaper, and verify_key sees repeats
+    if value is None:
+        number = _NUMBER.fullmatch(p._text, start, end)
+        value = _number(p, number) if number is not None else p.fast_attr(start, end)
+        if value is not None and number is not None:
+            p.fast_values[text] = value
+    type = getattr(value, "type", None)
+    if not isinstance(type, Attribute):
+        return None
+    return cls.create(result_types=[type], properties={"value": value})  # type: ignore[dict-item]
+
+
+_COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
+_MAKE_RANGE = re.compile(r"(\{[^{}]*\}) : ([^ ].*)")  # {end = .., start = ..} : T
+_ADVANCE = re.compile(rf"({_VAL}), \[((?:{_VAL}, )*{_VAL})\] : (<.*>)")  # %p, [%a, %b] : <tensor<..>>
+_LOAD = re.compile(rf"({_VAL})(?:, ({_VAL}))?(?:, ({_VAL}))?(?: (\{{[^{{}}]*\}}))? : ([^ ].*)")
+_LIST = rf"\[((?:{_VAL}, )*{_VAL})\]"
+_MAKE_TENSOR_PTR = re.compile(rf"({_VAL}), {_LIST}, {_LIST}, {_LIST} (\{{[^{{}}]*\}}) : (<.*>)")
+
+
+def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tuple[dict[str, Attribute], dict[str, Attribute]] | None:
+    """An op's `{...}` (if any) as (properties, attributes), as dialects._syntax.parse_attr_dict splits it."""
+    props: dict[str, Attribute] = {}
+    attrs: dict[str, Attribute] = {}
+    if m.group(group) is not None:
+        d = p.fast_attr_dict(m.start(group), m.end(group))
+        if d is None:
+            return None
+        for k, v in d.items():
+            (props if k in inherent else attrs)[k] = v  # type: ignore[operator]
+    return props, attrs
+
+
+def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute], Attribute]) -> Attribute:
+    """A type computed from `t` (a load's result, a compare's i1), one object per `t`."""
+    key = (kind, id(t))
+    hit = p.fast_derived.get(key)
+    if hit is None:
+        hit = p.fast_derived[key] = (t, make(t))
+    return hit[1]
+
+
+def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
+    start, out = m.start(group), []
+    for use in _USE.finditer(m.group(group)):
+        index = int(use.group(2)) if use.group(2) else 0
+        span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
+        out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
+    return out
+
+
+def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import IntegerAttr, i1, i64
+
+    from xpu_passes.dialects.tt import with_element
+
+    pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
+    t = p.fast_type(m.start(4), m.end(4))
+    if pred is None or t is None:
+        return None
+    return cls.create(
+        operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
+        result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
+        properties={"predicate": IntegerAttr(pred, i64)},
+    )
+
+
+def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    split = _split(p, m, 1, ("start", "end"))
+    t = p.fast_type(m.start(2), m.end(2))
+    if split is None or t is None:
+        return None
+    return cls.create(result_types=[t], properties=split[0], attributes=split[1])
+
+
+def _stripped_ptr(p: MemoParser, m: re.Match[str], group: int) -> Attribute | None:
+    # `<tensor<...>>` is `!tt.ptr<tensor<...>>` printed without its name.
+    text = "!tt.ptr" + m.group(group)
+    return p.typed_text(text) if TYPE_TEXT.fullmatch(text) else None
+
+
+def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import i32
+
+    t = _stripped_ptr(p, m, 3)
+    if t is None:
+        return None
+    return cls.create(operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
+
+
+def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import mask_type, pointee_type
+
+    pt = p.fast_type(m.start(5), m.end(5))
+    split = _split(p, m, 4, getattr(cls, "INHERENT", ()))
+    if pt is None or split is None:
+        return None
+    try:
+        result = _derived(p, "pointee", pt, pointee_type)
+        mask = _derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
+    except VerifyException:  # not a pointer: the op's parser says so
+        return None
+    ops = [_operand(p, m, 1, 0, pt)]
+    if mask is not None:
+        ops.append(_operand(p, m, 2, 0, mask))
+    if m.group(3) is not None:
+        ops.append(_operand(p, m, 3, 0, result))
+    return cls.build(  # type: ignore[attr-defined]
+        operands=[ops[0], ops[1:2], ops[2:3]], result_types=[result], properties=split[0], attributes=split[1]
+    )
+
+
+def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import TensorType, i32, i64
+
+    t = _stripped_ptr(p, m, 6)
+    split = _split(p, m, 5, ("order",))
+    if t is None or split is None or not isinstance(block := getattr(t, "pointee", None), TensorType):
+        return None
+    space = t.address_space.data  # type: ignore[attr-defined]
+    base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
+    return cls.build(  # type: ignore[attr-defined]
+        operands=[_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)],
+        result_types=[t],
+        properties=split[0],
+        attributes=split[1],
+    )
+
+
+_SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
+    (_BINARY, _binary, tuple(f"arith.{n}" for n in (
+        "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi",
+        "shrui", "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui", "minui",
+        "addf", "subf", "mulf", "divf", "maxnumf", "minnumf", "maximumf", "minimumf", "remf",
+    ))),  # fmt: skip
+    (_CAST, _unary, tuple(f"arith.{n}" for n in (
+        "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast",
+        "index_cast", "index_castui",
+    ))),  # fmt: skip
+    (_ARROW, _arrow, ("tt.splat", "tt.broadcast", "ttg.convert_layout", "tt.expand_dims", "tt.bitcast",
+                      "tt.int_to_ptr", "tt.ptr_to_int")),
+    (_TWO_TYPES, _two_types, ("tt.addptr",)),
+    (_CONSTANT, _constant, ("arith.constant",)),
+    (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
+    (_MAKE_RANGE, _make_range, ("tt.make_range",)),
+    (_ADVANCE, _advance, ("tt.advance",)),
+    (_LOAD, _load, ("tt.load",)),
+    (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
+]
+_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {
+    name: (shape, build) for shape, build, names in _SHAPES for name in names
+}
+
+FAST_NAMES = frozenset(_BY_NAME)
+
+
+# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
+# objects whose identities it holds alive, so that no other object can take their ids.
+VERIFIED: dict[tuple[object, ...], list[object]] = {}
+_MAX_VERIFIED = 50_000
+
+
+def verify_key(op: Operation) -> tuple[tuple[object, ...], list[object]] | None:
+    """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
+    types, properties and attributes (their verifiers look at nothing else: no regions, no
+    successors, no parent), and the objects named. Equal keys verify alike, so each is
+    verified once. None for other ops, and for the last op of a block (xDSL checks
+    terminators there)."""
+    if op.name not in FAST_NAMES or op.next_op is None:
+        return None
+    objects: list[object] = [type(op)]
+    objects += [v.type for v in op.operands]
+    objects.append(None)
+    objects += [r.type for r in op.results]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects
+
+
+def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
+    if len(VERIFIED) > _MAX_VERIFIED:
+        VERIFIED.clear()
+    VERIFIED[key[0]] = key[1]
+
+
+def parse_fast(p: MemoParser, start: int) -> Operation | None:
+    """The op starting at `start` if it has one of the shapes above, else None (parser untouched)."""
+    text = p._text
+    head = _HEAD.match(text, start)
+    if head is None:
+        return None
+    name = head.group(2)
+    found = _BY_NAME.get(name)
+    if found is None:
+        return None
+    cls = p.fast_op_class(name)
+    if cls is None:
+        return None
+    end = text.find("\n", head.end())
+    if end < 0:
+        end = len(text)
+    body_end, loc = p.fast_trailing_loc(head.end(), end)
+    if body_end < 0:
+        return None
+    shape, build = found
+    m = shape.fullmatch(text, head.end(), body_end)
+    if m is None:
+        return None
+    stack = p._parser_state.dialect_stack
+    stack.append(name.split(".", 1)[0])
+    try:
+        op = build(p, cls, m, 0)
+    except ParseError:
+        op = None
+    finally:
+        stack.pop()
+    if op is None:
+        p._resume_from(start)
+        return None
+    if loc is not None:
+        op.location = loc
+    p._resume_from(end)
+    res = head.group(1)
+    p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
+    return op

@@ -1,0 +1,71 @@
+"""The types Triton's IR is made of, read with one regex instead of xDSL's token parser.
+
+`i32`, `!tt.ptr<f16>`, `tensor<64x128xf16, #blocked>`, `tensor<64x!tt.ptr<f16>, #blocked>`,
+`!tt.ptr<tensor<64x32xbf16, #blocked>>`: xDSL reads each token by token (~1 ms for a
+tensor type on this machine); most of a module's distinct types are these. Each is built
+with the constructor xDSL's parser uses, so the type is the same; any other text (inline
+layouts, other element types, dynamic shapes) is left to xDSL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+_SCALAR = r"(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)(?![\w$.])"
+_SPACE = r"(?:, [0-9]+)?"
+_PTR = rf"!tt\.ptr<{_SCALAR}{_SPACE}>"
+# An encoding: an alias, or a layout printed inline without nesting (`#ttg.dot_op<{..., parent = #mma}>`).
+_ENCODING = r"#[a-zA-Z_][a-zA-Z0-9_$.-]*(?:<\{[^{}<>]*\}>)?"
+_TENSOR = rf"tensor<(?:(?!0x)[0-9]+x)+(?:{_SCALAR}|{_PTR})(?:, {_ENCODING})?>"
+TYPE_TEXT = re.compile(rf"{_TENSOR}|!tt\.ptr<{_TENSOR}{_SPACE}>|{_PTR}|{_SCALAR}")
+
+_TENSOR_PARTS = re.compile(rf"tensor<((?:[0-9]+x)+)(.*?)(?:, ({_ENCODING}))?>")
+_PTR_PARTS = re.compile(r"!tt\.ptr<(.*?)(?:, ([0-9]+))?>")
+
+_SCALARS: dict[str, Callable[[], Attribute]] = {
+    **{f"i{w}": (lambda w=w: IntegerType(w)) for w in (1, 8, 16, 32, 64)},
+    "f16": Float16Type, "bf16": BFloat16Type, "f32": Float32Type, "f64": Float64Type, "index": IndexType,
+}  # fmt: skip
+
+
+def build_type(
+    text: str, encoding: Callable[[str], Attribute | None], pointer: Callable[[], type[Attribute] | None]
+) -> Attribute | None:
+    """The type of a text TYPE_TEXT matched in full, or None (an alias not defined...: xDSL's error).
+
+    `encoding` gives the attribute of an encoding's text, `pointer` the class of `!tt.ptr`."""
+    scalar = _SCALARS.get(text)
+    if scalar is not None:
+        return scalar()
+    if text.startswith("tensor<"):
+        m = _TENSOR_PARTS.fullmatch(text)
+        if m is None:
+            return None
+        element = build_type(m.group(2), encoding, pointer)
+        if element is None:
+            return None
+        shape = [int(d) for d in m.group(1)[:-1].split("x")]
+        if m.group(3) is None:
+            return TensorType(element, shape)
+        layout = encoding(m.group(3))
+        return None if layout is None else TensorType(element, shape, layout)
+    m = _PTR_PARTS.fullmatch(text)
+    cls = pointer()
+    if m is None or cls is None:
+        return None
+    pointee = build_type(m.group(1), encoding, pointer)
+    if pointee is None:
+        return None
+    return cls(pointee, int(m.group(2) or 1))  # type: ignore[call-arg]

@@ -1,0 +1,159 @@
+"""The fast op parsers (frontend/fastops.py) build exactly what xDSL's parsers build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xpu_passes.dialects import make_context
+from xpu_passes.frontend import TTGIRError, parse_module, parser, print_module
+from xpu_passes.frontend.fastops import FAST_NAMES
+
+
+def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = None) -> tuple[str, str, int]:
+    """Generic print with locations through the fast path, then without it; ops taken fast."""
+    ctx = make_context()
+    taken = 0
+    original = parser.parse_fast
+
+    def counting(p: object, start: int) -> object:
+        nonlocal taken
+        op = original(p, start)  # type: ignore[arg-type]
+        if op is not None:
+            taken += 1
+            if names is not None:
+                names.add(op.name)
+        return op
+
+    monkeypatch.setattr(parser, "parse_fast", counting)
+    fast = parse_module(ctx, text, "t.mlir")
+    monkeypatch.setattr(parser, "parse_fast", lambda p, start: None)
+    slow = parse_module(make_context(), text, "t.mlir")
+    monkeypatch.setattr(parser, "parse_fast", original)
+
+    def show(m: parser.ParsedModule) -> str:
+        return print_module(m.module, m.spelling, debuginfo=True, generic=True)
+
+    return show(fast), show(slow), taken
+
+
+def _corpus() -> list[Path]:
+    from xpu_passes import oracle
+
+    if not oracle.available():
+        return []
+    from xpu_passes.corpus import corpus_dump_files
+
+    return corpus_dump_files()
+
+
+def test_fast_and_xdsl_parsers_build_the_same_ir_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    dumps = _corpus()
+    if not dumps:
+        pytest.skip("no triton-xpu: no corpus")
+    total, names = 0, set[str]()
+    for path in dumps:
+        fast, slow, taken = _both(path.read_text(), monkeypatch, names)
+        assert fast == slow, path
+        total += taken
+    assert total > 10 * len(dumps), "the fast path is taken"
+    assert names <= FAST_NAMES and len(names) >= 15
+
+
+EDGES = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%arg0: !tt.ptr<f32>, %a: i32, %b: f32) {
+    %0 = arith.addi %a, %a : i32
+    %1 = arith.addi %0, %a overflow<nsw> : i32 loc("k.py":3:1)
+    %2 = arith.addf %b, %b fastmath<fast> : f32 loc(#loc1)
+    %3 = arith.mulf %2, %b : f32 // a comment
+    %4 = arith.sitofp %1 : i32 to f32 loc(callsite(#loc1 at #loc1))
+    %5 = tt.splat %arg0 : !tt.ptr<f32>
+      -> tensor<64x!tt.ptr<f32>, #blocked>
+    %6 = tt.splat %a : i32 -> tensor<64xi32, #blocked>
+      loc(#loc1)
+    %7 = tt.addptr %5, %6 : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked> loc(#loc1)
+    %8 = tt.expand_dims %6 {axis = 0 : i32} : tensor<64xi32, #blocked> -> tensor<1x64xi32, #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [1, 4], order = [1, 0]}>}>>
+    %9 = arith.subi %a, %a : i32 loc(fused["k.py":1:1, "k.py":2:2])
+    %c = arith.constant dense<0xFF800000> : tensor<64xf32, #blocked>
+    %c1 = arith.constant dense<-1.500000e+00> : tensor<64xf32, #blocked> loc(#loc1)
+    %c2 = arith.constant dense<1> : tensor<64xf32, #blocked>
+    %c3 = arith.constant true
+    %c4 = arith.constant -7 : i64
+    %c5 = arith.constant 2.500000e-01 : f16
+    %c6 = arith.constant dense<3> : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %c7 = arith.constant {tt.x} 1 : i32
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %m = arith.cmpi slt, %r, %6 : tensor<64xi32, #blocked> loc(#loc1)
+    %n = arith.cmpf "olt", %b, %b : f32
+    %o = arith.cmpf oge, %b, %b fastmath<fast> : f32
+    %l = tt.load %7, %m, %c1 cacheModifier = ca : tensor<64x!tt.ptr<f32>, #blocked>
+    %l2 = tt.load %7, %m {isVolatile = true, tt.x = 1 : i32} : tensor<64x!tt.ptr<f32>, #blocked>
+    %p = tt.make_tensor_ptr %arg0, [%c4, %c4], [%c4, %c4], [%a, %a] {order = array<i32: 1, 0>} : <tensor<8x16xf32, #blocked2>>
+    %q = tt.advance %p, [%a, %0] : <tensor<8x16xf32, #blocked2>> loc(#loc1)
+    %q2 = tt.advance %p, [%a, %0] : !tt.ptr<tensor<8x16xf32, #blocked2>>
+    %t = tt.load %q {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<8x16xf32, #blocked2>>
+    %cv = ttg.convert_layout %t : tensor<8x16xf32, #blocked2> -> tensor<8x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked2}>>
+    tt.return
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Extra attributes, flags, comments, ops over two lines, other locations.
+    fast, slow, taken = _both(EDGES, monkeypatch)
+    assert fast == slow
+    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv; the others are xDSL's.
+    assert taken == 17
+
+
+@pytest.mark.parametrize("bad", [
+    "%bad = arith.addi %a, %b : i32",  # operand types clash
+    "%bad = arith.addi %a, %nope : i32",  # never defined
+    "%bad = tt.splat %a : i32 -> tensor<64xi32, #nope>",  # unknown alias
+    "%bad = tt.addptr %arg0, %a : !tt.ptr<f32>, i64",
+    "%bad = arith.extsi %a : i32 to i16 loc(#loc9)",
+    "%a = arith.addi %a, %a : i32",  # redefined
+    "%bad = tt.load %a : i32",  # not a pointer
+    "%bad = arith.cmpi foo, %a, %a : i32",
+    "%bad = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<64xi32, #blocked>",  # the op's verifier
+    "%bad = tt.advance %arg0, [%a] : <tensor<8xf32>>",
+    "%bad = arith.addf %a, %a : i32",  # the verifier's (not a float): same place, op named
+    "%bad = tt.splat %a : i32 -> tensor<64xi32, #ttg.slice<{dim = 5, parent = #nope}>>",
+    "%x = arith.addi %y, %a : i32\n    %y = arith.addi %a, %a : i32",  # used before its definition
+])  # fmt: skip
+def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")
+    errors = []
+    for fast in (parser.parse_fast, lambda p, start: None):
+        monkeypatch.setattr(parser, "parse_fast", fast)
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), text, "t.mlir")
+        errors.append(e.value)
+    fast, slow = errors
+    assert (fast.line, fast.col) == (slow.line, slow.col)
+    if bad.startswith("%bad = arith.addf"):
+        # xDSL's declarative parser checks the type constraint; the fast path leaves it to
+        # the verifier, whose message names the op and the operand too.
+        assert slow.message in fast.message and fast.message.startswith("'arith.addf' op operand 'lhs'")
+    else:
+        assert fast.message == slow.message
+
+
+def test_process_wide_tables_follow_each_modules_aliases() -> None:
+    # The same type text under another definition of its alias, and the same alias text in
+    # another module: each module gets its own meaning; equal texts share one object.
+    one = EDGES
+    two = EDGES.replace("warpsPerCTA = [4], order = [0]}>", "warpsPerCTA = [2], order = [0]}>", 1)
+    ctx = make_context()
+    ops = []
+    for text in (one, two, one):
+        parsed = parse_module(ctx, text, "t.mlir")
+        ops.append(next(op for op in parsed.module.walk() if op.name == "tt.make_range"))
+    t1, t2, t3 = (op.results[0].type for op in ops)
+    assert t1 is t3 and t1 != t2
+    assert "warpsPerCTA = [2]" in str(t2.encoding) and "warpsPerCTA = [4]" in str(t1.encoding)
