@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -34,6 +35,12 @@ class _TrackingParser(MemoParser):
         self.failed_at: int | None = None
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
+        # Where each value was defined: MLIR's "prior use here" note on a type clash.
+        self.def_offsets: dict[str, int] = {}
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        self.def_offsets.setdefault(name, span.start)
+        super()._register_ssa_definition(name, values, span)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -45,9 +52,12 @@ class _TrackingParser(MemoParser):
                 raise
             # MLIR's wording (Triton's lit tests and users grep for it).
             name = operand.span.text
-            raise ParseError(
+            err = ParseError(
                 e.span, f"use of value '{name}' expects different type than prior uses: '{m[1]}' vs '{m[2]}'"
-            ) from None
+            )
+            prior = self.def_offsets.get(operand.operand_name, self.first_use.get(operand.operand_name))
+            err.prior_use = prior  # type: ignore[attr-defined]
+            raise err from None
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
@@ -133,7 +143,10 @@ def parse_module(
             _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
             module = parser.parse_module()
     except ParseError as e:
-        raise TTGIRError.at(source, e.span.start, e.msg) from None
+        err = TTGIRError.at(source, e.span.start, e.msg)
+        if (prior := getattr(e, "prior_use", None)) is not None:
+            err.located_notes.append((*source.locate(prior), "prior use here"))
+        raise err from None
     except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:
         # Raised by op/attribute constructors while parsing: invalid, not malformed.
         where = parser.failed_at if parser.failed_at is not None else parser.pos
@@ -168,7 +181,9 @@ def verify_module(parsed: ParsedModule) -> None:
         try:
             op.verify(verify_nested_ops=False)
         except (VerifyException, ValueError) as e:
-            raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+            err = parsed.error_at(op, f"'{op.name}' op {e}")
+            err.more = [denormalize(f"'{op.name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+            raise err from None
         if op.parent is not None and op not in position:
             for i, sibling in enumerate(op.parent.ops):
                 position[sibling] = i

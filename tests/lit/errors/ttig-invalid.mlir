@@ -22,8 +22,8 @@ module {
 }
 
 // -----
-
-// CHECK: ttig-invalid.mlir:32:5: error: 'tt.dot' op Layout has opsPerChannel = 2 but tensor element type is 'f32'. Expected 16 bit type.
+// CHECK: ttig-invalid.mlir:32:5: error: 'tt.dot' op Operand 2 (<block argument> of type {{.*}} at index: 2) has an invalid layout: #ttig.dpas<{{.*}}>.
+// CHECK-NEXT: Layout has opsPerChannel = 2 but tensor element type is 'f32'. Expected 16 bit type.
 #mma = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [1, 1], repCluster = [1, 1]}>
 #a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
 #b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
