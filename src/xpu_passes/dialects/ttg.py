@@ -92,6 +92,28 @@ class SliceEncodingAttr(StructAttr):
     def dim(self) -> int:
         return cast(int, self.get("dim"))
 
+    def verify(self) -> None:
+        rank = layout_rank(self.parent)
+        if rank is None:
+            return
+        if rank <= 1:
+            raise VerifyException("parent layout must have at least rank >= 2")
+        if self.dim >= rank:
+            raise VerifyException(f"slice dim={self.dim} must be less than the parent rank={rank}")
+
+
+def layout_rank(layout: Attribute) -> int | None:
+    """The rank of a distributed layout we model (None: not known here)."""
+    if isinstance(layout, SliceEncodingAttr):
+        parent = layout_rank(layout.parent)
+        return None if parent is None else parent - 1
+    if isinstance(layout, StructAttr):
+        keys = {f.key for f in layout.FIELDS}
+        for key in ("order", "warpsPerCTA"):
+            if key in keys and (v := layout.get(key)) is not None:
+                return len(cast(Sequence[int], v))
+    return None
+
 
 @irdl_attr_definition
 class DotOperandEncodingAttr(StructAttr):
@@ -247,6 +269,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         parser.parse_punctuation("<")
         dims, elem = parser.parse_ranked_shape()
         parser.parse_punctuation(",")
@@ -264,7 +287,12 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 else:
                     alloc = parser.parse_dimension_list()
         parser.parse_punctuation(">")
-        return (ArrayAttr(IntAttr(d) for d in dims), elem, enc, space, mutable, ArrayAttr(IntAttr(d) for d in alloc))
+        params = (ArrayAttr(IntAttr(d) for d in dims), elem, enc, space, mutable, ArrayAttr(IntAttr(d) for d in alloc))
+        try:
+            cls(*params)  # verify here, where the text position is known (as StructAttr does)
+        except VerifyException as e:
+            parser.raise_error(str(e), start, parser.pos)
+        return params
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
