@@ -77,8 +77,8 @@ def rejection(chunk: str) -> str | None:
     """Our located error for an invalid chunk, or None if we accept it (or crash)."""
     try:
         parse_module(make_context(True), chunk, "chunk")
-    except TTGIRError as e:
-        return str(e).splitlines()[0]
+    except TTGIRError as e:  # the whole message (MLIR's may span lines), and the errors after it
+        return "\n".join((f"{e.file}:{e.line}:{e.col}: error: {e.message}", *e.more))
     except Exception:
         return None
     return None

@@ -22,8 +22,10 @@ from xpu_passes.registry import PassSpec
 from xpu_passes.transforms import REMARKS, PassError
 
 
-def _diag(e: TTGIRError) -> Diagnostic:
-    return Diagnostic(e.file, e.line, e.col, "error", e.message, e.source_line, list(e.notes))
+def _diags(e: TTGIRError) -> list[Diagnostic]:
+    first = Diagnostic(e.file, e.line, e.col, "error", e.message, e.source_line, list(e.notes))
+    return ([first] + [Diagnostic(e.file, e.line, e.col, "error", m, e.source_line) for m in e.more]
+            + [Diagnostic(e.file, ln, col, "note", m) for ln, col, m in e.located_notes])
 
 
 def _wants_remarks(args: argparse.Namespace, chunk: str) -> bool:
@@ -78,7 +80,7 @@ def process_chunk(
                 native_text = None
             _verify_semantics(before, parsed, args.verify_semantics, origin, diags, quiet)
     except TTGIRError as e:
-        raise ChunkFailed([_diag(e)]) from None
+        raise ChunkFailed(_diags(e)) from None
     except NativeFailure as e:
         raise ChunkFailed(e.diagnostics) from None
     if native_text is not None:

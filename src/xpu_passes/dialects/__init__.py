@@ -58,17 +58,21 @@ def _ub() -> Dialect:
 
 
 def _tt() -> Dialect:
-    from xpu_passes.dialects import tt_descriptors
+    from xpu_passes.dialects import traits, tt_descriptors
     from xpu_passes.dialects.tt import TT
 
-    return _extend(TT, tt_descriptors.OPS, tt_descriptors.TYPES)
+    d = _extend(TT, tt_descriptors.OPS, tt_descriptors.TYPES)
+    traits.attach((op for op in d.operations if op.name not in traits.NOT_TT_OP), traits.TT_OP)
+    return d
 
 
 def _ttg() -> Dialect:
-    from xpu_passes.dialects import ttg_newer
+    from xpu_passes.dialects import traits, ttg_newer
     from xpu_passes.dialects.ttg import TTG
 
-    return _extend(TTG, ttg_newer.OPS, ttg_newer.ATTRS)
+    d = _extend(TTG, ttg_newer.OPS, ttg_newer.ATTRS)
+    traits.attach(d.operations, traits.TTG_OP)
+    return d
 
 
 def _ttig() -> Dialect:

@@ -7,7 +7,7 @@ printing gives `<{...}>` exactly as Triton does for `tt.reduce`/`tt.scan`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
 from xdsl.dialects.builtin import (
@@ -51,6 +51,17 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.dialects.traits import (
+    Rules,
+    check_inferred,
+    encoding,
+    infer_failed,
+    elementwise,
+    same_operands_and_result_encoding,
+    same_operands_and_result_shape,
+    same_operands_encoding,
+    same_operands_shape,
+)
 from xpu_passes.dialects._syntax import (
     UnaryOp,
     emit,
@@ -177,6 +188,24 @@ def _check(cond: bool, message: str | Callable[[], str]) -> None:
         raise VerifyException(message if isinstance(message, str) else message())
 
 
+def _numel(t: TensorType) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+def _inferred(shape: Sequence[int], elem: Attribute, src_enc: Attribute | None, out: Attribute | None,
+              result: Attribute) -> Attribute:
+    """The inferred result type; where the layout cannot be inferred here, the result's own."""
+    if src_enc is None:
+        return TensorType(elem, shape)
+    if out is None:
+        enc = encoding(result)
+        return TensorType(elem, shape, enc) if enc is not None else TensorType(elem, shape)
+    return TensorType(elem, shape, out)
+
+
 # ------------------------------------------------------------------- functions
 
 
@@ -269,7 +298,7 @@ class CallOp(IRDLOperation):
 @irdl_op_definition
 class SplatOp(UnaryOp):
     name = "tt.splat"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
 
     def verify_(self) -> None:
         _check(isinstance(self.result.type, TensorType), "result must be a tensor")
@@ -279,16 +308,17 @@ class SplatOp(UnaryOp):
 @irdl_op_definition
 class BroadcastOp(UnaryOp):
     name = "tt.broadcast"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
 
     def verify_(self) -> None:
         s, r = self.src.type, self.result.type
         _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
         assert isinstance(s, TensorType) and isinstance(r, TensorType)
-        _check(s.element_type == r.element_type, "element types must match")
-        _check(len(s.get_shape()) == len(r.get_shape()), "ranks must match")
-        for a, b in zip(s.get_shape(), r.get_shape()):
-            _check(a == b or a == 1, lambda: f"cannot broadcast {s} to {r}")
+        _check(s.element_type == r.element_type, "requires the same element type for all operands and results")
+        _check(len(s.get_shape()) == len(r.get_shape()), "rank of source must be same as rank of result")
+        for i, (a, b) in enumerate(zip(s.get_shape(), r.get_shape())):
+            _check(a == b or a == 1, lambda: f"Different dimensions at index {i} between source and result.  "
+                                             "Broadcast requires the source dimension to be 1.")
 
 
 @irdl_op_definition
@@ -314,23 +344,51 @@ class TransOp(UnaryOp):
     order = prop_def(DenseArrayBase)
     traits = traits_def(Pure())
 
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        order = [int(v) for v in self.order.get_values()]
+        rank = len(s.get_shape())
+        _check(len(order) == rank == len(r.get_shape()),
+               "order must have the same size as the rank of the operand and result")
+        _check(sorted(order) == list(range(rank)), "order must be a permutation of [0, ..., rank - 1]")
+        _check([s.get_shape()[p] for p in order] == list(r.get_shape()),
+               "result shape must match the permutation of the source shape")
+        from xpu_passes.layouts.infer import trans_encoding  # layouts import the dialects
+
+        enc = encoding(s)
+        out = trans_encoding(enc, order) if enc is not None else None
+        check_inferred(self, [_inferred([s.get_shape()[p] for p in order], s.element_type, enc, out, r)])
+
 
 @irdl_op_definition
 class BitcastOp(UnaryOp):
     name = "tt.bitcast"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+    def verify_(self) -> None:
+        s, d = element_type(self.src.type), element_type(self.result.type)
+        if isinstance(s, PointerType) or isinstance(d, PointerType):
+            _check(isinstance(s, PointerType) and isinstance(d, PointerType),
+                   "Cannot bitcast pointer to non-pointer type")
+            _check(cast(PointerType, s).address_space == cast(PointerType, d).address_space,
+                   "Cannot bitcast pointer between different address spaces")
+            return
+        _check(_bits(s) == _bits(d), lambda: f"Cannot bitcast data-type of size {_bits(s)} to data-type of size "
+                                             f"{_bits(d)}")
 
 
 @irdl_op_definition
 class IntToPtrOp(UnaryOp):
     name = "tt.int_to_ptr"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
 @irdl_op_definition
 class PtrToIntOp(UnaryOp):
     name = "tt.ptr_to_int"
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
 @irdl_op_definition
@@ -346,7 +404,7 @@ class FpToFpOp(IRDLOperation):
     src = operand_def()
     result = result_def()
     rounding = opt_prop_def(IntegerAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
     @classmethod
     def parse(cls, parser: Parser) -> FpToFpOp:
@@ -436,6 +494,17 @@ class _Binary(IRDLOperation):
 class JoinOp(_Binary):
     name = "tt.join"
 
+    def verify_(self) -> None:
+        t = self.lhs.type
+        # MLIR rejects a non-tensor while parsing the custom form; same line, same words.
+        _check(isinstance(t, TensorType), "invalid kind of type specified")
+        assert isinstance(t, TensorType)
+        from xpu_passes.layouts.infer import join_encoding
+
+        enc = encoding(t)
+        out = join_encoding(enc) if enc is not None else None
+        check_inferred(self, [_inferred([*t.get_shape(), 2], t.element_type, enc, out, self.result.type)])
+
 
 @irdl_op_definition
 class CatOp(_Binary):
@@ -454,6 +523,22 @@ class SplitOp(IRDLOperation):
     traits = traits_def(Pure())
     assembly_format = "$src attr-dict `:` type($src) `->` type($outLHS)"
 
+    def verify_(self) -> None:
+        t = self.src.type
+        _check(isinstance(t, TensorType), "invalid kind of type specified")
+        assert isinstance(t, TensorType)
+        shape = t.get_shape()
+        if not shape or shape[-1] != 2:
+            raise infer_failed("last dimension of input tensor must be 2")
+        from xpu_passes.layouts.infer import split_encoding
+
+        enc = encoding(t)
+        out = split_encoding(enc) if enc is not None else None
+        if isinstance(out, str):
+            raise infer_failed(out)
+        want = _inferred(shape[:-1], t.element_type, enc, out, self.outLHS.type)
+        check_inferred(self, [want, want])
+
 
 @irdl_op_definition
 class ReshapeOp(IRDLOperation):
@@ -470,6 +555,14 @@ class ReshapeOp(IRDLOperation):
         "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` "
         "type($src) `->` type($result)"
     )
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        _check(_numel(s) == _numel(r), "number of src and dst elements of reshape must be the same")
+        _check((encoding(s) is None) == (encoding(r) is None),
+               "Op requires that either (a) src and dst both have encodings, or (b) neither does.")
 
 
 # ---------------------------------------------------------- program and ranges
@@ -533,8 +626,8 @@ class AddPtrOp(IRDLOperation):
     ptr = operand_def(T)
     offset = operand_def()
     result = result_def(T)
-    traits = traits_def(Pure())
     assembly_format = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)"
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
     def verify_(self) -> None:
         _check(self.result.type == self.ptr.type, "result type must match the pointer type")
@@ -793,6 +886,7 @@ class AtomicRMWOp(_Atomic):
         "custom<RMWKind>($atomic_rmw_op) `,` custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $val "
         "(`,` $mask^)? attr-dict `:` functional-type(operands, $result)"
     )
+    traits = traits_def(Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
 @irdl_op_definition
@@ -810,6 +904,14 @@ class AtomicCASOp(_Atomic):
         "custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $cmp `,` $val attr-dict `:` "
         "functional-type(operands, $result)"
     )
+    traits = traits_def(Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+    def verify_(self) -> None:
+        if not isinstance(element_type(self.ptr.type), PointerType):
+            return
+        want = pointee_type(self.ptr.type)
+        _check(self.cmp.type == want, "failed to verify that ptr type matches cmp type")
+        _check(self.val.type == want, "failed to verify that ptr type matches value type")
 
 
 # ----------------------------------------------------------------------- dot
@@ -861,25 +963,79 @@ class DotOp(IRDLOperation):
 
     def verify_(self) -> None:
         a, b, c, d = (cast(TensorType, v.type) for v in (self.a, self.b, self.c, self.d))
-        _check(c == d, "accumulator and result types must match")
-        sa, sb, sd = a.get_shape(), b.get_shape(), d.get_shape()
-        _check(len(sa) == len(sb) == len(sd) and len(sa) in (2, 3), "dot operands must be 2D or batched 3D")
-        _check(sa[-1] == sb[-2], lambda: f"K mismatch: {a} * {b}")
-        _check((sa[-2], sb[-1]) == tuple(sd[-2:]), f"result shape must be {sa[-2]}x{sb[-1]}")
-        enc = d.encoding
-        if getattr(enc, "name", "") == "ttig.dpas":
-            # Intel's tensor-layout verifier: a DPAS channel packs 32 bits of each operand.
-            ops = cast(int, enc.ops_per_chan)  # type: ignore[attr-defined]
-            for operand in (a, b):
-                elem = operand.element_type
-                if isinstance(elem, PointerType):
-                    elem = elem.pointee
-                bits = elem.bitwidth if hasattr(elem, "bitwidth") else 0
-                _check(
-                    ops * bits == 32,
-                    f"Layout has opsPerChannel = {ops} but tensor element type is '{elem}'. "
-                    f"Expected {32 // ops} bit type.",
-                )
+        _check(_bits(a.element_type) == _bits(b.element_type),
+               "element types of operands A and B must have same bit width")
+        ea, eb, ec = encoding(a), encoding(b), encoding(c)
+        if ea is not None or eb is not None:
+            _check(ea is not None and eb is not None, "mismatching encoding between A and B operands")
+            _check(ec is not None, "miss encoding of C operand")
+            _dot_encodings_compatible(ea, eb, ec)
+        _dot_interface_checks(a, b, c)
+        if ea is not None and ec is not None:
+            for idx, e in enumerate((ea, eb)):
+                if why := _dot_operand_encoding_error(e, idx, ec):
+                    raise infer_failed(why)
+        check_inferred(self, [c])
+
+
+def _dot_encodings_compatible(ea: Attribute | None, eb: Attribute | None, ec: Attribute | None) -> None:
+    """verifyDotOpEncodingCompatibility of the result layout's dialect (ttg, or Intel's for DPAS)."""
+    da, db = (cast(Any, e) if getattr(e, "name", "") == "ttg.dot_op" else None for e in (ea, eb))
+    if da is None and db is None:
+        return
+    intel = getattr(ec, "name", "").startswith("ttig.")
+    if not intel and da is not None and _is_hopper(da.parent):
+        return
+    _check(da is not None and db is not None, "mismatching encoding between A and B operands")
+    if not intel:
+        _check(da.k_width == db.k_width, "mismatching kWidth between A and B operands")
+        return
+    dpas = da.parent
+    if getattr(dpas, "name", "") != "ttig.dpas":
+        return
+    _check(dpas == db.parent, "mismatching parent encoding between A and B operands")
+    ops = cast(int, dpas.ops_per_chan)
+    _check(da.k_width == (ops if ops == 1 else ops // 2), "mismatching kWidth of A operands")
+    _check(db.k_width == ops, "mismatching kWidth of B operands")
+
+
+def _is_hopper(parent: Attribute) -> bool:
+    return getattr(parent, "name", "") == "ttg.nvidia_mma" and "versionMajor = 3" in str(parent)
+
+
+def _dot_operand_encoding_error(e: Attribute | None, idx: int, ret: Attribute) -> str:
+    """inferDotOpEncoding: why operand `idx`'s layout does not fit the result layout ('' if it does)."""
+    dot = cast(Any, e) if getattr(e, "name", "") == "ttg.dot_op" else None
+    if getattr(ret, "name", "") == "ttig.dpas":
+        ok = dot is not None and dot.op_idx == idx and getattr(dot.parent, "name", "") == "ttig.dpas"
+        return "" if ok else "unexpected operand layout for DPAS"
+    if _is_hopper(ret):
+        return ""
+    if dot is None:
+        return "Dot's a/b's encoding should be of DotOperandEncodingAttr"
+    if dot.op_idx != idx:
+        return "Wrong opIdx"
+    return "" if dot.parent == ret else "Incompatible parent encoding"
+
+
+def _bits(t: Attribute) -> int:
+    if isinstance(t, PointerType):
+        return 64
+    width = getattr(t, "width", None)
+    return width.data if isinstance(width, IntAttr) else cast(int, getattr(t, "bitwidth", 0))
+
+
+def _dot_interface_checks(a: TensorType, b: TensorType, c: TensorType) -> None:
+    """verifyDotOpInterface (tt.dot, tt.dot_scaled): ranks, K, batch and output dims."""
+    sa, sb, sc = a.get_shape(), b.get_shape(), c.get_shape()
+    _check(len(sa) in (2, 3), "expected operands to be 2d or 3d")
+    _check(len(sa) == len(sb) == len(sc), "expected all operands to have the same rank")
+    _check(sa[-1] == sb[-2], "expected the last dimension of the first operand to be equal to the second-to-last "
+                             "dimension of the second operand")
+    _check(len(sa) == 2 or sa[0] == sc[0] == sb[0], "expected the first dimension of the first operand to be equal "
+                                                    "to the first dimension of the result")
+    _check(sc[-2] == sa[-2] and sc[-1] == sb[-1], "expected the output shape to be the concatenation of the last "
+                                                  "dimension of the first operand and the last dimension of the second ")
 
 
 # ------------------------------------------------------ reductions and scans
@@ -894,6 +1050,23 @@ class ReduceOp(IRDLOperation):
     result = var_result_def()
     axis = prop_def(IntegerAttr)
     combineOp = region_def()
+    traits = traits_def(Rules((same_operands_shape, same_operands_encoding)))
+
+    def verify_(self) -> None:
+        _reduce_scan_checks(self)
+        axis = self.axis.value.data
+        inferred: list[Attribute | None] = []
+        for t in self.srcs.types:
+            if not isinstance(t, TensorType) or not 0 <= axis < len(t.get_shape()):
+                return  # triton's inference asserts here; nothing to compare
+            shape = [d for i, d in enumerate(t.get_shape()) if i != axis]
+            if not shape:
+                inferred.append(t.element_type)
+                continue
+            enc = encoding(t)
+            out = None if enc is None else _slice(axis, enc)
+            inferred.append(TensorType(t.element_type, shape, out) if out is not None else TensorType(t.element_type, shape))
+        check_inferred(self, inferred)
 
 
 @irdl_op_definition
@@ -912,6 +1085,10 @@ class ScanOp(IRDLOperation):
     axis = prop_def(IntegerAttr)
     reverse = prop_def(BoolAttr)
     combineOp = region_def()
+    traits = traits_def(Rules((same_operands_and_result_encoding, same_operands_and_result_shape)))
+
+    def verify_(self) -> None:
+        _reduce_scan_checks(self)
 
 
 @irdl_op_definition
@@ -920,6 +1097,22 @@ class ScanReturnOp(IRDLOperation):
     result = var_operand_def()
     traits = traits_def(HasParent(ScanOp), IsTerminator(), ReturnLike())
     assembly_format = "$result attr-dict `:` type($result)"
+
+
+def _reduce_scan_checks(op: IRDLOperation) -> None:
+    """verifyReduceScan."""
+    _check(len(op.operands) > 0, "must have at least 1 operand")
+    _check(len(op.operands) == len(op.results), "must have the same number of inputs as outputs")
+    # Intel main also rejects an axis the operands lack ("axis out of bounds"); triton-xpu 3.3
+    # lets it through and Intel's 3.3 lit tests hold such a scan (combine.mlir): not checked.
+    for s, r in zip(op.operand_types, op.result_types):
+        _check(element_type(s) == element_type(r), "operand types and result types must agree")
+
+
+def _slice(axis: int, parent: Attribute) -> Attribute:
+    from xpu_passes.dialects.ttg import SliceEncodingAttr
+
+    return SliceEncodingAttr.make(dim=axis, parent=parent)
 
 
 # ---------------------------------------------------------------- the rest
@@ -939,6 +1132,7 @@ class ExternElementwiseOp(IRDLOperation):
     INHERENT: ClassVar[tuple[str, ...]] = ("libname", "libpath", "symbol", "pure")
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "operands attr-dict `:` functional-type(operands, $result)"
+    traits = traits_def(Rules((elementwise, same_operands_and_result_encoding)))
 
 
 @irdl_op_definition
@@ -954,6 +1148,16 @@ class ElementwiseInlineAsmOp(IRDLOperation):
     packed_element = prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)"
+    traits = traits_def(Rules((elementwise, same_operands_and_result_encoding)))
+
+    def verify_(self) -> None:
+        if not self.args:
+            return
+        t = self.args[0].type
+        n = _numel(t) if isinstance(t, TensorType) else 0
+        packed = self.packed_element.value.data
+        _check(packed != 0 and n % packed == 0, lambda: f"number of input elements {n} must be a multiple of the "
+                                                        f"op's packed_element attribute, {packed}")
 
 
 @irdl_op_definition
@@ -968,6 +1172,19 @@ class GatherOp(IRDLOperation):
     efficient_layout = opt_prop_def(UnitAttr)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        s, i, r = (cast(TensorType, v.type) for v in (self.src, self.indices, self.result))
+        ss, si = s.get_shape(), i.get_shape()
+        _check(si == r.get_shape(), "indices and output shapes must match")
+        _check(encoding(i) == encoding(r), "indices and output encodings must match")
+        _check(s.element_type == r.element_type, "input and output element types must match")
+        _check(len(ss) == len(si), "input and indices ranks must match")
+        axis = self.axis.value.data
+        _check(axis < len(ss), "gather dimension must be less than the input rank")
+        for dim in range(len(si)):
+            _check(dim == axis or si[dim] == ss[dim], lambda: f"indices dimension {dim} must match the corresponding "
+                                                             "input dimension")
 
 
 @irdl_op_definition

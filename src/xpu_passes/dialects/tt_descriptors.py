@@ -236,6 +236,7 @@ class _DescriptorLoad(IRDLOperation):
         d = _desc(self, self.desc.type)
         if len(self.indices) != len(d.get_shape()):
             raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
+        _load_store_checks(self, d, self.result.type)
 
 
 @irdl_op_definition
@@ -258,6 +259,7 @@ class _DescriptorStore(IRDLOperation):
         d = _desc(self, self.desc.type)
         if len(self.indices) != len(d.get_shape()):
             raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
+        _load_store_checks(self, d, self.src.type)
 
 
 @irdl_op_definition
@@ -310,19 +312,64 @@ class _DescriptorScatter(IRDLOperation):
 
 
 def _gather_checks(op: IRDLOperation, desc: Attribute, x: Attribute, data: Attribute) -> None:
-    """Triton's verifyGatherScatterOp: one-row block, 1D offsets, data [len(x), block columns]."""
+    """Triton's gather/scatter verifier: a one-row block, 1D offsets, data [len(x), block columns]
+    of at least one TMA tile. Triton 3.3 (`experimental_`) words two messages differently."""
     d = _desc(op, desc)
-    shape = d.get_shape()
-    if len(shape) != 2 or shape[0] != 1:
-        raise VerifyException(f"descriptor block must be a 2D, 1-row block, got {list(shape)}")
+    old = op.name.startswith("tt.experimental_")
+    block, shape = f"'{TensorType(d.element_type, d.get_shape())}'", d.get_shape()
+    if len(shape) != 2:
+        raise VerifyException(f"descriptor block must be a 2D tensor, but got {block}")
+    if shape[0] != 1:
+        raise VerifyException(f"descriptor block must have exactly 1 row, but got {block}")
     xs = cast(TensorType, x).get_shape()
     if len(xs) != 1:
-        raise VerifyException(f"x offsets must be a 1D tensor, got {cast(TensorType, x)}")
-    ds = cast(TensorType, data).get_shape()
-    if tuple(ds) != (xs[0], shape[1]):
-        raise VerifyException(f"result tensor must be [{xs[0]}, {shape[1]}], got {list(ds)}")
-    if element_type(data) != d.element_type:
-        raise VerifyException("result element type must match the descriptor's")
+        raise VerifyException(f"x offsets must be a 1D tensor, but got '{x}'")
+    t = cast(TensorType, data)
+    ds = t.get_shape()
+    if len(ds) != 2:
+        raise VerifyException(f"result must be a 2D tensor, but got '{t}'")
+    if ds[0] < 8:
+        raise VerifyException(f"{'gather ' if old else ''}must have at least 8 rows, but got {ds[0]}")
+    bits = getattr(t.element_type, "bitwidth", 0) or getattr(t.element_type, "width", IntAttr(0)).data
+    if bits > 32:
+        raise VerifyException("TMA dtype cannot be greater than 32 bits")
+    if bits and ds[1] < (cols := 32 // bits * 8):
+        raise VerifyException(f"gather of {t.element_type} must have at least {cols} columns, but got {ds[1]}" if old
+                              else f"must have at least {cols} columns for {t.element_type}, but got {ds[1]}")
+    if ds[0] != xs[0]:
+        raise VerifyException(f"result tensor must have as many rows as indices ({xs[0]}), but got '{t}'")
+    if ds[1] != shape[1]:
+        raise VerifyException(f"result tensor number of columns must match block ({shape[1]}), but got '{t}'")
+    if t.element_type != d.element_type:
+        raise VerifyException(f"result tensor element type must match block ('{d.element_type}'), but got '{t}'")
+
+
+def _load_store_checks(op: IRDLOperation, d: TensorDescType, data: Attribute) -> None:
+    """verifyDesciptorLoadStoreType (3.3, `experimental_`) / verifyDescriptorLoadStoreOp (main)."""
+    t = cast(TensorType, data)
+    block, shape = list(d.get_shape()), list(t.get_shape())
+    if op.name.startswith("tt.experimental_"):
+        if len(block) > len(shape):
+            if any(b != 1 for b in block[: len(block) - len(shape)]):
+                raise VerifyException("ranked reduce load only allowed for unit dimension leading dim.")
+            block = block[len(block) - len(shape):]
+        if block != shape or d.element_type != t.element_type:
+            raise VerifyException("tensor desciptor block and tensor types must match")
+        return
+    if d.element_type != t.element_type:
+        raise VerifyException(f"descriptor block and tensor element types must match, but got descriptor element "
+                              f"type {d.element_type} and tensor element type {t.element_type}")
+    nb, nt = _numel(block), _numel(shape)
+    if nb != nt:
+        raise VerifyException(f"descriptor block and tensor must have the same number of elements, but got "
+                              f"descriptor block with {nb} elements tensor with {nt} elements")
+
+
+def _numel(shape: Sequence[int]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 @irdl_op_definition
@@ -386,7 +433,7 @@ class UnsplatOp(IRDLOperation):
         for d in cast(TensorType, self.src.type).get_shape():
             n *= d
         if n != 1:
-            raise VerifyException(f"source must be a one-element tensor, got {self.src.type}")
+            raise VerifyException("source tensor must have exactly one element")
 
 
 @irdl_op_definition
@@ -479,6 +526,20 @@ class DotScaledOp(IRDLOperation):
         if self.b_scale is not None:
             emit(printer, ", ", self.b_scale.type)
         emit(printer, " -> ", self.d.type)
+
+    def verify_(self) -> None:
+        """verifyDotOpInterface's K check, with e2m1 packing two elements per byte along K."""
+        a, b = (cast(TensorType, v.type).get_shape() for v in (self.a, self.b))
+        if len(a) not in (2, 3) or len(b) != len(a):
+            return
+        ka, kb = a[-1], b[-2]
+        for elem, pack, k in ((self.a_elem_type, "lhs_k_pack", "a"), (self.b_elem_type, "rhs_k_pack", "b")):
+            packed = self.attributes.get(pack, self.properties.get(pack))
+            if elem.value.data == SCALE_DOT_ELEM["e2m1"] and getattr(packed, "value", None) != IntAttr(0):
+                ka, kb = (ka * 2, kb) if k == "a" else (ka, kb * 2)
+        if ka != kb:
+            raise VerifyException("expected the last dimension of the first operand to be equal to the "
+                                  "second-to-last dimension of the second operand")
 
 
 OPS: list[type[IRDLOperation]] = [

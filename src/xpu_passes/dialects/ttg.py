@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
@@ -91,6 +92,9 @@ class SliceEncodingAttr(StructAttr):
     def dim(self) -> int:
         return cast(int, self.get("dim"))
 
+    # Intel main's SliceEncodingAttr::verify (parent rank >= 2, dim < rank) is not applied: the
+    # layout engine builds slices of 1D layouts as candidates (solution.layout_errors).
+
 
 @irdl_attr_definition
 class DotOperandEncodingAttr(StructAttr):
@@ -110,6 +114,10 @@ class DotOperandEncodingAttr(StructAttr):
 
     def verify(self) -> None:
         parent = self.parent
+        if self.op_idx not in (0, 1):
+            raise VerifyException(f"ttg.dot_op opIdx parameter can be 0 or 1, got: {self.op_idx}")
+        if why := _dot_op_parent_error(self.op_idx, parent, self.k_width):
+            raise VerifyException(why)
         if getattr(parent, "name", "") == "ttig.dpas":
             # Triton's DotOperandEncodingAttr::verify for a DPAS parent.
             ops = cast(int, parent.ops_per_chan)  # type: ignore[attr-defined]
@@ -124,6 +132,41 @@ class DotOperandEncodingAttr(StructAttr):
                     f"not be referred in kernel with threadsPerWarp: {tpw}. numPackedElemPerRowForA:{per_row}. "
                     f"RC:{rc}, systolicDepth:{depth}, opsPerChan:{ops}"
                 )
+
+
+def foreign_int(layout: Attribute, key: str) -> int | None:
+    """An integer field of another backend's layout, kept as text (`versionMajor = 3`)."""
+    body = getattr(getattr(layout, "body", None), "data", "")
+    m = re.search(rf"\b{key}\s*=\s*(\d+)", body)
+    return int(m.group(1)) if m else None
+
+
+def _dot_op_parent_error(op_idx: int, parent: Attribute, k_width: int) -> str:
+    """DotOperandEncodingAttr::verify's rules for parents other than DPAS ('' if fine)."""
+    name = getattr(parent, "name", "")
+    if name == "ttg.nvidia_mma":
+        major = foreign_int(parent, "versionMajor")
+        ampere_or_hopper = major in (2, 3)
+        if k_width != 0 and not ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter can only be non-zero for Ampere or Hopper MMA parent"
+        if k_width == 0 and ampere_or_hopper:
+            return "ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent"
+        if op_idx != 0 and major == 3:
+            return ("ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent, since Hopper WGMMA only allows "
+                    "first operand to be in registers")
+    elif name == "ttg.amd_wmma":
+        version = foreign_int(parent, "version")
+        if (version == 1 and k_width != 16) or (version == 2 and k_width not in (8, 16)):
+            return "ttg.dot_op kWidth parameter must be 16 for gfx11 and 8/16 for gfx12"
+    elif name == "ttg.amd_mfma":
+        if k_width == 0:
+            return "ttg.dot_op kWidth parameter is mandatory for MFMA parent"
+    elif name == "ttig.warp":
+        if k_width != 0:
+            return "ttg.dot_op kWidth parameter is not supported when the parent is a warp layout"
+    elif name == "ttg.blocked" and k_width != 0:
+        return "ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout"
+    return ""
 
 
 @irdl_attr_definition
@@ -207,6 +250,7 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         parser.parse_punctuation("<")
         dims, elem = parser.parse_ranked_shape()
         parser.parse_punctuation(",")
@@ -224,7 +268,12 @@ class MemDescType(ParametrizedAttribute, TypeAttribute):
                 else:
                     alloc = parser.parse_dimension_list()
         parser.parse_punctuation(">")
-        return (ArrayAttr(IntAttr(d) for d in dims), elem, enc, space, mutable, ArrayAttr(IntAttr(d) for d in alloc))
+        params = (ArrayAttr(IntAttr(d) for d in dims), elem, enc, space, mutable, ArrayAttr(IntAttr(d) for d in alloc))
+        try:
+            cls(*params)  # verify here, where the text position is known (as StructAttr does)
+        except VerifyException as e:
+            parser.raise_error(str(e), start, parser.pos)
+        return params
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -382,6 +431,19 @@ class MemDescSubviewOp(IRDLOperation):
     result = result_def(MemDescType)
     traits = traits_def(Pure())
     assembly_format = "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)"
+
+    def verify_(self) -> None:
+        src, dst = cast(MemDescType, self.src.type), cast(MemDescType, self.result.type)
+        ss, ds = [d.data for d in src.shape.data], [d.data for d in dst.shape.data]
+        if src.element_type != dst.element_type:
+            raise VerifyException("result element type must match desc element type")
+        if len(self.offsets) != len(ss):
+            raise VerifyException("offsets must have the same rank as input")
+        if len(ss) < len(ds):
+            raise VerifyException("result rank must be less than or equal to input rank")
+        for i, d in enumerate(ds):
+            if d > ss[i + len(ss) - len(ds)]:
+                raise VerifyException(f"result shape cannot be larger than input shape at dimension {i}")
 
 
 @irdl_op_definition

@@ -13,6 +13,8 @@ them and leave IR holding them alone (see `transforms.base.foreign_layout`).
 
 from __future__ import annotations
 
+import re
+
 import weakref
 from collections.abc import Sequence
 from typing import ClassVar
@@ -37,6 +39,8 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
 
+from xdsl.utils.exceptions import VerifyException
+
 from xpu_passes.dialects._syntax import Offsets, emit, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt import PointerType, mask_type, pointee_type
 from xpu_passes.dialects.tt_descriptors import _parse_cache_evict, _print_cache_evict, parse_stripped, print_stripped
@@ -58,10 +62,29 @@ class ForeignLayoutAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return (StringAttr(parser._parse_dialect_symbol_body()),)  # type: ignore[attr-defined]
+        start = parser.pos
+        params = (StringAttr(parser._parse_dialect_symbol_body()),)  # type: ignore[attr-defined]
+        try:
+            cls(*params)  # verify here, where the text position is known (as StructAttr does)
+        except VerifyException as e:
+            parser.raise_error(str(e), start, parser.pos)
+        return params
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.body.data}>")
+
+    def verify(self) -> None:
+        if self.name == "ttg.amd_mfma":  # AMDMfmaEncodingAttr::verify
+            from xpu_passes.dialects.ttg import foreign_int
+
+            major, minor = foreign_int(self, "versionMajor"), foreign_int(self, "versionMinor") or 0
+            m = re.search(r"\binstrShape\s*=\s*\[\s*(\d+)\s*,\s*(\d+)\s*\]", self.body.data)
+            if major is not None and not 0 <= major <= 4:
+                raise VerifyException("major version must be in the [0, 4] range")
+            if minor != 0:
+                raise VerifyException("minor version must be 0")
+            if m and (m.group(1), m.group(2)) not in (("32", "32"), ("16", "16")):
+                raise VerifyException("(M, N) cases other than (32, 32) or (16, 16) unimplemented")
 
 
 def _foreign(mnemonic: str) -> type[ForeignLayoutAttr]:

@@ -50,6 +50,11 @@ class TTGIRError(Exception):
     message: str
     source_line: str = ""
     notes: list[str] = field(default_factory=list)
+    # Further errors at the same place, as MLIR emits them (the reason, then
+    # "failed to infer returned types").
+    more: list[str] = field(default_factory=list)
+    # Notes at other places of the input: (line, column, message), e.g. MLIR's "prior use here".
+    located_notes: list[tuple[int, int, str]] = field(default_factory=list)
 
     def __str__(self) -> str:
         text = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
@@ -57,6 +62,10 @@ class TTGIRError(Exception):
             text += f"\n{self.source_line}\n{' ' * (self.col - 1)}^"
         for note in self.notes:
             text += f"\nnote: {note}"
+        for message in self.more:
+            text += f"\n{self.file}:{self.line}:{self.col}: error: {message}"
+        for line, col, message in self.located_notes:
+            text += f"\n{self.file}:{line}:{col}: note: {message}"
         return text
 
     @classmethod

@@ -14,7 +14,7 @@ checks that both paths build the same IR on the corpus.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
@@ -304,15 +304,16 @@ VERIFIED: dict[tuple[object, ...], list[object]] = {}
 _MAX_VERIFIED = 50_000
 
 
-def verify_key(op: Operation) -> tuple[tuple[object, ...], list[object]] | None:
+def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
     """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
     types, properties and attributes (their verifiers look at nothing else: no regions, no
     successors, no parent), and the objects named. Equal keys verify alike, so each is
-    verified once. None for other ops, and for the last op of a block (xDSL checks
-    terminators there)."""
+    verified once. `context`: what else the verifiers read (the enclosing `ttg.num-warps`
+    and the like: dialects/traits.py). None for other ops, and for the last op of a block
+    (xDSL checks terminators there)."""
     if op.name not in FAST_NAMES or op.next_op is None:
         return None
-    objects: list[object] = [type(op)]
+    objects: list[object] = [type(op), *context]
     objects += [v.type for v in op.operands]
     objects.append(None)
     objects += [r.type for r in op.results]

@@ -37,6 +37,12 @@ class _TrackingParser(MemoParser):
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
         self.fast = True  # hot op forms through frontend/fastops.py
+        # Where each value was defined: MLIR's "prior use here" note on a type clash.
+        self.def_offsets: dict[str, int] = {}
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        self.def_offsets.setdefault(name, span.start)
+        super()._register_ssa_definition(name, values, span)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -48,9 +54,12 @@ class _TrackingParser(MemoParser):
                 raise
             # MLIR's wording (Triton's lit tests and users grep for it).
             name = operand.span.text
-            raise ParseError(
+            err = ParseError(
                 e.span, f"use of value '{name}' expects different type than prior uses: '{m[1]}' vs '{m[2]}'"
-            ) from None
+            )
+            prior = self.def_offsets.get(operand.operand_name, self.first_use.get(operand.operand_name))
+            err.prior_use = prior  # type: ignore[attr-defined]
+            raise err from None
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
@@ -219,7 +228,10 @@ def parse_module(
             _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
             module = parser.parse_module()
     except ParseError as e:
-        raise TTGIRError.at(source, e.span.start, e.msg) from None
+        err = TTGIRError.at(source, e.span.start, e.msg)
+        if (prior := getattr(e, "prior_use", None)) is not None:
+            err.located_notes.append((*source.locate(prior), "prior use here"))
+        raise err from None
     except (VerifyException, ValueError, TypeError, KeyError, IndexError) as e:
         # Raised by op/attribute constructors while parsing: invalid, not malformed.
         where = parser.failed_at if parser.failed_at is not None else parser.pos
@@ -244,6 +256,23 @@ def _parse_loc_defs(
         sub._parse_alias_def()
 
 
+_CONTEXT_ATTRS = ("ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas")
+
+
+def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[object]]) -> list[object]:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op."""
+    if parent in memo:
+        return memo[parent]
+    if parent is None:
+        found: list[object] = []
+    else:
+        found = _layout_context(parent.parent_op(), memo)
+        if parent.name in ("builtin.module", "tt.func"):
+            found = found + [parent.attributes.get(k) for k in _CONTEXT_ATTRS]
+    memo[parent] = found
+    return found
+
+
 def verify_module(parsed: ParsedModule) -> None:
     """Verify op by op, so an error points at the op that is wrong.
 
@@ -252,13 +281,16 @@ def verify_module(parsed: ParsedModule) -> None:
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
+    contexts: dict[Operation | None, list[object]] = {}
     for op in parsed.module.walk():
-        key = verify_key(op)
+        key = verify_key(op, _layout_context(op.parent_op(), contexts))
         if key is None or key[0] not in VERIFIED:
             try:
                 op.verify(verify_nested_ops=False)
             except (VerifyException, ValueError) as e:
-                raise parsed.error_at(op, f"'{op.name}' op {e}") from None
+                err = parsed.error_at(op, f"'{op.name}' op {e}")
+                err.more = [denormalize(f"'{op.name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+                raise err from None
             if key is not None:
                 remember_verified(key)
         if op.parent is not None and op not in position:

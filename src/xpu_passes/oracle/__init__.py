@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -90,6 +91,27 @@ def parse(text: str, ctx: Any | None = None) -> Any:
         return mod
     finally:
         os.unlink(path)
+
+
+# triton's diagnostics: `loc("<input>":3:5): error: ...`; further lines continue the message.
+_DIAG = re.compile(r'^(?:loc\("[^"]*"|[^:\s]*):(\d+):(\d+)\)?: (error|warning|note|remark): (.*)$')
+
+
+def diagnostics(text: str) -> list[tuple[int, int, str, str]]:
+    """(line, column, kind, message) of what triton-xpu reports parsing and verifying `text`;
+    empty if it accepts it."""
+    try:
+        parse(text)
+    except OracleError as e:
+        out: list[tuple[int, int, str, str]] = []
+        for line in str(e).splitlines():
+            if m := _DIAG.match(line):
+                out.append((int(m[1]), int(m[2]), m[3], m[4]))
+            elif out:  # a multi-line message (`Layout has ...` after the layout)
+                ln, col, kind, msg = out[-1]
+                out[-1] = (ln, col, kind, msg + "\n" + line)
+        return out
+    return []
 
 
 def parse_verify(text: str) -> str:

@@ -27,6 +27,7 @@ module {
   tt.func @mismatch(%a: i32, %b: i64) {
     %x = arith.addi %a, %b : i32
     // expected-error@-1 {{expects different type than prior uses: 'i32' vs 'i64'}}
+    // expected-note@-3 {{prior use here}}
     tt.return
   }
 }

@@ -10,7 +10,7 @@
 // CHECK: malformed.mlir:65:59: error: undefined symbol alias '#blocked9'
 // CHECK: malformed.mlir:74:25: error: undefined symbol alias '#loc99'
 // CHECK: malformed.mlir:82:5: error: 'tt.splat' op element type must match the operand
-// CHECK: malformed.mlir:91:5: error: 'tt.dot' op K mismatch: tensor<32x16xf16> * tensor<32x32xf16>
+// CHECK: malformed.mlir:91:5: error: 'tt.dot' op expected the last dimension of the first operand to be equal to the second-to-last dimension of the second operand
 // CHECK: malformed.mlir:100:22: error: use of value '%m' expects different type than prior uses: 'tensor<16xi1>' vs 'tensor<16xi32>'
 // CHECK: malformed.mlir:108:61: error: #ttg.blocked: sizePerThread must have rank 2 like order
 // CHECK: malformed.mlir:117:37: error: expected cache modifier (none, ca, cg, wb, cs, wt, cv)

@@ -22,8 +22,8 @@ module {
 }
 
 // -----
-
-// CHECK: ttig-invalid.mlir:32:5: error: 'tt.dot' op Layout has opsPerChannel = 2 but tensor element type is 'f32'. Expected 16 bit type.
+// CHECK: ttig-invalid.mlir:32:5: error: 'tt.dot' op Operand 2 (<block argument> of type {{.*}} at index: 2) has an invalid layout: #ttig.dpas<{{.*}}>.
+// CHECK-NEXT: Layout has opsPerChannel = 2 but tensor element type is 'f32'. Expected 16 bit type.
 #mma = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [1, 1], repCluster = [1, 1]}>
 #a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
 #b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
@@ -100,7 +100,7 @@ tt.func @make(%p: !tt.ptr<f16>, %s: i32, %t: i64) {
 
 // Shared-memory descriptors (Triton's MemDescType::verify): the pipelining dimension
 // (3 buffers) may be any size, the layout's dimensions must be powers of 2.
-// CHECK: ttig-invalid.mlir:106:1: error: shape must have power-of-2 and non-zero dimensions; got 3, 48, 32
+// CHECK: ttig-invalid.mlir:106:34: error: shape must have power-of-2 and non-zero dimensions; got 3, 48, 32
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @memdesc(%m: !ttg.memdesc<3x48x32xf16, #shared, #smem, mutable>) {
@@ -109,7 +109,7 @@ tt.func @memdesc(%m: !ttg.memdesc<3x48x32xf16, #shared, #smem, mutable>) {
 
 // -----
 
-// CHECK: ttig-invalid.mlir:115:1: error: rank must be equal to or one less than the shape size. Got 2 and 4
+// CHECK: ttig-invalid.mlir:115:39: error: rank must be equal to or one less than the shape size. Got 2 and 4
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @memdesc_rank(%m: !ttg.memdesc<2x2x16x16xf16, #shared, #smem>) {
