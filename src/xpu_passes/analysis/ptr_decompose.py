@@ -502,11 +502,29 @@ class Decomposer:
             self._conj(op.src, dim_map[:ax] + dim_map[ax + 1 :], parts)
             return
         if isinstance(op, Operation) and op.name == "arith.cmpi":
+            if self._always_true(op):
+                return
             b = self._bound(op, dim_map)
             if b is not None:
                 parts.bounds.append(b)
                 return
         parts.others.append(v)
+
+    def _always_true(self, op: Operation) -> bool:
+        """`x >= 0` (or `0 <= x`) with x provably non-negative: a conjunct that masks nothing."""
+        pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        lhs, rhs = op.operands
+        if pred == 3:  # sle: 0 <= x
+            lhs, rhs = rhs, lhs
+        elif pred != 5:  # sge
+            return False
+        try:
+            x, zero = self.index(lhs), self.index(rhs)
+        except Unsupported:
+            return False
+        if not zero.uniform or zero.base.constant != 0:
+            return False
+        return nonneg(x.base) and all(t is None or (nonneg(t.pos) and nonneg(t.stride)) for t in x.dims)
 
     def _bound(self, op: Operation, dim_map: list[int]) -> Bound | None:
         pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]

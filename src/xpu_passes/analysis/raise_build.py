@@ -36,7 +36,8 @@ class Builder:
 
     def lin(self, x: Lin, t: Attribute) -> SSAValue:
         out: SSAValue | None = None
-        for mono, c in x.terms:
+        # the constant last, as Intel's pass adds offsets (`(a + b) + 10` after canonicalize)
+        for mono, c in sorted(x.terms, key=lambda mc: mc[0] == ()):
             term: SSAValue | None = None
             for v in mono:
                 lv = self.leaf(v, t)
@@ -130,12 +131,28 @@ def _erase_dead(roots: list[Operation]) -> None:
         op.erase(safe_erase=False)
 
 
+def _direct_point(p: Plan) -> InsertPoint:
+    """Where the tensor of pointers was made (as Intel's pass builds it), when every value the block
+    pointer needs is defined there; else right before the access."""
+    op = p.accesses[0].op
+    d = op.ptr.owner
+    block = op.parent_block()
+    if not isinstance(d, Operation) or d.parent_block() is not block or block is None:
+        return InsertPoint.before(op)
+    at = block.get_operation_index(d)
+    lins = [p.rest] + [x for dp in p.dims for x in (dp.pos, dp.stride, dp.shape) if x is not None]
+    for v in {v for x in lins for v in x.leaves()}:
+        if isinstance(v.owner, Operation) and v.owner.parent_block() is block and block.get_operation_index(v.owner) > at:
+            return InsertPoint.before(op)
+    return InsertPoint.after(d)
+
+
 def apply_plans(plans: list[Plan]) -> None:
     dead: list[Operation] = []
     by_loop: dict[scf.ForOp, list[Plan]] = {}
     for p in plans:
         if p.loop is None:
-            b = Builder(InsertPoint.before(p.accesses[0].op))
+            b = Builder(_direct_point(p))
             dead += _rewrite_access(p.accesses[0], _make_ptr(b, p))
         else:
             by_loop.setdefault(p.loop, []).append(p)

@@ -29,7 +29,7 @@ keeps it exact (bit for bit), where Intel's pass is not:
   raised, the else-branch the original.
 Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
 meaning: every load/store mask and `other` is dropped first, not exact, a remark per
-access); `dot-only` (ours, default on): only accesses moving a tt.dot's data are raised
+access); `dot-only` (ours, off as Intel has none; the plugin sets it): only accesses moving a tt.dot's data are raised
 (`analysis/dot_use.py`: elsewhere a block pointer costs triton-xpu 3.3 its coalesced
 layout and reductions more scratch). 1D accesses are left alone (Intel raises them).
 """
@@ -141,9 +141,10 @@ class RaiseBlockPointer(XpuPass):
 
     ignore_masks: bool = False  # Intel's `ignore-masks`: drop every load/store mask first (not exact)
     version: bool = True  # version the body on run-time conditions (wrap-around, signs)
-    # Beyond Intel's pass: raise only what moves a tt.dot's data, the only block pointers 3.3 lowers to 2D
-    # block I/O; elsewhere the gather keeps Coalesce's layout (raising cost reductions scratch).
-    dot_only: bool = True
+    # Beyond Intel's pass (off as Intel's has none; the plugin's pipeline sets it): raise only what moves a
+    # tt.dot's data, the only block pointers 3.3 lowers to 2D block I/O; elsewhere the gather keeps
+    # Coalesce's layout (raising costs reductions scratch).
+    dot_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()
@@ -204,8 +205,9 @@ class RaiseBlockPointer(XpuPass):
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:
                     what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
-                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = the extent the "
-                                       f"{'loop' if p.loop else 'tile'} reaches, unchecked")
+                    shape = ("0 as Intel's (not dot data: never 2D block I/O)" if p.intel else
+                             f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
+                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         apply_plans(ok)
         return any(p.after is not None for p in ok)
 
