@@ -42,6 +42,7 @@ class _Order:
 
     def __init__(self) -> None:
         self.index: dict[SSAValue, int] = {}
+        self.values: dict[tuple, list[SSAValue]] = {}  # Lin terms -> scalar values computing them
 
     def key(self, v: SSAValue) -> int:
         return self.index.setdefault(v, len(self.index))
@@ -53,6 +54,12 @@ _ORDER = _Order()
 def reset_order() -> None:
     """Forget the leaves seen so far (call once per pass run)."""
     _ORDER.index.clear()
+    _ORDER.values.clear()
+
+
+def values_of(x: Lin) -> list[SSAValue]:
+    """Scalar values of the kernel seen computing `x` (since the last `reset_order`)."""
+    return _ORDER.values.get(x.terms, [])
 
 
 @dataclass(frozen=True)
@@ -254,6 +261,12 @@ class Decomposer:
 
     def scalar(self, v: SSAValue) -> Lin:
         """A scalar i32 as a polynomial: through constants, addi/subi/muli; else a leaf."""
+        x = self._scalar(v)
+        if len(x.terms) > 1 or (x.terms and x.terms[0] != ((v,), 1) and x.constant is None):
+            _ORDER.values.setdefault(x.terms, []).append(v)  # the kernel's own value for x, for reuse
+        return x
+
+    def _scalar(self, v: SSAValue) -> Lin:
         op = v.owner
         if isinstance(op, arith.ConstantOp):
             c = splat_int(op)
@@ -267,6 +280,10 @@ class Decomposer:
             return self.scalar(op.lhs) * self.scalar(op.rhs)
         if isinstance(op, Operation) and op.name == "arith.extsi" and _is_i32(op.operands[0].type):
             return self.scalar(op.operands[0])  # i32 -> i64: the same integer
+        if isinstance(op, Operation) and op.name == "arith.index_cast":
+            c = self.scalar(op.operands[0]).constant  # an index constant (in i32 range) cast to i32
+            if c is not None and -(2**31) <= c < 2**31:
+                return Lin.const(c)
         return Lin.leaf(v)
 
     # ------------------------------------------------------------ tensors
@@ -593,5 +610,5 @@ def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:
 
 __all__ = [
     "Bound", "Decomposer", "DimTerm", "Form", "Lin", "MaskParts", "PtrForm", "Unsupported",
-    "defined_outside", "nonneg", "nonneg_value", "reset_order", "ONE", "ZERO",
+    "defined_outside", "nonneg", "nonneg_value", "reset_order", "values_of", "ONE", "ZERO",
 ]

@@ -71,6 +71,7 @@ class Plan:
     increment: Operation | None = None  # the `tt.addptr` the advance replaces
     after: Lin | None = None  # the uniform increment, when the loop's pointer result is used after it
     intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
+    var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
 
 
 def key(x: Lin) -> tuple:
@@ -271,10 +272,13 @@ class Planner:
             step = self.dec.index(inc.offset)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
-        if not step.uniform or not defined_outside(step.base.leaves(), loop):
-            raise LeftAlone("the pointer increment is not loop-invariant and uniform")
+        if not step.uniform:
+            raise LeftAlone("the pointer increment is not uniform")
         shape = tile_shape(accesses[0])
         _, dims = self._dims(pf, shape, [], {}, hw)
+        block = next(iter(types))
+        if not defined_outside(step.base.leaves(), loop):
+            return self._variable(loop, index, inc, pf, accesses, block, set(after), hw, step.base, dims)
         # The increment as a whole number of rows or columns; when several dims fit (a constant
         # stride), each is tried: all give the same addresses, the masks decide which one checks.
         cands: list[tuple[int, int] | None] = [None] if not step.base.terms else []
@@ -283,10 +287,9 @@ class Planner:
             if q is not None and q.constant is not None and q.constant >= 0:
                 cands.append((d, q.constant))
         if not cands:
-            raise LeftAlone("the pointer increment is not a constant, non-negative number of rows or columns")
+            return self._variable(loop, index, inc, pf, accesses, block, set(after), hw, step.base, dims)
         cands.sort(key=lambda c: c[1] if c else 0)
         failure = LeftAlone("")
-        block = next(iter(types))
         for cand in cands:
             try:
                 plan = self._carried(loop, index, inc, pf, accesses, block, cand, set(after), hw)
@@ -296,6 +299,22 @@ class Planner:
             except LeftAlone as e:
                 failure = e
         raise failure
+
+    def _variable(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
+                  block: TensorType, after: set[Access], hw: bool, step: Lin, dims: list[DimPlan]) -> Plan:
+        """An increment that is no constant number of rows or columns (or changes from one iteration to the
+        next): `tt.advance` by it, in Intel's form only (no mask, no tt.dot data: no shape is read)."""
+        why = "the pointer increment is not a loop-invariant, constant number of rows or columns"
+        if hw or loop.results[index].uses or any(a.mask is not None for a in accesses):
+            raise LeftAlone(why)
+        fits = [(d, q) for d, dp in enumerate(dims) if (q := step.divide(dp.stride)) is not None]
+        if not fits:
+            raise LeftAlone(why)
+        plan = self._carried(loop, index, inc, pf, accesses, block, None, after, hw)
+        if not plan.intel:
+            raise LeftAlone(why)
+        plan.var_adv = fits[0]
+        return plan
 
     def _carried(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
                  block: TensorType, cand: tuple[int, int] | None, after: set[Access], hw: bool) -> Plan:

@@ -83,8 +83,11 @@ module {
 // CANON-LABEL: tt.func public @gemm_tail
 // CANON: %[[PM:.*]] = tt.get_program_id x : i32
 // CANON: %[[PN:.*]] = tt.get_program_id y : i32
-// CANON: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%{{.*}}, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
-// CANON: %[[B:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%c0_i32, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// The kernel's own `pid * 16` values are the offsets (as Intel's pass reuses them).
+// CANON: %[[R:.*]] = arith.muli %[[PM]], %c16_i32 : i32
+// CANON: %[[C:.*]] = arith.muli %[[PN]], %c16_i32 : i32
+// CANON: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%[[R]], %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// CANON: %[[B:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%c0_i32, %[[C]]] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
 // CANON: scf.for %{{.*}} iter_args(%{{.*}} = %cst, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
 // CANON: tt.advance %[[X]], [%c0_i32, %c16_i32] : <tensor<16x16xbf16>>
 // CANON: tt.advance %[[Y]], [%c16_i32, %c0_i32] : <tensor<16x16xbf16>>
@@ -99,8 +102,6 @@ module {
 // CANON: tt.load %[[TB]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
 // CANON: %[[M:.*]] = arith.extsi %arg3 : i32 to i64
 // CANON: %[[N:.*]] = arith.extsi %arg4 : i32 to i64
-// CANON: %[[R:.*]] = arith.muli %[[PM]], %c16_i32 : i32
-// CANON: %[[C:.*]] = arith.muli %[[PN]], %c16_i32 : i32
 // CANON: tt.make_tensor_ptr %arg2, [%[[M]], %[[N]]], [%{{.*}}, %c1_i64], [%[[R]], %[[C]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
 // REMARK: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the loop reaches, unchecked
 // With ignore-masks (Intel's meaning, not exact): every mask is dropped first, then raised without checks.

@@ -22,10 +22,10 @@
 // CHECK-NOT: tt.addptr
 // CANON-LABEL: tt.func public @chain_add_mul
 // CANON: %[[PID:.*]] = tt.get_program_id x : i32
-// CANON: %[[S:.*]] = arith.extsi %arg2 : i32 to i64
 // CANON: %[[P:.*]] = arith.muli %[[PID]], %c4_i32 : i32
+// CANON: %[[S:.*]] = arith.extsi %arg2 : i32 to i64
 // CANON: tt.make_tensor_ptr %arg0, [%c0_i64, %c0_i64], [%[[S]], %c2_i64], [%[[P]], %c3_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
-// CANON: tt.make_tensor_ptr %arg1, [%c0_i64, %c0_i64], [%{{.*}}, %c2_i64], [%{{.*}}, %c3_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// CANON: tt.make_tensor_ptr %arg1, [%c0_i64, %c0_i64], [%{{.*}}, %c2_i64], [%[[P]], %c3_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
 // REMARK: patterns.mlir:[[# @LINE + 23]]:5: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = 0 as Intel's (not dot data: never 2D block I/O)
 module {
   tt.func public @chain_add_mul(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
@@ -110,8 +110,8 @@ module {
 // CHECK: tt.load %{{.*}} {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<8x16xf32>>
 // CHECK: tt.store %{{.*}}, %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<8x16xf32>>
 // CANON-LABEL: tt.func public @sign_extend
-// CANON: %[[M:.*]] = arith.extsi %arg3 : i32 to i64
-// CANON: %[[S:.*]] = arith.extsi %arg2 : i32 to i64
+// CANON-DAG: %[[M:.*]] = arith.extsi %arg3 : i32 to i64
+// CANON-DAG: %[[S:.*]] = arith.extsi %arg2 : i32 to i64
 // CANON: tt.make_tensor_ptr %arg0, [%[[M]], %c16_i64], [%[[S]], %c1_i64], [%{{.*}}, %c0_i32] {order = array<i32: 1, 0>} : <tensor<8x16xf32>>
 module {
   tt.func public @sign_extend(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}, %arg3: i32) attributes {noinline = false} {
