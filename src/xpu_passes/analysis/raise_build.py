@@ -171,18 +171,40 @@ def _plan_key(p: Plan) -> tuple:
             tuple((dp.pos.terms, dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
 
 
+def _frame(p: Plan) -> tuple:
+    """What a block pointer is but its position: another one with the same frame is an advance of it."""
+    return (p.base, p.rest.terms, p.order, p.block,
+            tuple((dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
+
+
+def _advanced(b: Builder, p: Plan, built: dict[SSAValue, tuple[Plan, SSAValue]]) -> SSAValue | None:
+    """`tt.addptr Q, off` whose Q already has a block pointer of the same frame: that one advanced by the
+    difference of positions (as Intel's pass raises an addptr chain)."""
+    inc = p.accesses[0].op.ptr.owner
+    if not isinstance(inc, tt.AddPtrOp) or inc.ptr not in built:
+        return None
+    q, qptr = built[inc.ptr]
+    if _frame(q) != _frame(p):
+        return None
+    offs = [b.lin(dp.pos - dq.pos, i32) for dp, dq in zip(p.dims, q.dims)]
+    return b.add(tt.AdvanceOp.build(operands=[qptr, offs], result_types=[qptr.type]))
+
+
 def apply_plans(plans: list[Plan]) -> None:
     dead: list[Operation] = []
     by_loop: dict[scf.ForOp, list[Plan]] = {}
     shared: dict[tuple, SSAValue] = {}  # one block pointer per tensor of pointers, as Intel's pass
+    built: dict[SSAValue, tuple[Plan, SSAValue]] = {}  # tensor of pointers -> its block pointer
     for p in plans:
         if p.loop is None:
             point = _direct_point(p)
             k = _plan_key(p) if point is not None else None
             if k is None or k not in shared:
-                ptr = _make_ptr(Builder(point or InsertPoint.before(p.accesses[0].op)), p)
+                b = Builder(point or InsertPoint.before(p.accesses[0].op))
+                ptr = (_advanced(b, p, built) if point is not None else None) or _make_ptr(b, p)
                 if k is not None:
                     shared[k] = ptr
+                    built.setdefault(p.accesses[0].op.ptr, (p, ptr))
             dead += _rewrite_access(p.accesses[0], shared[k] if k is not None else ptr)
         else:
             by_loop.setdefault(p.loop, []).append(p)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.ptr_decompose import (
     ONE,
@@ -219,6 +219,9 @@ class Planner:
             pf = self.dec.pointer(ptr)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
+        if not hw and isinstance(pf.base, BlockArgument) and isinstance(pf.base.owner.parent_op(), scf.ForOp):
+            # as Intel's pass: no 2D block I/O to gain without dot data
+            raise LeftAlone("the base is a scalar pointer carried by the loop (not dot data)")
         preds: list[Lin] = []
         wraps: dict[int, Lin] = {}
         rest, dims = self._dims(pf, shape, preds, wraps, hw)

@@ -9,7 +9,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
-// SEM-COUNT-5: remark: [verify-semantics] equal on
+// SEM-COUNT-7: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // One tensor of pointers, loaded and stored: one block pointer, built where the tensor of pointers was.
@@ -232,6 +232,88 @@ module {
     %12 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
     %13 = tt.addptr %12, %8 : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
     tt.store %13, %11 : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// An addptr chain: `q = p + %arg1` (a uniform offset: same strides) is p's block pointer advanced, as
+// Intel's pass; `r = q + offs` (offs is p's own offset pattern: the strides double) is not an advance of
+// it and gets its own block pointer with strides [32, 2], and %arg1, a multiple of neither, in its base
+// (Intel's pass advances p there, and divides offsets by strides, which drops remainders).
+// CHECK-LABEL: tt.func public @advance_chain
+// CHECK: %[[P:.*]] = tt.make_tensor_ptr %arg0,
+// CHECK: tt.load %[[P]] : !tt.ptr<tensor<4x16xf32>>
+// CHECK: %[[Q:.*]] = tt.advance %[[P]], [%{{.*}}, %arg1] : <tensor<4x16xf32>>
+// CHECK: tt.load %[[Q]] : !tt.ptr<tensor<4x16xf32>>
+// CHECK: %[[B:.*]] = tt.addptr %arg0, %arg1 : !tt.ptr<f32>, i32
+// CHECK: %[[R:.*]] = tt.make_tensor_ptr %[[B]],
+// CHECK: tt.store %[[R]], %{{.*}} : !tt.ptr<tensor<4x16xf32>>
+// CANON-LABEL: tt.func public @advance_chain
+// CANON: tt.make_tensor_ptr %arg0, [%c0_i64, %c0_i64], [%c16_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// CANON: tt.advance %{{.*}}, [%c0_i32, %arg1] : <tensor<4x16xf32>>
+// CANON: tt.make_tensor_ptr %{{.*}}, [%c0_i64, %c0_i64], [%c32_i64, %c2_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+module {
+  tt.func public @advance_chain(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: i32) attributes {noinline = false} {
+    %c16 = arith.constant dense<16> : tensor<4x1xi32>
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = arith.muli %1, %c16 : tensor<4x1xi32>
+    %3 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %4 = tt.expand_dims %3 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %5 = tt.broadcast %2 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %6 = tt.broadcast %4 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %7 = arith.addi %5, %6 : tensor<4x16xi32>
+    %8 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %p = tt.addptr %8, %7 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %a = tt.load %p : tensor<4x16x!tt.ptr<f32>>
+    %9 = tt.splat %arg1 : i32 -> tensor<4x16xi32>
+    %q = tt.addptr %p, %9 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %b = tt.load %q : tensor<4x16x!tt.ptr<f32>>
+    %r = tt.addptr %q, %7 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %c = arith.addf %a, %b : tensor<4x16xf32>
+    tt.store %r, %c : tensor<4x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// A tile at a scalar pointer carried by the loop (`p += iv` each iteration): left alone when it moves
+// no tt.dot data, as Intel's pass (no 2D block I/O to gain); the store after the loop is raised.
+// CHECK-LABEL: tt.func public @scalar_carried_base
+// CHECK: scf.for
+// CHECK-NOT: tt.make_tensor_ptr
+// CHECK: scf.yield
+// CHECK: tt.make_tensor_ptr %arg1,
+// REMARK: intel-form.mlir:[[# @LINE + 19]]:7: remark: [triton-raise-block-pointer] left alone: the base is a scalar pointer carried by the loop (not dot data)
+module {
+  tt.func public @scalar_carried_base(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
+    %c16 = arith.constant dense<16> : tensor<4x1xi32>
+    %0 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %2 = arith.muli %1, %c16 : tensor<4x1xi32>
+    %3 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %4 = tt.expand_dims %3 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %5 = tt.broadcast %2 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %6 = tt.broadcast %4 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %7 = arith.addi %5, %6 : tensor<4x16xi32>
+    %r:2 = scf.for %i = %c0_i32 to %c3_i32 step %c1_i32 iter_args(%acc = %zero, %p = %arg0) -> (tensor<4x16xf32>, !tt.ptr<f32>) : i32 {
+      %8 = tt.splat %p : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+      %9 = tt.addptr %8, %7 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      %v = tt.load %9 : tensor<4x16x!tt.ptr<f32>>
+      %s = arith.addf %acc, %v : tensor<4x16xf32>
+      %pn = tt.addptr %p, %i : !tt.ptr<f32>, i32
+      scf.yield %s, %pn : tensor<4x16xf32>, !tt.ptr<f32>
+    }
+    %10 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %11 = tt.addptr %10, %7 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    tt.store %11, %r#0 : tensor<4x16x!tt.ptr<f32>>
     tt.return
   }
 }
