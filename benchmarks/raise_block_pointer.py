@@ -49,7 +49,7 @@ def raised_figures(entry: dict) -> tuple[oracle.StaticFigures, int, list[str], f
     parsed = parse_module(ctx, text, step)
     REMARKS.enabled = True
     t = time.perf_counter()
-    RaiseBlockPointer().apply(ctx, parsed.module)
+    RaiseBlockPointer(dot_only=True).apply(ctx, parsed.module)  # as the plugin's pipeline
     ms = (time.perf_counter() - t) * 1e3
     remarks = [r.message for r in REMARKS.drain()]
     REMARKS.enabled = False

@@ -146,7 +146,8 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         extra += [ours(OBIO), ours(RLC), ours(LEGAL)]
     stages[mbp : mbp + 1] = extra
     if raise_block_pointer:
-        stages.insert(1, ours(RAISE))  # after annotate-module: TTIR with the target attributes
+        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse layouts
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true"}), True))
     return stages
 
 

@@ -21,12 +21,10 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from xpu_passes.analysis.lin import ONE, ZERO, Lin, remember, reset_order, values_of
 from xpu_passes.analysis.signs import nonneg, nonneg_value
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
-
-Mono = tuple[SSAValue, ...]  # a product of scalar SSA values (sorted by first-seen order); () is 1
-
 
 class Unsupported(Exception):
     """Why a value cannot be decomposed; `op` is where the trail ended."""
@@ -37,133 +35,7 @@ class Unsupported(Exception):
         self.op = op
 
 
-class _Order:
-    """Deterministic order of SSA leaves (first seen), so printed IR is stable."""
-
-    def __init__(self) -> None:
-        self.index: dict[SSAValue, int] = {}
-
-    def key(self, v: SSAValue) -> int:
-        return self.index.setdefault(v, len(self.index))
-
-
-_ORDER = _Order()
-
-
-def reset_order() -> None:
-    """Forget the leaves seen so far (call once per pass run)."""
-    _ORDER.index.clear()
-
-
-@dataclass(frozen=True)
-class Lin:
-    """A polynomial with integer coefficients over scalar SSA values."""
-
-    terms: tuple[tuple[Mono, int], ...] = ()
-
-    @staticmethod
-    def of(terms: dict[Mono, int]) -> Lin:
-        items = [(m, c) for m, c in terms.items() if c != 0]
-        items.sort(key=lambda mc: (len(mc[0]), [_ORDER.key(v) for v in mc[0]]))
-        return Lin(tuple(items))
-
-    @staticmethod
-    def const(c: int) -> Lin:
-        return Lin.of({(): c})
-
-    @staticmethod
-    def leaf(v: SSAValue) -> Lin:
-        return Lin.of({(v,): 1})
-
-    def as_dict(self) -> dict[Mono, int]:
-        return dict(self.terms)
-
-    def __add__(self, o: Lin) -> Lin:
-        d = self.as_dict()
-        for m, c in o.terms:
-            d[m] = d.get(m, 0) + c
-        return Lin.of(d)
-
-    def scale(self, k: int) -> Lin:
-        return Lin.of({m: c * k for m, c in self.terms})
-
-    def __sub__(self, o: Lin) -> Lin:
-        return self + o.scale(-1)
-
-    def __mul__(self, o: Lin) -> Lin:
-        d: dict[Mono, int] = {}
-        for m1, c1 in self.terms:
-            for m2, c2 in o.terms:
-                m = tuple(sorted(m1 + m2, key=_ORDER.key))
-                d[m] = d.get(m, 0) + c1 * c2
-        return Lin.of(d)
-
-    @property
-    def constant(self) -> int | None:
-        """The value when the polynomial has no SSA term."""
-        if not self.terms:
-            return 0
-        if len(self.terms) == 1 and self.terms[0][0] == ():
-            return self.terms[0][1]
-        return None
-
-    def leaves(self) -> set[SSAValue]:
-        return {v for m, _ in self.terms for v in m}
-
-    def divide(self, d: Lin) -> Lin | None:
-        """self / d when d is one monomial dividing every term exactly."""
-        if len(d.terms) != 1:
-            return None
-        dm, dc = d.terms[0]
-        out: dict[Mono, int] = {}
-        for m, c in self.terms:
-            rest = list(m)
-            for v in dm:
-                if v not in rest:
-                    return None
-                rest.remove(v)
-            if c % dc:
-                return None
-            out[tuple(rest)] = out.get(tuple(rest), 0) + c // dc
-        return Lin.of(out)
-
-    def split(self, v: SSAValue) -> tuple[Lin, int] | None:
-        """(rest, k) with self = rest + k * v and v not in rest; None if v appears otherwise."""
-        k = 0
-        rest: dict[Mono, int] = {}
-        for m, c in self.terms:
-            if m == (v,):
-                k += c
-            elif v in m:
-                return None
-            else:
-                rest[m] = c
-        return Lin.of(rest), k
-
-    def __str__(self) -> str:
-        out = ""
-        for m, c in sorted(self.terms, key=lambda mc: (mc[0] == (), mc[1] < 0)):
-            names = "*".join(_name(v) for v in m)
-            mag = abs(c)
-            text = str(mag) if not m else names if mag == 1 else f"{mag}*{names}"
-            out += (" - " if c < 0 else " + ") + text if out else ("-" if c < 0 else "") + text
-        return out or "0"
-
-
-def _name(v: SSAValue) -> str:
-    """How a leaf reads in remarks: kernel arguments by number, loop counters, else the op that makes it."""
-    if v.name_hint:
-        return f"%{v.name_hint}"
-    if isinstance(v, BlockArgument):
-        parent = v.owner.parent_op() if isinstance(v.owner, Block) else None
-        return f"%arg{v.index}" if isinstance(parent, tt.FuncOp) else "%iv" if v.index == 0 else f"%iter{v.index}"
-    op = v.owner
-    return f"({op.name.split('.')[-1]} ...)" if isinstance(op, Operation) else "%?"
-
-
-ZERO = Lin()
 _CONVERT = "ttg.convert_layout"  # moves values between layouts; does not change them
-ONE = Lin.const(1)
 
 
 @dataclass(frozen=True)
@@ -254,6 +126,12 @@ class Decomposer:
 
     def scalar(self, v: SSAValue) -> Lin:
         """A scalar i32 as a polynomial: through constants, addi/subi/muli; else a leaf."""
+        x = self._scalar(v)
+        if len(x.terms) > 1 or (x.terms and x.terms[0] != ((v,), 1) and x.constant is None):
+            remember(x, v)  # the kernel's own value for x, for reuse
+        return x
+
+    def _scalar(self, v: SSAValue) -> Lin:
         op = v.owner
         if isinstance(op, arith.ConstantOp):
             c = splat_int(op)
@@ -267,6 +145,10 @@ class Decomposer:
             return self.scalar(op.lhs) * self.scalar(op.rhs)
         if isinstance(op, Operation) and op.name == "arith.extsi" and _is_i32(op.operands[0].type):
             return self.scalar(op.operands[0])  # i32 -> i64: the same integer
+        if isinstance(op, Operation) and op.name == "arith.index_cast":
+            c = self.scalar(op.operands[0]).constant  # an index constant (in i32 range) cast to i32
+            if c is not None and -(2**31) <= c < 2**31:
+                return Lin.const(c)
         return Lin.leaf(v)
 
     # ------------------------------------------------------------ tensors
@@ -502,11 +384,29 @@ class Decomposer:
             self._conj(op.src, dim_map[:ax] + dim_map[ax + 1 :], parts)
             return
         if isinstance(op, Operation) and op.name == "arith.cmpi":
+            if self._always_true(op):
+                return
             b = self._bound(op, dim_map)
             if b is not None:
                 parts.bounds.append(b)
                 return
         parts.others.append(v)
+
+    def _always_true(self, op: Operation) -> bool:
+        """`x >= 0` (or `0 <= x`) with x provably non-negative: a conjunct that masks nothing."""
+        pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
+        lhs, rhs = op.operands
+        if pred == 3:  # sle: 0 <= x
+            lhs, rhs = rhs, lhs
+        elif pred != 5:  # sge
+            return False
+        try:
+            x, zero = self.index(lhs), self.index(rhs)
+        except Unsupported:
+            return False
+        if not zero.uniform or zero.base.constant != 0:
+            return False
+        return nonneg(x.base) and all(t is None or (nonneg(t.pos) and nonneg(t.stride)) for t in x.dims)
 
     def _bound(self, op: Operation, dim_map: list[int]) -> Bound | None:
         pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
@@ -575,5 +475,5 @@ def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:
 
 __all__ = [
     "Bound", "Decomposer", "DimTerm", "Form", "Lin", "MaskParts", "PtrForm", "Unsupported",
-    "defined_outside", "nonneg", "nonneg_value", "reset_order", "ONE", "ZERO",
+    "defined_outside", "nonneg", "nonneg_value", "reset_order", "values_of", "ONE", "ZERO",
 ]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.analysis.ptr_decompose import Decomposer, Lin
+from xpu_passes.analysis.ptr_decompose import Decomposer, Lin, values_of
 from xpu_passes.analysis.raise_plan import AccessPlan, Plan
 from xpu_passes.dialects import arith_compat, tt
 
@@ -35,8 +35,12 @@ class Builder:
         return self.casts[v]
 
     def lin(self, x: Lin, t: Attribute) -> SSAValue:
+        for v in values_of(x):  # the kernel's own value, as Intel's pass reuses it
+            if v.type == t and _dominates(v, self.point):
+                return v
         out: SSAValue | None = None
-        for mono, c in x.terms:
+        # the constant last, as Intel's pass adds offsets (`(a + b) + 10` after canonicalize)
+        for mono, c in sorted(x.terms, key=lambda mc: mc[0] == ()):
             term: SSAValue | None = None
             for v in mono:
                 lv = self.leaf(v, t)
@@ -51,6 +55,22 @@ class Builder:
     def cmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.add(arith_compat.CmpiOp.build(
             operands=[a, b], result_types=[i1], properties={"predicate": IntegerAttr(arith_compat.CMPI[pred], i64)}))
+
+
+def _dominates(v: SSAValue, point: InsertPoint) -> bool:
+    """Whether `v` is defined in `point`'s block or an enclosing one, before the point."""
+    anchor: Operation | None = point.insert_before
+    block: Block | None = point.block
+    while block is not None:
+        if isinstance(v, BlockArgument):
+            if v.owner is block:
+                return True
+        elif isinstance(v.owner, Operation) and v.owner.parent_block() is block:
+            end = block.get_operation_index(anchor) if anchor is not None else len(block.ops)
+            return block.get_operation_index(v.owner) < end
+        anchor = block.parent_op()
+        block = anchor.parent_block() if anchor is not None else None
+    return False
 
 
 def _make_ptr(b: Builder, plan: Plan) -> SSAValue:
@@ -130,13 +150,62 @@ def _erase_dead(roots: list[Operation]) -> None:
         op.erase(safe_erase=False)
 
 
+def _direct_point(p: Plan) -> InsertPoint | None:
+    """Where the tensor of pointers was made (as Intel's pass builds it), when every value the block
+    pointer needs is defined there; else None (right before the access)."""
+    op = p.accesses[0].op
+    d = op.ptr.owner
+    block = op.parent_block()
+    if not isinstance(d, Operation) or d.parent_block() is not block or block is None:
+        return None
+    at = block.get_operation_index(d)
+    lins = [p.rest] + [x for dp in p.dims for x in (dp.pos, dp.stride, dp.shape) if x is not None]
+    for v in {v for x in lins for v in x.leaves()}:
+        if isinstance(v.owner, Operation) and v.owner.parent_block() is block and block.get_operation_index(v.owner) > at:
+            return None
+    return InsertPoint.after(d)
+
+
+def _plan_key(p: Plan) -> tuple:
+    return (p.accesses[0].op.ptr, p.base, p.rest.terms, p.order, p.block,
+            tuple((dp.pos.terms, dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
+
+
+def _frame(p: Plan) -> tuple:
+    """What a block pointer is but its position: another one with the same frame is an advance of it."""
+    return (p.base, p.rest.terms, p.order, p.block,
+            tuple((dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
+
+
+def _advanced(b: Builder, p: Plan, built: dict[SSAValue, tuple[Plan, SSAValue]]) -> SSAValue | None:
+    """`tt.addptr Q, off` whose Q already has a block pointer of the same frame: that one advanced by the
+    difference of positions (as Intel's pass raises an addptr chain)."""
+    inc = p.accesses[0].op.ptr.owner
+    if not isinstance(inc, tt.AddPtrOp) or inc.ptr not in built:
+        return None
+    q, qptr = built[inc.ptr]
+    if _frame(q) != _frame(p):
+        return None
+    offs = [b.lin(dp.pos - dq.pos, i32) for dp, dq in zip(p.dims, q.dims)]
+    return b.add(tt.AdvanceOp.build(operands=[qptr, offs], result_types=[qptr.type]))
+
+
 def apply_plans(plans: list[Plan]) -> None:
     dead: list[Operation] = []
     by_loop: dict[scf.ForOp, list[Plan]] = {}
+    shared: dict[tuple, SSAValue] = {}  # one block pointer per tensor of pointers, as Intel's pass
+    built: dict[SSAValue, tuple[Plan, SSAValue]] = {}  # tensor of pointers -> its block pointer
     for p in plans:
         if p.loop is None:
-            b = Builder(InsertPoint.before(p.accesses[0].op))
-            dead += _rewrite_access(p.accesses[0], _make_ptr(b, p))
+            point = _direct_point(p)
+            k = _plan_key(p) if point is not None else None
+            if k is None or k not in shared:
+                b = Builder(point or InsertPoint.before(p.accesses[0].op))
+                ptr = (_advanced(b, p, built) if point is not None else None) or _make_ptr(b, p)
+                if k is not None:
+                    shared[k] = ptr
+                    built.setdefault(p.accesses[0].op.ptr, (p, ptr))
+            dead += _rewrite_access(p.accesses[0], shared[k] if k is not None else ptr)
         else:
             by_loop.setdefault(p.loop, []).append(p)
     for loop, ps in by_loop.items():
@@ -154,8 +223,12 @@ def apply_plans(plans: list[Plan]) -> None:
         for p in ps:
             arg = body.args[p.arg_index + 1]
             assert p.increment is not None
-            adv = Builder(InsertPoint.after(p.increment)).add(
-                tt.AdvanceOp.build(operands=[arg, advs[p.arg_index]], result_types=[arg.type]))
+            here = Builder(InsertPoint.after(p.increment))
+            offs = advs[p.arg_index]
+            if p.var_adv is not None:  # computed where the increment was
+                d, q = p.var_adv
+                offs = [here.lin(q, i32) if i == d else o for i, o in enumerate(offs)]
+            adv = here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type]))
             yld.operands = [adv if v is p.increment.results[0] else v for v in yld.operands]
             for ap in p.accesses:
                 dead += _rewrite_access(ap, adv if ap.after else arg)

@@ -57,29 +57,33 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
     plans: list[Plan] = []
     failed: dict[Access, str] = {}
     families: dict[tuple[scf.ForOp, int], list[Access]] = {}
-    uses = DotUse(fn) if dot_only else None
+    uses = DotUse(fn)
     for op in _candidates(fn):
         rank = len(tile_shape(op))
-        if rank != 2:
-            failed[op] = "1D access (2D block I/O needs a 2D tile)" if rank == 1 else f"rank-{rank} access"
+        if rank == 1 and dot_only:
+            failed[op] = "1D access (2D block I/O needs a 2D tile)"
+            continue
+        if rank > 2:
+            failed[op] = f"rank-{rank} access"
             continue
         c = _carrier(op)
         if c is not None:
             families.setdefault(c, []).append(op)
             continue
-        if uses is not None and not uses.relevant(op):
+        if dot_only and not uses.relevant(op):
             failed[op] = NOT_DOT
             continue
         try:
-            plans.append(planner.direct(op))
+            plans.append(planner.direct(op, uses.relevant(op)))
         except LeftAlone as e:
             failed[op] = e.reason
     for (loop, index), ops in families.items():
-        if uses is not None and not any(uses.relevant(op) for op in ops):
+        hw = any(uses.relevant(op) for op in ops)
+        if dot_only and not hw:
             failed.update((op, NOT_DOT) for op in ops)
             continue
         try:
-            plans.append(planner.carried(loop, index))
+            plans.append(planner.carried(loop, index, hw))
         except LeftAlone as e:
             for op in ops:
                 failed[op] = e.reason

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.ptr_decompose import (
     ONE,
@@ -70,6 +70,8 @@ class Plan:
     arg_index: int = -1
     increment: Operation | None = None  # the `tt.addptr` the advance replaces
     after: Lin | None = None  # the uniform increment, when the loop's pointer result is used after it
+    intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
+    var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
 
 
 def key(x: Lin) -> tuple:
@@ -84,11 +86,15 @@ class Planner:
         self.dec = Decomposer()
         self.assumed_for = assumed_for  # run-time conditions a version around an op guarantees
 
-    def _dims(self, pf: PtrForm, shape: tuple[int, ...], preds: list[Lin], wraps: dict[int, Lin]) -> tuple[Lin, list[DimPlan]]:
+    def _dims(self, pf: PtrForm, shape: tuple[int, ...], preds: list[Lin], wraps: dict[int, Lin],
+              hw: bool) -> tuple[Lin, list[DimPlan]]:
         dims: list[DimPlan] = []
         for d, t in enumerate(pf.offset.dims):
             if t is None:
-                raise LeftAlone(f"the address does not vary along dim {d}")
+                if hw:  # a pitch of 0: no 2D block I/O
+                    raise LeftAlone(f"the address does not vary along dim {d}")
+                dims.append(DimPlan(ZERO, ZERO))  # stride 0, as Intel's pass raises a broadcast
+                continue
             if t.wrap is not None:
                 wraps[d] = t.wrap
                 preds += [t.pos, t.wrap - t.pos - Lin.const(shape[d])]
@@ -97,7 +103,7 @@ class Planner:
         if rest.terms:  # attribute a leftover offset to the dim whose stride divides it most simply
             cands = [(len(q.leaves()), d, q) for d, dp in enumerate(dims) if (q := rest.divide(dp.stride)) is not None]
             if cands:
-                _, d, q = min(cands, key=lambda c: (c[0], -c[1]))
+                _, d, q = min(cands, key=lambda c: (c[0], c[1]))  # ties: the first dim, as Intel
                 if d not in wraps:
                     dims[d].pos = dims[d].pos + q
                     rest = ZERO
@@ -167,7 +173,7 @@ class Planner:
         return ap, shapes
 
     def _finish(self, plan: Plan, shapes_seen: list[dict[int, Lin]], wraps: dict[int, Lin],
-                extents: list[Lin]) -> Plan:
+                extents: list[Lin], hw: bool) -> Plan:
         for d, dp in enumerate(plan.dims):
             cands = {key(s[d]): s[d] for s in shapes_seen if d in s}
             if d in wraps:
@@ -180,8 +186,21 @@ class Planner:
                 dp.shape = next(iter(cands.values()))
             else:
                 dp.shape, dp.extent = extents[d], True
+        # Intel's form (shape 0 where nothing bounds a dim, any position in the offsets) is exact where
+        # the shape is read only in bounds-checked dims: 3.3 lowers a block pointer to 2D block I/O (whose
+        # surface is the shape) only in DPAS layouts, i.e. for dot data; other 2D ones with a
+        # `boundaryCheck` may become gathers that check every dim against the shape (1D ones never do).
+        intel = not hw and (len(plan.dims) == 1 or not any(ap.boundary for ap in plan.accesses))
+        plan.intel = intel
+        if intel:
+            for dp in plan.dims:
+                if dp.extent:
+                    dp.shape = ZERO
+        checked = {d for ap in plan.accesses for d in ap.boundary}
         assumed = self.assumed_for(plan.accesses[0].op)
-        for dp in plan.dims:
+        for d, dp in enumerate(plan.dims):
+            if intel and d not in checked:
+                continue
             if not nonneg(dp.pos) and key(dp.pos) not in assumed:
                 # A position not known >= 0 moves into the base pointer: positions then start at 0 and
                 # the shape shrinks by as much, so bounds checks stay exact and nothing reads below 0.
@@ -192,25 +211,29 @@ class Planner:
         plan.preds = [p for p in dedup(plan.preds) if not nonneg(p) and key(p) not in assumed]
         return plan
 
-    def direct(self, op: Access) -> Plan:
+    def direct(self, op: Access, hw: bool = True) -> Plan:
+        """`hw`: the access may become 2D block I/O (it moves a tt.dot's data)."""
         ptr = op.ptr
         shape = tile_shape(op)
         try:
             pf = self.dec.pointer(ptr)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
+        if not hw and isinstance(pf.base, BlockArgument) and isinstance(pf.base.owner.parent_op(), scf.ForOp):
+            # as Intel's pass: no 2D block I/O to gain without dot data
+            raise LeftAlone("the base is a scalar pointer carried by the loop (not dot data)")
         preds: list[Lin] = []
         wraps: dict[int, Lin] = {}
-        rest, dims = self._dims(pf, shape, preds, wraps)
+        rest, dims = self._dims(pf, shape, preds, wraps, hw)
         try:
             ap, shapes = self._access(op, dims, None, [0] * len(dims), wraps, preds)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
         extents = [dp.pos + Lin.const(shape[d]) for d, dp in enumerate(dims)]
         plan = Plan(pf.base, rest, dims, self._order(dims), _block_type(op), [ap], preds)
-        return self._finish(plan, [shapes], wraps, extents)
+        return self._finish(plan, [shapes], wraps, extents, hw)
 
-    def carried(self, loop: scf.ForOp, index: int) -> Plan:
+    def carried(self, loop: scf.ForOp, index: int, hw: bool = True) -> Plan:
         body = loop.body.block
         arg = body.args[index + 1]
         yld = body.last_op
@@ -252,10 +275,13 @@ class Planner:
             step = self.dec.index(inc.offset)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
-        if not step.uniform or not defined_outside(step.base.leaves(), loop):
-            raise LeftAlone("the pointer increment is not loop-invariant and uniform")
+        if not step.uniform:
+            raise LeftAlone("the pointer increment is not uniform")
         shape = tile_shape(accesses[0])
-        _, dims = self._dims(pf, shape, [], {})
+        _, dims = self._dims(pf, shape, [], {}, hw)
+        block = next(iter(types))
+        if not defined_outside(step.base.leaves(), loop):
+            return self._variable(loop, index, inc, pf, accesses, block, set(after), hw, step.base, dims)
         # The increment as a whole number of rows or columns; when several dims fit (a constant
         # stride), each is tried: all give the same addresses, the masks decide which one checks.
         cands: list[tuple[int, int] | None] = [None] if not step.base.terms else []
@@ -264,13 +290,12 @@ class Planner:
             if q is not None and q.constant is not None and q.constant >= 0:
                 cands.append((d, q.constant))
         if not cands:
-            raise LeftAlone("the pointer increment is not a constant, non-negative number of rows or columns")
+            return self._variable(loop, index, inc, pf, accesses, block, set(after), hw, step.base, dims)
         cands.sort(key=lambda c: c[1] if c else 0)
         failure = LeftAlone("")
-        block = next(iter(types))
         for cand in cands:
             try:
-                plan = self._carried(loop, index, inc, pf, accesses, block, cand, set(after))
+                plan = self._carried(loop, index, inc, pf, accesses, block, cand, set(after), hw)
                 if loop.results[index].uses:  # rebuilt after the loop from the trip count
                     plan.after = step.base
                 return plan
@@ -278,13 +303,29 @@ class Planner:
                 failure = e
         raise failure
 
+    def _variable(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
+                  block: TensorType, after: set[Access], hw: bool, step: Lin, dims: list[DimPlan]) -> Plan:
+        """An increment that is no constant number of rows or columns (or changes from one iteration to the
+        next): `tt.advance` by it, in Intel's form only (no mask, no tt.dot data: no shape is read)."""
+        why = "the pointer increment is not a loop-invariant, constant number of rows or columns"
+        if hw or loop.results[index].uses or any(a.mask is not None for a in accesses):
+            raise LeftAlone(why)
+        fits = [(d, q) for d, dp in enumerate(dims) if (q := step.divide(dp.stride)) is not None]
+        if not fits:
+            raise LeftAlone(why)
+        plan = self._carried(loop, index, inc, pf, accesses, block, None, after, hw)
+        if not plan.intel:
+            raise LeftAlone(why)
+        plan.var_adv = fits[0]
+        return plan
+
     def _carried(self, loop: scf.ForOp, index: int, inc: tt.AddPtrOp, pf: PtrForm, accesses: list[Access],
-                 block: TensorType, cand: tuple[int, int] | None, after: set[Access]) -> Plan:
+                 block: TensorType, cand: tuple[int, int] | None, after: set[Access], hw: bool) -> Plan:
         """The plan of a loop-carried pointer advancing `cand = (dim, rows or columns)` per iteration."""
         shape = tile_shape(accesses[0])
         preds: list[Lin] = []
         wraps: dict[int, Lin] = {}
-        rest, dims = self._dims(pf, shape, preds, wraps)
+        rest, dims = self._dims(pf, shape, preds, wraps, hw)
         if cand is not None:
             d, adv = cand
             if d in wraps:
@@ -322,7 +363,7 @@ class Planner:
                     raise LeftAlone(f"unknown extent of dim {d}: the loop does not start at 0 with a step "
                                     f"dividing the advance")
         plan = Plan(pf.base, rest, dims, self._order(dims), block, plans, preds, loop, index, inc)
-        return self._finish(plan, shapes_seen, wraps, extents)
+        return self._finish(plan, shapes_seen, wraps, extents, hw)
 
 
 def dedup(xs: list[Lin]) -> list[Lin]:

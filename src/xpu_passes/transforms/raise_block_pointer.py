@@ -1,37 +1,40 @@
-"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=false}]`: tensors of pointers -> block pointers.
+"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=true}]`: tensors of pointers -> block pointers.
 
-The form of Intel's pass: a 2D load/store through `base + offs_m[:, None] * s_m +
+The form of Intel's pass: a load/store through `base + offs_m[:, None] * s_m +
 offs_n[None, :] * s_n` (`analysis/ptr_decompose.py`; scalar `tt.addptr` before the splat
 and i64 offsets sign-extended from i32 included) becomes a `tt.make_tensor_ptr` access
-whose base is the kernel's pointer and whose offsets are the tile's position; pointers
-advanced in `scf.for` (`ptrs += BK * s_k`) become loop-carried block pointers moved by
-`tt.advance` (accesses before and after the increment); a carried pointer used after its
-loop is rebuilt there from the trip count and raised as a plain one. Planning is in
-`analysis/raise_plan.py` and `raise_candidates.py`, building in `raise_build.py`. What
-keeps it exact (bit for bit), where Intel's pass is not:
+whose base is the kernel's pointer and whose offsets are the tile's position, built where
+the tensor of pointers was (one per tensor of pointers; an addptr of a raised one with the
+same strides is its `tt.advance`), with the kernel's own scalar values as offsets; pointers
+advanced in `scf.for` become loop-carried block pointers moved by `tt.advance` (accesses
+before and after the increment); a carried pointer used after its loop is rebuilt there
+from the trip count. Planning is in `analysis/raise_plan.py` and `raise_candidates.py`,
+building in `raise_build.py`. Exact (bit for bit) where Intel's pass is not, by what
+triton-xpu 3.3 does with a block pointer: only DPAS-layout ones (a tt.dot's data:
+`analysis/dot_use.py`) become 2D block I/O, whose surface is the shape and which reads 0
+below 0 or past it whatever `boundaryCheck` says; others become gathers that check the
+shape only with a `boundaryCheck` (then on every dim). So:
 
-- every position a block access touches is >= 0 (else 2D block reads return zero
-  where the original read memory): proven (program ids, loop counters, constants),
-  or else the position moves into the base pointer and the block starts at 0 (the
-  shape shrinks by as much, so bounds checks stay exact);
-- the shape of each dim bounds every position read there (2D block I/O treats it as
-  the surface even where `boundaryCheck` is off; Intel writes 0): the bound a mask
-  compares with (then the dim is in `boundaryCheck`), the divisor of a wrap-around
-  `% W`, or the extent the unmasked accesses reach (`pos + block`, or over the loop);
-- a mask equal to the bounds checks becomes `boundaryCheck` and `other` becomes
-  `padding` (+0.0 / 0 -> zero, the quiet NaN -> nan); another `other` is kept with a
-  select; a mask with other conjuncts is kept with `arith.select(mask, load, other)`
-  only when every dim is bounds-checked or wrap-bounded (the block load reads nowhere
-  the kernel's own bounds forbid); stores need masks that are exactly bounds checks;
+- accesses moving no tt.dot data with no mask-checked dim (or 1D) take Intel's form
+  exactly: shape 0 where no mask bounds a dim, any position in the offsets, stride 0 on
+  a broadcast dim, advances by amounts computed in the loop;
+- otherwise every position is >= 0 (proven: program ids, loop counters, constants; else
+  it moves into the base and the shape shrinks by as much), and every shape bounds the
+  positions read: the bound a mask compares with (the dim is then in `boundaryCheck`),
+  the divisor of a wrap-around `% W`, or the extent the accesses reach;
+- a mask equal to the bounds checks becomes `boundaryCheck`, `other` `padding` (+0.0 / 0
+  -> zero, the quiet NaN -> nan; another `other` is kept with a select); conjuncts true
+  everywhere (`x >= 0`, x provably >= 0) are dropped; a mask with other conjuncts is kept
+  with `arith.select(mask, load, other)` only when every dim is bounds-checked or
+  wrap-bounded; stores need masks that are exactly bounds checks;
 - wrap-around offsets `(p + arange(0, B)) % W` are versioned on `0 <= p && p + B <= W`
-  (computed in i64): the smallest op holding the access (its loop, or the access itself)
-  before which the conditions can be computed is copied into `scf.if`, the then-branch
-  raised, the else-branch the original.
+  (in i64): the smallest op holding the access (its loop, or the access itself) before
+  which the conditions can be computed is copied into `scf.if`, the then-branch raised.
 Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
-meaning: every load/store mask and `other` is dropped first, not exact, a remark per
-access); `dot-only` (ours, default on): only accesses moving a tt.dot's data are raised
-(`analysis/dot_use.py`: elsewhere a block pointer costs triton-xpu 3.3 its coalesced
-layout and reductions more scratch). 1D accesses are left alone (Intel raises them).
+meaning: every mask and `other` is dropped first, not exact, a remark per access);
+`dot-only` (ours, off by default as Intel has no such option; the plugin's pipeline sets it):
+only accesses moving a tt.dot's data are raised (elsewhere a block pointer costs
+triton-xpu 3.3 its coalesced layout and reductions more scratch).
 """
 
 
@@ -141,9 +144,10 @@ class RaiseBlockPointer(XpuPass):
 
     ignore_masks: bool = False  # Intel's `ignore-masks`: drop every load/store mask first (not exact)
     version: bool = True  # version the body on run-time conditions (wrap-around, signs)
-    # Beyond Intel's pass: raise only what moves a tt.dot's data, the only block pointers 3.3 lowers to 2D
-    # block I/O; elsewhere the gather keeps Coalesce's layout (raising cost reductions scratch).
-    dot_only: bool = True
+    # Beyond Intel's pass (off as Intel's has none; the plugin's pipeline sets it): raise only what moves a
+    # tt.dot's data, the only block pointers 3.3 lowers to 2D block I/O; elsewhere the gather keeps
+    # Coalesce's layout (raising costs reductions scratch).
+    dot_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()
@@ -204,8 +208,9 @@ class RaiseBlockPointer(XpuPass):
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:
                     what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
-                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = the extent the "
-                                       f"{'loop' if p.loop else 'tile'} reaches, unchecked")
+                    shape = ("0 as Intel's (not dot data: never 2D block I/O)" if p.intel else
+                             f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
+                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         apply_plans(ok)
         return any(p.after is not None for p in ok)
 

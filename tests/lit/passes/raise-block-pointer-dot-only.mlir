@@ -1,14 +1,14 @@
-// Which accesses are raised by default (dot-only): those moving a tt.dot's data. triton-xpu 3.3 gives only
+// Which accesses are raised with dot-only=true (the plugin's pipeline; Intel's default, off, raises all): those moving a tt.dot's data. triton-xpu 3.3 gives only
 // those 2D block I/O; any other block-pointer load keeps the default blocked layout where its gather got
 // Coalesce's, and a reduction over it then needs more scratch (issue 13: attention-backward preprocess
 // 512 -> 1,024 bytes of SLM, a 2D softmax 16 -> 32). Kernels from Triton's frontend (TTIR).
-// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer --remarks 2>%t.remarks | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=true --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | FileCheck %s --check-prefix=ALL
-// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer --verify-semantics="grid=3x3" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
-// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer="ignore-masks=true" | FileCheck %s --check-prefix=IGN
-// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer="ignore-masks=true" --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=IGNR
-// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=true --verify-semantics="grid=3x3" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer="ignore-masks=true dot-only=true" | FileCheck %s --check-prefix=IGN
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer="ignore-masks=true dot-only=true" --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=IGNR
+// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=true | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
 // SEM-COUNT-2: remark: [verify-semantics] equal on
@@ -83,8 +83,11 @@ module {
 // CANON-LABEL: tt.func public @gemm_tail
 // CANON: %[[PM:.*]] = tt.get_program_id x : i32
 // CANON: %[[PN:.*]] = tt.get_program_id y : i32
-// CANON: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%{{.*}}, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
-// CANON: %[[B:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%c0_i32, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// The kernel's own `pid * 16` values are the offsets (as Intel's pass reuses them).
+// CANON: %[[R:.*]] = arith.muli %[[PM]], %c16_i32 : i32
+// CANON: %[[C:.*]] = arith.muli %[[PN]], %c16_i32 : i32
+// CANON: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%[[R]], %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
+// CANON: %[[B:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%{{.*}}, %c1_i64], [%c0_i32, %[[C]]] {order = array<i32: 1, 0>} : <tensor<16x16xbf16>>
 // CANON: scf.for %{{.*}} iter_args(%{{.*}} = %cst, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]])
 // CANON: tt.advance %[[X]], [%c0_i32, %c16_i32] : <tensor<16x16xbf16>>
 // CANON: tt.advance %[[Y]], [%c16_i32, %c0_i32] : <tensor<16x16xbf16>>
@@ -99,8 +102,6 @@ module {
 // CANON: tt.load %[[TB]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xbf16>>
 // CANON: %[[M:.*]] = arith.extsi %arg3 : i32 to i64
 // CANON: %[[N:.*]] = arith.extsi %arg4 : i32 to i64
-// CANON: %[[R:.*]] = arith.muli %[[PM]], %c16_i32 : i32
-// CANON: %[[C:.*]] = arith.muli %[[PN]], %c16_i32 : i32
 // CANON: tt.make_tensor_ptr %arg2, [%[[M]], %[[N]]], [%{{.*}}, %c1_i64], [%[[R]], %[[C]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
 // REMARK: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the loop reaches, unchecked
 // With ignore-masks (Intel's meaning, not exact): every mask is dropped first, then raised without checks.

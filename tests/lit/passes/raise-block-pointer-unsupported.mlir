@@ -1,15 +1,17 @@
-// What raising leaves alone, each with the remark saying why, and the IR unchanged (dot-only=false so
-// that the reason shown is the pattern's). Intel's pass leaves these alone too, except 1D accesses, which
-// it raises and we do not (2D block I/O needs a 2D tile; a 1D block pointer gains nothing on PVC).
-// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --remarks 2>%t.remarks | FileCheck %s
+// What raising leaves alone, each with the remark saying why, and the IR unchanged (dot-only=false, the
+// default, so that the reason shown is the pattern's). 1D accesses are raised as Intel's pass does (the
+// lowering turns them back into gathers); with dot-only=true (the plugin's pipeline) they are left alone.
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=true --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=DOT
 
-// A tensor of pointers reshaped, and a 1D access: left alone.
+// A tensor of pointers reshaped: left alone; a 1D access: raised, unless dot-only.
 // CHECK-LABEL: tt.func public @reshape_and_1d
-// CHECK-NOT: tt.make_tensor_ptr
-// CHECK: tt.return
+// CHECK: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
+// CHECK: tt.make_tensor_ptr %arg1, [%c0_i64], [%c1_i64], [%c0_i32] {order = array<i32: 0>} : <tensor<64xf32>>
+// CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<64xf32>>
 // REMARK: unsupported.mlir:[[# @LINE + 8]]:5: remark: [triton-raise-block-pointer] left alone: pointers computed by 'tt.reshape'
-// REMARK: unsupported.mlir:[[# @LINE + 11]]:5: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
+// DOT: unsupported.mlir:[[# @LINE + 11]]:5: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
 module {
   tt.func public @reshape_and_1d(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>

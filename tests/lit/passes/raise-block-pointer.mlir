@@ -238,16 +238,18 @@ module {
 // Masks that are not only bounds checks. %28 tests (offs_m < M) & (offs_n < N) & (x > 0):
 // both dims are bounds-checked, so the block load reads nowhere the kernel's bounds
 // forbid; it becomes a block load and a select with the original mask and other.
-// %24's address does not vary along dim 0 (a broadcast row): left alone. The store's
-// mask is not a bounds check: left alone.
+// %24's address does not vary along dim 0 (a broadcast row): raised with stride 0 there, as Intel's
+// pass does (not dot data; a tt.dot operand would be left alone: no 2D block I/O has pitch 0). The
+// store's mask is not a bounds check: left alone.
 // CHECK-LABEL: tt.func public @select_mask
 // CHECK: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf32>>
-// CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<16x16x!tt.ptr<f32>>
+// CHECK: tt.make_tensor_ptr %arg1, [%c16_i64, %{{.*}}], [%c0_i64, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
+// CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf32>>
 // CHECK: %[[MASK:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<16x16xi1>
 // CHECK: %[[L:.*]] = tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
 // CHECK-NEXT: %[[S:.*]] = arith.select %[[MASK]], %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: tt.store %{{.*}}, %{{.*}}, %[[MASK]] : tensor<16x16x!tt.ptr<f32>>
-// REMARK: remark: [triton-raise-block-pointer] left alone: the address does not vary along dim 0
+// REMARK: remark: [triton-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the tile reaches, unchecked
 // REMARK: remark: [triton-raise-block-pointer] left alone: store mask is not a bounds check of the block
 module {
   tt.func public @select_mask(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
@@ -321,15 +323,17 @@ module {
 
 // -----
 
-// A 1D row access (softmax) and a 2D gather whose row offsets are loaded from memory
-// (masked to 0..15, so the kernel stays in bounds on any input): left alone, each with its reason.
+// 1D accesses (a softmax row, masked, `other` -inf kept with a select; the index load) are raised as
+// Intel's pass does (dot-only=true leaves them alone); a 2D gather whose row offsets are loaded from memory
+// (masked to 0..15, so the kernel stays in bounds on any input): left alone, with its reason.
 // CHECK-LABEL: tt.func public @one_d_and_gather
-// CHECK-NOT: tt.make_tensor_ptr
-// CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<64x!tt.ptr<f32>>
+// CHECK: tt.make_tensor_ptr %{{.*}} : <tensor<64xf32>>
+// CHECK: %[[ROW:.*]] = tt.load %{{.*}} {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<64xf32>>
+// CHECK: arith.select %{{.*}}, %[[ROW]], %cst : tensor<64xi1>, tensor<64xf32>
+// CHECK: tt.make_tensor_ptr %arg1, {{.*}} : <tensor<16xi32>>
 // CHECK: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f32>>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<16x16x!tt.ptr<f32>>
-// REMARK: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
-// REMARK: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
+// REMARK: remark: [triton-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = 0 as Intel's (not dot data: never 2D block I/O)
 // REMARK: remark: [triton-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
 // REMARK: remark: [triton-raise-block-pointer] left alone: gather: offsets loaded from memory (indirect)
 module {
@@ -444,13 +448,13 @@ module {
 // -----
 
 // Column-major tile (unit stride along dim 0), unmasked: order [0, 1], no boundaryCheck,
-// shapes are the extents the tile reaches (pid * 16 + 16 rows, 16 columns).
+// shapes [0, 0] as Intel's (no tt.dot: nothing reads them).
 // CHECK-LABEL: tt.func public @col_major
-// CHECK: tt.make_tensor_ptr %arg0, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
+// CHECK: tt.make_tensor_ptr %arg0, [%c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}], {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
 // CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<16x16xf16>>
-// CHECK: tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
+// CHECK: tt.make_tensor_ptr %arg1, [%c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}], {{.*}} {order = array<i32: 0, 1>} : <tensor<16x16xf16>>
 // CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<16x16xf16>>
-// REMARK-COUNT-2: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = the extent the tile reaches, unchecked
+// REMARK-COUNT-2: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR: shape = 0 as Intel's (not dot data: never 2D block I/O)
 module {
   tt.func public @col_major(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %c16_i32 = arith.constant 16 : i32
