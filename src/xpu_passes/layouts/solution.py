@@ -58,21 +58,42 @@ def _scratch(op: Operation) -> int:
         return 0  # a layout the algebra does not know: its scratch is not comparable
 
 
+# (op class, its types and axis) -> (unweighted cost, scratch bytes). Keyed by identity: types are
+# shared, immutable attributes, and hashing a layout (a tree of attributes) costs more than the
+# layout algebra's cached answer. The entry keeps its key's objects alive, so ids are not reused.
+_CONTRIBUTION: dict[tuple[int, ...], tuple[tuple[Attribute, ...], tuple[int, int]]] = {}
+
+
+def _contribution(op: Operation) -> tuple[int, int]:
+    """What one conversion, scan or reduction adds to the cost (before loop weighting) and its scratch."""
+    keep = (*(v.type for v in op.operands), *(r.type for r in op.results), op.properties.get("axis"))
+    key = (id(type(op)), *map(id, keep))
+    hit = _CONTRIBUTION.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
+        return hit[1]
+    if isinstance(op, ttg.ConvertLayoutOp):
+        dst = encoding(op.result.type)
+        out = (_cvt_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
+    else:
+        bytes_ = _scratch(op)
+        t = op.operands[0].type if op.operands else None
+        cost = bytes_ // max(1, element_bytes(t.element_type)) if bytes_ and isinstance(t, TensorType) else 0
+        out = (cost, bytes_)
+    if len(_CONTRIBUTION) > 65536:
+        _CONTRIBUTION.clear()
+    _CONTRIBUTION[key] = (keep, out)
+    return out
+
+
 def figures(module: Operation) -> Figures:
     cost = slm = converts = 0
     for op in module.walk():
-        if isinstance(op, ttg.ConvertLayoutOp):
-            converts += 1
-            w = LOOP_WEIGHT ** loop_depth(op)
-            dst = encoding(op.result.type)
-            cost += w * (_cvt_cost(op.src.type, dst) if dst is not None else 0)
-            slm = max(slm, _scratch(op))
-        elif isinstance(op, tt.ScanOp | tt.ReduceOp):
-            bytes_ = _scratch(op)
+        if isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
+            converts += isinstance(op, ttg.ConvertLayoutOp)
+            c, bytes_ = _contribution(op)
             slm = max(slm, bytes_)
-            t = op.operands[0].type if op.operands else None
-            if bytes_ and isinstance(t, TensorType):
-                cost += LOOP_WEIGHT ** loop_depth(op) * bytes_ // max(1, element_bytes(t.element_type))
+            if c:
+                cost += LOOP_WEIGHT ** loop_depth(op) * c
     return Figures(cost, slm, converts)
 
 
