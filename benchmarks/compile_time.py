@@ -10,7 +10,8 @@ passes and lowering). Prints the table, the median and worst ratio ours/native, 
 front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
-                                      [--only KERNEL] [--top 20] [--csv out.csv] [--no-skip | --compare-skip]
+                                      [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
+                                      [--no-skip | --compare-skip] [--profile-only]
 
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
 measures both, interleaved with native, and prints both tables (before/after figures);
@@ -152,17 +153,21 @@ def profile(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, top
     for spec, cfg in kernels:
         compile_once(spec, cfg, p, collect=False)
     prof.disable()
-    out = io.StringIO()
-    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
-    print(f"\n## cProfile, one pass over the corpus with ours, top {top} by own time\n")
-    print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:20000])
+    for key, what in (("tottime", "own time"), ("cumulative", "cumulative time")):
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats(key).print_stats(top)
+        print(f"\n## cProfile, one pass over the kernels with ours, top {top} by {what}\n")
+        print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:20000])
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--pipeline", default="xpu", help="a name with options (xpu:raise_block_pointer) or a text")
-    ap.add_argument("--only", help="kernel name")
+    ap.add_argument("--set", default="core", choices=sorted(corpus.SETS),
+                    help="corpus kernels: core (default), workloads, or all (corpus_compare.py's 112)")
+    ap.add_argument("--only", nargs="+", help="kernel names")
+    ap.add_argument("--profile-only", action="store_true", help="skip the timing table: only the profile")
     ap.add_argument("--top", type=int, default=20, help="cProfile entries to print (0: no profile)")
     ap.add_argument("--csv")
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
@@ -178,11 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     name, options = parse_spec(args.pipeline)
     options.pop("strict", None)
     p = plan(name, **options)
-    kernels = [(s, c) for s in corpus.SPECS for c in s.configs if not args.only or s.name == args.only]
+    kernels = [(s, c) for s in corpus.SETS[args.set] for c in s.configs if not args.only or s.name in args.only]
     if args.check_skip:
         return 1 if check_skip(kernels, p) else 0
     compile_once(*kernels[0], p)  # warm up imports and caches on both sides
     compile_once(*kernels[0], None)
+    if args.profile_only:
+        profile(kernels, p, args.top or 20)
+        return 0
     skips = (False, True) if args.compare_skip else (not args.no_skip,)
     by_skip = run(kernels, p, args.repeat, skips)
     for skip in skips:

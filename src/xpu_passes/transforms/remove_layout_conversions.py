@@ -32,7 +32,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.layouts import costs, remat, slice_cost
-from xpu_passes.layouts.solution import Figures, figures, layout_errors
+from xpu_passes.layouts.solution import Figures, figures, layout_errors, trial_has_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
@@ -156,6 +156,7 @@ class _Work:
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
+    valid: bool | None = None  # whether `module` has no layout_errors (None: not known)
 
     def trial(self) -> tuple[ModuleOp, dict[Operation, Operation]]:
         copy = self.module.clone()
@@ -166,7 +167,7 @@ class _Work:
         self.block_loads = {m[x] for x in self.block_loads if x in m}
         self.tried = {m[x] for x in self.tried if x in m}
         self.kept = {m[k]: v for k, v in self.kept.items() if k in m}
-        self.module, self.figures = copy, fig
+        self.module, self.figures, self.valid = copy, fig, True
 
 
 @register
@@ -219,7 +220,7 @@ class RemoveLayoutConversions(XpuPass):
                 if cvt.parent is None:
                     continue
                 if fold(cvt):
-                    changed = True
+                    changed, w.valid = True, None
                     w.figures = figures(w.module)
                     continue
                 why = self._remove(w, cvt)
@@ -249,10 +250,10 @@ class RemoveLayoutConversions(XpuPass):
             except Exception as e:  # a rewrite we cannot complete is not taken (the copy is dropped)
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
-            if layout_errors(copy):
-                continue
-            fig = figures(copy)
-            if fig.better_than(w.figures):
+            fig = figures(copy)  # before the (costly) verification: decides alike, both must hold
+            if w.valid is None and fig.better_than(w.figures):
+                w.valid = not layout_errors(w.module)
+            if fig.better_than(w.figures) and not trial_has_errors(w.module, copy, m, bool(w.valid)):
                 w.accept(copy, m, fig)
                 w.block_loads |= loads
                 return None
