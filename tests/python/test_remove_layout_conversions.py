@@ -119,7 +119,8 @@ def test_reproduction_never_worse_than_native(name: str, position: int) -> None:
 @pytest.mark.parametrize(("name", "raising"), [("splitk_atomic_64x128", False), ("cumsum_axis1", False),
                                               ("rope_fwd", False), ("rms_norm_fwd", True),
                                               ("attn_bwd_dkdv", False), ("group_norm_bwd", False),
-                                              ("cumsum_axis1", True), ("rms_norm_bwd", True)])
+                                              ("cumsum_axis1", True), ("rms_norm_bwd", True),
+                                              ("rope_pairs", False)])
 def test_reproduction_whole_pipeline(name: str, raising: bool) -> None:
     """Ours at all three positions (and raising for the RMS norm forward whose RLC output
     triton-xpu once rejected) compiles and is not worse than native."""

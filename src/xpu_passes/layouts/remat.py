@@ -303,7 +303,8 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    if _replicas(cvt.src.type) > _replicas(cvt.result.type):
+    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
+    if numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 
