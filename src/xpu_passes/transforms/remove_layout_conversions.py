@@ -4,7 +4,7 @@ Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
 rewrites are weighed (`layouts/remat.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
-constants, reductions and scans, tt.trans/join/split and gathers' indices,
+constants, reductions and scans, tt.trans/join/split/reshape (layouts/shape_infer.py) and gathers' indices,
 loop-carried values through scf.for and both regions of scf.while, scf.if
 results, and loads Intel lets move: 2D-block-capable, one splat address, or fewer
 elements than threads); forward propagation lets the users take X (the same ops,
