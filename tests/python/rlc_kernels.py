@@ -1,7 +1,8 @@
 """Small kernels of the constructs RemoveLayoutConversions lost to native on (issue 13).
 
 Written for these tests (split-K GEMM with an atomic epilogue, prefix sums, rotary
-embedding, a chunked row reduction as in sparsemax, an RMS norm); `compile_steps`
+embedding (also interleaved: reshape/split/join), a chunked row reduction as in sparsemax,
+an RMS norm, a group norm backward); `compile_steps`
 compiles one for PVC through triton-xpu's stages and keeps the IR before each pass.
 """
 
@@ -160,6 +161,20 @@ def group_norm_bwd(x_ptr, dy_ptr, w_ptr, mean_ptr, rstd_ptr, dx_ptr, HW, C,
     tl.store(dx_ptr + offs, (wdy - (xhat * c1 + c2)) * rstd, mask=mask)
 
 
+@triton.jit
+def rope_pairs(q_ptr, cos_ptr, sin_ptr, out_ptr, BH: tl.constexpr, HEAD: tl.constexpr):
+    """Interleaved rotary embedding: (even, odd) pairs taken apart by reshape + split, joined back."""
+    rows = tl.arange(0, BH)[:, None]
+    cols = tl.arange(0, HEAD)[None, :]
+    q = tl.load(q_ptr + rows * HEAD + cols).to(tl.float32)
+    even, odd = tl.split(tl.reshape(q, (BH, HEAD // 2, 2)))
+    half = tl.arange(0, HEAD // 2)
+    cos = tl.load(cos_ptr + half)[None, :]
+    sin = tl.load(sin_ptr + half)[None, :]
+    out = tl.reshape(tl.join(even * cos - odd * sin, odd * cos + even * sin), (BH, HEAD))
+    tl.store(out_ptr + rows * HEAD + cols, out.to(tl.float16))
+
+
 # name -> (kernel, pointer dtypes, float args, constexprs, warps)
 CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int]] = {
     "splitk_atomic_64x128": (splitk_gemm_atomic, {"a_ptr": "bf16", "b_ptr": "bf16", "c_ptr": "fp32"}, (),
@@ -174,6 +189,8 @@ CASES: dict[str, tuple[Any, dict[str, str], tuple[str, ...], dict[str, int], int
                                       "m_ptr": "fp32", "d_ptr": "fp32"}, (), {"BM": 32, "BN": 64, "HEAD": 64}, 4),
     "group_norm_bwd": (group_norm_bwd, {k: "fp32" for k in ("x_ptr", "dy_ptr", "w_ptr", "mean_ptr", "rstd_ptr", "dx_ptr")},
                        (), {"G": 8, "CG": 4, "BLOCK": 1024}, 4),
+    "rope_pairs": (rope_pairs, {"q_ptr": "fp16", "cos_ptr": "fp32", "sin_ptr": "fp32", "out_ptr": "fp16"}, (),
+                   {"BH": 8, "HEAD": 64}, 4),
     "rms_norm_bwd": (rms_norm_bwd, {k: "fp32" for k in ("dy_ptr", "x_ptr", "w_ptr", "dx_ptr", "dw_ptr")}, (),
                      {"BM": 4, "BN": 512}, 8),
 }

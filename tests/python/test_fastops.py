@@ -148,7 +148,7 @@ def test_process_wide_tables_follow_each_modules_aliases() -> None:
     # The same type text under another definition of its alias, and the same alias text in
     # another module: each module gets its own meaning; equal texts share one object.
     one = EDGES
-    two = EDGES.replace("warpsPerCTA = [4], order = [0]}>", "warpsPerCTA = [2], order = [0]}>", 1)
+    two = EDGES.replace("sizePerThread = [1], threadsPerWarp", "sizePerThread = [2], threadsPerWarp", 1)
     ctx = make_context()
     ops = []
     for text in (one, two, one):
@@ -156,4 +156,4 @@ def test_process_wide_tables_follow_each_modules_aliases() -> None:
         ops.append(next(op for op in parsed.module.walk() if op.name == "tt.make_range"))
     t1, t2, t3 = (op.results[0].type for op in ops)
     assert t1 is t3 and t1 != t2
-    assert "warpsPerCTA = [2]" in str(t2.encoding) and "warpsPerCTA = [4]" in str(t1.encoding)
+    assert "sizePerThread = [2]" in str(t2.encoding) and "sizePerThread = [1]" in str(t1.encoding)

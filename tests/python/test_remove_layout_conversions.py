@@ -10,6 +10,7 @@ with 32 warps must need no SLM (native: 263,168 bytes, over PVC's 128 KB).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,8 @@ def test_reproduction_never_worse_than_native(name: str, position: int) -> None:
 @pytest.mark.parametrize(("name", "raising"), [("splitk_atomic_64x128", False), ("cumsum_axis1", False),
                                               ("rope_fwd", False), ("rms_norm_fwd", True),
                                               ("attn_bwd_dkdv", False), ("group_norm_bwd", False),
-                                              ("cumsum_axis1", True), ("rms_norm_bwd", True)])
+                                              ("cumsum_axis1", True), ("rms_norm_bwd", True),
+                                              ("rope_pairs", False)])
 def test_reproduction_whole_pipeline(name: str, raising: bool) -> None:
     """Ours at all three positions (and raising for the RMS norm forward whose RLC output
     triton-xpu once rejected) compiles and is not worse than native."""
@@ -233,3 +235,46 @@ def test_scan_reduce_scratch_matches_triton_allocation(layout: str, op: str, axi
     backend = oracle.pvc_backend()
     theirs = oracle.lower_text(text, backend.parse_options(dict(num_warps=warps)), backend).shared_bytes
     assert ours == theirs
+
+
+RESHAPES = [  # (operand layout, shape, result shape, whether a blocked result exists)
+    ("[1, 4], [2, 16], [4, 1], [1, 0]", (8, 64), (8, 32, 2), True),
+    ("[1, 1], [1, 32], [2, 2], [1, 0]", (8, 64), (8, 32, 2), True),
+    ("[1, 1], [1, 32], [4, 1], [1, 0]", (32, 32), (1024,), True),
+    ("[1, 8], [1, 32], [4, 2], [1, 0]", (16, 512), (16, 8, 64), True),
+    ("[2, 2], [4, 8], [4, 1], [1, 0]", (32, 32), (1024,), False),  # a thread's elements are not contiguous
+    ("[2, 1], [16, 2], [1, 4], [0, 1]", (64, 32), (2048,), False),  # column-major: triton needs #ttg.linear
+]
+
+
+@pytest.mark.parametrize(("fields", "src", "dst", "fits"), RESHAPES)
+def test_reshape_layout_is_what_triton_verifies(fields: str, src: tuple[int, ...], dst: tuple[int, ...], fits: bool) -> None:
+    """shape_infer.reshape_layout's result layout (both directions) is one triton-xpu's tt.reshape
+    verifier accepts (same linear layout as its own inference); None only where no blocked layout fits."""
+    from xpu_passes.layouts.encodings import to_linear
+    from xpu_passes.layouts.shape_infer import reshape_layout, reshape_linear
+
+    spt, tpw, wpc, order = (f"[{x.strip(' []')}]" for x in fields.split("], "))
+    layout = f"#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, order = {order}}}>"
+    ctx = make_context()
+    from xdsl.parser import Parser
+
+    attr = Parser(ctx, layout).parse_attribute()
+    out = reshape_layout(attr, src, dst)
+    assert (out is not None) == fits
+    if out is None:
+        return
+    assert to_linear(out, dst) == reshape_linear(to_linear(attr, src), dst)
+    assert reshape_layout(out, dst, src) is not None
+    t = "x".join(map(str, src))
+    u = "x".join(map(str, dst))
+    warps = math.prod(int(w) for w in wpc.strip("[]").split(","))
+    text = (
+        f"#a = {attr}\n#b = {out}\n"
+        f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, ttg.target = "xpu", '
+        '"ttg.threads-per-warp" = 32 : i32} {\n'
+        f"  tt.func public @k(%x: tensor<{t}xf32, #a>) -> tensor<{u}xf32, #b> {{\n"
+        f"    %r = tt.reshape %x : tensor<{t}xf32, #a> -> tensor<{u}xf32, #b>\n"
+        f"    tt.return %r : tensor<{u}xf32, #b>\n  }}\n}}\n"
+    )
+    oracle.parse_verify(text)

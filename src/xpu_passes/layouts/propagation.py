@@ -13,6 +13,14 @@ from xdsl.rewriter import Rewriter
 
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
+from xpu_passes.layouts.shape_infer import (
+    expand_dims_operand,
+    inverse,
+    join_operand,
+    reshape_layout,
+    split_operand,
+    trans_layout,
+)
 
 
 def encoding(t: Attribute) -> Attribute | None:
@@ -49,6 +57,10 @@ def slice_away(enc: Attribute, dims: list[int]) -> Attribute:
     for d in sorted(dims, reverse=True):
         enc = slice_layout(d, enc)
     return enc
+
+
+def shape(t: Attribute) -> tuple[int, ...]:
+    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
 
 
 def numel(t: Attribute) -> int:
@@ -89,45 +101,6 @@ def atomic_layout_ok(layout: Attribute) -> bool:
     return isinstance(layout, ttg.BlockedEncodingAttr | ttig.DpasEncodingAttr)
 
 
-def trans_layout(layout: Attribute, perm: list[int]) -> Attribute | None:
-    """The layout of `tt.trans {order = perm}`'s result for an operand in `layout` (triton's
-    inferTransOpEncoding for blocked layouts of one CTA; None for others)."""
-    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
-        return None
-    spt, tpw, wpc = layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta
-    if sorted(perm) != list(range(len(spt))):
-        return None
-    inv = [perm.index(i) for i in range(len(perm))]
-    return ttg.BlockedEncodingAttr.make(
-        sizePerThread=[spt[p] for p in perm], threadsPerWarp=[tpw[p] for p in perm],
-        warpsPerCTA=[wpc[p] for p in perm], order=[inv[o] for o in layout.order],
-    )
-
-
-def join_layout(layout: Attribute) -> Attribute | None:
-    """`tt.join`'s result layout (triton's inferJoinOpEncoding for blocked layouts): a new,
-    most-minor dim of 2 elements per thread."""
-    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
-        return None
-    return ttg.BlockedEncodingAttr.make(
-        sizePerThread=[*layout.size_per_thread, 2], threadsPerWarp=[*layout.threads_per_warp, 1],
-        warpsPerCTA=[*layout.warps_per_cta, 1], order=[len(layout.order), *layout.order],
-    )
-
-
-def split_layout(layout: Attribute) -> Attribute | None:
-    """`tt.split`'s result layout (inferSplitOpEncoding): the last dim, 2 elements in each thread, dropped."""
-    if not isinstance(layout, ttg.BlockedEncodingAttr) or layout.get("CTAsPerCGA") is not None:
-        return None
-    last = len(layout.order) - 1
-    if (layout.size_per_thread[-1], layout.threads_per_warp[-1], layout.warps_per_cta[-1]) != (2, 1, 1):
-        return None
-    return ttg.BlockedEncodingAttr.make(
-        sizePerThread=list(layout.size_per_thread[:-1]), threadsPerWarp=list(layout.threads_per_warp[:-1]),
-        warpsPerCTA=list(layout.warps_per_cta[:-1]), order=[o for o in layout.order if o != last],
-    )
-
-
 def trans_perm(op: tt.TransOp) -> list[int]:
     return list(op.order.get_values())  # type: ignore[no-untyped-call]
 
@@ -141,7 +114,7 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
     if isinstance(op, _SAME_LAYOUT):
         return [result_layout if isinstance(o.type, TensorType) else None for o in op.operands]
     if isinstance(op, tt.ExpandDimsOp):
-        return [slice_layout(op.axis.value.data, result_layout)]
+        return [expand_dims_operand(result_layout, op.axis.value.data)]
     if isinstance(op, tt.ReduceOp):
         # A reduction yields a slice of its operands' layout along its axis (all results alike).
         axis = op.axis.value.data
@@ -150,13 +123,14 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
     if isinstance(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
         return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
     if isinstance(op, tt.TransOp):
-        perm = trans_perm(op)
-        src = trans_layout(result_layout, [perm.index(i) for i in range(len(perm))])
+        src = trans_layout(result_layout, inverse(trans_perm(op)))
         return [src] if src is not None else None
     if isinstance(op, tt.JoinOp | tt.SplitOp):  # each is the other's inverse when the layouts qualify
-        src = split_layout(result_layout) if isinstance(op, tt.JoinOp) else join_layout(result_layout)
-        back = src and (join_layout(src) if isinstance(op, tt.JoinOp) else split_layout(src))
-        return [src for _ in op.operands] if src is not None and back == result_layout else None
+        src = join_operand(result_layout) if isinstance(op, tt.JoinOp) else split_operand(result_layout)
+        return [src for _ in op.operands] if src is not None else None
+    if isinstance(op, tt.ReshapeOp):
+        src = reshape_layout(result_layout, shape(op.result.type), shape(op.src.type), op.allow_reorder is not None)
+        return [src] if src is not None else None
     if isinstance(op, tt.GatherOp) and op.efficient_layout is None:
         return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
     if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -28,16 +28,17 @@ from xpu_passes.layouts.propagation import (
     ATOMICS,
     atomic_layout_ok,
     encoding,
-    join_layout,
+    numel,
     operand_layouts,
     result_layouts,
     retype_family,
     retyped,
-    split_layout,
-    trans_layout,
+    shape,
     trans_perm,
     with_encoding,
 )
+from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 @dataclass
 class Slice:
@@ -91,7 +92,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1:
+    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
         return s.fail("a load with several users would be duplicated")
     for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
         if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
@@ -105,6 +106,22 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
                 return False
     s.ops.append(op)
     return True
+
+
+def _module_int(op: Operation, key: str, default: int) -> int:
+    top = op.get_toplevel_object()
+    v = top.attributes.get(key) if isinstance(top, Operation) else None
+    return v.value.data if isinstance(v, IntegerAttr) else default
+
+
+def cheap_load(op: tt.LoadOp) -> bool:
+    """A load Intel lets be duplicated (as a cache hit): one splat address, or fewer
+    elements than the CTA has threads (Intel's isExpensiveLoadOrStore)."""
+    ptr = op.operands[0]
+    if op.is_block_pointer or not isinstance(ptr.type, TensorType):
+        return False
+    threads = _module_int(op, "ttg.num-warps", 4) * _module_int(op, "ttg.threads-per-warp", 16)
+    return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
 
 def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
@@ -198,11 +215,22 @@ def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute
     if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
         return layout if atomic_layout_ok(layout) else None
     if isinstance(user, tt.ExpandDimsOp):
-        ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == user.axis.value.data
-        return layout.parent if ok else None  # type: ignore[union-attr]
+        return expand_dims_result(layout, user.axis.value.data)
+    if isinstance(user, tt.ReshapeOp):
+        return reshape_layout(layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)
     if isinstance(user, _SAME_LAYOUT) and not isinstance(user, tt.LoadOp):
         return layout
     return None
+
+
+def _replicas(t: Attribute) -> int:
+    """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
+    enc = encoding(t)
+    try:
+        ll = to_linear(enc, shape(t)) if enc is not None else None
+    except LayoutError:
+        return 0
+    return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
 
 
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
@@ -275,6 +303,9 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
+    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
+    if numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type):
+        return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 
 

@@ -4,7 +4,7 @@ Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
 rewrites are weighed (`layouts/remat.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
-constants, reductions and scans, tt.trans/join/split and gathers' indices,
+constants, reductions and scans, tt.trans/join/split/reshape (layouts/shape_infer.py) and gathers' indices,
 loop-carried values through scf.for and both regions of scf.while, scf.if
 results, and loads Intel lets move: 2D-block-capable, one splat address, or fewer
 elements than threads); forward propagation lets the users take X (the same ops,
@@ -137,6 +137,11 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
     }  # fmt: skip
 
 
+def _less_slm(new: Figures, old: Figures) -> bool:
+    """As costly, as many conversions, less SLM (e.g. converting bf16 before an extf, not f32 after)."""
+    return (new.cost, new.converts) == (old.cost, old.converts) and new.slm < old.slm
+
+
 def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
     """`dst` takes `src`'s body (`src` is a rewritten copy of it)."""
     for b in list(dst.body.blocks):
@@ -233,9 +238,10 @@ class RemoveLayoutConversions(XpuPass):
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module replaced), else why not."""
-        options = self._options(cvt, w.block_loads)
-        if isinstance(options, str):
-            return options
+        found = self._options(cvt, w.block_loads)
+        if isinstance(found, str):
+            return found
+        options, ties, why = found
         for how in options:
             copy, m = w.trial()
             tcvt = m[cvt]
@@ -251,16 +257,20 @@ class RemoveLayoutConversions(XpuPass):
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
             fig = figures(copy)  # before the (costly) verification: decides alike, both must hold
-            if w.valid is None and fig.better_than(w.figures):
+            wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+            if w.valid is None and wins:
                 w.valid = not layout_errors(w.module)
-            if fig.better_than(w.figures) and not trial_has_errors(w.module, copy, m, bool(w.valid)):
+            if wins and not trial_has_errors(w.module, copy, m, bool(w.valid)):
                 w.accept(copy, m, fig)
                 w.block_loads |= loads
                 return None
-        return f"{' and '.join(options)} would not make the module cheaper ({w.figures})"
+        if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
+            return why
+        return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
 
-    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> list[str] | str:
-        """The rewrites worth trying, cheapest first by the slice's own estimate, or why none."""
+    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> tuple[list[str], set[str], str] | str:
+        """The rewrites worth trying, cheapest first by the slice's own estimate (those that only
+        tie, and why none is cheaper), or why none."""
         target = encoding(cvt.result.type)
         saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -274,8 +284,11 @@ class RemoveLayoutConversions(XpuPass):
             cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
             options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
-        good = [o[2] for o in options if o[0] < saved or (o[0] == saved and o[1] < 0)]
-        return good or self._why(back, fwd, options, saved)
+        # Ties are tried too: the same elements moved in a narrower type need less SLM.
+        good = [o[2] for o in options if o[0] <= saved]
+        ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
+        why = self._why(back, fwd, options, saved)
+        return (good, ties, why) if good else why
 
     @staticmethod
     def _rewrite(module: ModuleOp, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str, loads: set[Operation]) -> None:
