@@ -158,6 +158,11 @@ def _module_of(op: Operation) -> Operation | None:
     return p
 
 
+# What the layout rules read from enclosing ops (the parser's verify-once cache keys on them).
+CONTEXT_OPS = ("builtin.module", "tt.func")
+CONTEXT_ATTRS = ("ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas")
+
+
 def _int_attr(op: Operation | None, name: str) -> int | None:
     a = op.attributes.get(name) if op is not None else None
     return a.value.data if isinstance(a, IntegerAttr) else None
@@ -167,7 +172,7 @@ def num_warps(op: Operation) -> int | None:
     """maybeLookupNumWarps: `ttg.num-warps` of the closest enclosing function or module."""
     p: Operation | None = op
     while p is not None:
-        if p.name in ("builtin.module", "tt.func") and (n := _int_attr(p, "ttg.num-warps")) is not None:
+        if p.name in CONTEXT_OPS and (n := _int_attr(p, "ttg.num-warps")) is not None:
             return n
         p = p.parent_op()
     return None

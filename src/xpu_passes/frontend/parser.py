@@ -256,19 +256,18 @@ def _parse_loc_defs(
         sub._parse_alias_def()
 
 
-_CONTEXT_ATTRS = ("ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas")
-
-
 def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[object]]) -> list[object]:
     """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op."""
+    from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+
     if parent in memo:
         return memo[parent]
     if parent is None:
         found: list[object] = []
     else:
         found = _layout_context(parent.parent_op(), memo)
-        if parent.name in ("builtin.module", "tt.func"):
-            found = found + [parent.attributes.get(k) for k in _CONTEXT_ATTRS]
+        if parent.name in CONTEXT_OPS:
+            found = found + [parent.attributes.get(k) for k in CONTEXT_ATTRS]
     memo[parent] = found
     return found
 
