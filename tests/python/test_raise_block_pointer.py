@@ -115,16 +115,57 @@ def test_epilogue_raised_with_boundary_check_and_padding() -> None:
     assert not _ops(after, tt.AddPtrOp)  # the tensor-of-pointer chains are gone
 
 
-def test_gemm_versioned_on_wrap_around() -> None:
+def test_gemm_wrap_around_raised_without_version() -> None:
+    """The wrapped rows of A (columns of B) reach only accumulator rows (columns) the store masks off: no
+    run-time version, the wrapped dims bounds-checked against M and N."""
     _, after, remarks = _raise(_chunk("gemm_tensor_ptr"))
-    left = [r for r in remarks if r.startswith("left alone")]
-    assert len(left) == 4 and all("raised in the versioned copy" in r for r in left)
-    assert sorted(set(remarks) - set(left)) == [  # the unmasked K loop: K's shape is 16 * trip count
-        f"raised; dim {d} has no bound in the IR: shape = the extent the loop reaches, unchecked" for d in (0, 1)]
-    text = print_module(after)
-    assert text.count("tt.advance") == 4 and text.count("tt.make_tensor_ptr") == 5
+    assert not [r for r in remarks if r.startswith("left alone")]
+    assert sum("needs no version" in r for r in remarks) == 4
+    assert len(_ops(after, scf.IfOp)) == 1 and len(_ops(after, scf.ForOp)) == 2  # the kernel's own
     loads = _ops(after, tt.LoadOp)
-    assert sum(ld.is_block_pointer for ld in loads) == 4 and sum(not ld.is_block_pointer for ld in loads) == 4
+    assert len(loads) == 4 and all(ld.is_block_pointer and ld.padding.value.data == 1 for ld in loads)
+    assert sorted(ld.boundary_check for ld in loads) == [(0,), (0, 1), (0, 1), (1,)]
+
+
+def _gemm_variant(store_rows_bound: str = "%arg3", store_mask: bool = True) -> str:
+    text = _chunk("gemm_tensor_ptr")
+    text = text.replace("%50 = tt.splat %arg3 : i32 -> tensor<16x1xi32>",
+                        f"%50 = tt.splat {store_rows_bound} : i32 -> tensor<16x1xi32>")
+    if not store_mask:
+        text = text.replace("tt.store %49, %40, %56 : tensor<16x16x!tt.ptr<f32>>",
+                            "tt.store %49, %40 : tensor<16x16x!tt.ptr<f32>>")
+    return text
+
+
+@pytest.mark.parametrize("variant,versioned", [
+    ({"store_rows_bound": "%arg5"}, ["needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0"]),
+    ({"store_mask": False}, ["needs %arg4 - 16*(remsi ...) - 16 >= 0",
+                             "needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0"])])
+def test_gemm_wrap_around_versioned_where_the_store_does_not_mask_it(variant: dict, versioned: list[str]) -> None:
+    """A store masking rows by K (not M), or not at all: the wrapped rows would be stored, so that wrap is
+    versioned (the other one, still masked, is not); bit-identical at ragged sizes."""
+    text = _gemm_variant(**variant)
+    before, after, remarks = _raise(text)
+    left = sorted({r.split(" at run time")[0].removeprefix("left alone: ") for r in remarks
+                   if r.startswith("left alone")})
+    assert left == versioned
+    assert all("raised in the versioned copy" in r for r in remarks if r.startswith("left alone"))
+    for M, N, K in [(40, 24, 48), (33, 17, 5)]:
+        inputs = _gemm_inputs(M, N, K, np.float16, M + N)
+        inputs.args[2] = np.full((max(M, K) + 32) * N, np.nan, np.float32)  # unmasked stores reach past M
+        _check(before, after, inputs)
+
+
+def test_wrap_proof_is_needed_where_the_store_does_not_mask(monkeypatch: Any) -> None:
+    """Sensitivity: skipping the version where the store masks rows by K makes the interpreter differ."""
+    from xpu_passes.analysis import raise_plan
+
+    monkeypatch.setattr(raise_plan, "wrap_masked", lambda *a: (None, []))
+    before, after, _ = _raise(_gemm_variant("%arg5"))
+    assert not _ops(after, tt.LoadOp)[0].parent_op().name == "scf.if"
+    inputs = _gemm_inputs(40, 24, 48, np.float16, 9)
+    inputs.args[2] = np.full(48 * 24, np.nan, np.float32)
+    assert not validate(before, after, inputs).ok
 
 
 def test_left_alone_cases_say_why() -> None:
@@ -140,7 +181,7 @@ def test_left_alone_cases_say_why() -> None:
 
 
 def test_version_off_leaves_wrapping_loops_alone() -> None:
-    m = _parse(_chunk("gemm_tensor_ptr"))
+    m = _parse(_gemm_variant(store_mask=False))  # the wrapped rows would be stored: needs a version
     RaiseBlockPointer(version=False, dot_only=False).apply(make_context(), m)
     loads = _ops(m, tt.LoadOp)
     assert not any(ld.is_block_pointer for ld in loads)

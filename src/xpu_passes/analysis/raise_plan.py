@@ -28,6 +28,7 @@ from xpu_passes.analysis.ptr_decompose import (
     defined_outside,
     nonneg,
 )
+from xpu_passes.analysis.raise_wrap import wrap_masked
 from xpu_passes.dialects import tt
 
 Access = tt.LoadOp | tt.StoreOp
@@ -72,6 +73,8 @@ class Plan:
     after: Lin | None = None  # the uniform increment, when the loop's pointer result is used after it
     intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
     var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
+    proven: list[str] = field(default_factory=list)  # wrap-arounds raised without a version, and why
+    unproven: list[str] = field(default_factory=list)  # why the others need one
 
 
 def key(x: Lin) -> tuple:
@@ -186,6 +189,7 @@ class Planner:
                 dp.shape = next(iter(cands.values()))
             else:
                 dp.shape, dp.extent = extents[d], True
+        self._unversioned_wraps(plan, wraps)
         # Intel's form (shape 0 where nothing bounds a dim, any position in the offsets) is exact where
         # the shape is read only in bounds-checked dims: 3.3 lowers a block pointer to 2D block I/O (whose
         # surface is the shape) only in DPAS layouts, i.e. for dot data; other 2D ones with a
@@ -210,6 +214,27 @@ class Planner:
                 dp.pos = ZERO
         plan.preds = [p for p in dedup(plan.preds) if not nonneg(p) and key(p) not in assumed]
         return plan
+
+    def _unversioned_wraps(self, plan: Plan, wraps: dict[int, Lin]) -> None:
+        """A wrapped dim of loads whose wrapped rows are only ever stored masked off (`raise_wrap.py`): a
+        `boundaryCheck` against the wrap's divisor replaces the run-time version."""
+        for d, w in wraps.items():
+            pos = plan.dims[d].pos
+            why, stores = wrap_masked(self.dec, [ap.op for ap in plan.accesses], d, pos, w)
+            if why is not None:
+                plan.unproven.append(f"wrap-around on dim {d}: {why}")
+                continue
+            size = Lin.const(plan.block.get_shape()[d])
+            drop = {key(pos), key(w - pos - size)}
+            plan.preds = [p for p in plan.preds if key(p) not in drop]
+            for ap in plan.accesses:
+                ap.boundary = tuple(sorted({*ap.boundary, d}))
+                if ap.padding is None and not ap.select:
+                    ap.padding = 1
+            n = len({id(st) for st in stores})
+            plan.proven.append(f"wrap-around on dim {d} needs no version: rows with {pos} + i >= {w} read 0 "
+                               f"and reach only elements {n} masked store{'s' if n > 1 else ''} leave{'' if n > 1 else 's'} "
+                               f"unwritten")
 
     def direct(self, op: Access, hw: bool = True) -> Plan:
         """`hw`: the access may become 2D block I/O (it moves a tt.dot's data)."""
@@ -399,3 +424,4 @@ def _padding_of(other: SSAValue) -> int | None:
             return 2 if struct.pack("<d", v) == struct.pack("<d", math.nan) else None
         return 1 if v == 0.0 and math.copysign(1.0, v) > 0 else None
     return 1 if v == 0 else None
+

@@ -200,10 +200,14 @@ class RaiseBlockPointer(XpuPass):
             why = "needs " + ", ".join(f"{x} >= 0" for x in p.preds) + " at run time"
             if any(_inside(p.accesses[0].op, g, 1) for g, _ in guards):
                 why += " (raised in the versioned copy)"
+            why += "".join(f"; {x}" for x in p.unproven)
             for ap in p.accesses:
                 failed[ap.op] = why
         failed_all.update(failed)
         for p in ok:
+            for ap in p.accesses:
+                for x in p.proven:
+                    self.remark(origin.get(ap.op, ap.op), f"raised; {x}")
             dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:

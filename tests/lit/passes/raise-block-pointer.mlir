@@ -15,62 +15,53 @@
 // Tutorial GEMM as triton-xpu 3.3 prints its TTIR (16x16x16 tiles, f16; locations
 // dropped): offsets `(pid_m * BM + arange) % M`, `(pid_n * BN + arange) % N`; Intel's
 // remove-masks step already split the K loop into an unmasked version (K % BK == 0)
-// and one masked with `k < K - k * BK`. The wrap-around is versioned on
-// 0 <= pid_m*16, pid_m*16 + 16 <= M and pid_n*16 + 16 <= N (pid_n = pid % n is >= 0),
-// and only each K loop is versioned (the smallest region the conditions can be computed
-// before), not the scf.if holding both: the then-branch carries block pointers (tt.advance
-// by 16 along K; the masked loop checks dim K against K, shape from the mask; the unmasked
-// loop's K extent is 16 * trip count), the else-branch is the original loop; only the
-// accumulator leaves the version. The epilogue store's mask is the bounds check of (M, N):
-// boundaryCheck on both dims.
+// and one masked with `k < K - k * BK`. No run-time version: A's wrapped rows
+// (pid_m*16 + i >= M) only reach accumulator rows, B's wrapped columns only accumulator
+// columns, and the epilogue store masks exactly those off (`offs_cm < M`, `offs_cn < N`),
+// so the wrapped dims become `boundaryCheck` against M (A) and N (B) with zero padding.
+// Only the kernel's own scf.if (remove-masks) remains: its then-loop carries block
+// pointers (tt.advance by 16 along K; K's extent is 16 * trip count, unchecked), its
+// else-loop checks K against the mask's bound. pid_m*16 (pid / cdiv(N, 16)) is not
+// provably >= 0: it moves into the base and dim 0's shape is M - pid_m*16.
 // CHECK-LABEL: tt.func public @gemm_tensor_ptr
 // CHECK: %[[PM:.*]] = arith.divsi %0, %2 : i32
 // CHECK: %[[PN:.*]] = arith.remsi %0, %2 : i32
-// CHECK: arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
+// CHECK-NOT: arith.remsi %{{.*}}, %{{.*}} : tensor<16xi32>
 // CHECK: %[[KT:.*]] = arith.divsi %{{.*}}, %c16_i32 : i32
+// CHECK-NOT: arith.cmpi sge
 // CHECK: %[[RESULT:.*]] = scf.if %{{.*}} -> (tensor<16x16xf32>) {
-// CHECK-NOT: scf.for
-// CHECK-COUNT-2: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
-// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT: %[[G:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
-// CHECK-NEXT: %[[R:.*]] = scf.if %[[G]] -> (tensor<16x16xf32>) {
+// CHECK: %[[AB:.*]] = tt.addptr %arg0, %{{.*}} : !tt.ptr<f16>, i32
 // CHECK: %[[TRIPS:.*]] = arith.extsi %[[KT]] : i32 to i64
 // CHECK: %[[KEXT:.*]] = arith.muli %[[TRIPS]], %{{.*}} : i64
-// CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %[[KEXT]]], [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
-// CHECK: %[[B:.*]] = tt.make_tensor_ptr %arg1, {{.*}} {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
-// CHECK: %[[ACC:.*]]:3 = scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
-// CHECK-NEXT: tt.load %[[X]] : !tt.ptr<tensor<16x16xf16>>
-// CHECK-NEXT: tt.load %[[Y]] : !tt.ptr<tensor<16x16xf16>>
+// CHECK: %[[A:.*]] = tt.make_tensor_ptr %[[AB]], [%{{.*}}, %[[KEXT]]], [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
+// CHECK: %[[N64:.*]] = arith.extsi %arg4 : i32 to i64
+// CHECK: %[[B:.*]] = tt.make_tensor_ptr %arg1, [%{{.*}}, %[[N64]]], {{.*}} {order = array<i32: 1, 0>} : <tensor<16x16xf16>>
+// CHECK: scf.for %{{.*}} = %c0_i32 to %[[KT]] step %c1_i32 iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]], %[[Y:.*]] = %[[B]]) -> (tensor<16x16xf32>, !tt.ptr<tensor<16x16xf16>>, !tt.ptr<tensor<16x16xf16>>)
+// CHECK-NEXT: tt.load %[[X]] {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NEXT: tt.load %[[Y]] {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
 // CHECK: tt.advance %[[X]], [%[[Z:.*]], %[[S:.*]]] : <tensor<16x16xf16>>
 // CHECK: tt.advance %[[Y]], [%[[S]], %[[Z]]] : <tensor<16x16xf16>>
-// CHECK: scf.yield %[[ACC]]#0 : tensor<16x16xf32>
-// CHECK-NEXT: } else {
-// CHECK-NEXT: scf.for
-// CHECK-NEXT: tt.load %{{.*}} : tensor<16x16x!tt.ptr<f16>>
-// CHECK: scf.yield %[[R]] : tensor<16x16xf32>
-// CHECK-NEXT: } else {
-// CHECK-NOT: scf.for
-// CHECK: scf.if %{{.*}} -> (tensor<16x16xf32>) {
+// CHECK: } else {
 // CHECK: %[[K64:.*]] = arith.extsi %arg5 : i32 to i64
-// CHECK: tt.make_tensor_ptr %arg0, [%{{.*}}, %[[K64]]], {{.*}} : <tensor<16x16xf16>>
+// CHECK: tt.make_tensor_ptr %{{.*}}, [%{{.*}}, %[[K64]]], {{.*}} : <tensor<16x16xf16>>
 // CHECK: tt.make_tensor_ptr %arg1, [%[[K64]], %{{.*}}], {{.*}} : <tensor<16x16xf16>>
 // CHECK: scf.for
-// CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
-// CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
-// CHECK: } else {
-// CHECK-NEXT: scf.for
-// CHECK: tt.load %{{.*}}, %{{.*}}, %cst : tensor<16x16x!tt.ptr<f16>>
-// The store's row position pid_m * 16 is not provably >= 0 (pid_m = pid / cdiv(N, 16)): it
-// moves into the base pointer, the block starts at row 0 and dim 0's shape is M - pid_m*16;
-// the column position pid_n * 16 (pid_n = pid % cdiv(N, 16)) is >= 0 and stays.
+// CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NOT: tensor<16x16x!tt.ptr<f16>>
+// The store's row position pid_m * 16 moves into the base pointer as well; the column
+// position pid_n * 16 (pid_n = pid % cdiv(N, 16)) is >= 0 and stays.
 // CHECK: %[[CB:.*]] = tt.addptr %arg2, %{{.*}} : !tt.ptr<f32>, i32
 // CHECK: tt.make_tensor_ptr %[[CB]], {{.*}}, [%[[C0:.*]], %[[COL:.*]]] {order = array<i32: 1, 0>} : <tensor<16x16xf32>>
 // CHECK-NEXT: tt.store %{{.*}}, %[[RESULT]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
+// REMARK: raise-block-pointer.mlir:118:9: remark: [triton-raise-block-pointer] raised; wrap-around on dim 0 needs no version: rows with 16*(divsi ...) + i >= %arg3 read 0 and reach only elements 1 masked store leaves unwritten
 // The unmasked K loop (K % 16 == 0): no bound on K in the IR, the shape is 16 * trip count.
-// REMARK: raise-block-pointer.mlir:127:9: remark: [triton-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
-// REMARK: raise-block-pointer.mlir:128:9: remark: [triton-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
-// REMARK: remark: [triton-raise-block-pointer] left alone: needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0 at run time (raised in the versioned copy)
-// REMARK: remark: [triton-raise-block-pointer] left alone: needs %arg4 - 16*(remsi ...) - 16 >= 0 at run time (raised in the versioned copy)
+// REMARK: raise-block-pointer.mlir:118:9: remark: [triton-raise-block-pointer] raised; dim 1 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:119:9: remark: [triton-raise-block-pointer] raised; wrap-around on dim 1 needs no version: rows with 16*(remsi ...) + i >= %arg4 read 0 and reach only elements 1 masked store leaves unwritten
+// REMARK: raise-block-pointer.mlir:119:9: remark: [triton-raise-block-pointer] raised; dim 0 has no bound in the IR: shape = the extent the loop reaches, unchecked
+// REMARK: raise-block-pointer.mlir:135:9: remark: [triton-raise-block-pointer] raised; wrap-around on dim 0 needs no version
+// REMARK: raise-block-pointer.mlir:139:9: remark: [triton-raise-block-pointer] raised; wrap-around on dim 1 needs no version
+// REMARK-NOT: left alone: needs
 module {
   tt.func public @gemm_tensor_ptr(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tt.divisibility = 16 : i32}, %arg7: i32 {tt.divisibility = 16 : i32}, %arg8: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
