@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.lin import ONE, ZERO, Lin, remember, reset_order, values_of
+from xpu_passes.analysis.reshape_form import reshape_form
 from xpu_passes.analysis.signs import nonneg, nonneg_value
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
@@ -193,6 +194,8 @@ class Decomposer:
             s = self.index(op.src)
             ax = op.axis.value.data
             return Form(s.base, s.dims[:ax] + (None,) + s.dims[ax:])
+        if isinstance(op, tt.ReshapeOp):
+            return reshape_form(self.index(op.src), _shape(op.src), _shape(v), op)
         if isinstance(op, tt.BroadcastOp):
             s = self.index(op.src)
             base, dims = s.base, list(s.dims)
@@ -276,6 +279,9 @@ class Decomposer:
             p = self.pointer(op.src)
             ax = op.axis.value.data
             return PtrForm(p.base, Form(p.offset.base, p.offset.dims[:ax] + (None,) + p.offset.dims[ax:]))
+        if isinstance(op, tt.ReshapeOp):
+            p = self.pointer(op.src)
+            return PtrForm(p.base, reshape_form(p.offset, _shape(op.src), _shape(v), op))
         if isinstance(op, tt.LoadOp):
             raise Unsupported("gather: pointers loaded from memory (indirect)", op)
         name = op.name if isinstance(op, Operation) else "?"
@@ -383,6 +389,13 @@ class Decomposer:
             ax = op.axis.value.data
             self._conj(op.src, dim_map[:ax] + dim_map[ax + 1 :], parts)
             return
+        if isinstance(op, tt.ReshapeOp) and op.allow_reorder is None:
+            src, dst = _shape(op.src), _shape(v)
+            if [a for a in src if a != 1] == [b for b in dst if b != 1]:  # only unit dims added or removed
+                live = [dim_map[e] for e, b in enumerate(dst) if b != 1]
+                it = iter(live)
+                self._conj(op.src, [next(it) if a != 1 else -1 for a in src], parts)
+                return
         if isinstance(op, Operation) and op.name == "arith.cmpi":
             if self._always_true(op):
                 return
@@ -425,6 +438,8 @@ class Decomposer:
         t = idx.dims[live[0]]
         assert t is not None
         if t.stride != ONE:
+            return None
+        if dim_map[live[0]] < 0:  # a unit dim a reshape removed
             return None
         return Bound(dim_map[live[0]], t.pos, bnd.base, t.wrap, op)
 

@@ -133,7 +133,7 @@ def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue]) -> scf.ForOp:
     return new_loop
 
 
-_DEAD_OK = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range", "arith.")
+_DEAD_OK = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.make_range", "arith.")
 
 
 def _erase_dead(roots: list[Operation]) -> None:
