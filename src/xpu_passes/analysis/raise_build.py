@@ -261,8 +261,8 @@ def _rebuild_after(loop: scf.ForOp, init: SSAValue, p: Plan) -> None:
 
 
 
-def drop_mask(op: tt.LoadOp | tt.StoreOp) -> None:
-    """The access without its mask and `other` (Intel's `ignore-masks`)."""
+def drop_mask(op: tt.LoadOp | tt.StoreOp) -> Operation:
+    """The access without its mask and `other` (Intel's `ignore-masks`); returns it."""
     if isinstance(op, tt.LoadOp):
         new: Operation = tt.LoadOp.build(operands=[op.ptr, [], []], result_types=[op.result.type],
                                          properties=dict(op.properties), attributes=dict(op.attributes))
@@ -276,6 +276,7 @@ def drop_mask(op: tt.LoadOp | tt.StoreOp) -> None:
     op.detach()
     op.erase(safe_erase=False)
     _erase_dead(old)
+    return new
 
 
 def _dead_chain(loop: scf.ForOp, i: int) -> list[Operation] | None:

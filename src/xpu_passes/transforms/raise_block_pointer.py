@@ -127,6 +127,15 @@ def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operatio
     return if_op
 
 
+def _source(origin: dict[Operation, Operation], op: Operation) -> Operation:
+    """The input's op `op` stands for (through versioned copies and re-built accesses)."""
+    for _ in range(4):
+        if op not in origin:
+            break
+        op = origin[op]
+    return op
+
+
 def _inside(op: Operation, region_op: Operation, region_index: int) -> bool:
     region = region_op.regions[region_index]
     o: Operation | None = op
@@ -151,17 +160,17 @@ class RaiseBlockPointer(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()
+        origin: dict[Operation, Operation] = {}  # ops made here -> the input's ops (remarks point there)
         if self.ignore_masks:
             for acc in [o for o in op.walk() if isinstance(o, tt.LoadOp | tt.StoreOp) and o.mask is not None]:
                 self.remark(acc, "ignoring the mask (ignore-masks)")
-                drop_mask(acc)
+                origin[drop_mask(acc)] = acc
         for fn in [f for f in op.walk() if isinstance(f, tt.FuncOp) and f.body.blocks]:
-            self._function(fn)
+            self._function(fn, origin)
         reset_order()
 
-    def _function(self, fn: tt.FuncOp) -> None:
+    def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> None:
         failed: dict[Operation, str] = {}
-        origin: dict[Operation, Operation] = {}
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).
         for first in (True, False, False):
@@ -171,7 +180,7 @@ class RaiseBlockPointer(XpuPass):
         prune_pointer_args(fn)
         for acc, why in failed.items():
             if acc.parent is not None:
-                self.remark(origin.get(acc, acc), f"left alone: {why}")
+                self.remark(_source(origin, acc), f"left alone: {why}")
 
     def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
                version: bool) -> bool:
@@ -207,14 +216,14 @@ class RaiseBlockPointer(XpuPass):
         for p in ok:
             for ap in p.accesses:
                 for x in p.proven:
-                    self.remark(origin.get(ap.op, ap.op), f"raised; {x}")
+                    self.remark(_source(origin, ap.op), f"raised; {x}")
             dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:
                     what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
                     shape = ("0 as Intel's (not dot data: never 2D block I/O)" if p.intel else
                              f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
-                    self.remark(origin.get(ap.op, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
+                    self.remark(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         apply_plans(ok)
         return any(p.after is not None for p in ok)
 

@@ -5,19 +5,20 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=true --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=DOT
 
-// A tensor of pointers reshaped: left alone; a 1D access: raised, unless dot-only.
+// A tensor of pointers reshaped with `allow_reorder` (elements may be permuted): left alone (reshapes that
+// keep a strided block are raised: raise-block-pointer-reshape.mlir); a 1D access: raised, unless dot-only.
 // CHECK-LABEL: tt.func public @reshape_and_1d
 // CHECK: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
 // CHECK: tt.make_tensor_ptr %arg1, [%c0_i64], [%c1_i64], [%c0_i32] {order = array<i32: 0>} : <tensor<64xf32>>
 // CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<64xf32>>
-// REMARK: unsupported.mlir:[[# @LINE + 8]]:5: remark: [triton-raise-block-pointer] left alone: pointers computed by 'tt.reshape'
+// REMARK: unsupported.mlir:[[# @LINE + 8]]:5: remark: [triton-raise-block-pointer] left alone: reshape that may reorder elements (allow_reorder)
 // DOT: unsupported.mlir:[[# @LINE + 11]]:5: remark: [triton-raise-block-pointer] left alone: 1D access (2D block I/O needs a 2D tile)
 module {
   tt.func public @reshape_and_1d(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
     %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
     %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
     %2 = tt.addptr %1, %0 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
-    %3 = tt.reshape %2 : tensor<64x!tt.ptr<f32>> -> tensor<4x16x!tt.ptr<f32>>
+    %3 = tt.reshape %2 allow_reorder : tensor<64x!tt.ptr<f32>> -> tensor<4x16x!tt.ptr<f32>>
     %4 = tt.load %3 : tensor<4x16x!tt.ptr<f32>>
     %5 = tt.reshape %4 : tensor<4x16xf32> -> tensor<64xf32>
     %6 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
