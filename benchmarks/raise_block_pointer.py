@@ -147,9 +147,30 @@ if triton is not None:
         c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
         tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
+    @triton.jit
+    def gemm_wrap_padded_c(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+        """The tutorial's `% M` rows, but C padded to whole tiles and stored unmasked: the wrapped rows are
+        stored, so no proof; raising versions the K loop on `pid_m*BM + BM <= M`."""
+        offs_am = (tl.program_id(0) * BM + tl.arange(0, BM)) % M
+        offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+        offs_k = tl.arange(0, BK)
+        a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
+        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+            acc += tl.dot(a, b)
+            a_ptrs += BK
+            b_ptrs += BK * stride_bk
+        offs_cm = tl.program_id(0) * BM + tl.arange(0, BM)
+        tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_n[None, :], acc)
+
 
 def extra_cases() -> list[tuple[str, object, dict[str, str], dict[str, int], int]]:
-    """(name, kernel, signature, constexprs, warps) of issue 13's kernels at the configs measured there."""
+    """(name, kernel, signature, constexprs, warps) of issue 13's kernels at the configs measured there, and
+    a wrap-around GEMM the proof cannot cover (issue 16: what versioning costs)."""
     soft = {"out_ptr": "*fp32", "in_ptr": "*fp32", "stride": "i32", "n_rows": "i32", "n_cols": "i32"}
     pre = {"o_ptr": "*fp16", "do_ptr": "*fp16", "delta_ptr": "*fp32", "n_ctx": "i32"}
     gemm = {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*fp32", **{k: "i32" for k in
@@ -160,12 +181,15 @@ def extra_cases() -> list[tuple[str, object, dict[str, str], dict[str, int], int
         ("bwd_preprocess-64x64-w8", bwd_preprocess, pre, {"BM": 64, "HEAD": 64}, 8),
         ("gemm_tail-256x256x32-w32", gemm_tail, gemm, {"BM": 256, "BN": 256, "BK": 32}, 32),
         ("gemm_tail-64x128x32-w4", gemm_tail, gemm, {"BM": 64, "BN": 128, "BK": 32}, 4),
+        ("gemm_wrap_padded_c-256x256x32-w32", gemm_wrap_padded_c, gemm, {"BM": 256, "BN": 256, "BK": 32}, 32),
+        ("gemm_wrap_padded_c-64x128x32-w4", gemm_wrap_padded_c, gemm, {"BM": 64, "BN": 128, "BK": 32}, 4),
     ]
 
 
-def compile_three(kernel: object, signature: dict[str, str], constexprs: dict[str, int], warps: int
-                  ) -> dict[str, oracle.StaticFigures]:
-    """Figures of native, `xpu` and `xpu` with raising: TTIR stage natively, then each TTGIR stage."""
+def compile_three(kernel: object, signature: dict[str, str], constexprs: dict[str, int], warps: int,
+                  keep_going: bool = False) -> dict[str, oracle.StaticFigures | str]:
+    """Figures of native, `xpu` and `xpu` with raising: TTIR stage natively, then each TTGIR stage
+    (`keep_going`: a failing pipeline gives its error's first line instead)."""
     from triton.compiler.compiler import ASTSource
 
     from xpu_passes.pipeline import run_ttgir
@@ -182,8 +206,13 @@ def compile_three(kernel: object, signature: dict[str, str], constexprs: dict[st
         mod = src.make_ir(options, backend.get_codegen_implementation(options), backend.get_module_map(),
                           oracle.context())
         oracle.run_steps(mod, oracle.native_ttir_steps(options))
-        mod = run_ttgir(mod, {}, options, backend.properties, pipeline, **opts)
-        out[label] = oracle.lower(mod, options, backend)
+        try:
+            mod = run_ttgir(mod, {}, options, backend.properties, pipeline, **opts)
+            out[label] = oracle.lower(mod, options, backend)
+        except Exception as e:
+            if not keep_going:
+                raise
+            out[label] = str(e).splitlines()[0][:160]
     return out
 
 
@@ -195,16 +224,20 @@ def extra_kernels(verbose: bool) -> int:
     print(f"{'kernel-config (xpu pipeline)':36} {'SLM n/x/r':>26} {'cvt n/x/r':>10} {'2D rd n/x/r':>12} "
           f"{'2D wr n/x/r':>12} {'DPAS n/x/r':>13}")
     for name, kernel, sig, cx, warps in extra_cases():
-        f = compile_three(kernel, sig, cx, warps)
+        f = compile_three(kernel, sig, cx, warps, keep_going=True)
         n, x, r = f["native"], f["xpu"], f["raised"]
-        bad = r.shared_bytes > n.shared_bytes or r.block_reads < n.block_reads or r.dpas < n.dpas
+        failed = {k: v for k, v in f.items() if isinstance(v, str)}
+        bad = bool({"native", "raised"} & failed.keys()) or (  # type: ignore[union-attr]
+            r.shared_bytes > n.shared_bytes or r.block_reads < n.block_reads or r.dpas < n.dpas)
         worse += bad
 
         def three(attr: str) -> str:
-            return "/".join(f"{getattr(v, attr):,}" for v in (n, x, r))
+            return "/".join("FAIL" if isinstance(v, str) else f"{getattr(v, attr):,}" for v in (n, x, r))
 
         print(f"{name:36} {three('shared_bytes'):>26} {three('converts'):>10} {three('block_reads'):>12} "
               f"{three('block_writes'):>12} {three('dpas'):>13}{'  WORSE' if bad else ''}")
+        for k, why in failed.items():  # our xpu pipeline without raising is judged elsewhere (corpus_compare)
+            print(f"    {k} failed: {why}")
     print("(n = native, x = our xpu pipeline, r = xpu with raise_block_pointer)\n")
     return worse
 

@@ -232,9 +232,9 @@ class Planner:
                 if ap.padding is None and not ap.select:
                     ap.padding = 1
             n = len({id(st) for st in stores})
+            stores_leave = f"{n} masked store{'s' if n > 1 else ''} leave{'' if n > 1 else 's'}"
             plan.proven.append(f"wrap-around on dim {d} needs no version: rows with {pos} + i >= {w} read 0 "
-                               f"and reach only elements {n} masked store{'s' if n > 1 else ''} leave{'' if n > 1 else 's'} "
-                               f"unwritten")
+                               f"and reach only elements {stores_leave} unwritten")
 
     def direct(self, op: Access, hw: bool = True) -> Plan:
         """`hw`: the access may become 2D block I/O (it moves a tt.dot's data)."""
