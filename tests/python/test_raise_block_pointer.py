@@ -143,9 +143,15 @@ def _gemm_variant(store_rows_bound: str = "%arg3", store_mask: bool = True) -> s
                              "needs 16*(divsi ...) >= 0, %arg3 - 16*(divsi ...) - 16 >= 0"])])
 def test_gemm_wrap_around_versioned_where_the_store_does_not_mask_it(variant: dict, versioned: list[str]) -> None:
     """A store masking rows by K (not M), or not at all: the wrapped rows would be stored, so that wrap is
-    versioned (the other one, still masked, is not); bit-identical at ragged sizes."""
+    versioned (the other one, still masked, is not): each load alone, inside the K loops, which are not
+    copied (their tt.dot neither); bit-identical at ragged sizes."""
     text = _gemm_variant(**variant)
     before, after, remarks = _raise(text)
+    assert len(_ops(after, scf.ForOp)) == 2 and len(_ops(after, tt.DotOp)) == 2  # the kernel's own
+    ifs = [i for i in _ops(after, scf.IfOp) if isinstance(i.parent_op(), scf.ForOp)]
+    assert len(ifs) == 2 * len(versioned)  # one per versioned load, in each K loop
+    for v in ifs:  # the conditions are computed before the loop (they do not depend on it)
+        assert v.cond.owner.parent_op() is not v.parent_op()
     left = sorted({r.split(" at run time")[0].removeprefix("left alone: ") for r in remarks
                    if r.startswith("left alone")})
     assert left == versioned

@@ -6,7 +6,7 @@ iter_arg, or its increment) are planned together, as one family.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
@@ -50,9 +50,11 @@ NOT_DOT = "the tile neither feeds nor comes from a tt.dot (the coalesced gather 
 
 
 def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
-                  dot_only: bool = False) -> tuple[list[Plan], dict[Access, str]]:
+                  dot_only: bool = False, direct: Collection[Operation] = ()) -> tuple[list[Plan], dict[Access, str]]:
     """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
-    others are left alone. `dot_only`: only accesses moving a tt.dot's data (`analysis/dot_use.py`)."""
+    others are left alone. `dot_only`: only accesses moving a tt.dot's data (`analysis/dot_use.py`);
+    `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
+    access from the pointer's closed form), not as its family."""
     planner = Planner(assumed_for)
     plans: list[Plan] = []
     failed: dict[Access, str] = {}
@@ -66,7 +68,7 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
         if rank > 2:
             failed[op] = f"rank-{rank} access"
             continue
-        c = _carrier(op)
+        c = _carrier(op) if op not in direct else None
         if c is not None:
             families.setdefault(c, []).append(op)
             continue

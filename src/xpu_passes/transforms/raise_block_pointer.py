@@ -27,9 +27,13 @@ shape only with a `boundaryCheck` (then on every dim). So:
   everywhere (`x >= 0`, x provably >= 0) are dropped; a mask with other conjuncts is kept
   with `arith.select(mask, load, other)` only when every dim is bounds-checked or
   wrap-bounded; stores need masks that are exactly bounds checks;
-- wrap-around offsets `(p + arange(0, B)) % W` are versioned on `0 <= p && p + B <= W`
-  (in i64): the smallest op holding the access (its loop, or the access itself) before
-  which the conditions can be computed is copied into `scf.if`, the then-branch raised.
+- wrap-around offsets `(p + arange(0, B)) % W` need no version where the wrapped rows only
+  reach elements a store masks off (`analysis/raise_wrap.py`): `boundaryCheck` against W;
+  elsewhere they are versioned on `0 <= p && p + B <= W` (in i64): each access alone is
+  copied into `scf.if` (one through a loop-carried pointer gets its block pointer made
+  there from the pointer's closed form, so the loop and its tt.dot are not copied; the loop
+  is, only where that fails), the conditions computed before the loops they do not
+  depend on, the then-branch raised.
 Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
 meaning: every mask and `other` is dropped first, not exact, a remark per access);
 `dot-only` (ours, off by default as Intel has no such option; the plugin's pipeline sets it):
@@ -104,9 +108,18 @@ def _outermost(units: dict[Operation, list[Lin]]) -> dict[Operation, list[Lin]]:
     return out
 
 
+def _hoisted(unit: Operation, leaves: set[SSAValue]) -> Operation:
+    """The outermost scf.for around `unit` (or `unit`) before which every leaf can be used."""
+    at, o = unit, unit.parent_op()
+    while isinstance(o, scf.ForOp) and all(_available(v, o) for v in leaves):
+        at, o = o, o.parent_op()
+    return at
+
+
 def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operation]) -> scf.IfOp:
-    """`scf.if (all preds >= 0) { copy of unit } else { unit }`."""
-    b = Builder(InsertPoint.before(unit))
+    """`scf.if (all preds >= 0) { copy of unit } else { unit }`, the conditions computed before the loops around
+    `unit` they do not depend on."""
+    b = Builder(InsertPoint.before(_hoisted(unit, {v for p in preds for v in p.leaves()})))
     zero = b.const(0, i64)
     cond: SSAValue | None = None
     for p in preds:
@@ -185,6 +198,19 @@ class RaiseBlockPointer(XpuPass):
     def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
                version: bool) -> bool:
         plans, failed = plan_function(fn, dot_only=self.dot_only)
+        direct: set[Operation] = set()
+        if version:
+            # A loop-carried pointer needing run-time conditions: each access alone is versioned (a block
+            # pointer made there from the pointer's closed form), not the loop (whose tt.dot would be copied).
+            families = [{ap.op for ap in p.accesses} for p in plans if p.loop is not None and p.preds]
+            while families:
+                direct = set().union(*families)
+                again = plan_function(fn, dot_only=self.dot_only, direct=direct)
+                kept = [f for f in families if not f & again[1].keys()]  # else the loop is versioned
+                if len(kept) == len(families):
+                    plans, failed = again
+                    break
+                families, direct = kept, set()
         units: dict[Operation, list[Lin]] = {}
         for p in plans:
             u = _unit(p) if p.preds else None
@@ -200,7 +226,8 @@ class RaiseBlockPointer(XpuPass):
                 def assumed_for(op: Operation) -> set[tuple]:
                     return set().union(*[keys for g, keys in guards if _inside(op, g, 0)])
 
-                plans, failed = plan_function(fn, assumed_for, self.dot_only)  # again, on the versioned body
+                direct = {op for op in fn.walk() if _source(origin, op) in direct}  # and their copies
+                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct)  # again, on the versions
         ok: list[Plan] = []
         for p in plans:
             if not p.preds:

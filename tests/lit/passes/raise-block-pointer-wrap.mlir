@@ -9,7 +9,7 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
-// SEM-COUNT-3: remark: [verify-semantics] equal on
+// SEM-COUNT-4: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // Stacked rows `(pid*4 + arange) % M` copied to rows pid*4 + arange under `rows < M`: the wrapped rows are
@@ -156,6 +156,71 @@ module {
     %24 = tt.splat %arg2 : i32 -> tensor<16xi32>
     %25 = arith.cmpi slt, %21, %24 : tensor<16xi32>
     tt.store %23, %18, %25 : tensor<16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+
+// -----
+
+// Stacked rows through loop-carried pointers (advanced 16 columns per iteration), loaded and stored at
+// the same wrapped rows: no proof (a store through wrapped offsets), so each iteration's load and store
+// are versioned alone: the conditions are computed once before the loop, the loop is not copied, and
+// each then-branch makes its block pointer from the pointer's closed form (columns 16*i).
+// CHECK-LABEL: tt.func public @wrap_in_loop
+// CHECK: %[[G:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : i64
+// CHECK: scf.for
+// CHECK: scf.if %[[G]] -> (tensor<4x16xf32>) {
+// CHECK: tt.make_tensor_ptr %arg0,
+// CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<4x16xf32>>
+// CHECK: } else {
+// CHECK-NEXT: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
+// CHECK: scf.if %{{.*}} {
+// CHECK: tt.make_tensor_ptr %arg1,
+// CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<4x16xf32>>
+// CHECK: } else {
+// CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : tensor<4x16x!tt.ptr<f32>>
+// CHECK-NOT: scf.for
+// CHECK: tt.return
+// CANON-LABEL: tt.func public @wrap_in_loop
+// CANON: %[[G:.*]] = arith.cmpi sge, %{{.*}}, %c0_i64 : i64
+// CANON: scf.for %[[I:.*]] = %c0_i32 to %c2_i32 step %c1_i32
+// CANON-NEXT: %[[V:.*]] = scf.if %[[G]] -> (tensor<4x16xf32>) {
+// CANON: %[[C:.*]] = arith.muli %[[I]], %c16_i32 : i32
+// CANON: tt.make_tensor_ptr %arg0, [%{{.*}}, %c0_i64], [%{{.*}}, %c1_i64], [%{{.*}}, %[[C]]] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// REMARK: wrap.mlir:[[# @LINE + 29]]:7: remark: [triton-raise-block-pointer] left alone: needs %arg2 - 4*(get_program_id ...) - 4 >= 0 at run time (raised in the versioned copy); wrap-around on dim 0: a store through wrapped-around offsets
+module {
+  tt.func public @wrap_in_loop(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c4_i32 = arith.constant 4 : i32
+    %cst = arith.constant dense<16> : tensor<4x16xi32>
+    %0 = tt.get_program_id x : i32
+    %1 = arith.muli %0, %c4_i32 : i32
+    %2 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %3 = tt.splat %1 : i32 -> tensor<4xi32>
+    %4 = arith.addi %3, %2 : tensor<4xi32>
+    %5 = tt.splat %arg2 : i32 -> tensor<4xi32>
+    %6 = arith.remsi %4, %5 : tensor<4xi32>
+    %7 = tt.expand_dims %6 {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %8 = tt.splat %arg3 : i32 -> tensor<4x1xi32>
+    %9 = arith.muli %7, %8 : tensor<4x1xi32>
+    %10 = tt.broadcast %9 : tensor<4x1xi32> -> tensor<4x16xi32>
+    %11 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %12 = tt.expand_dims %11 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %13 = tt.broadcast %12 : tensor<1x16xi32> -> tensor<4x16xi32>
+    %14 = arith.addi %10, %13 : tensor<4x16xi32>
+    %15 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %16 = tt.addptr %15, %14 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %17 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<4x16x!tt.ptr<f32>>
+    %18 = tt.addptr %17, %14 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+    %19:2 = scf.for %arg4 = %c0_i32 to %c2_i32 step %c1_i32 iter_args(%arg5 = %16, %arg6 = %18) -> (tensor<4x16x!tt.ptr<f32>>, tensor<4x16x!tt.ptr<f32>>)  : i32 {
+      %20 = tt.load %arg5 : tensor<4x16x!tt.ptr<f32>>
+      tt.store %arg6, %20 : tensor<4x16x!tt.ptr<f32>>
+      %21 = tt.addptr %arg5, %cst : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      %22 = tt.addptr %arg6, %cst : tensor<4x16x!tt.ptr<f32>>, tensor<4x16xi32>
+      scf.yield %21, %22 : tensor<4x16x!tt.ptr<f32>>, tensor<4x16x!tt.ptr<f32>>
+    }
     tt.return
   }
 }
