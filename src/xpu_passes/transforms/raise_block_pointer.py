@@ -116,16 +116,21 @@ def _hoisted(unit: Operation, leaves: set[SSAValue]) -> Operation:
     return at
 
 
-def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operation]) -> scf.IfOp:
+def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operation],
+             conds: dict[tuple, SSAValue]) -> scf.IfOp:
     """`scf.if (all preds >= 0) { copy of unit } else { unit }`, the conditions computed before the loops around
-    `unit` they do not depend on."""
-    b = Builder(InsertPoint.before(_hoisted(unit, {v for p in preds for v in p.leaves()})))
-    zero = b.const(0, i64)
-    cond: SSAValue | None = None
-    for p in preds:
-        c = b.cmp("sge", b.lin(p, i64), zero)
-        cond = c if cond is None else b.add(arith.AndIOp(cond, c))
-    assert cond is not None
+    `unit` they do not depend on (once per loop: `conds`)."""
+    at = _hoisted(unit, {v for p in preds for v in p.leaves()})
+    k = (id(at), frozenset(key(p) for p in preds))
+    cond = conds.get(k) if at is not unit else None
+    if cond is None:
+        b = Builder(InsertPoint.before(at))
+        zero = b.const(0, i64)
+        for p in preds:
+            c = b.cmp("sge", b.lin(p, i64), zero)
+            cond = c if cond is None else b.add(arith.AndIOp(cond, c))
+        assert cond is not None
+        conds[k] = cond
     copy = unit.clone()
     origin.update(zip(copy.walk(), unit.walk()))  # remarks on the copy point at the original
     used = [i for i, r in enumerate(unit.results) if r.uses]  # unused pointer results stay inside
@@ -218,9 +223,10 @@ class RaiseBlockPointer(XpuPass):
                 units.setdefault(u, []).extend(p.preds)
         guards: list[tuple[scf.IfOp, set[tuple]]] = []
         if units and version:
+            conds: dict[tuple, SSAValue] = {}
             for unit, preds in _outermost(units).items():
                 preds = dedup(preds)
-                guards.append((_version(unit, preds, origin), {key(x) for x in preds}))
+                guards.append((_version(unit, preds, origin, conds), {key(x) for x in preds}))
             if guards:
 
                 def assumed_for(op: Operation) -> set[tuple]:

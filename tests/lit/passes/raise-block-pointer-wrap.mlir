@@ -164,8 +164,9 @@ module {
 
 // Stacked rows through loop-carried pointers (advanced 16 columns per iteration), loaded and stored at
 // the same wrapped rows: no proof (a store through wrapped offsets), so each iteration's load and store
-// are versioned alone: the conditions are computed once before the loop, the loop is not copied, and
-// each then-branch makes its block pointer from the pointer's closed form (columns 16*i).
+// are versioned alone: the condition is computed once before the loop (shared by both; canonicalize then
+// merges the two scf.if), the loop is not copied, and each then-branch makes its block pointer from the
+// pointer's closed form (columns 16*i).
 // CHECK-LABEL: tt.func public @wrap_in_loop
 // CHECK: %[[G:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK: scf.for
@@ -174,7 +175,8 @@ module {
 // CHECK-NEXT: tt.load %{{.*}} : !tt.ptr<tensor<4x16xf32>>
 // CHECK: } else {
 // CHECK-NEXT: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
-// CHECK: scf.if %{{.*}} {
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.if %[[G]] {
 // CHECK: tt.make_tensor_ptr %arg1,
 // CHECK-NEXT: tt.store %{{.*}}, %{{.*}} : !tt.ptr<tensor<4x16xf32>>
 // CHECK: } else {
@@ -183,10 +185,15 @@ module {
 // CHECK: tt.return
 // CANON-LABEL: tt.func public @wrap_in_loop
 // CANON: %[[G:.*]] = arith.cmpi sge, %{{.*}}, %c0_i64 : i64
+// CANON-NOT: arith.cmpi
 // CANON: scf.for %[[I:.*]] = %c0_i32 to %c2_i32 step %c1_i32
-// CANON-NEXT: %[[V:.*]] = scf.if %[[G]] -> (tensor<4x16xf32>) {
+// CANON-NEXT: scf.if %[[G]] {
 // CANON: %[[C:.*]] = arith.muli %[[I]], %c16_i32 : i32
 // CANON: tt.make_tensor_ptr %arg0, [%{{.*}}, %c0_i64], [%{{.*}}, %c1_i64], [%{{.*}}, %[[C]]] {order = array<i32: 1, 0>} : <tensor<4x16xf32>>
+// CANON: tt.make_tensor_ptr %arg1,
+// CANON: } else {
+// CANON-NEXT: tt.load %{{.*}} : tensor<4x16x!tt.ptr<f32>>
+// CANON-NEXT: tt.store %{{.*}}, %{{.*}} : tensor<4x16x!tt.ptr<f32>>
 // REMARK: wrap.mlir:[[# @LINE + 29]]:7: remark: [triton-raise-block-pointer] left alone: needs %arg2 - 4*(get_program_id ...) - 4 >= 0 at run time (raised in the versioned copy); wrap-around on dim 0: a store through wrapped-around offsets
 module {
   tt.func public @wrap_in_loop(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
