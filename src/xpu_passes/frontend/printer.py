@@ -43,10 +43,11 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
     UnregisteredOp,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
 
+from xpu_passes.frontend import fastprint
 from xpu_passes.frontend.asm_names import ssa_names
 from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.frontend.mlir_floats import float_text
@@ -95,35 +96,97 @@ class TTGIRPrinter(Printer):
     block_arg_locs: bool = False  # generic scf.for/scf.while, see the module docstring
     renames: dict[str, str] = field(default_factory=dict)  # dialect prefixes printed otherwise (spelling)
     _aliases: list[_Alias] = field(default_factory=list)
-    _alias_index: dict[Attribute, int] = field(default_factory=dict)
+    # By hash (fastprint.hash_of), then equality: attributes that are equal share an alias.
+    _alias_index: dict[int, list[tuple[Attribute, int]]] = field(default_factory=dict)
     _deferrable: bool = False  # visiting an op's own location
     _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
     _children: list[int] | None = None  # aliases nested in the definition being rendered
     # Printed text of attributes outside alias definitions, by identity (attributes are
     # immutable; the object is kept so that its id stays its own). Printing one again
     # has no other effect than its text (see _visit), so the text is reused.
-    _printed: dict[int, tuple[Attribute, str]] = field(default_factory=dict)
+    # With the aliases visited in the text, in order (see _recording).
+    _printed: dict[int, tuple[Attribute, str, list[Any]]] = field(default_factory=dict)
     _visited: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # _alias_index by identity
+    _slots: list[Any] | None = None  # capturing an op template (fastprint): its slots
+    _templates: dict[Any, Any] = field(default_factory=dict)  # fastprint's, of this printer's mode
+    # Process-wide texts of attributes and of alias definitions (fastprint), for this mode.
+    _attr_texts: dict[int, Any] = field(default_factory=dict)
+    _definitions: dict[int, Any] = field(default_factory=dict)
+    _alias_attrs: list[Attribute] = field(default_factory=list)  # by alias index
+    # Aliases visited at the top of the attribute being printed, as (attribute, stem); a
+    # None in it: the text is not their placeholders in order (not reusable elsewhere).
+    _recording: list[Any] | None = None
 
     # ---------------------------------------------------------------- aliases
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if self._slots is not None:
+            self._slots.append(attribute)
+            self.stream.write(fastprint.MARK)  # type: ignore[union-attr]
+            return
         if self._frames is not None or self.printing_location:
             self._print_attribute(attribute)
             return
+        self.print_string(self.attribute_text(attribute))
+
+    def attribute_text(self, attribute: Attribute) -> str:
+        """What print_attribute prints for an attribute outside alias definitions."""
         hit = self._printed.get(id(attribute))
         if hit is None:
-            saved, column, self.stream = self.stream, self._current_column, StringIO()
-            try:
-                self._print_attribute(attribute)
-                text = self.stream.getvalue()  # type: ignore[union-attr]
-            finally:
-                self.stream, self._current_column = saved, column
-            if "\n" in text:  # (never for attributes; keep the column bookkeeping exact)
-                self.print_string(text)
-                return
-            hit = self._printed[id(attribute)] = (attribute, text)
-        self.print_string(hit[1])
+            hit = self._attribute_text(attribute)
+            if "\n" not in hit[1]:  # (never for attributes; print_string indents the lines)
+                self._printed[id(attribute)] = hit
+        if self._recording is not None:  # nested in another attribute's text
+            self._recording.extend(hit[2])
+        return hit[1]
+
+    def _attribute_text(self, attribute: Attribute) -> tuple[Attribute, str, list[Any]]:
+        known = self._attr_texts.get(id(attribute))
+        if known is not None:  # printed by an earlier printer: visit its aliases, in order
+            _, pieces, visits = known
+            return attribute, self._fill(pieces, visits), visits
+        saved = self.stream, self._current_column, self._recording
+        self.stream, self._recording = StringIO(), []
+        try:
+            self._print_attribute(attribute)
+            text = self.stream.getvalue()  # type: ignore[union-attr]
+            visits = self._recording
+        finally:
+            self.stream, self._current_column, self._recording = saved
+        if None not in visits and "\n" not in text:
+            pieces = fastprint.split_refs(text, len(visits))
+            if pieces is not None:
+                fastprint.remember(self._attr_texts, attribute, (attribute, pieces, visits))
+        return attribute, text, visits
+
+    def _fill(self, pieces: tuple[str, ...], visits: list[tuple[Attribute, str]]) -> str:
+        out = [pieces[0]]
+        for (attr, stem), piece in zip(visits, pieces[1:]):
+            out.append(f"\x00{self._visit(attr, stem)}\x01")
+            out.append(piece)
+        return "".join(out)
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        if self._slots is not None:
+            self._slots.append(value)
+            self.stream.write(fastprint.MARK)  # type: ignore[union-attr]
+            return self._ssa_values.get(value, "")
+        return super().print_ssa_value(value)
+
+    def capture(self, op: Operation, generic: bool, slots: list[Any]) -> str | None:
+        """The op's text after its results, its operands and top-level attributes
+        printed as fastprint.MARK and listed in `slots`."""
+        saved, column, self.stream, self._slots = self.stream, self._current_column, StringIO(), slots
+        try:
+            if generic:
+                self.print_string(f'"{op.name}"')
+                self.print_op_with_default_format(op)
+            else:
+                self.print_string(op.name)
+                op.print(self)
+            return self.stream.getvalue()  # type: ignore[union-attr]
+        finally:
+            self.stream, self._current_column, self._slots = saved, column, None
 
     def _print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
@@ -136,7 +199,10 @@ class TTGIRPrinter(Printer):
             stem = "loc"
         if stem is not None:
             index = self._visit(attribute, stem)
-            if stem == "loc" and not self.printing_location:
+            inline = stem == "loc" and not self.printing_location
+            if self._frames is None and self._recording is not None:
+                self._recording.append(None if inline else (attribute, stem))
+            if inline:
                 # A location on its own is a block argument's (print_op prints the op's):
                 # MLIR prints it inline.
                 self.print_string(self._aliases[index].text)
@@ -157,22 +223,38 @@ class TTGIRPrinter(Printer):
     def _visit(self, attr: Attribute, stem: str) -> int:
         """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
         seen = self._visited.get(id(attr))
-        index = seen[1] if seen is not None else self._alias_index.get(attr)  # (hashing a location walks it)
-        if index is not None and seen is None:
-            self._visited[id(attr)] = (attr, index)
+        index = seen[1] if seen is not None else None
+        if seen is None:
+            equal = self._alias_index.setdefault(fastprint.hash_of(attr), [])
+            index = next((i for other, i in equal if other is attr or other == attr), None)
+            if index is not None:
+                self._visited[id(attr)] = (attr, index)
         if index is None:
-            index = self._alias_index[attr] = len(self._aliases)
+            index = len(self._aliases)
+            equal.append((attr, index))
+            self._visited[id(attr)] = (attr, index)
             alias = _Alias(stem, self._deferrable)
             self._aliases.append(alias)
+            self._alias_attrs.append(attr)
+            known = self._definitions.get(id(attr))
             saved = self.stream, self._frames, self._children, self.printing_location
             self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
             try:
-                Printer.print_attribute(self, attr)
-                alias.text = self.stream.getvalue()  # type: ignore[union-attr]
-                alias.depth = self._frames[0] + 1
+                if known is not None:  # defined by an earlier printer: visit what it nests, in order
+                    _, pieces, nested, alias.depth = known
+                    alias.text = self._fill(pieces, nested)
+                else:
+                    Printer.print_attribute(self, attr)
+                    alias.text = self.stream.getvalue()  # type: ignore[union-attr]
+                    alias.depth = self._frames[0] + 1
                 alias.children = self._children
             finally:
                 self.stream, self._frames, self._children, self.printing_location = saved
+            if known is None:
+                pieces = fastprint.split_refs(alias.text, len(alias.children), alias.children)
+                if pieces is not None:
+                    nested = [(self._alias_attrs[i], self._aliases[i].stem) for i in alias.children]
+                    fastprint.remember(self._definitions, attr, (attr, pieces, nested, alias.depth))
         elif not self._deferrable:
             self._keep_before(index)
         if self._frames is not None:
@@ -201,7 +283,12 @@ class TTGIRPrinter(Printer):
             n = counts.get(stem, 0)
             counts[stem] = n + 1
             names[i] = f"#{stem}{n if n else ''}"
-        sub = lambda text: _REF.sub(lambda m: names[int(m.group(1))], text)  # noqa: E731
+
+        def sub(text: str) -> str:
+            parts = _REF.split(text)
+            parts[1::2] = [names[int(i)] for i in parts[1::2]]
+            return "".join(parts)
+
         before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
         after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
         return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
@@ -246,6 +333,22 @@ class TTGIRPrinter(Printer):
             self._deferrable = True
             loc = self._visit(op.location, "loc")
             self._deferrable = False
+        generic = (
+            self.print_generic_format
+            or Operation.print is type(op).print
+            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
+        )
+        if generic or op.name not in FORMS:
+            # The whole line at once when the op's form has a template (fastprint).
+            text = fastprint.op_text(self, op, generic, self._templates)
+            head = None if text is None else self._results_text(op)
+            if head is not None:
+                if self.print_debuginfo:
+                    tail = f" loc(\x00{loc}\x01)" if loc is not None else " " + self.attribute_text(op.location)
+                    self.print_string(head + text + tail)  # type: ignore[operator]
+                else:
+                    self.print_string(head + text)  # type: ignore[operator]
+                return
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
             self.print_string(f'"{op.op_name.data}"')
@@ -274,6 +377,29 @@ class TTGIRPrinter(Printer):
                 self.print_attribute(op.location)
             else:
                 self.print_string(f" loc(\x00{loc}\x01)")
+
+    def _results_text(self, op: Operation) -> str | None:
+        """`%name = ` (and the like) before the op; None: names not given by ssa_names."""
+        results = op.results
+        if not results:
+            return ""
+        name = self._ssa_values.get(results[0])
+        if name is None:
+            return None
+        if len(results) == 1:
+            return f"%{name} = "
+        if "#" in name:
+            return f"%{name.partition('#')[0]}:{len(results)} = "
+        return ", ".join(f"%{self._ssa_values[r]}" for r in results) + " = "
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self._next_line_callback and print_message:
+            super()._print_new_line(indent, print_message)
+            return
+        spaces = (self._indent if indent is None else indent) * self.indent_num_spaces
+        self.stream.write("\n" + " " * spaces)  # type: ignore[union-attr]
+        self._current_line += 1
+        self._current_column = spaces
 
     def _print_results(self, op: Operation) -> None:
         results = op.results
@@ -352,7 +478,7 @@ def _is_unlocated_iv(arg: BlockArgument) -> bool:
     return loop is not None and loop.name == "scf.for" and arg.index == 0 and isinstance(arg.location, UnknownLoc)
 
 
-_BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
+_BUILTIN_MODULE = re.compile(r"(\s*)builtin\.module\b")
 
 
 def print_module(
@@ -379,10 +505,15 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
+    if fastprint.enabled:  # (else this printer's own tables: everything printed afresh)
+        mode = tuple(sorted(printer.renames.items()))
+        printer._templates = fastprint.table(("ops", generic, mode))
+        printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
+        printer._definitions = fastprint.table(("definitions", mode))
     with gc_paused():
         printer._ssa_values.update(ssa_names(op, generic))
         printer.print_op(op)
     text = body.getvalue()
-    if isinstance(op, ModuleOp) and not generic:
-        text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)
+    if isinstance(op, ModuleOp) and not generic and (m := _BUILTIN_MODULE.match(text)):
+        text = m.group(1) + "module" + text[m.end() :]  # (the module is the first line)
     return denormalize(printer.finish(text, debuginfo), spelling)

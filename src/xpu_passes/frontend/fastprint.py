@@ -1,0 +1,185 @@
+"""Op templates: each distinct op form is printed once by its own `print`, then reused.
+
+An op without regions or successors prints as a function of its class, its properties,
+attributes, operand and result types (all immutable, keyed by identity) and the names
+of its operands. So the first op of a form is printed by its own `print` (or xDSL's
+generic form) with each operand and each top-level attribute left as a slot, and every
+later op of that form is the template's text with the slots filled: the operands' SSA
+names, and the attributes' text through the printer (which visits their aliases in the
+same order, so alias numbering is unchanged). Which printers are such functions is
+listed here (`_eligible`): xDSL's declarative formats and the hand-written ones below,
+read for that. `tests/python/test_fastprint.py` prints every corpus dump and lit input
+with and without templates, in every form, and compares.
+
+The table is process-wide (later round trips and kernels reuse it); it keeps the objects
+its keys name alive, so an id in a key is never another object's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Operation
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.printer import TTGIRPrinter
+
+# A template: the literal pieces around its slots, and the slots (an operand's index,
+# or an attribute to print).
+Template = tuple[tuple[str, ...], tuple["int | Attribute", ...]]
+
+MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
+_MAX = 50_000  # templates kept before the table starts afresh
+# (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
+_templates: dict[Any, dict[tuple[Any, ...], tuple[Template | None, tuple[Any, ...]]]] = {}
+_eligible_cache: dict[type[Operation], bool] = {}
+enabled = True  # (tests switch it off to compare with the op-by-op print)
+
+
+def _handwritten() -> set[Callable[..., None]]:
+    """Our hand-written `print`s that read nothing but the op's class, properties,
+    attributes, operand/result types and operand names."""
+    from xpu_passes.dialects import arith_compat, tt, ttig
+
+    fns: set[Callable[..., None]] = {
+        arith_compat._Compare.print,
+        arith_compat._Cast.print,
+        arith_compat.SelectOp.print,
+        tt.LoadOp.print,
+        tt.StoreOp.print,
+        tt.MakeTensorPtrOp.print,
+        tt.DotOp.print,
+        tt.FpToFpOp.print,
+        ttig.PrefetchOp.print,
+    }
+    return fns
+
+
+_HANDWRITTEN: set[Callable[..., None]] | None = None
+
+
+def _eligible(cls: type[Operation], generic: bool) -> bool:
+    if generic:
+        return not issubclass(cls, UnregisteredOp)
+    hit = _eligible_cache.get(cls)
+    if hit is None:
+        global _HANDWRITTEN
+        if _HANDWRITTEN is None:
+            _HANDWRITTEN = _handwritten()
+        fn = cls.print
+        declarative = fn.__qualname__.endswith("print_with_format") and fn.__module__ == "xdsl.irdl.operations"
+        hit = _eligible_cache[cls] = declarative or fn in _HANDWRITTEN
+    return hit
+
+
+def table(mode: Any) -> dict[Any, Any]:
+    """The process-wide table of one kind and printing mode (a printer looks it up once)."""
+    return _templates.setdefault(mode, {})
+
+
+def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
+    """Keep `entry` under `attr`'s id (the entry holds `attr`, so the id stays its own)."""
+    if len(table) >= _MAX:
+        table.clear()
+    table[id(attr)] = entry
+
+
+_REF = re.compile("\x00(\\d+)\x01")
+
+
+def split_refs(text: str, count: int, expect: list[int] | None = None) -> tuple[str, ...] | None:
+    """The text around its alias placeholders; None unless there are `count` of them
+    (and, with `expect`, those aliases in that order)."""
+    parts = _REF.split(text)
+    if len(parts) != 2 * count + 1:
+        return None
+    if expect is not None and [int(i) for i in parts[1::2]] != expect:
+        return None
+    return tuple(parts[0::2])
+
+
+def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> str | None:
+    """The op's text after its results (`"name"` or name, then the rest), or None: print it
+    op by op (regions, successors, a form not listed, an operand used twice)."""
+    if op.regions or op._successors or not enabled:
+        return None
+    operands = op._operands
+    # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
+    key = [type(op)]
+    key += [id(v._type) for v in operands]
+    key.append(None)
+    key += [id(r._type) for r in op.results]
+    if op.properties:
+        key.append(None)
+        for k, v in op.properties.items():
+            key.append(k)
+            key.append(id(v))
+    if op.attributes:
+        key.append(0)
+        for k, v in op.attributes.items():
+            key.append(k)
+            key.append(id(v))
+    entry = templates.get(k := tuple(key))
+    if entry is None:
+        if not _eligible(type(op), generic) or len(set(operands)) != len(operands):
+            template = None
+        else:
+            template = _capture(printer, op, generic)
+        keep = (op.operand_types, op.result_types, tuple(op.properties.values()), tuple(op.attributes.values()))
+        if len(templates) >= _MAX:
+            templates.clear()
+        entry = templates[k] = (template, keep)
+    template = entry[0]
+    if template is None:
+        return None
+    pieces, slots = template
+    if not slots:
+        return pieces[0]
+    names = printer._ssa_values
+    text = printer.attribute_text
+    out = [pieces[0]]
+    for slot, piece in zip(slots, pieces[1:]):
+        out.append("%" + names[operands[slot]] if slot.__class__ is int else text(slot))
+        out.append(piece)
+    return "".join(out)
+
+
+def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:
+    slots: list[int | Attribute] = []
+    text = printer.capture(op, generic, slots)
+    if text is None or "\n" in text:
+        return None
+    operands = list(op.operands)
+    resolved: list[int | Attribute] = []
+    for slot in slots:
+        if isinstance(slot, Attribute):
+            resolved.append(slot)
+        elif slot in operands:
+            resolved.append(operands.index(slot))
+        else:  # a value that is not an operand
+            return None
+    pieces = tuple(text.split(MARK))
+    if len(pieces) != len(resolved) + 1:
+        return None
+    return pieces, tuple(resolved)
+
+
+def hash_of(attr: Attribute) -> int:
+    """`hash(attr)`, computed once per attribute object (it walks the attribute)."""
+    known = _hashes.get(id(attr))
+    if known is None:
+        if len(_hashes) >= _MAX:
+            _hashes.clear()
+        known = _hashes[id(attr)] = (attr, hash(attr))
+    return known[1]
+
+
+_hashes: dict[int, tuple[Attribute, int]] = {}
+
+
+def clear() -> None:
+    _hashes.clear()
+    _templates.clear()
