@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import UnregisteredOp
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 # or an attribute to print).
 Template = tuple[tuple[str, ...], tuple["int | Attribute", ...]]
 
+_TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
 _MAX = 50_000  # templates kept before the table starts afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
@@ -103,28 +105,30 @@ def split_refs(text: str, count: int, expect: list[int] | None = None) -> tuple[
 
 def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> str | None:
     """The op's text after its results (`"name"` or name, then the rest), or None: print it
-    op by op (regions, successors, a form not listed, an operand used twice)."""
+    op by op (regions, successors, a form not listed)."""
     if op.regions or op._successors or not enabled:
         return None
     operands = op._operands
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
     key = [type(op)]
-    key += [id(v._type) for v in operands]
+    key += map(id, map(_TYPE, operands))
+    ids = list(map(id, operands))
+    if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
+        key.append(1)
+        key += [ids.index(i) for i in ids]
     key.append(None)
-    key += [id(r._type) for r in op.results]
-    if op.properties:
+    key += map(id, map(_TYPE, op.results))
+    if props := op.properties:
         key.append(None)
-        for k, v in op.properties.items():
-            key.append(k)
-            key.append(id(v))
-    if op.attributes:
+        key += props
+        key += map(id, props.values())
+    if attrs := op.attributes:
         key.append(0)
-        for k, v in op.attributes.items():
-            key.append(k)
-            key.append(id(v))
+        key += attrs
+        key += map(id, attrs.values())
     entry = templates.get(k := tuple(key))
     if entry is None:
-        if not _eligible(type(op), generic) or len(set(operands)) != len(operands):
+        if not _eligible(type(op), generic):
             template = None
         else:
             template = _capture(printer, op, generic)
@@ -138,11 +142,11 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
     pieces, slots = template
     if not slots:
         return pieces[0]
-    names = printer._ssa_values
+    names = printer._names
     text = printer.attribute_text
     out = [pieces[0]]
     for slot, piece in zip(slots, pieces[1:]):
-        out.append("%" + names[operands[slot]] if slot.__class__ is int else text(slot))
+        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
         out.append(piece)
     return "".join(out)
 
@@ -157,7 +161,7 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
     for slot in slots:
         if isinstance(slot, Attribute):
             resolved.append(slot)
-        elif slot in operands:
+        elif slot in operands:  # (a value used twice: the key says where, so its first use)
             resolved.append(operands.index(slot))
         else:  # a value that is not an operand
             return None

@@ -40,15 +40,17 @@ from xdsl.dialects.builtin import (
     FusedLoc,
     ModuleOp,
     NameLoc,
+    UnitAttr,
     UnknownLoc,
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xpu_passes.frontend import fastprint
-from xpu_passes.frontend.asm_names import ssa_names
+from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.frontend.mlir_floats import float_text
 from xpu_passes.frontend.upstream_forms import FORMS
@@ -79,15 +81,18 @@ _LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
 
 # An alias use in the printed text: \x00<index>\x01.
 _REF = re.compile("\x00(\\d+)\x01")
+_BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
 
 
-@dataclass(eq=False)
 class _Alias:
-    stem: str
-    deferrable: bool
-    text: str = ""  # the definition, with placeholders for nested aliases
-    depth: int = 1
-    children: list[int] = field(default_factory=list)
+    __slots__ = ("stem", "deferrable", "text", "depth", "children")
+
+    def __init__(self, stem: str, deferrable: bool) -> None:
+        self.stem = stem
+        self.deferrable = deferrable
+        self.text = ""  # the definition, with placeholders for nested aliases
+        self.depth = 1
+        self.children: list[int] = []
 
 
 @dataclass(eq=False, repr=False)
@@ -108,6 +113,7 @@ class TTGIRPrinter(Printer):
     _printed: dict[int, tuple[Attribute, str, list[Any]]] = field(default_factory=dict)
     _visited: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # _alias_index by identity
     _slots: list[Any] | None = None  # capturing an op template (fastprint): its slots
+    _names: dict[int, str] = field(default_factory=dict)  # SSA names by the value's id (asm_names)
     _templates: dict[Any, Any] = field(default_factory=dict)  # fastprint's, of this printer's mode
     # Process-wide texts of attributes and of alias definitions (fastprint), for this mode.
     _attr_texts: dict[int, Any] = field(default_factory=dict)
@@ -167,11 +173,15 @@ class TTGIRPrinter(Printer):
         return "".join(out)
 
     def print_ssa_value(self, value: SSAValue) -> str:
+        name = self._names.get(id(value))
         if self._slots is not None:
             self._slots.append(value)
             self.stream.write(fastprint.MARK)  # type: ignore[union-attr]
-            return self._ssa_values.get(value, "")
-        return super().print_ssa_value(value)
+            return name or ""
+        if name is None:  # (a value outside the printed op: xDSL names it)
+            return super().print_ssa_value(value)
+        self.print_string("%" + name)
+        return name
 
     def capture(self, op: Operation, generic: bool, slots: list[Any]) -> str | None:
         """The op's text after its results, its operands and top-level attributes
@@ -236,25 +246,7 @@ class TTGIRPrinter(Printer):
             alias = _Alias(stem, self._deferrable)
             self._aliases.append(alias)
             self._alias_attrs.append(attr)
-            known = self._definitions.get(id(attr))
-            saved = self.stream, self._frames, self._children, self.printing_location
-            self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
-            try:
-                if known is not None:  # defined by an earlier printer: visit what it nests, in order
-                    _, pieces, nested, alias.depth = known
-                    alias.text = self._fill(pieces, nested)
-                else:
-                    Printer.print_attribute(self, attr)
-                    alias.text = self.stream.getvalue()  # type: ignore[union-attr]
-                    alias.depth = self._frames[0] + 1
-                alias.children = self._children
-            finally:
-                self.stream, self._frames, self._children, self.printing_location = saved
-            if known is None:
-                pieces = fastprint.split_refs(alias.text, len(alias.children), alias.children)
-                if pieces is not None:
-                    nested = [(self._alias_attrs[i], self._aliases[i].stem) for i in alias.children]
-                    fastprint.remember(self._definitions, attr, (attr, pieces, nested, alias.depth))
+            self._define(attr, alias)
         elif not self._deferrable:
             self._keep_before(index)
         if self._frames is not None:
@@ -263,6 +255,31 @@ class TTGIRPrinter(Printer):
                 self._frames[-1] = depth
             self._children.append(index)  # type: ignore[union-attr]
         return index
+
+    def _define(self, attr: Attribute, alias: _Alias) -> None:
+        """The alias's definition text, its depth and the aliases it nests."""
+        known = self._definitions.get(id(attr))
+        if known is not None and not known[2]:  # defined by an earlier printer, nothing nested
+            alias.text, alias.depth = known[1][0], known[3]
+            return
+        saved = self.stream, self._frames, self._children, self.printing_location
+        self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
+        try:
+            if known is not None:  # defined by an earlier printer: visit what it nests, in order
+                _, pieces, nested, alias.depth = known
+                alias.text = self._fill(pieces, nested)
+            else:
+                Printer.print_attribute(self, attr)
+                alias.text = self.stream.getvalue()  # type: ignore[union-attr]
+                alias.depth = self._frames[0] + 1
+            alias.children = self._children
+        finally:
+            self.stream, self._frames, self._children, self.printing_location = saved
+        if known is None:
+            pieces = fastprint.split_refs(alias.text, len(alias.children), alias.children)
+            if pieces is not None:
+                nested = [(self._alias_attrs[i], self._aliases[i].stem) for i in alias.children]
+                fastprint.remember(self._definitions, attr, (attr, pieces, nested, alias.depth))
 
     def _keep_before(self, index: int) -> None:
         """Mark an alias, and those it uses, as printed before the module."""
@@ -315,7 +332,18 @@ class TTGIRPrinter(Printer):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
+        items = sorted(attr_dict.items(), key=self._printed_name)
+        if self._slots is None and self._frames is None and not self.printing_location:
+            # xDSL's print_attr_dict in one string, the values' texts reused.
+            parts = []
+            for name, value in items:
+                if _BARE_NAME.fullmatch(name) is None:
+                    break
+                parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+            else:
+                self.print_string("{" + ", ".join(parts) + "}")
+                return
+        super().print_attr_dict(dict(items))
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
@@ -383,14 +411,14 @@ class TTGIRPrinter(Printer):
         results = op.results
         if not results:
             return ""
-        name = self._ssa_values.get(results[0])
+        name = self._names.get(id(results[0]))
         if name is None:
             return None
         if len(results) == 1:
             return f"%{name} = "
         if "#" in name:
             return f"%{name.partition('#')[0]}:{len(results)} = "
-        return ", ".join(f"%{self._ssa_values[r]}" for r in results) + " = "
+        return ", ".join(f"%{self._names[id(r)]}" for r in results) + " = "
 
     def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
         if self._next_line_callback and print_message:
@@ -405,7 +433,7 @@ class TTGIRPrinter(Printer):
         results = op.results
         if not results:
             return
-        name = self._ssa_values.get(results[0])
+        name = self._names.get(id(results[0]))
         if name is None:
             super()._print_results(op)
             return
@@ -414,7 +442,7 @@ class TTGIRPrinter(Printer):
         elif "#" in name:
             self.print_string(f"%{name.partition('#')[0]}:{len(results)} = ")
         else:  # each result is its own group
-            self.print_string(", ".join(f"%{self._ssa_values[r]}" for r in results) + " = ")
+            self.print_string(", ".join(f"%{self._names[id(r)]}" for r in results) + " = ")
 
     def print_operation_type(self, op: Operation) -> None:
         # The location goes at the end of the op, where print_op puts it.
@@ -436,25 +464,27 @@ class TTGIRPrinter(Printer):
             self.print_attribute(loc)
 
     def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
-        if not print_block_args:
-            super().print_block(block, print_block_args, print_block_terminator)
-            return
         # xDSL's print_block with MLIR's comment on the block's predecessors.
-        self._print_new_line()
-        if block not in self._blocks:
-            self._populate_block_name(block)
-        self.print_block_name(block)
-        if block.args:
-            with self.in_parens():
-                self.print_list(block.args, self.print_block_argument)
-        self.print_string(":")
-        self.print_string(_predecessors_comment(block, self._blocks))
-        with self.indented():
-            for op in block.ops:
-                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
-                    continue
-                self._print_new_line()
-                self.print_op(op)
+        if print_block_args:
+            self._print_new_line()
+            if block not in self._blocks:
+                self._populate_block_name(block)
+            self.print_block_name(block)
+            if block.args:
+                with self.in_parens():
+                    self.print_list(block.args, self.print_block_argument)
+            self.print_string(":")
+            self.print_string(_predecessors_comment(block, self._blocks))
+        self._indent += 1
+        try:
+            op = block.first_op
+            while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
+                if print_block_terminator or not op.has_trait(IsTerminator, value_if_unregistered=False):
+                    self._print_new_line()
+                    self.print_op(op)
+                op = op._next_op
+        finally:
+            self._indent -= 1
 
     def print_float(self, value: float, type: Any) -> None:
         self.print_string(float_text(value, type))
@@ -511,7 +541,7 @@ def print_module(
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
     with gc_paused():
-        printer._ssa_values.update(ssa_names(op, generic))
+        printer._names = ssa_name_ids(op, generic)
         printer.print_op(op)
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic and (m := _BUILTIN_MODULE.match(text)):
