@@ -110,3 +110,34 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     assert "%3 = tt.make_range {end = 128 : i32, start = 64 : i32} : tensor<64xi32, #blocked>" in out
     assert "-> tensor<64xi32, #blocked1> loc(#loc6)" in out
     assert out == _print(parsed.module, parsed.spelling, False, dict(debuginfo=True))
+
+
+def test_attributes_equal_in_value_share_texts_and_only_those() -> None:
+    """A module parsed again with the parser's tables emptied has new attribute objects:
+    their texts and the op templates are found by value. Values that compare unequal
+    but are close (signed zeros, i1 vs i32 zero) keep their own texts."""
+    from xpu_passes.frontend.memo import clear_shared
+
+    text = """module {
+  tt.func @f() -> f32 {
+    %cst = arith.constant 0.000000e+00 : f32 loc("k.py":1:0)
+    %cst_0 = arith.constant -0.000000e+00 : f32 loc("k.py":2:0)
+    %false = arith.constant false loc("k.py":3:0)
+    %c0_i32 = arith.constant 0 : i32 loc("k.py":4:0)
+    %0 = arith.addf %cst, %cst_0 : f32 loc("k.py":5:0)
+    %1 = arith.addf %cst_0, %cst : f32 loc("k.py":5:0)
+    tt.return %0 : f32 loc("k.py":6:0)
+  } loc("k.py":1:0)
+} loc("k.py":0:0)
+"""
+    first = parse_module(make_context(), text, "t", verify=False)
+    clear_shared()
+    second = parse_module(make_context(), text, "t", verify=False)
+    _print(first.module, first.spelling, True, dict(debuginfo=True))
+    for options in FORMS.values():
+        slow = _print(second.module, second.spelling, False, options)
+        assert _print(second.module, second.spelling, True, options) == slow
+    out = _print(second.module, second.spelling, True, dict(debuginfo=True))
+    assert "%cst_0 = arith.constant -0.000000e+00 : f32" in out
+    assert "%false = arith.constant false" in out and "%c0_i32 = arith.constant 0 : i32" in out
+    assert "%1 = arith.addf %cst_0, %cst : f32" in out

@@ -34,7 +34,7 @@ Template = tuple[tuple[str, ...], tuple["int | Attribute", ...]]
 
 _TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
-_MAX = 50_000  # templates kept before the table starts afresh
+_MAX = 50_000  # entries kept before the tables start afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
 _templates: dict[Any, dict[tuple[Any, ...], tuple[Template | None, tuple[Any, ...]]]] = {}
 _eligible_cache: dict[type[Operation], bool] = {}
@@ -83,10 +83,17 @@ def table(mode: Any) -> dict[Any, Any]:
 
 
 def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
-    """Keep `entry` under `attr`'s id (the entry holds `attr`, so the id stays its own)."""
-    if len(table) >= _MAX:
-        table.clear()
-    table[id(attr)] = entry
+    """Keep `entry` under the id of `attr`'s canonical object (kept by the entry too, so
+    the id stays its own)."""
+    canon = canonical(attr)
+    table[id(canon)] = (entry, canon)
+
+
+def recall(table: dict[int, Any], attr: Attribute) -> Any:
+    """What `remember` kept for `attr` or an attribute equal to it, or None."""
+    known = _known.get(id(attr)) or _learn(attr)
+    entry = table.get(known[2])
+    return None if entry is None else entry[0]
 
 
 _REF = re.compile("\x00(\\d+)\x01")
@@ -110,31 +117,31 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         return None
     operands = op._operands
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
+    # Attributes by the id of their canonical object: equal attributes print alike.
+    known = _known
     key = [type(op)]
-    key += map(id, map(_TYPE, operands))
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, operands)]
     ids = list(map(id, operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
-    key += map(id, map(_TYPE, op.results))
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op.results)]
     if props := op.properties:
         key.append(None)
         key += props
-        key += map(id, props.values())
+        key += [(known.get(id(a)) or _learn(a))[2] for a in props.values()]
     if attrs := op.attributes:
         key.append(0)
         key += attrs
-        key += map(id, attrs.values())
+        key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
     entry = templates.get(k := tuple(key))
     if entry is None:
         if not _eligible(type(op), generic):
             template = None
         else:
             template = _capture(printer, op, generic)
-        keep = (op.operand_types, op.result_types, tuple(op.properties.values()), tuple(op.attributes.values()))
-        if len(templates) >= _MAX:
-            templates.clear()
+        keep = [known[i][3] for i in map(id, (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values()))]
         entry = templates[k] = (template, keep)
     template = entry[0]
     if template is None:
@@ -171,19 +178,41 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
     return pieces, tuple(resolved)
 
 
+# id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):
+# the first attribute seen equal to it. Attributes are immutable, hashing walks them.
+_known: dict[int, tuple[Attribute, int, int, Attribute]] = {}
+_by_hash: dict[int, list[Attribute]] = {}
+
+
+def _learn(attr: Attribute) -> tuple[Attribute, int, int, Attribute]:
+    h = hash(attr)
+    bucket = _by_hash.setdefault(h, [])
+    canon = next((other for other in bucket if other is attr or other == attr), None)
+    if canon is None:
+        bucket.append(attr)
+        canon = attr
+    entry = _known[id(attr)] = (attr, h, id(canon), canon)
+    return entry
+
+
 def hash_of(attr: Attribute) -> int:
-    """`hash(attr)`, computed once per attribute object (it walks the attribute)."""
-    known = _hashes.get(id(attr))
-    if known is None:
-        if len(_hashes) >= _MAX:
-            _hashes.clear()
-        known = _hashes[id(attr)] = (attr, hash(attr))
-    return known[1]
+    """`hash(attr)`, computed once per attribute object."""
+    return (_known.get(id(attr)) or _learn(attr))[1]
 
 
-_hashes: dict[int, tuple[Attribute, int]] = {}
+def canonical(attr: Attribute) -> Attribute:
+    """The first attribute seen equal to `attr`."""
+    return (_known.get(id(attr)) or _learn(attr))[3]
+
+
+def begin() -> None:
+    """Before a print: start afresh when the tables have grown too large (never during
+    one, so an id in a table's key is always one of the objects the table keeps)."""
+    if len(_known) > 4 * _MAX or sum(len(t) for t in _templates.values()) > _MAX:
+        clear()
 
 
 def clear() -> None:
-    _hashes.clear()
+    _known.clear()
+    _by_hash.clear()
     _templates.clear()

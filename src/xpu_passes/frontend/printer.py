@@ -118,6 +118,7 @@ class TTGIRPrinter(Printer):
     # Process-wide texts of attributes and of alias definitions (fastprint), for this mode.
     _attr_texts: dict[int, Any] = field(default_factory=dict)
     _definitions: dict[int, Any] = field(default_factory=dict)
+    _reuse: bool = True  # (fastprint.enabled: tests compare with everything printed afresh)
     _alias_attrs: list[Attribute] = field(default_factory=list)  # by alias index
     # Aliases visited at the top of the attribute being printed, as (attribute, stem); a
     # None in it: the text is not their placeholders in order (not reusable elsewhere).
@@ -147,7 +148,7 @@ class TTGIRPrinter(Printer):
         return hit[1]
 
     def _attribute_text(self, attribute: Attribute) -> tuple[Attribute, str, list[Any]]:
-        known = self._attr_texts.get(id(attribute))
+        known = fastprint.recall(self._attr_texts, attribute) if self._reuse else None
         if known is not None:  # printed by an earlier printer: visit its aliases, in order
             _, pieces, visits = known
             return attribute, self._fill(pieces, visits), visits
@@ -258,7 +259,7 @@ class TTGIRPrinter(Printer):
 
     def _define(self, attr: Attribute, alias: _Alias) -> None:
         """The alias's definition text, its depth and the aliases it nests."""
-        known = self._definitions.get(id(attr))
+        known = fastprint.recall(self._definitions, attr) if self._reuse else None
         if known is not None and not known[2]:  # defined by an earlier printer, nothing nested
             alias.text, alias.depth = known[1][0], known[3]
             return
@@ -535,7 +536,9 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
-    if fastprint.enabled:  # (else this printer's own tables: everything printed afresh)
+    printer._reuse = fastprint.enabled
+    if fastprint.enabled:
+        fastprint.begin()
         mode = tuple(sorted(printer.renames.items()))
         printer._templates = fastprint.table(("ops", generic, mode))
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
