@@ -83,8 +83,8 @@ class AliasPrinter(Printer):
 
     use_aliases: bool = True
     _aliases: list[_Alias] = field(default_factory=list)
-    # By hash (fastprint.hash_of), then equality: attributes that are equal share an alias.
-    _alias_index: dict[int, list[tuple[Attribute, int]]] = field(default_factory=dict)
+    # By the id of the attribute's canonical object (fastprint): equal attributes share an alias.
+    _alias_index: dict[int, int] = field(default_factory=dict)
     _deferrable: bool = False  # visiting an op's own location
     _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
     _children: list[int] | None = None  # aliases nested in the definition being rendered
@@ -187,21 +187,21 @@ class AliasPrinter(Printer):
     def _visit(self, attr: Attribute, stem: str) -> int:
         """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
         seen = self._visited.get(id(attr))
-        index = seen[1] if seen is not None else None
-        if seen is None:
-            equal = self._alias_index.setdefault(fastprint.hash_of(attr), [])
-            index = next((i for other, i in equal if other is attr or other == attr), None)
-            if index is not None:
-                self._visited[id(attr)] = (attr, index)
-        if index is None:
-            index = len(self._aliases)
-            equal.append((attr, index))
+        if seen is not None:
+            index = seen[1]
+        else:
+            canon = fastprint.canonical_id(attr)
+            index = self._alias_index.get(canon)
+            first = index is None
+            if first:
+                index = self._alias_index[canon] = len(self._aliases)
             self._visited[id(attr)] = (attr, index)
-            alias = _Alias(stem, self._deferrable)
-            self._aliases.append(alias)
-            self._alias_attrs.append(attr)
-            self._define(attr, alias)
-        elif not self._deferrable:
+            if first:
+                alias = _Alias(stem, self._deferrable)
+                self._aliases.append(alias)
+                self._alias_attrs.append(attr)
+                self._define(attr, alias)
+        if not self._deferrable and self._aliases[index].deferrable:
             self._keep_before(index)
         if self._frames is not None:
             depth = self._aliases[index].depth

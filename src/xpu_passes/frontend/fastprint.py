@@ -200,6 +200,11 @@ def hash_of(attr: Attribute) -> int:
     return (_known.get(id(attr)) or _learn(attr))[1]
 
 
+def canonical_id(attr: Attribute) -> int:
+    """The id of `canonical(attr)`."""
+    return (_known.get(id(attr)) or _learn(attr))[2]
+
+
 def canonical(attr: Attribute) -> Attribute:
     """The first attribute seen equal to `attr`."""
     return (_known.get(id(attr)) or _learn(attr))[3]

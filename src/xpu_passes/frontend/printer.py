@@ -16,6 +16,7 @@ form instead, whose `^bb0(%arg: type loc(...))` carries them.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 from io import StringIO
@@ -30,7 +31,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer
 from xpu_passes.frontend import fastprint
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
-from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.frontend.mlir_floats import float_text
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
@@ -269,7 +269,19 @@ def print_module(
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
     """
-    spelling = spelling or Spelling.choose("triton-3.3")
+    # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
+    # the one a parse's allocations have made due, which the first allocation here would
+    # trigger: so the collector is paused before anything is allocated.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _print(op, spelling or Spelling.choose("triton-3.3"), debuginfo, local_scope, generic, block_arg_locs)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool, generic: bool, block_arg_locs: bool) -> str:
     body = StringIO()
     printer = TTGIRPrinter(
         renames={c: n for c, n in spelling.names.items() if c != n},
@@ -286,9 +298,8 @@ def print_module(
         printer._templates = fastprint.table(("ops", generic, mode))
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
-    with gc_paused():
-        printer._names = ssa_name_ids(op, generic)
-        printer.print_op(op)
+    printer._names = ssa_name_ids(op, generic)
+    printer.print_op(op)
     text = body.getvalue()
     if isinstance(op, ModuleOp) and not generic and (m := _BUILTIN_MODULE.match(text)):
         text = m.group(1) + "module" + text[m.end() :]  # (the module is the first line)
