@@ -1,18 +1,21 @@
-"""Op templates: each distinct op form is printed once by its own `print`, then reused.
+"""What printing reuses across ops, modules and printers (process-wide tables).
 
-An op without regions or successors prints as a function of its class, its properties,
-attributes, operand and result types (all immutable, keyed by identity) and the names
-of its operands. So the first op of a form is printed by its own `print` (or xDSL's
-generic form) with each operand and each top-level attribute left as a slot, and every
-later op of that form is the template's text with the slots filled: the operands' SSA
-names, and the attributes' text through the printer (which visits their aliases in the
-same order, so alias numbering is unchanged). Which printers are such functions is
-listed here (`_eligible`): xDSL's declarative formats and the hand-written ones below,
-read for that. `tests/python/test_fastprint.py` prints every corpus dump and lit input
-with and without templates, in every form, and compares.
-
-The table is process-wide (later round trips and kernels reuse it); it keeps the objects
-its keys name alive, so an id in a key is never another object's.
+- Op templates. An op without regions or successors prints as a function of its class,
+  its properties, attributes, operand and result types, which of its operands are the
+  same value, and its operands' names. So the first op of a form is printed by its own
+  `print` (or xDSL's generic form) with each operand and each top-level attribute left
+  as a slot, and every later op of that form is the template with the slots filled: the
+  operands' SSA names, and the attributes' text through the printer (which visits their
+  aliases in the same order, so alias numbering is unchanged). Which printers are such
+  functions is listed here (`_eligible`): xDSL's declarative formats and the
+  hand-written ones below, read for that.
+- Texts of attributes and of alias definitions (aliases.py), with the aliases they visit.
+Attributes are keyed by the id of their canonical object, the first attribute seen equal
+to them (xDSL compares attributes by value, floats by their bits): a module parsed anew
+has new attribute objects, equal to the old ones. Every table keeps the objects whose
+ids its keys hold, and is emptied only between prints (`begin`), so an id in a key is
+never another object's. `tests/python/test_fastprint.py` prints every corpus dump and
+lit input with and without reuse, in every form, and compares.
 """
 
 from __future__ import annotations
