@@ -59,7 +59,7 @@ def _constant_name(op: Operation) -> str:
 class _Namer:
     def __init__(self, generic: bool) -> None:
         self.generic = generic
-        self.names: dict[SSAValue, str] = {}
+        self.names: dict[int, str] = {}  # by the value's id (SSAValue hashes in Python)
         self.next_value = 0
         self.next_arg = 0
         self.next_conflict = 0
@@ -80,49 +80,65 @@ class _Namer:
         results = op.results
         if not results:
             return
-        if not self.generic and op.name == "arith.constant":  # by name: xDSL's arith loads lazily
-            self.names[results[0]] = self.unique(_constant_name(op))
-            return
-        named = RESULT_NAMES.get(op.name) if not self.generic else None
-        if named is not None and len(named) == len(results):
-            for r, name in zip(results, named):
-                self.names[r] = self.unique(name)
-            return
+        if not self.generic:
+            name = op.name
+            if name == "arith.constant":  # by name: xDSL's arith loads lazily
+                self.names[id(results[0])] = self.unique(_constant_name(op))
+                return
+            named = RESULT_NAMES.get(name)
+            if named is not None and len(named) == len(results):
+                for r, name in zip(results, named):
+                    self.names[id(r)] = self.unique(name)
+                return
         n = self.next_value
         self.next_value += 1
         if len(results) == 1:
-            self.names[results[0]] = str(n)
+            self.names[id(results[0])] = str(n)
         else:
             for i, r in enumerate(results):
-                self.names[r] = f"{n}#{i}"
+                self.names[id(r)] = f"{n}#{i}"
 
-    def number_region(self, region: Region) -> None:
-        for block in region.blocks:
-            entry = block is region.blocks.first
+    def number_region(self, region: Region, nested: list[Operation]) -> None:
+        """Names of the region's values; its ops that have regions go to `nested`."""
+        block = entry = region.first_block
+        while block is not None:
             for arg in block.args:
-                if entry:
-                    self.names[arg] = f"arg{self.next_arg}"
+                if block is entry:
+                    self.names[id(arg)] = f"arg{self.next_arg}"
                     self.next_arg += 1
                 else:
-                    self.names[arg] = str(self.next_value)
+                    self.names[id(arg)] = str(self.next_value)
                     self.next_value += 1
-            for op in block.ops:
-                self.number_op(op)
+            op = block.first_op
+            while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
+                if op.results:
+                    self.number_op(op)
+                if op.regions:
+                    nested.append(op)
+                op = op._next_op
+            block = block._next_block
 
 
 def ssa_names(top: Operation, generic: bool = False) -> dict[SSAValue, str]:
     """Name (without `%`) of every value in `top`; `N#i` for results of multi-result ops."""
+    values = {id(v): v for op in top.walk() for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args))}
+    return {values[i]: name for i, name in ssa_name_ids(top, generic).items()}
+
+
+def ssa_name_ids(top: Operation, generic: bool = False) -> dict[int, str]:
+    """ssa_names by the values' ids (what the printer reads)."""
     namer = _Namer(generic)
     namer.number_op(top)
     root = namer.scope
     stack: list[tuple[Region, int, int, int, _Scope]] = [(r, 0, 0, 0, root) for r in top.regions]
+    nested: list[Operation] = []
     while stack:
         region, namer.next_value, namer.next_arg, namer.next_conflict, parent = stack.pop()
         namer.scope = scope = _Scope(parent)
-        namer.number_region(region)
+        namer.number_region(region, nested)
         state = (namer.next_value, namer.next_arg, namer.next_conflict, scope)
-        for block in region.blocks:
-            for op in block.ops:
-                for r in op.regions:
-                    stack.append((r, *state))
+        for op in nested:
+            for r in op.regions:
+                stack.append((r, *state))
+        nested.clear()
     return namer.names

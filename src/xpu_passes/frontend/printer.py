@@ -2,17 +2,10 @@
 
 What MLIR does that xDSL does not, and how we match it:
 - SSA names: MLIR's numbering (see asm_names); `%15:3 = ` defines a result group, `%15#1` uses it.
-- Aliases (`#blocked1 = #ttg.blocked<...>`, `#loc3 = loc(...)`): every layout attribute of
-  Triton's dialects and every location gets one. MLIR orders them by alias depth (1 + the
-  deepest alias nested in the definition), then by name, then by first visit, and numbers
-  each name in that order (`#loc`, `#loc1`, ...). An op's location is visited before the
-  op's contents. Aliases that can be deferred (used only by op locations) are printed after
-  the module, the others before it.
-- Block-argument locations (function arguments, `^bb0(...)`) are printed inline, their
-  nested locations through aliases; such a location's alias is still defined, before the
-  module (MLIR's "TODO: allow deferring argument locations").
-We print the body once with a placeholder for each alias use, then sort the aliases and
-substitute their names: one pass, linear in the output.
+- Aliases of layouts and locations, and their order: see aliases.py (this printer's base).
+- Attribute dictionaries sorted by name as printed; `builtin.module` printed `module`.
+Speed: an op without regions is its form's template filled in (fastprint), written
+with its results and location in one string.
 
 `block_arg_locs` (for text that triton re-parses, not for people): the custom syntax of
 `scf.for` and of `scf.while`'s before region has no place for the locations of the
@@ -23,212 +16,78 @@ form instead, whose `^bb0(%arg: type loc(...))` carries them.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field
 from io import StringIO
 from collections.abc import Mapping
 from typing import Any
 
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    ArrayAttr,
-    DenseIntOrFPElementsAttr,
-    IndexType,
-    IntegerType,
-    CallSiteLoc,
-    FileLineColLoc,
-    FusedLoc,
-    ModuleOp,
-    NameLoc,
-    UnknownLoc,
-    UnregisteredOp,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation
+from xdsl.dialects.builtin import ModuleOp, UnitAttr, UnknownLoc, UnregisteredOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
-from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRLexer
 
-from xpu_passes.frontend.asm_names import ssa_names
-from xpu_passes.frontend.memo import gc_paused
+from xpu_passes.frontend import fastprint
+from xpu_passes.frontend.aliases import AliasPrinter
+from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
-# Alias names Triton's dialects give their attributes (OpAsmDialectInterface::getAlias).
-ALIAS_STEMS: dict[str, str] = {
-    "ttg.blocked": "blocked",
-    "ttg.linear": "linear",
-    "ttg.swizzled_shared": "shared",
-    "ttg.shared": "shared",
-    "ttg.nvmma_shared": "shared",
-    # Other backends' layouts (kept verbatim by dialects/ttg_newer.py), as Triton names them.
-    "ttg.nvidia_mma": "mma",
-    "ttg.amd_mfma": "mma",
-    "ttg.amd_wmma": "mma",
-    "ttg.padded_shared": "shared",
-    "ttg.partitioned_shared": "shared",
-    "ttg.shared_linear": "shared",
-    "ttg.amd_rotating_shared": "shared",
-    "ttg.generic_linear": "generic_linear",
-    "ttg.shared_memory": "smem",
-    "ttig.dpas": "mma",
-    "ttig.warp": "warp",
-    "ttig.subgroup_2d_block": "block_io",
-}
-_LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
-
-# An alias use in the printed text: \x00<index>\x01.
-_REF = re.compile("\x00(\\d+)\x01")
-
-
-@dataclass(eq=False)
-class _Alias:
-    stem: str
-    deferrable: bool
-    text: str = ""  # the definition, with placeholders for nested aliases
-    depth: int = 1
-    children: list[int] = field(default_factory=list)
+_BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
 
 
 @dataclass(eq=False, repr=False)
-class TTGIRPrinter(Printer):
-    use_aliases: bool = True
+class TTGIRPrinter(AliasPrinter):
+    """Triton's text: SSA names, op forms (fastprint's templates), blocks, locations."""
+
     block_arg_locs: bool = False  # generic scf.for/scf.while, see the module docstring
     renames: dict[str, str] = field(default_factory=dict)  # dialect prefixes printed otherwise (spelling)
-    _aliases: list[_Alias] = field(default_factory=list)
-    _alias_index: dict[Attribute, int] = field(default_factory=dict)
-    _deferrable: bool = False  # visiting an op's own location
-    _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
-    _children: list[int] | None = None  # aliases nested in the definition being rendered
-    # Printed text of attributes outside alias definitions, by identity (attributes are
-    # immutable; the object is kept so that its id stays its own). Printing one again
-    # has no other effect than its text (see _visit), so the text is reused.
-    _printed: dict[int, tuple[Attribute, str]] = field(default_factory=dict)
-    _visited: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # _alias_index by identity
+    _names: dict[int, str] = field(default_factory=dict)  # SSA names by the value's id (asm_names)
+    _templates: dict[Any, Any] = field(default_factory=dict)  # fastprint's, of this printer's mode
 
-    # ---------------------------------------------------------------- aliases
+    def print_ssa_value(self, value: SSAValue) -> str:
+        name = self._names.get(id(value))
+        if self._slots is not None:
+            self._slots.append(value)
+            self.stream.write(fastprint.MARK)  # type: ignore[union-attr]
+            return name or ""
+        if name is None:  # (a value outside the printed op: xDSL names it)
+            return super().print_ssa_value(value)
+        self.print_string("%" + name)
+        return name
 
-    def print_attribute(self, attribute: Attribute) -> None:
-        if self._frames is not None or self.printing_location:
-            self._print_attribute(attribute)
-            return
-        hit = self._printed.get(id(attribute))
-        if hit is None:
-            saved, column, self.stream = self.stream, self._current_column, StringIO()
-            try:
-                self._print_attribute(attribute)
-                text = self.stream.getvalue()  # type: ignore[union-attr]
-            finally:
-                self.stream, self._current_column = saved, column
-            if "\n" in text:  # (never for attributes; keep the column bookkeeping exact)
-                self.print_string(text)
-                return
-            hit = self._printed[id(attribute)] = (attribute, text)
-        self.print_string(hit[1])
-
-    def _print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
-            return
-        if not self.use_aliases:
-            super().print_attribute(attribute)
-            return
-        stem = ALIAS_STEMS.get(getattr(attribute, "name", ""))
-        if stem is None and isinstance(attribute, _LOCATIONS):
-            stem = "loc"
-        if stem is not None:
-            index = self._visit(attribute, stem)
-            if stem == "loc" and not self.printing_location:
-                # A location on its own is a block argument's (print_op prints the op's):
-                # MLIR prints it inline.
-                self.print_string(self._aliases[index].text)
+    def capture(self, op: Operation, generic: bool, slots: list[Any]) -> str | None:
+        """The op's text after its results, its operands and top-level attributes
+        printed as fastprint.MARK and listed in `slots`."""
+        saved, column, self.stream, self._slots = self.stream, self._current_column, StringIO(), slots
+        try:
+            if generic:
+                self.print_string(f'"{op.name}"')
+                self.print_op_with_default_format(op)
             else:
-                self.print_string(f"\x00{index}\x01")
-            return
-        frames = self._frames
-        if frames is None or (self.printing_location and isinstance(attribute, ArrayAttr)):
-            # A fused location's list is syntax: MLIR visits its locations directly.
-            super().print_attribute(attribute)
-            return
-        frames.append(0)
-        super().print_attribute(attribute)
-        nested = frames.pop()
-        if nested and nested + 1 > frames[-1]:
-            frames[-1] = nested + 1
-
-    def _visit(self, attr: Attribute, stem: str) -> int:
-        """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
-        seen = self._visited.get(id(attr))
-        index = seen[1] if seen is not None else self._alias_index.get(attr)  # (hashing a location walks it)
-        if index is not None and seen is None:
-            self._visited[id(attr)] = (attr, index)
-        if index is None:
-            index = self._alias_index[attr] = len(self._aliases)
-            alias = _Alias(stem, self._deferrable)
-            self._aliases.append(alias)
-            saved = self.stream, self._frames, self._children, self.printing_location
-            self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
-            try:
-                Printer.print_attribute(self, attr)
-                alias.text = self.stream.getvalue()  # type: ignore[union-attr]
-                alias.depth = self._frames[0] + 1
-                alias.children = self._children
-            finally:
-                self.stream, self._frames, self._children, self.printing_location = saved
-        elif not self._deferrable:
-            self._keep_before(index)
-        if self._frames is not None:
-            depth = self._aliases[index].depth
-            if depth > self._frames[-1]:
-                self._frames[-1] = depth
-            self._children.append(index)  # type: ignore[union-attr]
-        return index
-
-    def _keep_before(self, index: int) -> None:
-        """Mark an alias, and those it uses, as printed before the module."""
-        stack = [index]
-        while stack:
-            alias = self._aliases[stack.pop()]
-            if alias.deferrable:
-                alias.deferrable = False
-                stack.extend(alias.children)
-
-    def finish(self, body: str, debuginfo: bool) -> str:
-        """Alias definitions before (and, with debug info, after) the printed `body`."""
-        order = sorted(range(len(self._aliases)), key=lambda i: (self._aliases[i].depth, self._aliases[i].stem, i))
-        names = [""] * len(order)
-        counts: dict[str, int] = {}
-        for i in order:
-            stem = self._aliases[i].stem
-            n = counts.get(stem, 0)
-            counts[stem] = n + 1
-            names[i] = f"#{stem}{n if n else ''}"
-        sub = lambda text: _REF.sub(lambda m: names[int(m.group(1))], text)  # noqa: E731
-        before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
-        after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
-        return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
-
-    def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
-        """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""
-        data = attr.data.data
-        n = len(attr)
-        if not n or len(data) % n:
-            return False
-        size = len(data) // n
-        first = data[:size]
-        if data != first * n:
-            return False
-        elt = attr.get_element_type()
-        if not isinstance(elt, (IntegerType, IndexType, AnyFloat)):
-            return False
-        self.print_string("dense<")
-        attr._print_one_elem(elt.unpack(first, 1)[0], self)  # type: ignore[arg-type]
-        self.print_string("> : ")
-        self.print_attribute(attr.get_type())
-        return True
+                self.print_string(op.name)
+                op.print(self)
+            return self.stream.getvalue()  # type: ignore[union-attr]
+        finally:
+            self.stream, self._current_column, self._slots = saved, column, None
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
+        items = sorted(attr_dict.items(), key=self._printed_name)
+        if self._slots is None and self._frames is None and not self.printing_location:
+            # xDSL's print_attr_dict in one string, the values' texts reused.
+            parts = []
+            for name, value in items:
+                if _BARE_NAME.fullmatch(name) is None:
+                    break
+                parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+            else:
+                self.print_string("{" + ", ".join(parts) + "}")
+                return
+        super().print_attr_dict(dict(items))
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
@@ -246,6 +105,22 @@ class TTGIRPrinter(Printer):
             self._deferrable = True
             loc = self._visit(op.location, "loc")
             self._deferrable = False
+        generic = (
+            self.print_generic_format
+            or Operation.print is type(op).print
+            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
+        )
+        if generic or op.name not in FORMS:
+            # The whole line at once when the op's form has a template (fastprint).
+            text = fastprint.op_text(self, op, generic, self._templates)
+            head = None if text is None else self._results_text(op)
+            if head is not None:
+                if self.print_debuginfo:
+                    tail = f" loc(\x00{loc}\x01)" if loc is not None else " " + self.attribute_text(op.location)
+                    self.print_string(head + text + tail)  # type: ignore[operator]
+                else:
+                    self.print_string(head + text)  # type: ignore[operator]
+                return
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
             self.print_string(f'"{op.op_name.data}"')
@@ -275,11 +150,34 @@ class TTGIRPrinter(Printer):
             else:
                 self.print_string(f" loc(\x00{loc}\x01)")
 
+    def _results_text(self, op: Operation) -> str | None:
+        """`%name = ` (and the like) before the op; None: names not given by ssa_names."""
+        results = op.results
+        if not results:
+            return ""
+        name = self._names.get(id(results[0]))
+        if name is None:
+            return None
+        if len(results) == 1:
+            return f"%{name} = "
+        if "#" in name:
+            return f"%{name.partition('#')[0]}:{len(results)} = "
+        return ", ".join(f"%{self._names[id(r)]}" for r in results) + " = "
+
+    def _print_new_line(self, indent: int | None = None, print_message: bool = True) -> None:
+        if self._next_line_callback and print_message:
+            super()._print_new_line(indent, print_message)
+            return
+        spaces = (self._indent if indent is None else indent) * self.indent_num_spaces
+        self.stream.write("\n" + " " * spaces)  # type: ignore[union-attr]
+        self._current_line += 1
+        self._current_column = spaces
+
     def _print_results(self, op: Operation) -> None:
         results = op.results
         if not results:
             return
-        name = self._ssa_values.get(results[0])
+        name = self._names.get(id(results[0]))
         if name is None:
             super()._print_results(op)
             return
@@ -288,7 +186,7 @@ class TTGIRPrinter(Printer):
         elif "#" in name:
             self.print_string(f"%{name.partition('#')[0]}:{len(results)} = ")
         else:  # each result is its own group
-            self.print_string(", ".join(f"%{self._ssa_values[r]}" for r in results) + " = ")
+            self.print_string(", ".join(f"%{self._names[id(r)]}" for r in results) + " = ")
 
     def print_operation_type(self, op: Operation) -> None:
         # The location goes at the end of the op, where print_op puts it.
@@ -310,25 +208,27 @@ class TTGIRPrinter(Printer):
             self.print_attribute(loc)
 
     def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
-        if not print_block_args:
-            super().print_block(block, print_block_args, print_block_terminator)
-            return
         # xDSL's print_block with MLIR's comment on the block's predecessors.
-        self._print_new_line()
-        if block not in self._blocks:
-            self._populate_block_name(block)
-        self.print_block_name(block)
-        if block.args:
-            with self.in_parens():
-                self.print_list(block.args, self.print_block_argument)
-        self.print_string(":")
-        self.print_string(_predecessors_comment(block, self._blocks))
-        with self.indented():
-            for op in block.ops:
-                if not print_block_terminator and op.has_trait(IsTerminator, value_if_unregistered=False):
-                    continue
-                self._print_new_line()
-                self.print_op(op)
+        if print_block_args:
+            self._print_new_line()
+            if block not in self._blocks:
+                self._populate_block_name(block)
+            self.print_block_name(block)
+            if block.args:
+                with self.in_parens():
+                    self.print_list(block.args, self.print_block_argument)
+            self.print_string(":")
+            self.print_string(_predecessors_comment(block, self._blocks))
+        self._indent += 1
+        try:
+            op = block.first_op
+            while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
+                if print_block_terminator or not op.has_trait(IsTerminator, value_if_unregistered=False):
+                    self._print_new_line()
+                    self.print_op(op)
+                op = op._next_op
+        finally:
+            self._indent -= 1
 
     def print_float(self, value: float, type: Any) -> None:
         self.print_string(float_text(value, type))
@@ -352,7 +252,7 @@ def _is_unlocated_iv(arg: BlockArgument) -> bool:
     return loop is not None and loop.name == "scf.for" and arg.index == 0 and isinstance(arg.location, UnknownLoc)
 
 
-_BUILTIN_MODULE = re.compile(r"^(\s*)builtin\.module\b", re.MULTILINE)
+_BUILTIN_MODULE = re.compile(r"(\s*)builtin\.module\b")
 
 
 def print_module(
@@ -369,7 +269,19 @@ def print_module(
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
     """
-    spelling = spelling or Spelling.choose("triton-3.3")
+    # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
+    # the one a parse's allocations have made due, which the first allocation here would
+    # trigger: so the collector is paused before anything is allocated.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _print(op, spelling or Spelling.choose("triton-3.3"), debuginfo, local_scope, generic, block_arg_locs)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool, generic: bool, block_arg_locs: bool) -> str:
     body = StringIO()
     printer = TTGIRPrinter(
         renames={c: n for c, n in spelling.names.items() if c != n},
@@ -379,10 +291,16 @@ def print_module(
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
-    with gc_paused():
-        printer._ssa_values.update(ssa_names(op, generic))
-        printer.print_op(op)
+    printer._reuse = fastprint.enabled
+    if fastprint.enabled:
+        fastprint.begin()
+        mode = tuple(sorted(printer.renames.items()))
+        printer._templates = fastprint.table(("ops", generic, mode))
+        printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
+        printer._definitions = fastprint.table(("definitions", mode))
+    printer._names = ssa_name_ids(op, generic)
+    printer.print_op(op)
     text = body.getvalue()
-    if isinstance(op, ModuleOp) and not generic:
-        text = _BUILTIN_MODULE.sub(r"\1module", text, count=1)
+    if isinstance(op, ModuleOp) and not generic and (m := _BUILTIN_MODULE.match(text)):
+        text = m.group(1) + "module" + text[m.end() :]  # (the module is the first line)
     return denormalize(printer.finish(text, debuginfo), spelling)

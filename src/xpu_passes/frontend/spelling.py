@@ -116,8 +116,43 @@ def normalize(text: str) -> tuple[str, ColumnMap, Spelling]:
 
 
 def denormalize(text: str, spelling: Spelling) -> str:
-    """Print canonical dialect names in the chosen spelling."""
+    """Print canonical dialect names in the chosen spelling.
+
+    A token never spans lines, so only the lines that hold a `name.` are scanned (most
+    of a printed module is location strings, which the pattern would otherwise visit
+    one by one)."""
     renames = {c: n for c, n in spelling.names.items() if c != n}
     if not renames:
         return text
-    return _token_re(list(renames)).sub(lambda m: _rename(m, renames) or m.group(0), text)
+    hits = [i for c in renames for i in _find_all(text, c + ".")]
+    if not hits:
+        return text
+    pattern = _token_re(list(renames))
+    out: list[str] = []
+    pos = 0
+    for hit in sorted(hits):
+        if hit < pos:  # on a line already done
+            continue
+        start = text.rfind("\n", 0, hit) + 1
+        end = text.find("\n", hit)
+        end = len(text) if end < 0 else end
+        out.append(text[pos:start])
+        last = start
+        for m in pattern.finditer(text, start, end):
+            if (repl := _rename(m, renames)) is not None:
+                out.append(text[last : m.start()])
+                out.append(repl)
+                last = m.end()
+        out.append(text[last:end])
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found = []
+    i = text.find(needle)
+    while i >= 0:
+        found.append(i)
+        i = text.find(needle, i + 1)
+    return found

@@ -1,0 +1,284 @@
+"""Attribute and location aliases as MLIR's AsmPrinter prints them (printer.py's base).
+
+Every layout attribute of Triton's dialects and every location gets an alias
+(`#blocked1 = #ttg.blocked<...>`, `#loc3 = loc(...)`). MLIR orders them by alias depth
+(1 + the deepest alias nested in the definition), then by name, then by first visit, and
+numbers each name in that order (`#loc`, `#loc1`, ...). An op's location is visited before
+the op's contents. Aliases that can be deferred (used only by op locations) are printed
+after the module, the others before it. Block-argument locations (function arguments,
+`^bb0(...)`) are printed inline, their nested locations through aliases; such a
+location's alias is still defined, before the module (MLIR's "TODO: allow deferring
+argument locations").
+The body is printed once with a placeholder for each alias use; `finish` sorts the
+aliases and substitutes their names: one pass, linear in the output. Texts of attributes
+and of alias definitions are reused across printers by value (fastprint), with the
+aliases they visit visited again in the same order, so the numbering is the same.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    CallSiteLoc,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FusedLoc,
+    IndexType,
+    IntegerType,
+    NameLoc,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute
+from xdsl.printer import Printer
+
+from xpu_passes.frontend import fastprint
+
+# Alias names Triton's dialects give their attributes (OpAsmDialectInterface::getAlias).
+ALIAS_STEMS: dict[str, str] = {
+    "ttg.blocked": "blocked",
+    "ttg.linear": "linear",
+    "ttg.swizzled_shared": "shared",
+    "ttg.shared": "shared",
+    "ttg.nvmma_shared": "shared",
+    # Other backends' layouts (kept verbatim by dialects/ttg_newer.py), as Triton names them.
+    "ttg.nvidia_mma": "mma",
+    "ttg.amd_mfma": "mma",
+    "ttg.amd_wmma": "mma",
+    "ttg.padded_shared": "shared",
+    "ttg.partitioned_shared": "shared",
+    "ttg.shared_linear": "shared",
+    "ttg.amd_rotating_shared": "shared",
+    "ttg.generic_linear": "generic_linear",
+    "ttg.shared_memory": "smem",
+    "ttig.dpas": "mma",
+    "ttig.warp": "warp",
+    "ttig.subgroup_2d_block": "block_io",
+}
+_LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
+
+# An alias use in the printed text: \x00<index>\x01.
+_REF = re.compile("\x00(\\d+)\x01")
+
+
+class _Alias:
+    __slots__ = ("stem", "deferrable", "text", "depth", "children")
+
+    def __init__(self, stem: str, deferrable: bool) -> None:
+        self.stem = stem
+        self.deferrable = deferrable
+        self.text = ""  # the definition, with placeholders for nested aliases
+        self.depth = 1
+        self.children: list[int] = []
+
+
+@dataclass(eq=False, repr=False)
+class AliasPrinter(Printer):
+    """xDSL's printer with MLIR's aliases; `finish` completes the printed text."""
+
+    use_aliases: bool = True
+    _aliases: list[_Alias] = field(default_factory=list)
+    # By the id of the attribute's canonical object (fastprint): equal attributes share an alias.
+    _alias_index: dict[int, int] = field(default_factory=dict)
+    _deferrable: bool = False  # visiting an op's own location
+    _frames: list[int] | None = None  # alias depth of what is nested, per attribute being defined
+    _children: list[int] | None = None  # aliases nested in the definition being rendered
+    # Printed text of attributes outside alias definitions, by identity (attributes are
+    # immutable; the object is kept so that its id stays its own). Printing one again
+    # has no other effect than its text (see _visit), so the text is reused.
+    # With the aliases visited in the text, in order (see _recording).
+    _printed: dict[int, tuple[Attribute, str, list[Any]]] = field(default_factory=dict)
+    _visited: dict[int, tuple[Attribute, int]] = field(default_factory=dict)  # _alias_index by identity
+    _slots: list[Any] | None = None  # capturing an op template (fastprint): its slots
+    # Process-wide texts of attributes and of alias definitions (fastprint), for this mode.
+    _attr_texts: dict[int, Any] = field(default_factory=dict)
+    _definitions: dict[int, Any] = field(default_factory=dict)
+    _reuse: bool = True  # (fastprint.enabled: tests compare with everything printed afresh)
+    _alias_attrs: list[Attribute] = field(default_factory=list)  # by alias index
+    # Aliases visited at the top of the attribute being printed, as (attribute, stem); a
+    # None in it: the text is not their placeholders in order (not reusable elsewhere).
+    _recording: list[Any] | None = None
+
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if self._slots is not None:
+            self._slots.append(attribute)
+            self.stream.write(fastprint.MARK)  # type: ignore[union-attr]
+            return
+        if self._frames is not None or self.printing_location:
+            self._print_attribute(attribute)
+            return
+        self.print_string(self.attribute_text(attribute))
+
+    def attribute_text(self, attribute: Attribute) -> str:
+        """What print_attribute prints for an attribute outside alias definitions."""
+        hit = self._printed.get(id(attribute))
+        if hit is None:
+            hit = self._attribute_text(attribute)
+            if "\n" not in hit[1]:  # (never for attributes; print_string indents the lines)
+                self._printed[id(attribute)] = hit
+        if self._recording is not None:  # nested in another attribute's text
+            self._recording.extend(hit[2])
+        return hit[1]
+
+    def _attribute_text(self, attribute: Attribute) -> tuple[Attribute, str, list[Any]]:
+        known = fastprint.recall(self._attr_texts, attribute) if self._reuse else None
+        if known is not None:  # printed by an earlier printer: visit its aliases, in order
+            _, pieces, visits = known
+            return attribute, self._fill(pieces, visits), visits
+        saved = self.stream, self._current_column, self._recording
+        self.stream, self._recording = StringIO(), []
+        try:
+            self._print_attribute(attribute)
+            text = self.stream.getvalue()  # type: ignore[union-attr]
+            visits = self._recording
+        finally:
+            self.stream, self._current_column, self._recording = saved
+        if None not in visits and "\n" not in text:
+            pieces = fastprint.split_refs(text, len(visits))
+            if pieces is not None:
+                fastprint.remember(self._attr_texts, attribute, (attribute, pieces, visits))
+        return attribute, text, visits
+
+    def _fill(self, pieces: tuple[str, ...], visits: list[tuple[Attribute, str]]) -> str:
+        out = [pieces[0]]
+        for (attr, stem), piece in zip(visits, pieces[1:]):
+            out.append(f"\x00{self._visit(attr, stem)}\x01")
+            out.append(piece)
+        return "".join(out)
+
+    def _print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
+            return
+        if not self.use_aliases:
+            super().print_attribute(attribute)
+            return
+        stem = ALIAS_STEMS.get(getattr(attribute, "name", ""))
+        if stem is None and isinstance(attribute, _LOCATIONS):
+            stem = "loc"
+        if stem is not None:
+            index = self._visit(attribute, stem)
+            inline = stem == "loc" and not self.printing_location
+            if self._frames is None and self._recording is not None:
+                self._recording.append(None if inline else (attribute, stem))
+            if inline:
+                # A location on its own is a block argument's (print_op prints the op's):
+                # MLIR prints it inline.
+                self.print_string(self._aliases[index].text)
+            else:
+                self.print_string(f"\x00{index}\x01")
+            return
+        frames = self._frames
+        if frames is None or (self.printing_location and isinstance(attribute, ArrayAttr)):
+            # A fused location's list is syntax: MLIR visits its locations directly.
+            super().print_attribute(attribute)
+            return
+        frames.append(0)
+        super().print_attribute(attribute)
+        nested = frames.pop()
+        if nested and nested + 1 > frames[-1]:
+            frames[-1] = nested + 1
+
+    def _visit(self, attr: Attribute, stem: str) -> int:
+        """Index of `attr`'s alias, defined on first visit (MLIR's AliasInitializer::visit)."""
+        seen = self._visited.get(id(attr))
+        if seen is not None:
+            index = seen[1]
+        else:
+            canon = fastprint.canonical_id(attr)
+            index = self._alias_index.get(canon)
+            first = index is None
+            if first:
+                index = self._alias_index[canon] = len(self._aliases)
+            self._visited[id(attr)] = (attr, index)
+            if first:
+                alias = _Alias(stem, self._deferrable)
+                self._aliases.append(alias)
+                self._alias_attrs.append(attr)
+                self._define(attr, alias)
+        if not self._deferrable and self._aliases[index].deferrable:
+            self._keep_before(index)
+        if self._frames is not None:
+            depth = self._aliases[index].depth
+            if depth > self._frames[-1]:
+                self._frames[-1] = depth
+            self._children.append(index)  # type: ignore[union-attr]
+        return index
+
+    def _define(self, attr: Attribute, alias: _Alias) -> None:
+        """The alias's definition text, its depth and the aliases it nests."""
+        known = fastprint.recall(self._definitions, attr) if self._reuse else None
+        if known is not None and not known[2]:  # defined by an earlier printer, nothing nested
+            alias.text, alias.depth = known[1][0], known[3]
+            return
+        saved = self.stream, self._frames, self._children, self.printing_location
+        self.stream, self._frames, self._children, self.printing_location = StringIO(), [0], [], False
+        try:
+            if known is not None:  # defined by an earlier printer: visit what it nests, in order
+                _, pieces, nested, alias.depth = known
+                alias.text = self._fill(pieces, nested)
+            else:
+                Printer.print_attribute(self, attr)
+                alias.text = self.stream.getvalue()  # type: ignore[union-attr]
+                alias.depth = self._frames[0] + 1
+            alias.children = self._children
+        finally:
+            self.stream, self._frames, self._children, self.printing_location = saved
+        if known is None:
+            pieces = fastprint.split_refs(alias.text, len(alias.children), alias.children)
+            if pieces is not None:
+                nested = [(self._alias_attrs[i], self._aliases[i].stem) for i in alias.children]
+                fastprint.remember(self._definitions, attr, (attr, pieces, nested, alias.depth))
+
+    def _keep_before(self, index: int) -> None:
+        """Mark an alias, and those it uses, as printed before the module."""
+        stack = [index]
+        while stack:
+            alias = self._aliases[stack.pop()]
+            if alias.deferrable:
+                alias.deferrable = False
+                stack.extend(alias.children)
+
+    def finish(self, body: str, debuginfo: bool) -> str:
+        """Alias definitions before (and, with debug info, after) the printed `body`."""
+        order = sorted(range(len(self._aliases)), key=lambda i: (self._aliases[i].depth, self._aliases[i].stem, i))
+        names = [""] * len(order)
+        counts: dict[str, int] = {}
+        for i in order:
+            stem = self._aliases[i].stem
+            n = counts.get(stem, 0)
+            counts[stem] = n + 1
+            names[i] = f"#{stem}{n if n else ''}"
+
+        def sub(text: str) -> str:
+            parts = _REF.split(text)
+            parts[1::2] = [names[int(i)] for i in parts[1::2]]
+            return "".join(parts)
+
+        before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
+        after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
+        return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
+
+    def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
+        """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""
+        data = attr.data.data
+        n = len(attr)
+        if not n or len(data) % n:
+            return False
+        size = len(data) // n
+        first = data[:size]
+        if data != first * n:
+            return False
+        elt = attr.get_element_type()
+        if not isinstance(elt, (IntegerType, IndexType, AnyFloat)):
+            return False
+        self.print_string("dense<")
+        attr._print_one_elem(elt.unpack(first, 1)[0], self)  # type: ignore[arg-type]
+        self.print_string("> : ")
+        self.print_attribute(attr.get_type())
+        return True

@@ -1,0 +1,226 @@
+"""What printing reuses across ops, modules and printers (process-wide tables).
+
+- Op templates. An op without regions or successors prints as a function of its class,
+  its properties, attributes, operand and result types, which of its operands are the
+  same value, and its operands' names. So the first op of a form is printed by its own
+  `print` (or xDSL's generic form) with each operand and each top-level attribute left
+  as a slot, and every later op of that form is the template with the slots filled: the
+  operands' SSA names, and the attributes' text through the printer (which visits their
+  aliases in the same order, so alias numbering is unchanged). Which printers are such
+  functions is listed here (`_eligible`): xDSL's declarative formats and the
+  hand-written ones below, read for that.
+- Texts of attributes and of alias definitions (aliases.py), with the aliases they visit.
+Attributes are keyed by the id of their canonical object, the first attribute seen equal
+to them (xDSL compares attributes by value, floats by their bits): a module parsed anew
+has new attribute objects, equal to the old ones. Every table keeps the objects whose
+ids its keys hold, and is emptied only between prints (`begin`), so an id in a key is
+never another object's. `tests/python/test_fastprint.py` prints every corpus dump and
+lit input with and without reuse, in every form, and compares.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Attribute, Operation
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.printer import TTGIRPrinter
+
+# A template: the literal pieces around its slots, and the slots (an operand's index,
+# or an attribute to print).
+Template = tuple[tuple[str, ...], tuple["int | Attribute", ...]]
+
+_TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
+MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
+_MAX = 50_000  # entries kept before the tables start afresh
+# (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
+_templates: dict[Any, dict[tuple[Any, ...], tuple[Template | None, tuple[Any, ...]]]] = {}
+_eligible_cache: dict[type[Operation], bool] = {}
+enabled = True  # (tests switch it off to compare with the op-by-op print)
+
+
+def _handwritten() -> set[Callable[..., None]]:
+    """Our hand-written `print`s that read nothing but the op's class, properties,
+    attributes, operand/result types and operand names."""
+    from xpu_passes.dialects import arith_compat, tt, ttig
+
+    fns: set[Callable[..., None]] = {
+        arith_compat._Compare.print,
+        arith_compat._Cast.print,
+        arith_compat.SelectOp.print,
+        tt.LoadOp.print,
+        tt.StoreOp.print,
+        tt.MakeTensorPtrOp.print,
+        tt.DotOp.print,
+        tt.FpToFpOp.print,
+        ttig.PrefetchOp.print,
+    }
+    return fns
+
+
+_HANDWRITTEN: set[Callable[..., None]] | None = None
+
+
+def _eligible(cls: type[Operation], generic: bool) -> bool:
+    if generic:
+        return not issubclass(cls, UnregisteredOp)
+    hit = _eligible_cache.get(cls)
+    if hit is None:
+        global _HANDWRITTEN
+        if _HANDWRITTEN is None:
+            _HANDWRITTEN = _handwritten()
+        fn = cls.print
+        declarative = fn.__qualname__.endswith("print_with_format") and fn.__module__ == "xdsl.irdl.operations"
+        hit = _eligible_cache[cls] = declarative or fn in _HANDWRITTEN
+    return hit
+
+
+def table(mode: Any) -> dict[Any, Any]:
+    """The process-wide table of one kind and printing mode (a printer looks it up once)."""
+    return _templates.setdefault(mode, {})
+
+
+def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
+    """Keep `entry` under the id of `attr`'s canonical object (kept by the entry too, so
+    the id stays its own)."""
+    canon = canonical(attr)
+    table[id(canon)] = (entry, canon)
+
+
+def recall(table: dict[int, Any], attr: Attribute) -> Any:
+    """What `remember` kept for `attr` or an attribute equal to it, or None."""
+    known = _known.get(id(attr)) or _learn(attr)
+    entry = table.get(known[2])
+    return None if entry is None else entry[0]
+
+
+_REF = re.compile("\x00(\\d+)\x01")
+
+
+def split_refs(text: str, count: int, expect: list[int] | None = None) -> tuple[str, ...] | None:
+    """The text around its alias placeholders; None unless there are `count` of them
+    (and, with `expect`, those aliases in that order)."""
+    parts = _REF.split(text)
+    if len(parts) != 2 * count + 1:
+        return None
+    if expect is not None and [int(i) for i in parts[1::2]] != expect:
+        return None
+    return tuple(parts[0::2])
+
+
+def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> str | None:
+    """The op's text after its results (`"name"` or name, then the rest), or None: print it
+    op by op (regions, successors, a form not listed)."""
+    if op.regions or op._successors or not enabled:
+        return None
+    operands = op._operands
+    # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
+    # Attributes by the id of their canonical object: equal attributes print alike.
+    known = _known
+    key = [type(op)]
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, operands)]
+    ids = list(map(id, operands))
+    if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
+        key.append(1)
+        key += [ids.index(i) for i in ids]
+    key.append(None)
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op.results)]
+    if props := op.properties:
+        key.append(None)
+        key += props
+        key += [(known.get(id(a)) or _learn(a))[2] for a in props.values()]
+    if attrs := op.attributes:
+        key.append(0)
+        key += attrs
+        key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
+    entry = templates.get(k := tuple(key))
+    if entry is None:
+        if not _eligible(type(op), generic):
+            template = None
+        else:
+            template = _capture(printer, op, generic)
+        keep = [known[i][3] for i in map(id, (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values()))]
+        entry = templates[k] = (template, keep)
+    template = entry[0]
+    if template is None:
+        return None
+    pieces, slots = template
+    if not slots:
+        return pieces[0]
+    names = printer._names
+    text = printer.attribute_text
+    out = [pieces[0]]
+    for slot, piece in zip(slots, pieces[1:]):
+        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
+        out.append(piece)
+    return "".join(out)
+
+
+def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:
+    slots: list[int | Attribute] = []
+    text = printer.capture(op, generic, slots)
+    if text is None or "\n" in text:
+        return None
+    operands = list(op.operands)
+    resolved: list[int | Attribute] = []
+    for slot in slots:
+        if isinstance(slot, Attribute):
+            resolved.append(slot)
+        elif slot in operands:  # (a value used twice: the key says where, so its first use)
+            resolved.append(operands.index(slot))
+        else:  # a value that is not an operand
+            return None
+    pieces = tuple(text.split(MARK))
+    if len(pieces) != len(resolved) + 1:
+        return None
+    return pieces, tuple(resolved)
+
+
+# id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):
+# the first attribute seen equal to it. Attributes are immutable, hashing walks them.
+_known: dict[int, tuple[Attribute, int, int, Attribute]] = {}
+_by_hash: dict[int, list[Attribute]] = {}
+
+
+def _learn(attr: Attribute) -> tuple[Attribute, int, int, Attribute]:
+    h = hash(attr)
+    bucket = _by_hash.setdefault(h, [])
+    canon = next((other for other in bucket if other is attr or other == attr), None)
+    if canon is None:
+        bucket.append(attr)
+        canon = attr
+    entry = _known[id(attr)] = (attr, h, id(canon), canon)
+    return entry
+
+
+def hash_of(attr: Attribute) -> int:
+    """`hash(attr)`, computed once per attribute object."""
+    return (_known.get(id(attr)) or _learn(attr))[1]
+
+
+def canonical_id(attr: Attribute) -> int:
+    """The id of `canonical(attr)`."""
+    return (_known.get(id(attr)) or _learn(attr))[2]
+
+
+def canonical(attr: Attribute) -> Attribute:
+    """The first attribute seen equal to `attr`."""
+    return (_known.get(id(attr)) or _learn(attr))[3]
+
+
+def begin() -> None:
+    """Before a print: start afresh when the tables have grown too large (never during
+    one, so an id in a table's key is always one of the objects the table keeps)."""
+    if len(_known) > 4 * _MAX or sum(len(t) for t in _templates.values()) > _MAX:
+        clear()
+
+
+def clear() -> None:
+    _known.clear()
+    _by_hash.clear()
+    _templates.clear()
