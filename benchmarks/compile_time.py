@@ -4,20 +4,23 @@ Each kernel/config of the corpus goes through the Intel backend's stages as
 `triton.compile` runs them (make_ttir, make_ttgir, make_llir), natively and with our
 pipeline in the TTGIR stage (the plugin's code path), interleaved (native, ours, then
 ours, native, ...), best of `--repeat`. Our time is split into: `parse` (our front end
-reading triton's print, including that print), `passes` (our passes), `print` (our
-printer, including triton re-reading our text), and `native` (everything else: native
-passes and lowering). Prints the table, the median and worst ratio ours/native, the
+reading triton's print, including that print), `RLC` and `other passes` (our passes: RemoveLayoutConversions,
+the rest), `print` (our printer, including triton re-reading our text), `plugin` (the plugin's own
+print of the stage's input: the fallback's backup), and `native` (everything else: native passes and
+lowering). Prints the table, the median and worst ratio ours/native, the per-column and per-pass sums, the
 front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
                                       [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
-                                      [--no-skip | --compare-skip] [--profile-only]
+                                      [--no-skip | --compare-skip] [--profile-only] [--dump-ttgir DIR]
 
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
 measures both, interleaved with native, and prints both tables (before/after figures);
 `--cpu` measures this process's CPU time instead of wall time (steadier when other jobs share
 the machine; triton's passes run in this thread). `--check-skip` only checks that skipping changes no kernel's TTGIR (exit 1 if one differs):
-run it after changing a pass that pipeline.NEEDS_TEXT makes claims about.
+run it after changing a pass that pipeline.NEEDS_TEXT makes claims about. `--dump-ttgir DIR` writes
+each kernel's final TTGIR with ours (strict) to DIR/<kernel>__<config>.ttgir and exits: run it on two
+versions and `diff -r` the directories to show a change leaves every kernel's TTGIR as it was.
 """
 
 from __future__ import annotations
@@ -75,13 +78,21 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
         pipeline.SKIP_IDLE_ROUND_TRIPS = True
 
 
+RLC = pipeline.RLC
+
+
 def phases(total: float, times: dict[str, float]) -> dict[str, float]:
-    passes = sum(v for k, v in times.items() if k.startswith("pass:"))
+    rlc = times.get(f"pass:{RLC}", 0.0)
+    other = sum(v for k, v in times.items() if k.startswith("pass:") and k != f"pass:{RLC}")
     parse = times.get("parse", 0.0) + times.get("triton_print", 0.0)
     printing = times.get("print", 0.0) + times.get("triton_parse", 0.0)
-    return {"parse": parse, "passes": passes, "print": printing, "native": total - parse - passes - printing,
+    plugin = times.get("plugin", 0.0)
+    return {"parse": parse, "rlc": rlc, "other": other, "passes": rlc + other, "print": printing,
+            "plugin": plugin, "native": total - parse - rlc - other - printing - plugin,
             "ops": times.get("ops", 0), "parse_only": times.get("parse", 0.0), "print_only": times.get("print", 0.0),
-            "round_trips": times.get("round_trips", 0)}
+            "triton_print": times.get("triton_print", 0.0), "triton_parse": times.get("triton_parse", 0.0),
+            "round_trips": times.get("round_trips", 0),
+            **{k: v for k, v in times.items() if k.startswith("pass:")}}
 
 
 def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int,
@@ -108,12 +119,14 @@ def report(rows: list[Row], label: str) -> None:
     ms = 1e3
     clock = "CPU" if roundtrip.CLOCK is time.process_time else "wall"
     print(f"\n## {label}: TTIR -> LLVM IR, best of the runs ({clock} ms)\n")
-    print(f"| kernel | native | ours | ratio | parse | our passes | print | native part | round trips |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| kernel | native | ours | ratio | parse | RLC | other passes | print | plugin | native part "
+          "| round trips |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         ph = r.phases
         print(f"| {r.kernel} | {r.native * ms:.1f} | {r.ours * ms:.1f} | {r.ratio:.2f} | {ph['parse'] * ms:.1f} "
-              f"| {ph['passes'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['native'] * ms:.1f} | {ph['round_trips']:.0f} |")
+              f"| {ph['rlc'] * ms:.1f} | {ph['other'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['plugin'] * ms:.1f} "
+              f"| {ph['native'] * ms:.1f} | {ph['round_trips']:.0f} |")
     ratios = [r.ratio for r in rows]
     ops = sum(r.phases["ops"] for r in rows)
     parse_us = 1e6 * sum(r.phases["parse_only"] for r in rows) / max(ops, 1)
@@ -121,8 +134,28 @@ def report(rows: list[Row], label: str) -> None:
     worst = max(rows, key=lambda r: r.ratio)
     print(f"\nratio ours/native: median {statistics.median(ratios):.2f}x, worst {worst.ratio:.2f}x ({worst.kernel}); "
           f"front end: parse {parse_us:.0f} us/op, print {print_us:.0f} us/op ({ops:.0f} ops read)")
-    total = {k: sum(r.phases[k] for r in rows) for k in ("parse", "passes", "print", "native")}
-    print("our time split over the corpus: " + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
+    total = {k: sum(r.phases.get(k, 0.0) for r in rows) for k in ("parse", "rlc", "other", "print", "plugin", "native")}
+    native = sum(r.native for r in rows)
+    print(f"sums over the kernels: native {native * ms:.0f} ms; ours: "
+          + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
+    passes = sorted({k for r in rows for k in r.phases if k.startswith("pass:")})
+    print("our passes: " + ", ".join(f"{k[5:]} {sum(r.phases.get(k, 0.0) for r in rows) * ms:.0f} ms" for k in passes))
+    print(f"round trips: {sum(r.phases['round_trips'] for r in rows):.0f}, triton's print "
+          f"{sum(r.phases['triton_print'] for r in rows) * ms:.0f} ms (in parse), triton's parse of our text "
+          f"{sum(r.phases['triton_parse'] for r in rows) * ms:.0f} ms (in print)")
+
+
+def dump_ttgir(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, out: str) -> None:
+    """Each kernel's final TTGIR with ours (strict), one file per kernel/config."""
+    from pathlib import Path
+
+    Path(out).mkdir(parents=True, exist_ok=True)
+    for spec, cfg in kernels:
+        mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+        mod = backend.make_ttir(mod, {}, opts)
+        mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+        (Path(out) / f"{spec.name}__{cfg.name}.ttgir").write_text(str(mod))
+    print(f"{len(kernels)} TTGIR files in {out}")
 
 
 def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) -> int:
@@ -174,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
+    ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
 
@@ -186,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     kernels = [(s, c) for s in corpus.SETS[args.set] for c in s.configs if not args.only or s.name in args.only]
     if args.check_skip:
         return 1 if check_skip(kernels, p) else 0
+    if args.dump_ttgir:
+        dump_ttgir(kernels, p, args.dump_ttgir)
+        return 0
     compile_once(*kernels[0], p)  # warm up imports and caches on both sides
     compile_once(*kernels[0], None)
     if args.profile_only:
@@ -199,10 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["kernel", "native_s", "ours_s", "ratio", "parse_s", "passes_s", "print_s", "native_part_s"])
+            cols = ("parse", "rlc", "other", "print", "plugin", "native")
+            w.writerow(["kernel", "native_s", "ours_s", "ratio", "parse_s", "rlc_s", "other_passes_s", "print_s",
+                        "plugin_s", "native_part_s"])
             for r in rows:
-                w.writerow([r.kernel, r.native, r.ours, r.ratio, *(r.phases[k] for k in ("parse", "passes", "print",
-                                                                                          "native"))])
+                w.writerow([r.kernel, r.native, r.ours, r.ratio, *(r.phases[k] for k in cols)])
     if args.top:
         profile(kernels, p, args.top)
     return 0

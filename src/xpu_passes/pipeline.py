@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass
 
 from xpu_passes import registry
 from xpu_passes.registry import PassSpec, PipelineError, check_order
+from xpu_passes import roundtrip
 from xpu_passes.roundtrip import PassFailure, providers, run_python
 
 MBP = "tritonintelgpu-materialize-block-pointer"
@@ -289,7 +290,10 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
     fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
     stages = p.stages
     if SKIP_IDLE_ROUND_TRIPS and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
-        text = str(mod) if text is None else text
+        if text is None:
+            t = roundtrip.CLOCK()
+            text = str(mod)
+            roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
     threads = opt.threads_per_warp
     try:
@@ -312,7 +316,11 @@ def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[s
         while j < len(stages) and stages[j].python == stages[i].python:
             j += 1
         if stages[i].python:
-            text = str(mod) if _may_skip(stages[i:j]) else None
+            text = None
+            if _may_skip(stages[i:j]):  # the round trip's input text, printed to see if it has work
+                t = roundtrip.CLOCK()
+                text = str(mod)
+                roundtrip.record("triton_print", t)
             if text is None or not idle(stages[i:j], text):
                 mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text)  # type: ignore[misc]
                 ours_ran = True

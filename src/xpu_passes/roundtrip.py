@@ -30,7 +30,7 @@ TIMES: dict[str, float] | None = None
 CLOCK = perf_counter
 
 
-def _add(key: str, since: float) -> float:
+def record(key: str, since: float) -> float:
     now = CLOCK()
     if TIMES is not None:
         TIMES[key] = TIMES.get(key, 0.0) + now - since
@@ -132,12 +132,12 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     t = CLOCK()
     ctx = make_context()
     text = str(mod) if text is None else text
-    t = _add("triton_print", t)
+    t = record("triton_print", t)
     try:
         parsed = parse_module(ctx, text, "<ttgir>")
     except TTGIRError as e:
         raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
-    t = _add("parse", t)
+    t = record("parse", t)
     if TIMES is not None:
         TIMES["ops"] = TIMES.get("ops", 0) + sum(1 for _ in parsed.module.walk())
         t = CLOCK()
@@ -151,15 +151,15 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
         except Exception as e:
             frame = traceback.extract_tb(e.__traceback__)[-1]
             raise PassFailure(f"{name} raised {type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})") from e
-        t = _add(f"pass:{name}", t)
+        t = record(f"pass:{name}", t)
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-    t = _add("print", t)
+    t = record("print", t)
     try:
         result = oracle.parse(out, mod.context)
     except oracle.OracleError as e:
         culprit = _culprit(mod, text, passes) if len(passes) > 1 else names
         raise PassFailure(f"triton-xpu rejected the output of {culprit}: {_diagnostic(str(e))}") from None
-    _add("triton_parse", t)
+    record("triton_parse", t)
     if TIMES is not None:
         TIMES["round_trips"] = TIMES.get("round_trips", 0) + 1
     return result

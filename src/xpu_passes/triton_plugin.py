@@ -22,7 +22,7 @@ import sys
 import warnings
 from typing import Any
 
-from xpu_passes import __version__, oracle
+from xpu_passes import __version__, oracle, roundtrip
 from xpu_passes.pipeline import PIPELINES, PassFailure, PipelineError, Plan, plan, run_plan
 
 ENV = "XPU_PASSES_PIPELINE"
@@ -96,7 +96,9 @@ def compile_ttgir(p: Plan, strict: bool, native_make_ttgir: Any, mod: Any, metad
     """The TTGIR stage with plan `p`; not strict: on any failure of ours, `native_make_ttgir` on the input."""
     if strict:
         return run_plan(mod, metadata, opt, properties, p)
+    t = roundtrip.CLOCK()
     backup = str(mod)  # printing is cheap; parsed again only on failure
+    roundtrip.record("plugin", t)
     threads = opt.threads_per_warp
     try:
         return run_plan(mod, metadata, opt, properties, p, backup)

@@ -137,3 +137,31 @@ def test_real_tensor_of_pointer_gemm_loads() -> None:
     assert a.contiguity[1] == 32 and a.stride[1] == 1 and a.divisibility[1] >= 16
     b = ai[loads[1].ptr]
     assert b.contiguity[1] == 1  # `% N` wraps, and N's divisibility is unknown: no proof
+
+
+def test_splat_shortcut_answers_as_splat_int() -> None:
+    """The byte-wise splat check gives splat_int's answer on splats, non-splats, i1 and negatives."""
+    from xdsl.dialects import arith
+
+    from xpu_passes.analysis.axis_info import _splat_int
+    from xpu_passes.analysis.values import splat_int
+
+    text = """
+module {
+  tt.func @k() {
+    %a = arith.constant dense<32> : tensor<64x32xi32>
+    %b = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+    %c = arith.constant dense<true> : tensor<8xi1>
+    %d = arith.constant dense<-3> : tensor<2x2xi64>
+    %e = arith.constant dense<[7, 7, 7, 8]> : tensor<4xi8>
+    %f = arith.constant 5 : i32
+    %g = arith.constant dense<1.0> : tensor<4xf32>
+    tt.return
+  }
+}
+"""
+    parsed = parse_module(make_context(), text)
+    consts = [op for op in parsed.module.walk() if isinstance(op, arith.ConstantOp)]
+    got = [_splat_int(c) for c in consts]
+    assert got == [splat_int(c) for c in consts]
+    assert got == [32, None, -1, -3, None, 5, None]

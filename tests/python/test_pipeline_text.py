@@ -247,7 +247,8 @@ def test_a_native_pass_failing_in_a_text_falls_back(plugin: Any) -> None:
 
 
 @needs_triton
-def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
     """benchmarks/compile_time.py on the smallest kernel family: the table, the summary, the profile."""
     import importlib.util
 
@@ -262,7 +263,17 @@ def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], mon
     rows = re.findall(r"^\| softmax (\S+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|.* \| 1 \|$", out, re.M)
     assert rows == ["1024-w4-s1", "4096-w16-s1"]  # one round trip each (idle ones skipped)
     assert re.search(r"ratio ours/native: median [\d.]+x, worst [\d.]+x .*parse \d+ us/op, print \d+ us/op", out)
+    assert "| parse | RLC | other passes | print | plugin | native part |" in out
+    # the passes column split per pass: softmax's one round trip runs RLC and the passes after MaterializeBlockPointer
+    assert re.search(r"^our passes: .*tritonintelgpu-materialize-block-pointer \d+ ms.*"
+                     r"tritonintelgpu-remove-layout-conversions \d+ ms", out, re.M), out
+    assert re.search(r"^sums over the kernels: native \d+ ms; ours: parse \d+ ms, rlc \d+ ms, other \d+ ms", out, re.M)
     assert "cProfile" in out and "tottime" in out
+    dump = tmp_path / "ttgir"
+    assert bench.main(["--only", "softmax", "--dump-ttgir", str(dump)]) == 0
+    files = sorted(f.name for f in dump.iterdir())
+    assert files == ["softmax__1024-w4-s1.ttgir", "softmax__4096-w16-s1.ttgir"]
+    assert all("tt.func" in (dump / f).read_text() for f in files)
 
 
 def test_the_cache_key_changes_with_a_pass_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xpu_passes.analysis.values import splat_int
@@ -64,6 +64,20 @@ class AxisInfo:
             self.value if self.value == other.value else None,
             self.scalar if self.scalar is other.scalar else None,
         )
+
+
+def _splat_int(op: arith.ConstantOp) -> int | None:
+    """`splat_int`, without unpacking a dense splat element by element: equal bytes per element
+    prove a splat (anything else goes to `splat_int`, so the answer is always its answer)."""
+    v = op.value
+    if isinstance(v, DenseIntOrFPElementsAttr):
+        et = v.get_element_type()
+        raw, n = v.data.data, len(v)
+        if isinstance(et, IntegerType) and n and len(raw) % n == 0:
+            width = len(raw) // n
+            if raw == raw[:width] * n:
+                return int(et.unpack(raw[:width], 1)[0])
+    return splat_int(op)
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -190,7 +204,7 @@ class AxisInfoAnalysis:
         shape = _shape(r)
         rank = len(shape)
         if isinstance(op, arith.ConstantOp):
-            c = splat_int(op)
+            c = _splat_int(op)
             return AxisInfo.unknown(rank) if c is None else AxisInfo.constant(c, shape)
         if isinstance(op, tt.MakeRangeOp):
             start = op.start.value.data

@@ -78,6 +78,12 @@ class XpuPass(ModulePass):
         cls.apply = apply  # type: ignore[method-assign]
 
 
+# A type -> the foreign layout it mentions, by identity (types are immutable and shared between
+# ops, so each is judged once per process); an entry holds its type, so no id is reused while cached.
+_FOREIGN: dict[int, tuple[Attribute, str | None]] = {}
+_FOREIGN_MAX = 100_000
+
+
 def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
     """The first op whose types mention another backend's layout, and that layout's name."""
     from xpu_passes.dialects.ttg_newer import ForeignLayoutAttr
@@ -98,11 +104,25 @@ def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
         seen[attr] = hit
         return hit
 
+    def judged(t: Attribute) -> str | None:
+        entry = _FOREIGN.get(id(t))
+        if entry is not None and entry[0] is t:
+            return entry[1]
+        if len(_FOREIGN) >= _FOREIGN_MAX:
+            _FOREIGN.clear()
+        name = find(t)
+        _FOREIGN[id(t)] = (t, name)
+        return name
+
     for op in module.walk():
-        types = [*op.result_types, *(a.type for r in op.regions for b in r.blocks for a in b.args)]
-        for t in types:
-            if (name := find(t)) is not None:
+        for r in op.results:
+            if (name := judged(r.type)) is not None:
                 return op, name
+        for region in op.regions:
+            for b in region.blocks:
+                for a in b.args:
+                    if (name := judged(a.type)) is not None:
+                        return op, name
     return None
 
 
