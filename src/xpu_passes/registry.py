@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import importlib
 import typing
 from collections.abc import Callable
@@ -279,6 +280,12 @@ def make_pass(spec: PassSpec) -> ModulePass:
 
 def native_passes() -> dict[str, NativePass]:
     """Every pass the triton-xpu wheel's bindings expose, by MLIR flag (triton imported when one is added)."""
+    return dict(_native_table())
+
+
+@functools.cache
+def _native_table() -> dict[str, NativePass]:
+    """Built once per process: every native round trip looks passes up here."""
     return {row.name: NativePass(row.name, _native_adder(row), row.options, row.summary) for row in NATIVE_TABLE}
 
 
@@ -341,7 +348,7 @@ def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, An
 
     from xpu_passes.oracle import _captured_stderr
 
-    table = native_passes()
+    table = _native_table()
     pm = ir.pass_manager(module.context)
     pm.enable_debug()
     for spec in specs:
