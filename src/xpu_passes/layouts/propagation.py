@@ -9,10 +9,10 @@ from __future__ import annotations
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
 
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
+from xpu_passes.layouts import journal
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,
@@ -45,7 +45,7 @@ def retyped(t: Attribute, layout: Attribute) -> Attribute:
 
 def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:
     """Every block pointer of the family now points to a tensor in `layout`; old value -> new."""
-    return {v: Rewriter.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
+    return {v: journal.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
 
 
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:

@@ -12,13 +12,13 @@ boundary conversions by loop depth; `materialize()` rewrites.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
@@ -37,6 +37,7 @@ from xpu_passes.layouts.propagation import (
     trans_perm,
     with_encoding,
 )
+from xpu_passes.layouts import journal
 from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
@@ -314,23 +315,23 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = ttg.ConvertLayoutOp.build(operands=[v], result_types=[t])
+    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
     if isinstance(v.owner, Block):
-        Rewriter.insert_op(c, InsertPoint.at_start(v.owner))
+        journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:
-        Rewriter.insert_op(c, InsertPoint.after(v.owner))
+        journal.insert_op(c, InsertPoint.after(v.owner))
     return c.result
 
 
 def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
     """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
     old = v.type
-    nv = Rewriter.replace_value_with_new_type(v, retyped(old, layout))
+    nv = journal.replace_value_with_new_type(v, retyped(old, layout))
     if nv.uses:
         back = _convert(nv, old)
         for use in list(nv.uses):
             if use.operation is not back.owner:
-                use.operation.operands[use.index] = back
+                journal.set_operand(use.operation, use.index, back)
     return nv
 
 
@@ -339,17 +340,17 @@ def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue
     props = dict(op.properties)
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
-    return type(op).create(
+    return journal.created(type(op).create(
         operands=[new.get(o, o) for o in operands],
         result_types=results,
         properties=props,
         attributes=dict(op.attributes),
         regions=[r.clone() for r in op.regions],
         location=getattr(op, "location", None),
-    )
+    ))
 
 
-def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAValue]:
+def materialize(s: Slice, position: Mapping[Operation, int]) -> dict[SSAValue, SSAValue]:
     """Rewrite the IR as `s` says; returns old value -> its value in the new layout.
 
     Operands are read before anything is retyped: retyping in place redirects the
@@ -374,19 +375,19 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
             new[r] = nb
     for op in ops:
         if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            op.operands[0] = new.get(operands[op][0], operands[op][0])
+            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
             continue
         clone = _clone(op, operands[op], s, new)
-        Rewriter.insert_op(clone, InsertPoint.before(op))
+        journal.insert_op(clone, InsertPoint.before(op))
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
             new[old] = r
     for user, i, v in feeds:
-        user.operands[i] = new.get(v, v)
+        journal.set_operand(user, i, new.get(v, v))
     for r in s.scalars:
-        r.replace_all_uses_with(new[r])
+        journal.replace_all_uses_with(r, new[r])
     for op in s.sinks:
-        Rewriter.erase_op(op)
+        journal.erase_op(op)
     return new
 
 
@@ -394,6 +395,6 @@ def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
         if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
-            Rewriter.erase_op(op)
+            journal.erase_op(op)
         elif isinstance(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -11,11 +11,13 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 import functools
+import os
+from collections import Counter
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, ErasedSSAValue, Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -145,36 +147,86 @@ def _op_error(op: Operation) -> str | None:
     return None
 
 
-# Tests set this: every incremental check is also done in full, and a disagreement raises.
-CHECK_INCREMENTAL = False
+# Tests set this: every incremental answer (figures, validity, the journal's keys and
+# conversions) is also computed in full, and a disagreement raises.
+CHECK_INCREMENTAL = os.environ.get("XPU_PASSES_RLC_CHECK", "") not in ("", "0")
 
 
-def _signature(op: Operation) -> tuple:
-    """All that verifying `op` alone (and `_op_error`) reads of it, compared by identity where shared."""
-    return (
-        op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-        tuple(tuple(a.type for a in b.args) for r in op.regions for b in r.blocks),
-        op.next_op is None, len(op.successors), any(isinstance(v, ErasedSSAValue) for v in op.operands),
-    )
+def attached(module: Operation, op: Operation | None) -> bool:
+    """Whether `op` is (still) inside `module`."""
+    while op is not None:
+        if op is module:
+            return True
+        op = op.parent_op()
+    return False
 
 
-def _touched(old: Operation, copy: Operation, m: dict[Operation, Operation]) -> set[Operation]:
-    """Ops of `copy` a rewrite may have made invalid: new ones, ones whose signature, attributes or
-    parent differ from their original in `old` (`m`: old op -> its clone), parents of erased ones;
-    then their ancestors and the terminators of their regions."""
-    live = list(copy.walk())
-    inv = {c: o for o, c in m.items()}
-    dirty: set[Operation] = set()
-    for c in live:
-        o = inv.get(c)
-        if (o is None or c.attributes != o.attributes or c.properties != o.properties
-                or c.parent_op() is not m.get(o.parent_op())  # type: ignore[arg-type]
-                or _signature(c) != _signature(o)):
-            dirty.add(c)
-    alive = set(live)
-    for o, c in m.items():
-        if c not in alive and (p := o.parent_op()) is not None and m.get(p) in alive:
-            dirty.add(m[p])  # its region lost an op (maybe the terminator, maybe every op)
+class Ledger:
+    """A module's figures as per-op contributions, updated from the ops a change touched
+    (`update`), with an undo for a rejected trial (`rollback`)."""
+
+    def __init__(self, module: Operation) -> None:
+        self.module = module
+        self.parts: dict[Operation, tuple[int, int]] = {}  # op -> (loop-weighted cost, scratch bytes)
+        self.cost = self.converts = 0
+        self.scratch: Counter[int] = Counter()
+        self._log: list[tuple[Operation, tuple[int, int] | None]] = []
+        for op in module.walk():
+            self._set(op, self._part(op), log=False)
+
+    @staticmethod
+    def _part(op: Operation) -> tuple[int, int] | None:
+        if not isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
+            return None
+        c, bytes_ = _contribution(op)
+        return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
+
+    def _set(self, op: Operation, new: tuple[int, int] | None, log: bool = True) -> None:
+        old = self.parts.get(op)
+        if old == new:
+            return
+        if log:
+            self._log.append((op, old))
+        is_cvt = isinstance(op, ttg.ConvertLayoutOp)
+        if old is not None:
+            self.cost -= old[0]
+            self.converts -= is_cvt
+            self.scratch[old[1]] -= 1
+            if not self.scratch[old[1]]:
+                del self.scratch[old[1]]
+            del self.parts[op]
+        if new is not None:
+            self.cost += new[0]
+            self.converts += is_cvt
+            self.scratch[new[1]] += 1
+            self.parts[op] = new
+
+    def update(self, ops: set[Operation]) -> Figures:
+        for op in ops:
+            self._set(op, self._part(op) if attached(self.module, op) else None)
+        fig = self.figures()
+        if CHECK_INCREMENTAL:
+            _CONTRIBUTION.clear()
+            if (full := figures(self.module)) != fig:
+                raise AssertionError(f"incremental figures {fig}, full {full}")
+        return fig
+
+    def figures(self) -> Figures:
+        return Figures(self.cost, max(self.scratch, default=0), self.converts)
+
+    def commit(self) -> None:
+        self._log.clear()
+
+    def rollback(self) -> None:
+        while self._log:
+            op, old = self._log.pop()
+            self._set(op, old, log=False)
+
+
+def _near(module: Operation, touched: set[Operation]) -> set[Operation]:
+    """The touched ops still in `module`, the terminators of their regions and their ancestors:
+    all a local check must look at again after a change."""
+    dirty = {op for op in touched if attached(module, op)}
     out = set(dirty)
     for c in dirty:
         for r in c.regions:
@@ -198,15 +250,16 @@ def _errs_alone(op: Operation) -> bool:
     return _op_error(op) is not None
 
 
-def trial_has_errors(old: Operation, copy: Operation, m: dict[Operation, Operation], old_valid: bool) -> bool:
-    """Whether `layout_errors(copy)` finds anything, `copy` being `old` cloned (`m`: old op -> clone)
-    and rewritten. When `old` is known free of errors only the ops the rewrite touched are checked:
-    the checks are local, so the answer is the same, and costs the touched ops, not the module."""
-    if not old_valid:
-        return bool(layout_errors(copy))
-    found = any(_errs_alone(op) for op in _touched(old, copy, m))
+def has_errors(module: Operation, touched: set[Operation], was_valid: bool) -> bool:
+    """Whether `layout_errors(module)` finds anything after a change that touched `touched`
+    (journal.Journal.touched). When the module was known free of errors before, only the
+    touched ops are checked: the checks are local, so the answer is the same, and costs
+    the change, not the module."""
+    if not was_valid:
+        return bool(layout_errors(module))
+    found = any(_errs_alone(op) for op in _near(module, touched))
     if CHECK_INCREMENTAL:
-        full = bool(layout_errors(copy))
+        full = bool(layout_errors(module))
         if full != found:
             raise AssertionError(f"incremental layout check says {found}, the full one {full}")
     return found
