@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
 from xpu_passes.layouts import journal
+from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,
@@ -29,13 +30,27 @@ def encoding(t: Attribute) -> Attribute | None:
     return None
 
 
+# One object per type asked for (layouts made afresh are matched by value first): checks keyed
+# by the identity of types (solution._contribution, the verified-signature cache) then see a
+# recomputed value's type as the one they know.
+_LAYOUTS: dict[Attribute, Attribute] = {}
+
+
 def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
     """The same tensor type in another layout (scalars are unchanged)."""
-    if isinstance(t, TensorType):
-        return TensorType(t.element_type, t.get_shape(), enc)
-    return t
+    if not isinstance(t, TensorType):
+        return t
+    if len(_LAYOUTS) > 65536:
+        _LAYOUTS.clear()
+    return _with_encoding(t, _LAYOUTS.setdefault(enc, enc))
 
 
+@by_identity()
+def _with_encoding(t: TensorType, enc: Attribute) -> Attribute:
+    return TensorType(t.element_type, t.get_shape(), enc)
+
+
+@by_identity()
 def retyped(t: Attribute, layout: Attribute) -> Attribute:
     """`with_encoding`, also through a block pointer (`!tt.ptr<tensor<..., layout>>`)."""
     if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):

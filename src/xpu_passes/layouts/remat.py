@@ -39,12 +39,14 @@ from xpu_passes.layouts.propagation import (
 )
 from xpu_passes.layouts import journal
 from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 @dataclass
 class Slice:
     layout: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
     ops: list[Operation] = field(default_factory=list)  # cloned with new result layouts
+    members: set[Operation] = field(default_factory=set)  # `ops` as a set (membership tests)
     boundary: dict[SSAValue, Attribute] = field(default_factory=dict)  # explicitly converted
     direct: set[SSAValue] = field(default_factory=set)  # boundaries used directly (not a convert's source)
     inplace: list[SSAValue] = field(default_factory=list)  # retyped where they are
@@ -57,6 +59,10 @@ class Slice:
     # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
     load_ok: Callable[[Operation], bool] = lambda op: True
     why: str = ""
+
+    def add(self, op: Operation) -> None:
+        self.ops.append(op)
+        self.members.add(op)
 
     def fail(self, why: str) -> bool:
         self.why = self.why or why
@@ -105,7 +111,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
         if want is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
             if not backward(operand, layout, s):
                 return False
-    s.ops.append(op)
+    s.add(op)
     return True
 
 
@@ -224,6 +230,7 @@ def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute
     return None
 
 
+@by_identity()
 def _replicas(t: Attribute) -> int:
     """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
     enc = encoding(t)
@@ -267,12 +274,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
         lv = s.layout[v]
         for use in list(v.uses):
             user = use.operation
-            if user in s.ops:
+            if user in s.members:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
             if isinstance(user, ttg.ConvertLayoutOp):
-                s.ops.append(user)  # now converts from `lv`; folds if it goes back to it
+                s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
             loop = _carried_slot(user, use.index)
             if loop is not None:
@@ -294,7 +301,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     continue
                 if not backward(o, want, s):
                     return False
-            s.ops.append(user)
+            s.add(user)
             for r in user.results:
                 if r in s.layout and s.layout[r] != out:
                     return s.fail("a value is needed in two layouts")

@@ -20,6 +20,7 @@ from xdsl.ir import Attribute
 from xpu_passes.dialects import ttg
 from xpu_passes.layouts import infer
 from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 
 
@@ -165,6 +166,11 @@ def reshape_layout(layout: Attribute, src: Sequence[int], dst: Sequence[int], al
     (the operand's layout for a result layout: swap the shapes; the rule is symmetric)."""
     if allow_reorder:
         return None
+    return _reshape_layout(layout, tuple(src), tuple(dst))
+
+
+@by_identity()
+def _reshape_layout(layout: Attribute, src: tuple[int, ...], dst: tuple[int, ...]) -> Attribute | None:
     if list(src) == list(dst):
         return layout
     try:

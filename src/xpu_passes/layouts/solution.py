@@ -13,15 +13,19 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import NoTerminator
+from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
@@ -107,6 +111,16 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
     """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
     or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
     while the load kept its result type)."""
+    clean = not any(_errs_alone(op) for op in module.walk())  # op by op, with verified signatures skipped
+    if clean and not CHECK_INCREMENTAL:
+        return []
+    found = _all_errors(module)
+    if CHECK_INCREMENTAL and clean != (not found):
+        raise AssertionError(f"op-by-op layout check says {not clean}, the full one {bool(found)}")
+    return found
+
+
+def _all_errors(module: Operation) -> list[tuple[Operation, str]]:
     try:
         module.verify()
     except VerifyException as e:
@@ -238,16 +252,57 @@ def _near(module: Operation, touched: set[Operation]) -> set[Operation]:
     return out
 
 
+def _context(op: Operation) -> list[object]:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), outermost first."""
+    found: list[object] = []
+    p = op.parent_op()
+    while p is not None:
+        if p.name in CONTEXT_OPS:
+            found[:0] = [p.attributes.get(k) for k in CONTEXT_ATTRS]
+        p = p.parent_op()
+    return found
+
+
 def _errs_alone(op: Operation) -> bool:
-    """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`."""
+    """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
+    An op whose signature the front end (or an earlier check) verified is not verified again."""
+    key = verify_key(op, _context(op))
     try:
-        op.verify(verify_nested_ops=False)
+        if key is None or key[0] not in VERIFIED:
+            op.verify(verify_nested_ops=False)
+            if key is not None:
+                remember_verified(key)
         for r in op.regions:  # what Block.verify checks of op's blocks
             if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
                 raise VerifyException(f"Operation {op.name} contains empty block")
     except VerifyException:
         return True
     return _op_error(op) is not None
+
+
+@contextmanager
+def _isolation_unchecked() -> Iterator[None]:
+    """IsolatedFromAbove's verifier walks the whole op (a function: the module); `_isolated`
+    checks instead what a change can break, the operands of the ops it touched."""
+    saved = IsolatedFromAbove.verify
+    IsolatedFromAbove.verify = lambda self, op: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        IsolatedFromAbove.verify = saved  # type: ignore[method-assign]
+
+
+def _isolated(ops: set[Operation], touched: set[Operation]) -> bool:
+    """IsolatedFromAbove for the ops of `ops` that have it, once it held before and only the
+    `touched` ops (all whose operands changed, all new ones) may use other values now."""
+    for iso in ops:
+        if not iso.has_trait(IsolatedFromAbove):
+            continue
+        for t in touched:
+            if t is not iso and iso.is_ancestor(t):
+                if any(not iso.is_ancestor(v.owner) or v.owner is iso for v in t.operands):
+                    return False
+    return True
 
 
 def has_errors(module: Operation, touched: set[Operation], was_valid: bool) -> bool:
@@ -257,7 +312,10 @@ def has_errors(module: Operation, touched: set[Operation], was_valid: bool) -> b
     the change, not the module."""
     if not was_valid:
         return bool(layout_errors(module))
-    found = any(_errs_alone(op) for op in _near(module, touched))
+    near = _near(module, touched)
+    with _isolation_unchecked():
+        found = any(_errs_alone(op) for op in near)
+    found = found or not _isolated(near, {t for t in touched if attached(module, t)})
     if CHECK_INCREMENTAL:
         full = bool(layout_errors(module))
         if full != found:
