@@ -130,13 +130,13 @@ def test_untouched_module_has_no_errors_and_a_retyped_result_is_found() -> None:
     module = parse_module(ctx, _dump("flash_attention_fwd", "64x32x64-w4-s2", 0).read_text()).module
     assert not solution.layout_errors(module)
     j = Journal(module)
-    assert not solution.has_errors(module, j.begin().touched, True)
+    assert not solution.has_errors(module, j.begin().touched, True, j.reshaped)
     j.commit()
     # Nothing else changed, and the check must still see it.
     j.begin()
     _retype_one(module)
     assert solution.layout_errors(module)
-    assert solution.has_errors(module, j.touched, True)
+    assert solution.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
     assert not solution.layout_errors(module)
 
@@ -150,7 +150,7 @@ def test_erased_terminator_is_found() -> None:
     j.begin()
     journal.erase_op(loop.body.block.last_op)  # type: ignore[arg-type]
     assert solution.layout_errors(module)
-    assert solution.has_errors(module, j.touched, True)
+    assert solution.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
     assert not solution.layout_errors(module)
 

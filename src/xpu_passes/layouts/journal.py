@@ -6,7 +6,7 @@ are detached and kept, then re-inserted where they were; operands, use lists (in
 order), replaced result/argument values and name hints are put back. With no journal
 open they are the plain xDSL calls. The journal also keeps what the pass would
 otherwise walk the module for: walk-order keys of the ops (`Order`), the live
-conversions, and the ops a change may have touched (`touched`).
+conversions, and the ops a change may have touched (`touched`, `reshaped`).
 """
 
 from __future__ import annotations
@@ -137,6 +137,7 @@ class Journal:
         self.order = Order(module)
         self.converts: set[Operation] = {o for o in module.walk() if isinstance(o, ttg.ConvertLayoutOp)}
         self.touched: set[Operation] = set()  # ops whose figures or validity the changes may affect
+        self.reshaped: set[Operation] = set()  # ops whose regions gained or lost ops
         self._undo: list[Callable[[], None]] = []
         self._created: list[Operation] = []
         self._erased: list[Operation] = []
@@ -147,7 +148,7 @@ class Journal:
         global _ACTIVE
         assert _ACTIVE is None, "journal: sessions do not nest"
         _ACTIVE = self
-        self.touched = set()
+        self.touched, self.reshaped = set(), set()
         return self
 
     def _close(self) -> None:
@@ -194,7 +195,7 @@ class Journal:
             self.touched.add(op.prev_op)
         parent = op.parent_op()
         if parent is not None:
-            self.touched.add(parent)
+            self.reshaped.add(parent)
 
 
 def active() -> Journal | None:

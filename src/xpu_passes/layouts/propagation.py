@@ -50,12 +50,16 @@ def _with_encoding(t: TensorType, enc: Attribute) -> Attribute:
     return TensorType(t.element_type, t.get_shape(), enc)
 
 
-@by_identity()
 def retyped(t: Attribute, layout: Attribute) -> Attribute:
     """`with_encoding`, also through a block pointer (`!tt.ptr<tensor<..., layout>>`)."""
     if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
-        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
+        return _pointer_to(t, with_encoding(t.pointee, layout))
     return with_encoding(t, layout)
+
+
+@by_identity()
+def _pointer_to(t: tt.PointerType, pointee: Attribute) -> Attribute:
+    return tt.PointerType(pointee, t.address_space.data)
 
 
 def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:

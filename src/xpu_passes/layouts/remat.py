@@ -342,11 +342,17 @@ def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
     return nv
 
 
+@by_identity()
+def _dense(t: Attribute, data: Attribute) -> Attribute:
+    """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
+    return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
+
+
 def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
     results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
     props = dict(op.properties)
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-        props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
+        props["value"] = _dense(results[0], op.value.data)
     return journal.created(type(op).create(
         operands=[new.get(o, o) for o in operands],
         result_types=results,

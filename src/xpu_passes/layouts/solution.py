@@ -128,31 +128,46 @@ def _all_errors(module: Operation) -> list[tuple[Operation, str]]:
     return [(op, why) for op in module.walk() if (why := _op_error(op)) is not None]
 
 
+_KINDS = ((_ONE_LAYOUT, "one"), (tt.ReduceOp, "reduce"), (scf.YieldOp, "yield"), (scf.WhileOp, "while"),
+          (scf.ForOp, "for"))
+_KIND: dict[type, str | None] = {}  # op class -> what _op_error checks (isinstance on op classes is slow)
+
+
+def _kind(op: Operation) -> str | None:
+    t = type(op)
+    if t not in _KIND:
+        _KIND[t] = next((k for c, k in _KINDS if issubclass(t, c)), None)
+    return _KIND[t]
+
+
 def _op_error(op: Operation) -> str | None:
     """What `layout_errors` finds wrong with `op` alone (it reads only `op`'s own types and
     attributes, its terminators' operands and, for a yield, its parent's results)."""
-    if isinstance(op, _ONE_LAYOUT):
+    kind = _kind(op)
+    if kind is None:
+        return None
+    if kind == "one":
         layouts = {encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
         if len(layouts) > 1:
             return "operands in different layouts"
-    elif isinstance(op, tt.ReduceOp):
+    elif kind == "reduce":
         srcs = {encoding(v.type) for v in op.operands}
         outs = {encoding(v.type) for v in op.results if isinstance(v.type, TensorType)}
         want = {ttg.SliceEncodingAttr.make(dim=op.axis.value.data, parent=s) for s in srcs if s is not None}
         if len(srcs) > 1 or (outs and outs != want):
             return "reduction results are not the slice of its operands' layout"
-    elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
+    elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()
         assert parent is not None
         if [v.type for v in op.operands] != [r.type for r in parent.results]:
             return "yielded types differ from the results"
-    elif isinstance(op, scf.WhileOp):
+    elif kind == "while":
         types = [[v.type for v in vs] for vs in (
             op.arguments, op.before_region.block.args, op.after_region.block.args, op.results,
             op.before_region.block.last_op.operands[1:], op.after_region.block.last_op.operands)]  # type: ignore
         if types[0] != types[1] or types[1] != types[5] or not types[2] == types[3] == types[4]:
             return "scf.while types differ between its regions"
-    elif isinstance(op, scf.ForOp):
+    elif kind == "for":
         args = op.body.block.args[1:]
         if [v.type for v in op.iter_args] != [a.type for a in args] or [a.type for a in args] != [
             r.type for r in op.results
@@ -237,19 +252,22 @@ class Ledger:
             self._set(op, old, log=False)
 
 
-def _near(module: Operation, touched: set[Operation]) -> set[Operation]:
-    """The touched ops still in `module`, the terminators of their regions and their ancestors:
-    all a local check must look at again after a change."""
+def _near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+    """What a local check must look at again after a change, and the changed ops still in `module`.
+
+    An op's verifier (and `_op_error`) reads the op, its regions' direct ops (terminators, the
+    op list) and, for IsolatedFromAbove, the operands of every nested op (`_isolated`). So: the
+    changed ops, the terminators of their regions, their parents, and the ops whose regions
+    gained or lost ops (`reshaped`)."""
     dirty = {op for op in touched if attached(module, op)}
-    out = set(dirty)
+    out = dirty | {op for op in reshaped if attached(module, op)}
     for c in dirty:
         for r in c.regions:
             out.update(b.last_op for b in r.blocks if b.last_op is not None)
         p = c.parent_op()
-        while p is not None and p not in out:
+        if p is not None:
             out.add(p)
-            p = p.parent_op()
-    return out
+    return out, dirty
 
 
 def _context(op: Operation) -> list[object]:
@@ -292,30 +310,30 @@ def _isolation_unchecked() -> Iterator[None]:
         IsolatedFromAbove.verify = saved  # type: ignore[method-assign]
 
 
-def _isolated(ops: set[Operation], touched: set[Operation]) -> bool:
-    """IsolatedFromAbove for the ops of `ops` that have it, once it held before and only the
-    `touched` ops (all whose operands changed, all new ones) may use other values now."""
-    for iso in ops:
-        if not iso.has_trait(IsolatedFromAbove):
-            continue
-        for t in touched:
-            if t is not iso and iso.is_ancestor(t):
-                if any(not iso.is_ancestor(v.owner) or v.owner is iso for v in t.operands):
-                    return False
+def _isolated(dirty: set[Operation]) -> bool:
+    """IsolatedFromAbove for every ancestor that has it, once it held before and only the
+    `dirty` ops (all whose operands changed, all new ones) may use other values now."""
+    for t in dirty:
+        p = t.parent_op()
+        while p is not None:
+            if p.has_trait(IsolatedFromAbove) and any(not p.is_ancestor(v.owner) or v.owner is p for v in t.operands):
+                return False
+            p = p.parent_op()
     return True
 
 
-def has_errors(module: Operation, touched: set[Operation], was_valid: bool) -> bool:
-    """Whether `layout_errors(module)` finds anything after a change that touched `touched`
-    (journal.Journal.touched). When the module was known free of errors before, only the
-    touched ops are checked: the checks are local, so the answer is the same, and costs
-    the change, not the module."""
+def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
+               reshaped: set[Operation] | None = None) -> bool:
+    """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
+    added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
+    known free of errors before, only what the change can affect is checked (`_near`): the
+    checks are local, so the answer is the same, and costs the change, not the module."""
     if not was_valid:
         return bool(layout_errors(module))
-    near = _near(module, touched)
+    near, dirty = _near(module, touched, reshaped or set())
     with _isolation_unchecked():
         found = any(_errs_alone(op) for op in near)
-    found = found or not _isolated(near, {t for t in touched if attached(module, t)})
+    found = found or not _isolated(dirty)
     if CHECK_INCREMENTAL:
         full = bool(layout_errors(module))
         if full != found:

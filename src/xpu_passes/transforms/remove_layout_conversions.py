@@ -21,12 +21,14 @@ Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
@@ -102,12 +104,12 @@ def anchor_block_pointers(module: ModuleOp) -> int:
         retype_family(fam, layout)
         for access in fam.accesses:
             if isinstance(access, tt.LoadOp):
-                Rewriter.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
+                journal.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
             elif isinstance(access, tt.StoreOp) and isinstance(access.value.owner, ttg.ConvertLayoutOp):
                 cvt = access.value.owner
-                access.operands[1] = cvt.src
+                journal.set_operand(access, 1, cvt.src)
                 if not cvt.result.uses:
-                    Rewriter.erase_op(cvt)
+                    journal.erase_op(cvt)
         changed += 1
     return changed
 
@@ -163,12 +165,27 @@ class _Work:
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
     valid: bool | None = None  # whether `module` has no layout_errors (None: not known)
+    input_valid: Callable[[], bool] = lambda: False  # whether the pass's input has none (asked once)
+    # While `valid` is None: what changed since the input (journal.Journal's touched, reshaped).
+    since: tuple[set[Operation], set[Operation]] = field(default_factory=lambda: (set(), set()))
+
+    def errors(self, now: bool) -> bool:
+        """Whether `module` has layout_errors, `now`: with the journal's open change."""
+        touched, reshaped = (self.journal.touched, self.journal.reshaped) if now else (set(), set())
+        if self.valid is None:
+            if not self.input_valid():
+                return bool(layout_errors(self.module))
+            return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped)
+        return has_errors(self.module, touched, self.valid, reshaped)
 
     def settle(self) -> None:
         """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
         self.figures = self.ledger.update(self.journal.touched)
-        if self.valid:
-            self.valid = not has_errors(self.module, self.journal.touched, True)
+        if self.valid is None:
+            self.since[0].update(self.journal.touched)
+            self.since[1].update(self.journal.reshaped)
+        elif self.valid:
+            self.valid = not self.errors(now=True)
         self.ledger.commit()
         self.journal.commit()
 
@@ -186,14 +203,17 @@ class RemoveLayoutConversions(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         start = figures(op)
-        w = self._solve(op, start, anchor=True)
+        input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
+        w = self._solve(op, start, True, input_valid)
         if w.anchored:  # anchoring block pointers can block a better forward propagation: weigh both solutions
-            alt = self._solve(op, start, anchor=False)
+            alt = self._solve(op, start, False, input_valid)
             if alt.figures.better_than(w.figures):
                 w = alt
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        if w.valid is None:
+            w.valid = not w.errors(now=False)
         for bad, why in [] if w.valid else layout_errors(w.module):  # valid: known free of them
             self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
             return
@@ -203,13 +223,18 @@ class RemoveLayoutConversions(XpuPass):
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
-    def _solve(self, op: ModuleOp, start: Figures, anchor: bool) -> _Work:
+    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool]) -> _Work:
         """One whole solution, on a copy of `op`."""
         copy = op.clone()
         origin = dict(zip(copy.walk(), op.walk()))
-        anchored = anchor_block_pointers(copy) if anchor else 0
+        anchored, since = 0, (set(), set())
+        if anchor:  # recorded: what it changed is judged incrementally like any rewrite
+            j = Journal(copy).begin()
+            anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
+            j.commit()
         ledger = Ledger(copy)
-        w = _Work(copy, origin, Journal(copy), ledger, _block_loads(copy), ledger.figures(), anchored=anchored)
+        w = _Work(copy, origin, Journal(copy), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
+                  input_valid=input_valid, since=since)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
@@ -261,7 +286,7 @@ class RemoveLayoutConversions(XpuPass):
                 continue
             fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
-            bad = wins and has_errors(w.module, w.journal.touched, bool(w.valid))
+            bad = wins and w.errors(now=True)
             if wins and not bad:
                 w.ledger.commit()
                 w.journal.commit()
@@ -269,8 +294,8 @@ class RemoveLayoutConversions(XpuPass):
                 w.block_loads |= new_loads
                 return None
             w.undo()
-            if bad and w.valid is None:  # judged in full: learn whether the module itself is valid
-                w.valid = not layout_errors(w.module)
+            if bad and w.valid is None:  # learn whether the module itself is valid
+                w.valid = not w.errors(now=False)
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
             return why
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
