@@ -189,8 +189,11 @@ class Journal:
             self.converts.discard(o)
 
     def _neighbours(self, op: Operation) -> None:
-        """What an insertion or erasure next to `op` may change: its parent's region and
-        its previous sibling (which may become, or stop being, its block's last op)."""
+        """What inserting or erasing `op` changes besides itself: when it is its block's last op,
+        the op before it (which stops or starts being last) and its parent (whose block's last
+        op, what verifiers read of a region, changes)."""
+        if op.next_op is not None:
+            return
         if op.prev_op is not None:
             self.touched.add(op.prev_op)
         parent = op.parent_op()

@@ -28,6 +28,7 @@ from xpu_passes.layouts.propagation import (
     ATOMICS,
     atomic_layout_ok,
     encoding,
+    isa,
     numel,
     operand_layouts,
     result_layouts,
@@ -72,26 +73,29 @@ class Slice:
 # ------------------------------------------------------------------ collecting
 
 
+_REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+
+
 def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     """Add to `s` what recomputes `v` in `layout`."""
     if v in s.layout:
         return s.layout[v] == layout or s.fail("a value is needed in two layouts")
     t = v.type
-    if isinstance(t, tt.PointerType) and t.is_block:
+    if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
         return _block_ptr(v, layout, s)
-    if not isinstance(t, TensorType) or encoding(t) == layout:
+    if not isa(t, TensorType) or encoding(t) == layout:
         return True
-    if isinstance(v, BlockArgument):
+    if isa(v, BlockArgument):
         return _block_arg(v, layout, s)
     op = v.owner
     assert isinstance(op, Operation)
-    if isinstance(op, ttg.ConvertLayoutOp):
+    if isa(op, ttg.ConvertLayoutOp):
         s.layout[v] = layout
         return _boundary(op.src, layout, s)
-    if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
+    if isa(op, _REGIONED):
         return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
     needed = operand_layouts(op, layout)
-    if isinstance(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
+    if isa(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif needed is None:
@@ -99,7 +103,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
+    if isa(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
         return s.fail("a load with several users would be duplicated")
     for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
         if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
@@ -206,26 +210,26 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 
 def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
-    if isinstance(user, tt.ReduceOp):
+    if isa(user, tt.ReduceOp):
         return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
-    if isinstance(user, tt.TransOp):
+    if isa(user, tt.TransOp):
         return trans_layout(layout, trans_perm(user))
-    if isinstance(user, tt.JoinOp):
+    if isa(user, tt.JoinOp):
         return join_layout(layout)
-    if isinstance(user, tt.SplitOp):
+    if isa(user, tt.SplitOp):
         return split_layout(layout)
-    if isinstance(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
+    if isa(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
         ok = user.efficient_layout is None and index == 1
         return layout if ok else None
-    if isinstance(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
+    if isa(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
         return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
-    if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
+    if isa(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
         return layout if atomic_layout_ok(layout) else None
-    if isinstance(user, tt.ExpandDimsOp):
+    if isa(user, tt.ExpandDimsOp):
         return expand_dims_result(layout, user.axis.value.data)
-    if isinstance(user, tt.ReshapeOp):
+    if isa(user, tt.ReshapeOp):
         return reshape_layout(layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)
-    if isinstance(user, _SAME_LAYOUT) and not isinstance(user, tt.LoadOp):
+    if isa(user, _SAME_LAYOUT) and not isa(user, tt.LoadOp):
         return layout
     return None
 

@@ -255,17 +255,17 @@ class Ledger:
 def _near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
     """What a local check must look at again after a change, and the changed ops still in `module`.
 
-    An op's verifier (and `_op_error`) reads the op, its regions' direct ops (terminators, the
-    op list) and, for IsolatedFromAbove, the operands of every nested op (`_isolated`). So: the
-    changed ops, the terminators of their regions, their parents, and the ops whose regions
-    gained or lost ops (`reshaped`)."""
+    An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
+    empty and their last ops (terminators, which read their parent in turn), and, for
+    IsolatedFromAbove, the operands of every nested op (`_isolated`). So: the changed ops,
+    the terminators of their regions, the parents of changed terminators, and the ops whose
+    blocks got another last op (`reshaped`)."""
     dirty = {op for op in touched if attached(module, op)}
     out = dirty | {op for op in reshaped if attached(module, op)}
     for c in dirty:
         for r in c.regions:
             out.update(b.last_op for b in r.blocks if b.last_op is not None)
-        p = c.parent_op()
-        if p is not None:
+        if c.next_op is None and (p := c.parent_op()) is not None:
             out.add(p)
     return out, dirty
 
