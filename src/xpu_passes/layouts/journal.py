@@ -23,6 +23,25 @@ from xpu_passes.dialects import ttg
 _ACTIVE: Journal | None = None
 
 
+def walk_list(root: Operation) -> list[Operation]:
+    """`list(root.walk())`, several times faster (no nested generators)."""
+    out: list[Operation] = []
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        out.append(op)
+        if op.regions:
+            kids = []
+            for r in op.regions:
+                for b in r.blocks:
+                    o = b.first_op
+                    while o is not None:
+                        kids.append(o)
+                        o = o.next_op
+            stack.extend(reversed(kids))
+    return out
+
+
 def _last(op: Operation) -> Operation:
     """The last op of `op`'s subtree in walk (pre-)order."""
     for r in reversed(op.regions):
@@ -83,13 +102,13 @@ class Order:
 
     GAP = 1 << 32
 
-    def __init__(self, module: Operation) -> None:
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
         self.module = module
         self.keys: dict[Operation, int] = {}
-        self.renumber()
+        self.renumber(ops)
 
-    def renumber(self) -> None:
-        self.keys = {op: i * self.GAP for i, op in enumerate(self.module.walk())}
+    def renumber(self, ops: list[Operation] | None = None) -> None:
+        self.keys = {op: i * self.GAP for i, op in enumerate(ops or walk_list(self.module))}
 
     def __getitem__(self, op: Operation) -> int:
         return self.keys[op]
@@ -132,10 +151,12 @@ def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
 class Journal:
     """The undo log of one module's in-place rewrites, and what the pass keeps about it."""
 
-    def __init__(self, module: Operation) -> None:
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
+        """`ops`: the module's ops in walk order, if at hand."""
         self.module = module
-        self.order = Order(module)
-        self.converts: set[Operation] = {o for o in module.walk() if isinstance(o, ttg.ConvertLayoutOp)}
+        ops = ops or walk_list(module)
+        self.order = Order(module, ops)
+        self.converts: set[Operation] = {o for o in ops if isinstance(o, ttg.ConvertLayoutOp)}
         self.touched: set[Operation] = set()  # ops whose figures or validity the changes may affect
         self.reshaped: set[Operation] = set()  # ops whose regions gained or lost ops
         self._undo: list[Callable[[], None]] = []

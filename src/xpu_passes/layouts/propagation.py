@@ -43,24 +43,12 @@ def encoding(t: Attribute) -> Attribute | None:
     return None
 
 
-# One object per type asked for (layouts made afresh are matched by value first): checks keyed
-# by the identity of types (solution._contribution, the verified-signature cache) then see a
-# recomputed value's type as the one they know.
-_LAYOUTS: dict[Attribute, Attribute] = {}
-
-
+@by_identity  # one object per type asked for: checks keyed by the identity of types see them as known
 def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
     """The same tensor type in another layout (scalars are unchanged)."""
-    if not isinstance(t, TensorType):
-        return t
-    if len(_LAYOUTS) > 65536:
-        _LAYOUTS.clear()
-    return _with_encoding(t, _LAYOUTS.setdefault(enc, enc))
-
-
-@by_identity()
-def _with_encoding(t: TensorType, enc: Attribute) -> Attribute:
-    return TensorType(t.element_type, t.get_shape(), enc)
+    if isinstance(t, TensorType):
+        return TensorType(t.element_type, t.get_shape(), enc)
+    return t
 
 
 def retyped(t: Attribute, layout: Attribute) -> Attribute:
@@ -70,7 +58,7 @@ def retyped(t: Attribute, layout: Attribute) -> Attribute:
     return with_encoding(t, layout)
 
 
-@by_identity()
+@by_identity
 def _pointer_to(t: tt.PointerType, pointee: Attribute) -> Attribute:
     return tt.PointerType(pointee, t.address_space.data)
 

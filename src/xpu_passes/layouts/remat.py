@@ -234,7 +234,7 @@ def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute
     return None
 
 
-@by_identity()
+@by_identity
 def _replicas(t: Attribute) -> int:
     """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
     enc = encoding(t)
@@ -346,7 +346,7 @@ def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
     return nv
 
 
-@by_identity()
+@by_identity
 def _dense(t: Attribute, data: Attribute) -> Attribute:
     """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
     return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]

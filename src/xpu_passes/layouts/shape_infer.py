@@ -169,7 +169,7 @@ def reshape_layout(layout: Attribute, src: Sequence[int], dst: Sequence[int], al
     return _reshape_layout(layout, tuple(src), tuple(dst))
 
 
-@by_identity()
+@by_identity
 def _reshape_layout(layout: Attribute, src: tuple[int, ...], dst: tuple[int, ...]) -> Attribute | None:
     if list(src) == list(dst):
         return layout

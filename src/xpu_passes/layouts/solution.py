@@ -27,6 +27,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
 from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
@@ -93,7 +94,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
 
 def figures(module: Operation) -> Figures:
     cost = slm = converts = 0
-    for op in module.walk():
+    for op in walk_list(module):
         if isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
             converts += isinstance(op, ttg.ConvertLayoutOp)
             c, bytes_ = _contribution(op)
@@ -111,7 +112,7 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
     """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
     or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
     while the load kept its result type)."""
-    clean = not any(_errs_alone(op) for op in module.walk())  # op by op, with verified signatures skipped
+    clean = not any(_errs_alone(op) for op in walk_list(module))  # op by op, with verified signatures skipped
     if clean and not CHECK_INCREMENTAL:
         return []
     found = _all_errors(module)
@@ -194,13 +195,14 @@ class Ledger:
     """A module's figures as per-op contributions, updated from the ops a change touched
     (`update`), with an undo for a rejected trial (`rollback`)."""
 
-    def __init__(self, module: Operation) -> None:
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
+        """`ops`: the module's ops in walk order, if at hand."""
         self.module = module
         self.parts: dict[Operation, tuple[int, int]] = {}  # op -> (loop-weighted cost, scratch bytes)
         self.cost = self.converts = 0
         self.scratch: Counter[int] = Counter()
         self._log: list[tuple[Operation, tuple[int, int] | None]] = []
-        for op in module.walk():
+        for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
 
     @staticmethod

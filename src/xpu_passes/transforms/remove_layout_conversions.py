@@ -34,9 +34,10 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
+from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.layouts import costs, remat, slice_cost
 from xpu_passes.layouts import journal
-from xpu_passes.layouts.journal import Journal
+from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
@@ -90,7 +91,7 @@ def anchor_block_pointers(module: ModuleOp) -> int:
     pointer takes the layout its users want and the conversions become no-ops.
     """
     changed = 0
-    for root in [o for o in module.walk() if isinstance(o, tt.MakeTensorPtrOp)]:
+    for root in [o for o in walk_list(module) if isinstance(o, tt.MakeTensorPtrOp)]:
         fam = collect_family(root)
         wanted = {_wanted_layout(a) for a in fam.accesses} - {None}
         block = root.result.type.pointee  # type: ignore[union-attr]
@@ -131,7 +132,7 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
     return {
-        ld for ld in module.walk()
+        ld for ld in walk_list(module)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
         and (BLOCK_IO in ld.attributes or cheap(ld)
              or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
@@ -202,6 +203,11 @@ class RemoveLayoutConversions(XpuPass):
     max_backward_remat_iterations: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Trials allocate much and free little: no full collections of the process meanwhile.
+        with gc_paused():
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
         w = self._solve(op, start, True, input_valid)
@@ -226,14 +232,17 @@ class RemoveLayoutConversions(XpuPass):
     def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool]) -> _Work:
         """One whole solution, on a copy of `op`."""
         copy = op.clone()
-        origin = dict(zip(copy.walk(), op.walk()))
+        ops = walk_list(copy)
+        origin = dict(zip(ops, walk_list(op)))
         anchored, since = 0, (set(), set())
         if anchor:  # recorded: what it changed is judged incrementally like any rewrite
-            j = Journal(copy).begin()
+            j = Journal(copy, ops).begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
             j.commit()
-        ledger = Ledger(copy)
-        w = _Work(copy, origin, Journal(copy), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
+            if anchored:
+                ops = walk_list(copy)
+        ledger = Ledger(copy, ops)
+        w = _Work(copy, origin, Journal(copy, ops), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
                   input_valid=input_valid, since=since)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
