@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
-from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
+from xpu_passes.frontend.fastops import VERIFIED, verify_key
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
@@ -283,15 +283,39 @@ def _context(op: Operation) -> list[object]:
     return found
 
 
+# Signatures of other ops without regions that verified (see _key), like fastops.VERIFIED.
+_VERIFIED: dict[tuple[int, ...], list[object]] = {}
+
+
+def _key(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
+    """What verifying an op without regions or successors, not last in its block, reads: its
+    signature (fastops.verify_key), the enclosing layout context and its parent's class (a
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
+    key = verify_key(op, context)
+    if key is not None:
+        return key[0], key[1], VERIFIED
+    if op.regions or op.successors or op.next_op is None:
+        return None
+    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
+                             *(r.type for r in op.results)]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects, _VERIFIED
+
+
 def _errs_alone(op: Operation) -> bool:
     """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
     An op whose signature the front end (or an earlier check) verified is not verified again."""
-    key = verify_key(op, _context(op))
+    key = _key(op, _context(op))
     try:
-        if key is None or key[0] not in VERIFIED:
+        if key is None or key[0] not in key[2]:
             op.verify(verify_nested_ops=False)
             if key is not None:
-                remember_verified(key)
+                if len(key[2]) > 50_000:
+                    key[2].clear()
+                key[2][key[0]] = key[1]
         for r in op.regions:  # what Block.verify checks of op's blocks
             if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
                 raise VerifyException(f"Operation {op.name} contains empty block")
