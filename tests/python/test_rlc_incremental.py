@@ -176,3 +176,27 @@ def test_ledger_follows_inserted_and_erased_conversions() -> None:
     ledger.rollback()
     j.rollback()
     assert ledger.figures() == start == solution.figures(module)
+
+
+@pytest.mark.parametrize(("kernel", "config", "solutions"), [
+    ("gemm_block_ptr", "8x128x64-w4-s3", 1),  # anchored: nothing left to beat
+    ("gemm_add_tensor_ptr", "8x128x64-w4-s3", 2),  # anchored, one conversion left: the other is weighed
+])
+def test_second_solution_only_when_the_first_leaves_a_cost(kernel: str, config: str, solutions: int,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without anchoring, a solution can only win by being strictly cheaper: not possible when the
+    anchored one has no cost and no conversion left, so it is not computed then."""
+    found: list[tuple[bool, int, solution.Figures]] = []
+    real = rlc.RemoveLayoutConversions._solve
+
+    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc._Work:
+        w = real(self, *args)  # type: ignore[arg-type]
+        found.append((bool(args[2]), w.anchored, w.figures))
+        return w
+
+    monkeypatch.setattr(rlc.RemoveLayoutConversions, "_solve", solve)
+    ctx = make_context()
+    module = parse_module(ctx, _dump(kernel, config, 0).read_text()).module
+    rlc.RemoveLayoutConversions().apply(ctx, module)
+    assert len(found) == solutions and found[0][0] and found[0][1] > 0
+    assert ((found[0][2].cost, found[0][2].converts) == (0, 0)) == (solutions == 1)

@@ -211,7 +211,9 @@ class RemoveLayoutConversions(XpuPass):
         start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
         w = self._solve(op, start, True, input_valid)
-        if w.anchored:  # anchoring block pointers can block a better forward propagation: weigh both solutions
+        # Anchoring block pointers can block a better forward propagation: weigh both solutions,
+        # unless the first has no cost and no conversion left (nothing is strictly better).
+        if w.anchored and (w.figures.cost, w.figures.converts) != (0, 0):
             alt = self._solve(op, start, False, input_valid)
             if alt.figures.better_than(w.figures):
                 w = alt
