@@ -241,8 +241,7 @@ class RemoveLayoutConversions(XpuPass):
             j = Journal(copy, ops).begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
             j.commit()
-            if anchored:
-                ops = walk_list(copy)
+            ops = walk_list(copy)
         ledger = Ledger(copy, ops)
         w = _Work(copy, origin, Journal(copy, ops), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
                   input_valid=input_valid, since=since)
