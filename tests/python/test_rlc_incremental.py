@@ -200,3 +200,25 @@ def test_second_solution_only_when_the_first_leaves_a_cost(kernel: str, config: 
     rlc.RemoveLayoutConversions().apply(ctx, module)
     assert len(found) == solutions and found[0][0] and found[0][1] > 0
     assert ((found[0][2].cost, found[0][2].converts) == (0, 0)) == (solutions == 1)
+
+
+def test_a_failing_pass_leaves_no_session_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass that fails mid-trial (the plugin then compiles natively) must not leave the next
+    run of the pass in the same process recording into a dropped module."""
+    ctx = make_context()
+    text = _dump("layer_norm_fwd", "256-w4-s1", 0).read_text()
+    expected = parse_module(ctx, text).module
+    rlc.RemoveLayoutConversions().apply(ctx, expected)
+
+    def broken(self: solution.Ledger, ops: set) -> solution.Figures:
+        raise RuntimeError("broken")
+
+    with monkeypatch.context() as m:
+        m.setattr(solution.Ledger, "update", broken)
+        with pytest.raises(RuntimeError):
+            rlc.RemoveLayoutConversions().apply(ctx, parse_module(ctx, text).module)
+    assert journal.active() is None
+    module = parse_module(ctx, text).module
+    rlc.RemoveLayoutConversions().apply(ctx, module)
+    spelling = Spelling.choose("triton-3.3")
+    assert print_module(module, spelling) == print_module(expected, spelling)

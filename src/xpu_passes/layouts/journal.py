@@ -226,6 +226,12 @@ def active() -> Journal | None:
     return _ACTIVE
 
 
+def close_active() -> None:
+    """Forget the open session, if any (its module is being dropped)."""
+    global _ACTIVE
+    _ACTIVE = None
+
+
 def created(op: Operation) -> Operation:
     """Register an op just built (its operands' use lists already name it): dropped on rollback."""
     j = _ACTIVE

@@ -205,7 +205,10 @@ class RemoveLayoutConversions(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
         with gc_paused():
-            self._apply(op)
+            try:
+                self._apply(op)
+            finally:  # a failure leaves no session open (the input is only changed at the end)
+                journal.close_active()
 
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
