@@ -67,9 +67,7 @@ def test_incremental_judgement_equals_full(kernel: str, config: str | None, posi
         return real_begin(self)
 
     def commit(self: Journal) -> None:
-        self.order.check()
-        if self.converts != {o for o in self.module.walk() if isinstance(o, ttg.ConvertLayoutOp)}:
-            raise AssertionError("the journal's conversions are not the module's")
+        self.check()
         if self.touched:
             kept.append(len(self.touched))
         real_commit(self)

@@ -195,6 +195,12 @@ class Journal:
                     self.order.keys.pop(o, None)
         self._close()
 
+    def check(self) -> None:
+        """Raise if the keys or the conversions kept do not match the module (debug)."""
+        self.order.check()
+        if self.converts != {o for o in walk_list(self.module) if isinstance(o, ttg.ConvertLayoutOp)}:
+            raise AssertionError("journal: the conversions kept are not the module's")
+
     # ---------------------------------------------------------------- bookkeeping
 
     def _subtree_in(self, op: Operation) -> None:

@@ -35,8 +35,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import costs, remat, slice_cost
-from xpu_passes.layouts import journal
+from xpu_passes.layouts import costs, journal, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
@@ -189,6 +188,8 @@ class _Work:
             self.valid = not self.errors(now=True)
         self.ledger.commit()
         self.journal.commit()
+        if solution.CHECK_INCREMENTAL:
+            self.journal.check()
 
     def undo(self) -> None:
         self.ledger.rollback()
@@ -303,6 +304,8 @@ class RemoveLayoutConversions(XpuPass):
             if wins and not bad:
                 w.ledger.commit()
                 w.journal.commit()
+                if solution.CHECK_INCREMENTAL:
+                    w.journal.check()
                 w.figures, w.valid = fig, True
                 w.block_loads |= new_loads
                 return None
