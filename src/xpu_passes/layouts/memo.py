@@ -11,10 +11,13 @@ arguments alive, so an id is never reused while its entry exists.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from xdsl.ir import Attribute
+
+from xpu_passes.layouts.encodings import to_linear
+from xpu_passes.layouts.linear import LinearLayout
 
 F = TypeVar("F", bound=Callable[..., Any])
 A = TypeVar("A")
@@ -60,3 +63,13 @@ def by_identity(fn: F) -> F:
 
     call.cache_clear = table.clear  # type: ignore[attr-defined]
     return call  # type: ignore[return-value]
+
+
+def linear_of(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
+    """`encodings.to_linear`, remembered (a layout's map is asked for by every query about it)."""
+    return _linear_of(layout, tuple(shape))
+
+
+@by_identity
+def _linear_of(layout: Attribute, shape: tuple[int, ...]) -> LinearLayout:
+    return to_linear(layout, shape)

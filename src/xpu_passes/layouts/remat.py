@@ -39,8 +39,8 @@ from xpu_passes.layouts.propagation import (
     with_encoding,
 )
 from xpu_passes.layouts import journal
-from xpu_passes.layouts.encodings import LayoutError, to_linear
-from xpu_passes.layouts.memo import by_identity
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 @dataclass
@@ -239,7 +239,7 @@ def _replicas(t: Attribute) -> int:
     """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
     enc = encoding(t)
     try:
-        ll = to_linear(enc, shape(t)) if enc is not None else None
+        ll = linear_of(enc, shape(t)) if enc is not None else None
     except LayoutError:
         return 0
     return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
