@@ -220,3 +220,25 @@ def test_a_failing_pass_leaves_no_session_open(monkeypatch: pytest.MonkeyPatch) 
     rlc.RemoveLayoutConversions().apply(ctx, module)
     spelling = Spelling.choose("triton-3.3")
     assert print_module(module, spelling) == print_module(expected, spelling)
+
+
+def test_a_value_from_outside_the_function_is_found() -> None:
+    """IsolatedFromAbove is judged on the changed ops' operands (its verifier, which walks the
+    whole function, is skipped in the incremental check): a use of a module-level value is found."""
+    from xdsl.dialects.builtin import IntegerAttr, IntegerType
+
+    ctx = make_context()
+    module = parse_module(ctx, _dump("flash_attention_fwd", "64x32x64-w4-s2", 0).read_text()).module
+    j = Journal(module)
+    user, index = next((o, i) for o in module.walk() for i, v in enumerate(o.operands)
+                       if isinstance(v.type, IntegerType) and o.parent_op() is not module)
+    func = next(o for o in module.body.block.ops)
+    j.begin()
+    outside = journal.created(arith.ConstantOp(IntegerAttr(1, user.operands[index].type)))
+    journal.insert_op(outside, InsertPoint.before(func))
+    assert not solution.has_errors(module, j.touched, True, j.reshaped)  # a constant alone is fine
+    journal.set_operand(user, index, outside.result)
+    assert solution.layout_errors(module)
+    assert solution.has_errors(module, j.touched, True, j.reshaped)
+    j.rollback()
+    assert not solution.layout_errors(module)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -324,16 +325,27 @@ def _errs_alone(op: Operation) -> bool:
     return _op_error(op) is not None
 
 
+_SKIP = threading.local()  # per thread: whether IsolatedFromAbove's verifier is left to `_isolated`
+_FULL_ISOLATION = IsolatedFromAbove.verify
+
+
+def _isolation(self: IsolatedFromAbove, op: Operation) -> None:
+    if not getattr(_SKIP, "on", False):
+        _FULL_ISOLATION(self, op)
+
+
 @contextmanager
 def _isolation_unchecked() -> Iterator[None]:
     """IsolatedFromAbove's verifier walks the whole op (a function: the module); `_isolated`
-    checks instead what a change can break, the operands of the ops it touched."""
-    saved = IsolatedFromAbove.verify
-    IsolatedFromAbove.verify = lambda self, op: None  # type: ignore[method-assign]
+    checks instead what a change can break, the operands of the ops it touched. The verifier
+    is wrapped once; it is skipped only in this thread, only inside this block."""
+    if IsolatedFromAbove.verify is not _isolation:
+        IsolatedFromAbove.verify = _isolation  # type: ignore[method-assign]
+    _SKIP.on = True
     try:
         yield
     finally:
-        IsolatedFromAbove.verify = saved  # type: ignore[method-assign]
+        _SKIP.on = False
 
 
 def _isolated(dirty: set[Operation]) -> bool:
