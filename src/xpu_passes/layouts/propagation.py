@@ -9,10 +9,11 @@ from __future__ import annotations
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
 
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
+from xpu_passes.layouts import journal
+from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,
@@ -23,12 +24,26 @@ from xpu_passes.layouts.shape_infer import (
 )
 
 
+_ISA: dict[tuple[type, int], bool] = {}
+
+
+def isa(x: object, classes: type | tuple[type, ...]) -> bool:
+    """`isinstance(x, classes)`, remembered per class of `x` (`classes`: a module-level constant).
+    Op and attribute classes check instances through ABCMeta, slowly; a tuple of them one by one."""
+    key = (type(x), id(classes))
+    hit = _ISA.get(key)
+    if hit is None:
+        hit = _ISA[key] = isinstance(x, classes)
+    return hit
+
+
 def encoding(t: Attribute) -> Attribute | None:
-    if isinstance(t, TensorType) and not isinstance(t.encoding, NoneAttr):
-        return t.encoding
+    if isa(t, TensorType) and not isa(t.encoding, NoneAttr):  # type: ignore[attr-defined]
+        return t.encoding  # type: ignore[attr-defined]
     return None
 
 
+@by_identity  # one object per type asked for: checks keyed by the identity of types see them as known
 def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
     """The same tensor type in another layout (scalars are unchanged)."""
     if isinstance(t, TensorType):
@@ -39,13 +54,18 @@ def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
 def retyped(t: Attribute, layout: Attribute) -> Attribute:
     """`with_encoding`, also through a block pointer (`!tt.ptr<tensor<..., layout>>`)."""
     if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
-        return tt.PointerType(with_encoding(t.pointee, layout), t.address_space.data)
+        return _pointer_to(t, with_encoding(t.pointee, layout))
     return with_encoding(t, layout)
+
+
+@by_identity
+def _pointer_to(t: tt.PointerType, pointee: Attribute) -> Attribute:
+    return tt.PointerType(pointee, t.address_space.data)
 
 
 def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:
     """Every block pointer of the family now points to a tensor in `layout`; old value -> new."""
-    return {v: Rewriter.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
+    return {v: journal.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
 
 
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
@@ -105,34 +125,38 @@ def trans_perm(op: tt.TransOp) -> list[int]:
     return list(op.order.get_values())  # type: ignore[no-untyped-call]
 
 
+_JOIN_SPLIT = (tt.JoinOp, tt.SplitOp)
+_SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp)
+
+
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
     """Per operand, the layout it must have for `op` to yield `result_layout`.
 
     None for the whole answer: `op` cannot be recomputed in that layout. None for
     one operand: a scalar, which has no layout.
     """
-    if isinstance(op, _SAME_LAYOUT):
+    if isa(op, _SAME_LAYOUT):
         return [result_layout if isinstance(o.type, TensorType) else None for o in op.operands]
-    if isinstance(op, tt.ExpandDimsOp):
+    if isa(op, tt.ExpandDimsOp):
         return [expand_dims_operand(result_layout, op.axis.value.data)]
-    if isinstance(op, tt.ReduceOp):
+    if isa(op, tt.ReduceOp):
         # A reduction yields a slice of its operands' layout along its axis (all results alike).
         axis = op.axis.value.data
         ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis
         return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
-    if isinstance(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
+    if isa(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
         return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
-    if isinstance(op, tt.TransOp):
+    if isa(op, tt.TransOp):
         src = trans_layout(result_layout, inverse(trans_perm(op)))
         return [src] if src is not None else None
-    if isinstance(op, tt.JoinOp | tt.SplitOp):  # each is the other's inverse when the layouts qualify
-        src = join_operand(result_layout) if isinstance(op, tt.JoinOp) else split_operand(result_layout)
+    if isa(op, _JOIN_SPLIT):  # each is the other's inverse when the layouts qualify
+        src = join_operand(result_layout) if isa(op, tt.JoinOp) else split_operand(result_layout)
         return [src for _ in op.operands] if src is not None else None
-    if isinstance(op, tt.ReshapeOp):
+    if isa(op, tt.ReshapeOp):
         src = reshape_layout(result_layout, shape(op.result.type), shape(op.src.type), op.allow_reorder is not None)
         return [src] if src is not None else None
-    if isinstance(op, tt.GatherOp) and op.efficient_layout is None:
+    if isa(op, tt.GatherOp) and op.efficient_layout is None:
         return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
-    if isinstance(op, tt.SplatOp | tt.MakeRangeOp | arith.ConstantOp):
+    if isa(op, _SOURCES):
         return [None for _ in op.operands]
     return None

@@ -12,13 +12,13 @@ boundary conversions by loop depth; `materialize()` rewrites.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
@@ -28,6 +28,7 @@ from xpu_passes.layouts.propagation import (
     ATOMICS,
     atomic_layout_ok,
     encoding,
+    isa,
     numel,
     operand_layouts,
     result_layouts,
@@ -37,13 +38,16 @@ from xpu_passes.layouts.propagation import (
     trans_perm,
     with_encoding,
 )
-from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts import journal
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 @dataclass
 class Slice:
     layout: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
     ops: list[Operation] = field(default_factory=list)  # cloned with new result layouts
+    members: set[Operation] = field(default_factory=set)  # `ops` as a set (membership tests)
     boundary: dict[SSAValue, Attribute] = field(default_factory=dict)  # explicitly converted
     direct: set[SSAValue] = field(default_factory=set)  # boundaries used directly (not a convert's source)
     inplace: list[SSAValue] = field(default_factory=list)  # retyped where they are
@@ -57,6 +61,10 @@ class Slice:
     load_ok: Callable[[Operation], bool] = lambda op: True
     why: str = ""
 
+    def add(self, op: Operation) -> None:
+        self.ops.append(op)
+        self.members.add(op)
+
     def fail(self, why: str) -> bool:
         self.why = self.why or why
         return False
@@ -65,26 +73,29 @@ class Slice:
 # ------------------------------------------------------------------ collecting
 
 
+_REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+
+
 def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     """Add to `s` what recomputes `v` in `layout`."""
     if v in s.layout:
         return s.layout[v] == layout or s.fail("a value is needed in two layouts")
     t = v.type
-    if isinstance(t, tt.PointerType) and t.is_block:
+    if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
         return _block_ptr(v, layout, s)
-    if not isinstance(t, TensorType) or encoding(t) == layout:
+    if not isa(t, TensorType) or encoding(t) == layout:
         return True
-    if isinstance(v, BlockArgument):
+    if isa(v, BlockArgument):
         return _block_arg(v, layout, s)
     op = v.owner
     assert isinstance(op, Operation)
-    if isinstance(op, ttg.ConvertLayoutOp):
+    if isa(op, ttg.ConvertLayoutOp):
         s.layout[v] = layout
         return _boundary(op.src, layout, s)
-    if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp):
+    if isa(op, _REGIONED):
         return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
     needed = operand_layouts(op, layout)
-    if isinstance(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
+    if isa(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif needed is None:
@@ -92,7 +103,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if isinstance(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
+    if isa(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
         return s.fail("a load with several users would be duplicated")
     for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
         if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
@@ -104,7 +115,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
         if want is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
             if not backward(operand, layout, s):
                 return False
-    s.ops.append(op)
+    s.add(op)
     return True
 
 
@@ -199,35 +210,36 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 
 def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
-    if isinstance(user, tt.ReduceOp):
+    if isa(user, tt.ReduceOp):
         return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
-    if isinstance(user, tt.TransOp):
+    if isa(user, tt.TransOp):
         return trans_layout(layout, trans_perm(user))
-    if isinstance(user, tt.JoinOp):
+    if isa(user, tt.JoinOp):
         return join_layout(layout)
-    if isinstance(user, tt.SplitOp):
+    if isa(user, tt.SplitOp):
         return split_layout(layout)
-    if isinstance(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
+    if isa(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
         ok = user.efficient_layout is None and index == 1
         return layout if ok else None
-    if isinstance(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
+    if isa(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
         return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
-    if isinstance(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
+    if isa(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
         return layout if atomic_layout_ok(layout) else None
-    if isinstance(user, tt.ExpandDimsOp):
+    if isa(user, tt.ExpandDimsOp):
         return expand_dims_result(layout, user.axis.value.data)
-    if isinstance(user, tt.ReshapeOp):
+    if isa(user, tt.ReshapeOp):
         return reshape_layout(layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)
-    if isinstance(user, _SAME_LAYOUT) and not isinstance(user, tt.LoadOp):
+    if isa(user, _SAME_LAYOUT) and not isa(user, tt.LoadOp):
         return layout
     return None
 
 
+@by_identity
 def _replicas(t: Attribute) -> int:
     """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
     enc = encoding(t)
     try:
-        ll = to_linear(enc, shape(t)) if enc is not None else None
+        ll = linear_of(enc, shape(t)) if enc is not None else None
     except LayoutError:
         return 0
     return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
@@ -266,12 +278,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
         lv = s.layout[v]
         for use in list(v.uses):
             user = use.operation
-            if user in s.ops:
+            if user in s.members:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
             if isinstance(user, ttg.ConvertLayoutOp):
-                s.ops.append(user)  # now converts from `lv`; folds if it goes back to it
+                s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
             loop = _carried_slot(user, use.index)
             if loop is not None:
@@ -293,7 +305,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     continue
                 if not backward(o, want, s):
                     return False
-            s.ops.append(user)
+            s.add(user)
             for r in user.results:
                 if r in s.layout and s.layout[r] != out:
                     return s.fail("a value is needed in two layouts")
@@ -314,42 +326,48 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = ttg.ConvertLayoutOp.build(operands=[v], result_types=[t])
+    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
     if isinstance(v.owner, Block):
-        Rewriter.insert_op(c, InsertPoint.at_start(v.owner))
+        journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:
-        Rewriter.insert_op(c, InsertPoint.after(v.owner))
+        journal.insert_op(c, InsertPoint.after(v.owner))
     return c.result
 
 
 def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
     """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
     old = v.type
-    nv = Rewriter.replace_value_with_new_type(v, retyped(old, layout))
+    nv = journal.replace_value_with_new_type(v, retyped(old, layout))
     if nv.uses:
         back = _convert(nv, old)
         for use in list(nv.uses):
             if use.operation is not back.owner:
-                use.operation.operands[use.index] = back
+                journal.set_operand(use.operation, use.index, back)
     return nv
+
+
+@by_identity
+def _dense(t: Attribute, data: Attribute) -> Attribute:
+    """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
+    return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
 
 
 def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
     results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
     props = dict(op.properties)
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-        props["value"] = DenseIntOrFPElementsAttr(results[0], op.value.data)  # type: ignore[arg-type]
-    return type(op).create(
+        props["value"] = _dense(results[0], op.value.data)
+    return journal.created(type(op).create(
         operands=[new.get(o, o) for o in operands],
         result_types=results,
         properties=props,
         attributes=dict(op.attributes),
         regions=[r.clone() for r in op.regions],
         location=getattr(op, "location", None),
-    )
+    ))
 
 
-def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAValue]:
+def materialize(s: Slice, position: Mapping[Operation, int]) -> dict[SSAValue, SSAValue]:
     """Rewrite the IR as `s` says; returns old value -> its value in the new layout.
 
     Operands are read before anything is retyped: retyping in place redirects the
@@ -374,19 +392,19 @@ def materialize(s: Slice, position: dict[Operation, int]) -> dict[SSAValue, SSAV
             new[r] = nb
     for op in ops:
         if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            op.operands[0] = new.get(operands[op][0], operands[op][0])
+            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
             continue
         clone = _clone(op, operands[op], s, new)
-        Rewriter.insert_op(clone, InsertPoint.before(op))
+        journal.insert_op(clone, InsertPoint.before(op))
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
             new[old] = r
     for user, i, v in feeds:
-        user.operands[i] = new.get(v, v)
+        journal.set_operand(user, i, new.get(v, v))
     for r in s.scalars:
-        r.replace_all_uses_with(new[r])
+        journal.replace_all_uses_with(r, new[r])
     for op in s.sinks:
-        Rewriter.erase_op(op)
+        journal.erase_op(op)
     return new
 
 
@@ -394,6 +412,6 @@ def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
         if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
-            Rewriter.erase_op(op)
+            journal.erase_op(op)
         elif isinstance(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -28,7 +28,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memo import linear_of
 from xpu_passes.layouts.linear import LinearLayout, mixed_transpositions, reorders_registers
 
 
@@ -87,7 +88,7 @@ def tile_shape(layout: Attribute, shape: Sequence[int]) -> list[int]:
         k = rank - 1 if layout.op_idx == 0 else rank - 2
         parent[k] = shape[k]
         return parent
-    return linear_tile(to_linear(layout, shape))
+    return linear_tile(linear_of(layout, shape))
 
 
 def linear_tile(ll: LinearLayout) -> list[int]:
@@ -126,7 +127,7 @@ def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _needs_slm(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> bool:
-    a, b = to_linear(src, shape), to_linear(dst, shape)
+    a, b = linear_of(src, shape), linear_of(dst, shape)
     if dpas_to_dot_shortcut(src, dst):
         return False
     if a == b or reorders_registers(a, b):
@@ -147,7 +148,7 @@ def padded_rep_shape(src: Attribute, dst: Attribute, shape: Sequence[int], bits:
         return []
     rep = rep_shape(src, dst, shape)
     rank = len(rep)
-    a, b = to_linear(src, shape), to_linear(dst, shape)
+    a, b = linear_of(src, shape), linear_of(dst, shape)
     in_ord, out_ord = layout_order(a), layout_order(b)
     inner = rank - 1
     # Vectors are at most 128 bits and no longer than the scratch tile's fastest dim.
@@ -302,7 +303,7 @@ def reduce_scratch_bytes(srcs: Sequence[TensorType], axis: int) -> int:
 def _reduce_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
     src = srcs[0]
     shape = list(src.get_shape())
-    warps = _per_dim(to_linear(src.encoding, shape), "warp")[axis]
+    warps = _per_dim(linear_of(src.encoding, shape), "warp")[axis]
     if warps == 1:
         return 0
     shape[axis] = warps
@@ -324,7 +325,7 @@ def _scan_scratch_bytes(srcs: tuple[TensorType, ...], axis: int) -> int:
     if not isinstance(src.encoding, ttg.BlockedEncodingAttr):
         return 0
     shape = list(src.get_shape())
-    ll = to_linear(src.encoding, shape)
+    ll = linear_of(src.encoding, shape)
     contig, lanes, warps = contig_per_thread(ll), _per_dim(ll, "lane"), _per_dim(ll, "warp")
     if warps[axis] == 1:
         return 0

@@ -19,7 +19,8 @@ from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg
 from xpu_passes.layouts import infer
-from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 
 
@@ -144,7 +145,7 @@ def blocked_from_linear(ll: LinearLayout, prefer: Sequence[int] | None = None) -
             sizePerThread=sizes["register"], threadsPerWarp=sizes["lane"], warpsPerCTA=sizes["warp"], order=list(order)
         )
         try:
-            if to_linear(cand, ll.shape) == ll:
+            if linear_of(cand, ll.shape) == ll:
                 return cand
         except (LayoutError, ValueError):
             continue
@@ -165,10 +166,15 @@ def reshape_layout(layout: Attribute, src: Sequence[int], dst: Sequence[int], al
     (the operand's layout for a result layout: swap the shapes; the rule is symmetric)."""
     if allow_reorder:
         return None
+    return _reshape_layout(layout, tuple(src), tuple(dst))
+
+
+@by_identity
+def _reshape_layout(layout: Attribute, src: tuple[int, ...], dst: tuple[int, ...]) -> Attribute | None:
     if list(src) == list(dst):
         return layout
     try:
-        ll = to_linear(layout, src)
+        ll = linear_of(layout, src)
         return blocked_from_linear(reshape_linear(ll, dst), _merged_order(layout, src, dst))
     except (LayoutError, ValueError):
         return None

@@ -11,16 +11,24 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 import functools
+import os
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, ErasedSSAValue, Operation
-from xdsl.traits import NoTerminator
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.frontend.fastops import VERIFIED, verify_key
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
 from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
@@ -87,7 +95,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
 
 def figures(module: Operation) -> Figures:
     cost = slm = converts = 0
-    for op in module.walk():
+    for op in walk_list(module):
         if isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
             converts += isinstance(op, ttg.ConvertLayoutOp)
             c, bytes_ = _contribution(op)
@@ -105,6 +113,16 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
     """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
     or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
     while the load kept its result type)."""
+    clean = not any(_errs_alone(op) for op in walk_list(module))  # op by op, with verified signatures skipped
+    if clean and not CHECK_INCREMENTAL:
+        return []
+    found = _all_errors(module)
+    if CHECK_INCREMENTAL and clean != (not found):
+        raise AssertionError(f"op-by-op layout check says {not clean}, the full one {bool(found)}")
+    return found
+
+
+def _all_errors(module: Operation) -> list[tuple[Operation, str]]:
     try:
         module.verify()
     except VerifyException as e:
@@ -112,31 +130,46 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
     return [(op, why) for op in module.walk() if (why := _op_error(op)) is not None]
 
 
+_KINDS = ((_ONE_LAYOUT, "one"), (tt.ReduceOp, "reduce"), (scf.YieldOp, "yield"), (scf.WhileOp, "while"),
+          (scf.ForOp, "for"))
+_KIND: dict[type, str | None] = {}  # op class -> what _op_error checks (isinstance on op classes is slow)
+
+
+def _kind(op: Operation) -> str | None:
+    t = type(op)
+    if t not in _KIND:
+        _KIND[t] = next((k for c, k in _KINDS if issubclass(t, c)), None)
+    return _KIND[t]
+
+
 def _op_error(op: Operation) -> str | None:
     """What `layout_errors` finds wrong with `op` alone (it reads only `op`'s own types and
     attributes, its terminators' operands and, for a yield, its parent's results)."""
-    if isinstance(op, _ONE_LAYOUT):
+    kind = _kind(op)
+    if kind is None:
+        return None
+    if kind == "one":
         layouts = {encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
         if len(layouts) > 1:
             return "operands in different layouts"
-    elif isinstance(op, tt.ReduceOp):
+    elif kind == "reduce":
         srcs = {encoding(v.type) for v in op.operands}
         outs = {encoding(v.type) for v in op.results if isinstance(v.type, TensorType)}
         want = {ttg.SliceEncodingAttr.make(dim=op.axis.value.data, parent=s) for s in srcs if s is not None}
         if len(srcs) > 1 or (outs and outs != want):
             return "reduction results are not the slice of its operands' layout"
-    elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
+    elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()
         assert parent is not None
         if [v.type for v in op.operands] != [r.type for r in parent.results]:
             return "yielded types differ from the results"
-    elif isinstance(op, scf.WhileOp):
+    elif kind == "while":
         types = [[v.type for v in vs] for vs in (
             op.arguments, op.before_region.block.args, op.after_region.block.args, op.results,
             op.before_region.block.last_op.operands[1:], op.after_region.block.last_op.operands)]  # type: ignore
         if types[0] != types[1] or types[1] != types[5] or not types[2] == types[3] == types[4]:
             return "scf.while types differ between its regions"
-    elif isinstance(op, scf.ForOp):
+    elif kind == "for":
         args = op.body.block.args[1:]
         if [v.type for v in op.iter_args] != [a.type for a in args] or [a.type for a in args] != [
             r.type for r in op.results
@@ -145,51 +178,145 @@ def _op_error(op: Operation) -> str | None:
     return None
 
 
-# Tests set this: every incremental check is also done in full, and a disagreement raises.
-CHECK_INCREMENTAL = False
+# Tests set this: every incremental answer (figures, validity, the journal's keys and
+# conversions) is also computed in full, and a disagreement raises.
+CHECK_INCREMENTAL = os.environ.get("XPU_PASSES_RLC_CHECK", "") not in ("", "0")
 
 
-def _signature(op: Operation) -> tuple:
-    """All that verifying `op` alone (and `_op_error`) reads of it, compared by identity where shared."""
-    return (
-        op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
-        tuple(tuple(a.type for a in b.args) for r in op.regions for b in r.blocks),
-        op.next_op is None, len(op.successors), any(isinstance(v, ErasedSSAValue) for v in op.operands),
-    )
+def attached(module: Operation, op: Operation | None) -> bool:
+    """Whether `op` is (still) inside `module`."""
+    while op is not None:
+        if op is module:
+            return True
+        op = op.parent_op()
+    return False
 
 
-def _touched(old: Operation, copy: Operation, m: dict[Operation, Operation]) -> set[Operation]:
-    """Ops of `copy` a rewrite may have made invalid: new ones, ones whose signature, attributes or
-    parent differ from their original in `old` (`m`: old op -> its clone), parents of erased ones;
-    then their ancestors and the terminators of their regions."""
-    live = list(copy.walk())
-    inv = {c: o for o, c in m.items()}
-    dirty: set[Operation] = set()
-    for c in live:
-        o = inv.get(c)
-        if (o is None or c.attributes != o.attributes or c.properties != o.properties
-                or c.parent_op() is not m.get(o.parent_op())  # type: ignore[arg-type]
-                or _signature(c) != _signature(o)):
-            dirty.add(c)
-    alive = set(live)
-    for o, c in m.items():
-        if c not in alive and (p := o.parent_op()) is not None and m.get(p) in alive:
-            dirty.add(m[p])  # its region lost an op (maybe the terminator, maybe every op)
-    out = set(dirty)
+class Ledger:
+    """A module's figures as per-op contributions, updated from the ops a change touched
+    (`update`), with an undo for a rejected trial (`rollback`)."""
+
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
+        """`ops`: the module's ops in walk order, if at hand."""
+        self.module = module
+        self.parts: dict[Operation, tuple[int, int]] = {}  # op -> (loop-weighted cost, scratch bytes)
+        self.cost = self.converts = 0
+        self.scratch: Counter[int] = Counter()
+        self._log: list[tuple[Operation, tuple[int, int] | None]] = []
+        for op in ops or walk_list(module):
+            self._set(op, self._part(op), log=False)
+
+    @staticmethod
+    def _part(op: Operation) -> tuple[int, int] | None:
+        if not isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
+            return None
+        c, bytes_ = _contribution(op)
+        return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
+
+    def _set(self, op: Operation, new: tuple[int, int] | None, log: bool = True) -> None:
+        old = self.parts.get(op)
+        if old == new:
+            return
+        if log:
+            self._log.append((op, old))
+        is_cvt = isinstance(op, ttg.ConvertLayoutOp)
+        if old is not None:
+            self.cost -= old[0]
+            self.converts -= is_cvt
+            self.scratch[old[1]] -= 1
+            if not self.scratch[old[1]]:
+                del self.scratch[old[1]]
+            del self.parts[op]
+        if new is not None:
+            self.cost += new[0]
+            self.converts += is_cvt
+            self.scratch[new[1]] += 1
+            self.parts[op] = new
+
+    def update(self, ops: set[Operation]) -> Figures:
+        for op in ops:
+            self._set(op, self._part(op) if attached(self.module, op) else None)
+        fig = self.figures()
+        if CHECK_INCREMENTAL:
+            _CONTRIBUTION.clear()
+            if (full := figures(self.module)) != fig:
+                raise AssertionError(f"incremental figures {fig}, full {full}")
+        return fig
+
+    def figures(self) -> Figures:
+        return Figures(self.cost, max(self.scratch, default=0), self.converts)
+
+    def commit(self) -> None:
+        self._log.clear()
+
+    def rollback(self) -> None:
+        while self._log:
+            op, old = self._log.pop()
+            self._set(op, old, log=False)
+
+
+def _near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+    """What a local check must look at again after a change, and the changed ops still in `module`.
+
+    An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
+    empty and their last ops (terminators, which read their parent in turn), and, for
+    IsolatedFromAbove, the operands of every nested op (`_isolated`). So: the changed ops,
+    the terminators of their regions, the parents of changed terminators, and the ops whose
+    blocks got another last op (`reshaped`)."""
+    dirty = {op for op in touched if attached(module, op)}
+    out = dirty | {op for op in reshaped if attached(module, op)}
     for c in dirty:
         for r in c.regions:
             out.update(b.last_op for b in r.blocks if b.last_op is not None)
-        p = c.parent_op()
-        while p is not None and p not in out:
+        if c.next_op is None and (p := c.parent_op()) is not None:
             out.add(p)
-            p = p.parent_op()
-    return out
+    return out, dirty
+
+
+def _context(op: Operation) -> list[object]:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), outermost first."""
+    found: list[object] = []
+    p = op.parent_op()
+    while p is not None:
+        if p.name in CONTEXT_OPS:
+            found[:0] = [p.attributes.get(k) for k in CONTEXT_ATTRS]
+        p = p.parent_op()
+    return found
+
+
+# Signatures of other ops without regions that verified (see _key), like fastops.VERIFIED.
+_VERIFIED: dict[tuple[int, ...], list[object]] = {}
+
+
+def _key(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
+    """What verifying an op without regions or successors, not last in its block, reads: its
+    signature (fastops.verify_key), the enclosing layout context and its parent's class (a
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
+    key = verify_key(op, context)
+    if key is not None:
+        return key[0], key[1], VERIFIED
+    if op.regions or op.successors or op.next_op is None:
+        return None
+    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
+                             *(r.type for r in op.results)]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects, _VERIFIED
 
 
 def _errs_alone(op: Operation) -> bool:
-    """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`."""
+    """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
+    An op whose signature the front end (or an earlier check) verified is not verified again."""
+    key = _key(op, _context(op))
     try:
-        op.verify(verify_nested_ops=False)
+        if key is None or key[0] not in key[2]:
+            op.verify(verify_nested_ops=False)
+            if key is not None:
+                if len(key[2]) > 50_000:
+                    key[2].clear()
+                key[2][key[0]] = key[1]
         for r in op.regions:  # what Block.verify checks of op's blocks
             if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
                 raise VerifyException(f"Operation {op.name} contains empty block")
@@ -198,15 +325,55 @@ def _errs_alone(op: Operation) -> bool:
     return _op_error(op) is not None
 
 
-def trial_has_errors(old: Operation, copy: Operation, m: dict[Operation, Operation], old_valid: bool) -> bool:
-    """Whether `layout_errors(copy)` finds anything, `copy` being `old` cloned (`m`: old op -> clone)
-    and rewritten. When `old` is known free of errors only the ops the rewrite touched are checked:
-    the checks are local, so the answer is the same, and costs the touched ops, not the module."""
-    if not old_valid:
-        return bool(layout_errors(copy))
-    found = any(_errs_alone(op) for op in _touched(old, copy, m))
+_SKIP = threading.local()  # per thread: whether IsolatedFromAbove's verifier is left to `_isolated`
+_FULL_ISOLATION = IsolatedFromAbove.verify
+
+
+def _isolation(self: IsolatedFromAbove, op: Operation) -> None:
+    if not getattr(_SKIP, "on", False):
+        _FULL_ISOLATION(self, op)
+
+
+@contextmanager
+def _isolation_unchecked() -> Iterator[None]:
+    """IsolatedFromAbove's verifier walks the whole op (a function: the module); `_isolated`
+    checks instead what a change can break, the operands of the ops it touched. The verifier
+    is wrapped once; it is skipped only in this thread, only inside this block."""
+    if IsolatedFromAbove.verify is not _isolation:
+        IsolatedFromAbove.verify = _isolation  # type: ignore[method-assign]
+    _SKIP.on = True
+    try:
+        yield
+    finally:
+        _SKIP.on = False
+
+
+def _isolated(dirty: set[Operation]) -> bool:
+    """IsolatedFromAbove for every ancestor that has it, once it held before and only the
+    `dirty` ops (all whose operands changed, all new ones) may use other values now."""
+    for t in dirty:
+        p = t.parent_op()
+        while p is not None:
+            if p.has_trait(IsolatedFromAbove) and any(not p.is_ancestor(v.owner) or v.owner is p for v in t.operands):
+                return False
+            p = p.parent_op()
+    return True
+
+
+def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
+               reshaped: set[Operation] | None = None) -> bool:
+    """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
+    added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
+    known free of errors before, only what the change can affect is checked (`_near`): the
+    checks are local, so the answer is the same, and costs the change, not the module."""
+    if not was_valid:
+        return bool(layout_errors(module))
+    near, dirty = _near(module, touched, reshaped or set())
+    with _isolation_unchecked():
+        found = any(_errs_alone(op) for op in near)
+    found = found or not _isolated(dirty)
     if CHECK_INCREMENTAL:
-        full = bool(layout_errors(copy))
+        full = bool(layout_errors(module))
         if full != found:
             raise AssertionError(f"incremental layout check says {found}, the full one {full}")
     return found

@@ -11,28 +11,33 @@ elements than threads); forward propagation lets the users take X (the same ops,
 stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
 cannot be recomputed get a conversion right after their definition (hoisted out
 of loops). A rewrite is estimated on its slice (`layouts/slice_cost.py`), then
-tried on a copy of the module and kept only when the whole module gets cheaper by
-`layouts/solution.py`'s figures (every conversion, scan and reduction costed with
-the layout algebra, loop-weighted; never more SLM) and stays valid IR. A final
+tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
+whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
+and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
+from the ops the trial touched) and stays valid IR (checked on those ops). A final
 safety net keeps the input when the result has more conversions or SLM than it.
 Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
-from xpu_passes.layouts import costs, remat, slice_cost
-from xpu_passes.layouts.solution import Figures, figures, layout_errors, trial_has_errors
+from xpu_passes.frontend.memo import gc_paused
+from xpu_passes.layouts import costs, journal, remat, slice_cost, solution
+from xpu_passes.layouts.journal import Journal, walk_list
+from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
 from xpu_passes.transforms.base import XpuPass, register
@@ -43,21 +48,21 @@ def fold(cvt: ttg.ConvertLayoutOp) -> bool:
     """convert(x: L -> L) -> x; convert(convert(x)) -> convert(x) or x."""
     src = cvt.src
     if src.type == cvt.result.type:
-        cvt.result.replace_all_uses_with(src)
-        Rewriter.erase_op(cvt)
+        journal.replace_all_uses_with(cvt.result, src)
+        journal.erase_op(cvt)
         return True
     inner = src.owner
     if isinstance(inner, ttg.ConvertLayoutOp):
         base = inner.src
         if base.type == cvt.result.type:
-            cvt.result.replace_all_uses_with(base)
+            journal.replace_all_uses_with(cvt.result, base)
         else:
-            c = ttg.ConvertLayoutOp.build(operands=[base], result_types=[cvt.result.type])
-            Rewriter.insert_op(c, InsertPoint.before(cvt))
-            cvt.result.replace_all_uses_with(c.result)
-        Rewriter.erase_op(cvt)
+            c = journal.created(ttg.ConvertLayoutOp.build(operands=[base], result_types=[cvt.result.type]))
+            journal.insert_op(c, InsertPoint.before(cvt))
+            journal.replace_all_uses_with(cvt.result, c.result)
+        journal.erase_op(cvt)
         if not inner.result.uses:
-            Rewriter.erase_op(inner)
+            journal.erase_op(inner)
         return True
     return False
 
@@ -85,7 +90,7 @@ def anchor_block_pointers(module: ModuleOp) -> int:
     pointer takes the layout its users want and the conversions become no-ops.
     """
     changed = 0
-    for root in [o for o in module.walk() if isinstance(o, tt.MakeTensorPtrOp)]:
+    for root in [o for o in walk_list(module) if isinstance(o, tt.MakeTensorPtrOp)]:
         fam = collect_family(root)
         wanted = {_wanted_layout(a) for a in fam.accesses} - {None}
         block = root.result.type.pointee  # type: ignore[union-attr]
@@ -99,18 +104,14 @@ def anchor_block_pointers(module: ModuleOp) -> int:
         retype_family(fam, layout)
         for access in fam.accesses:
             if isinstance(access, tt.LoadOp):
-                Rewriter.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
+                journal.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
             elif isinstance(access, tt.StoreOp) and isinstance(access.value.owner, ttg.ConvertLayoutOp):
                 cvt = access.value.owner
-                access.operands[1] = cvt.src
+                journal.set_operand(access, 1, cvt.src)
                 if not cvt.result.uses:
-                    Rewriter.erase_op(cvt)
+                    journal.erase_op(cvt)
         changed += 1
     return changed
-
-
-def _positions(module: ModuleOp) -> dict[Operation, int]:
-    return {op: i for i, op in enumerate(module.walk())}
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -130,7 +131,7 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
     return {
-        ld for ld in module.walk()
+        ld for ld in walk_list(module)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
         and (BLOCK_IO in ld.attributes or cheap(ld)
              or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
@@ -151,28 +152,48 @@ def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
 
 @dataclass
 class _Work:
-    """The module being rewritten: a copy of the input, replaced by a trial copy whenever a
-    rewrite is accepted; `origin` maps its ops to the input's (remarks are located there)."""
+    """The module being rewritten: a copy of the input, rewritten in place; a trial that is
+    not kept is undone (`journal`). `origin` maps its ops to the input's (remarks are located there)."""
 
     module: ModuleOp
     origin: dict[Operation, Operation]
+    journal: Journal
+    ledger: Ledger  # the module's figures, per op
     block_loads: set[Operation]
     figures: Figures
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
     valid: bool | None = None  # whether `module` has no layout_errors (None: not known)
+    input_valid: Callable[[], bool] = lambda: False  # whether the pass's input has none (asked once)
+    # While `valid` is None: what changed since the input (journal.Journal's touched, reshaped).
+    since: tuple[set[Operation], set[Operation]] = field(default_factory=lambda: (set(), set()))
 
-    def trial(self) -> tuple[ModuleOp, dict[Operation, Operation]]:
-        copy = self.module.clone()
-        return copy, dict(zip(self.module.walk(), copy.walk()))
+    def errors(self, now: bool) -> bool:
+        """Whether `module` has layout_errors, `now`: with the journal's open change."""
+        touched, reshaped = (self.journal.touched, self.journal.reshaped) if now else (set(), set())
+        if self.valid is None:
+            if not self.input_valid():
+                return bool(layout_errors(self.module))
+            return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped)
+        return has_errors(self.module, touched, self.valid, reshaped)
 
-    def accept(self, copy: ModuleOp, m: dict[Operation, Operation], fig: Figures) -> None:
-        self.origin = {m[k]: v for k, v in self.origin.items() if k in m}
-        self.block_loads = {m[x] for x in self.block_loads if x in m}
-        self.tried = {m[x] for x in self.tried if x in m}
-        self.kept = {m[k]: v for k, v in self.kept.items() if k in m}
-        self.module, self.figures, self.valid = copy, fig, True
+    def settle(self) -> None:
+        """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
+        self.figures = self.ledger.update(self.journal.touched)
+        if self.valid is None:
+            self.since[0].update(self.journal.touched)
+            self.since[1].update(self.journal.reshaped)
+        elif self.valid:
+            self.valid = not self.errors(now=True)
+        self.ledger.commit()
+        self.journal.commit()
+        if solution.CHECK_INCREMENTAL:
+            self.journal.check()
+
+    def undo(self) -> None:
+        self.ledger.rollback()
+        self.journal.rollback()
 
 
 @register
@@ -183,16 +204,29 @@ class RemoveLayoutConversions(XpuPass):
     max_backward_remat_iterations: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Trials allocate much and free little: no full collections of the process meanwhile.
+        with gc_paused():
+            try:
+                self._apply(op)
+            finally:  # a failure leaves no session open (the input is only changed at the end)
+                journal.close_active()
+
+    def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
-        w = self._solve(op, start, anchor=True)
-        if w.anchored:  # anchoring block pointers can block a better forward propagation: weigh both solutions
-            alt = self._solve(op, start, anchor=False)
+        input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
+        w = self._solve(op, start, True, input_valid)
+        # Anchoring block pointers can block a better forward propagation: weigh both solutions,
+        # unless the first has no cost and no conversion left (nothing is strictly better).
+        if w.anchored and (w.figures.cost, w.figures.converts) != (0, 0):
+            alt = self._solve(op, start, False, input_valid)
             if alt.figures.better_than(w.figures):
                 w = alt
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
-        for bad, why in layout_errors(w.module):
+        if w.valid is None:
+            w.valid = not w.errors(now=False)
+        for bad, why in [] if w.valid else layout_errors(w.module):  # valid: known free of them
             self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
             return
         if w.figures.worse_than(start):
@@ -201,35 +235,48 @@ class RemoveLayoutConversions(XpuPass):
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
-    def _solve(self, op: ModuleOp, start: Figures, anchor: bool) -> _Work:
+    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool]) -> _Work:
         """One whole solution, on a copy of `op`."""
         copy = op.clone()
-        w = _Work(copy, dict(zip(copy.walk(), op.walk())), set(), start)
-        w.anchored = anchor_block_pointers(w.module) if anchor else 0
-        w.block_loads, w.figures = _block_loads(w.module), figures(w.module)
+        ops = walk_list(copy)
+        origin = dict(zip(ops, walk_list(op)))
+        anchored, since = 0, (set(), set())
+        if anchor:  # recorded: what it changed is judged incrementally like any rewrite
+            j = Journal(copy, ops).begin()
+            anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
+            j.commit()
+            ops = walk_list(copy)
+        ledger = Ledger(copy, ops)
+        w = _Work(copy, origin, Journal(copy, ops), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
+                  input_valid=input_valid, since=since)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
-        for cvt in reversed([c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+        j = w.journal.begin()
+        for cvt in sorted(j.converts, key=j.order.__getitem__, reverse=True):
             if not cvt.result.uses:  # left dead by the rewrites above
-                Rewriter.erase_op(cvt)
-        w.figures = figures(w.module)
+                journal.erase_op(cvt)
+        w.settle()
         return w
 
     def _round(self, w: _Work) -> bool:
         changed = False
         w.tried = set()
-        while pending := [c for c in w.module.walk() if isinstance(c, ttg.ConvertLayoutOp) and c not in w.tried]:
+        j = w.journal
+        # The live conversions in walk order, again after each kept rewrite (as a restart of the walk).
+        while pending := sorted((c for c in j.converts if c not in w.tried), key=j.order.__getitem__):
             for cvt in pending:
                 w.tried.add(cvt)
                 if cvt.parent is None:
                     continue
+                j.begin()
                 if fold(cvt):
-                    changed, w.valid = True, None
-                    w.figures = figures(w.module)
+                    changed = True
+                    w.settle()
                     continue
+                j.commit()  # nothing was changed
                 why = self._remove(w, cvt)
-                if why is None:  # the module was replaced: walk it again
+                if why is None:  # a rewrite was kept: look at the conversions again
                     changed = True
                     break
                 w.kept[cvt] = why
@@ -237,40 +284,42 @@ class RemoveLayoutConversions(XpuPass):
 
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
-        module cheaper; None when done (w.module replaced), else why not."""
+        module cheaper; None when done (w.module rewritten), else why not."""
         found = self._options(cvt, w.block_loads)
         if isinstance(found, str):
             return found
-        options, ties, why = found
+        options, ties, why, slices = found
         for how in options:
-            copy, m = w.trial()
-            tcvt = m[cvt]
-            assert isinstance(tcvt, ttg.ConvertLayoutOp)
-            loads = {m[x] for x in w.block_loads if x in m}
-            s = remat.Slice(load_ok=loads.__contains__)
-            if not (remat.backward(tcvt.src, encoding(tcvt.result.type), s) if how == "backward"
-                    else remat.forward(tcvt, s)):  # fmt: skip
-                continue
+            new_loads: set[Operation] = set()
+            w.journal.begin()
             try:
-                self._rewrite(copy, tcvt, s, how, loads)
-            except Exception as e:  # a rewrite we cannot complete is not taken (the copy is dropped)
+                self._rewrite(w.journal, cvt, slices[how], how, w.block_loads, new_loads)
+            except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
+                w.undo()
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
-            fig = figures(copy)  # before the (costly) verification: decides alike, both must hold
+            fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
-            if w.valid is None and wins:
-                w.valid = not layout_errors(w.module)
-            if wins and not trial_has_errors(w.module, copy, m, bool(w.valid)):
-                w.accept(copy, m, fig)
-                w.block_loads |= loads
+            bad = wins and w.errors(now=True)
+            if wins and not bad:
+                w.ledger.commit()
+                w.journal.commit()
+                if solution.CHECK_INCREMENTAL:
+                    w.journal.check()
+                w.figures, w.valid = fig, True
+                w.block_loads |= new_loads
                 return None
+            w.undo()
+            if bad and w.valid is None:  # learn whether the module itself is valid
+                w.valid = not w.errors(now=False)
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
             return why
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
 
-    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> tuple[list[str], set[str], str] | str:
+    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]
+                 ) -> tuple[list[str], set[str], str, dict[str, remat.Slice]] | str:
         """The rewrites worth trying, cheapest first by the slice's own estimate (those that only
-        tie, and why none is cheaper), or why none."""
+        tie, and why none is cheaper, and the slices), or why none."""
         target = encoding(cvt.result.type)
         saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -288,22 +337,23 @@ class RemoveLayoutConversions(XpuPass):
         good = [o[2] for o in options if o[0] <= saved]
         ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
         why = self._why(back, fwd, options, saved)
-        return (good, ties, why) if good else why
+        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why
 
     @staticmethod
-    def _rewrite(module: ModuleOp, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str, loads: set[Operation]) -> None:
-        src, pos = cvt.src, _positions(module)
-        new = remat.materialize(s, pos)
-        loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
+                 loads: set[Operation], new_loads: set[Operation]) -> None:
+        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.__getitem__)
+        new = remat.materialize(s, j.order)
+        new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
-            cvt.result.replace_all_uses_with(new[src])
-            Rewriter.erase_op(cvt)
-        remat.erase_dead(sorted(set(s.ops), key=pos.__getitem__))
+            journal.replace_all_uses_with(cvt.result, new[src])
+            journal.erase_op(cvt)
+        remat.erase_dead(ordered)
         if how == "forward" and not cvt.result.uses:
-            Rewriter.erase_op(cvt)
-        for c in reversed([c for c in module.walk() if isinstance(c, ttg.ConvertLayoutOp)]):
+            journal.erase_op(cvt)
+        for c in sorted(j.converts, key=j.order.__getitem__, reverse=True):
             if not c.result.uses:
-                Rewriter.erase_op(c)
+                journal.erase_op(c)
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:

@@ -1,0 +1,382 @@
+"""Trial rewrites in place, with an undo log (RemoveLayoutConversions' trials).
+
+While a `Journal` is open (`begin()` .. `commit()`/`rollback()`), the mutation helpers
+below record what they do, so `rollback()` leaves the IR exactly as it was: erased ops
+are detached and kept, then re-inserted where they were; operands, use lists (in their
+order), replaced result/argument values and name hints are put back. With no journal
+open they are the plain xDSL calls. The journal also keeps what the pass would
+otherwise walk the module for: walk-order keys of the ops (`Order`), the live
+conversions, and the ops a change may have touched (`touched`, `reshaped`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.core import SSAValues, Use
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xpu_passes.dialects import ttg
+
+_ACTIVE: Journal | None = None
+
+
+def walk_list(root: Operation) -> list[Operation]:
+    """`list(root.walk())`, several times faster (no nested generators)."""
+    out: list[Operation] = []
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        out.append(op)
+        if op.regions:
+            kids = []
+            for r in op.regions:
+                for b in r.blocks:
+                    o = b.first_op
+                    while o is not None:
+                        kids.append(o)
+                        o = o.next_op
+            stack.extend(reversed(kids))
+    return out
+
+
+def _last(op: Operation) -> Operation:
+    """The last op of `op`'s subtree in walk (pre-)order."""
+    for r in reversed(op.regions):
+        for b in reversed(r.blocks):
+            if b.last_op is not None:
+                return _last(b.last_op)
+    return op
+
+
+def _before(op: Operation) -> Operation | None:
+    """The op right before `op` in walk order."""
+    if op.prev_op is not None:
+        return _last(op.prev_op)
+    block = op.parent
+    assert block is not None
+    b = block.prev_block
+    while b is not None:
+        if b.last_op is not None:
+            return _last(b.last_op)
+        b = b.prev_block
+    region = block.parent
+    parent = region.parent if region is not None else None
+    if parent is None:
+        return None
+    for r in reversed(parent.regions[: parent.regions.index(region)]):  # type: ignore[arg-type]
+        for b in reversed(r.blocks):
+            if b.last_op is not None:
+                return _last(b.last_op)
+    return parent
+
+
+def _after(op: Operation) -> Operation | None:
+    """The op right after `op`'s subtree in walk order."""
+    while True:
+        if op.next_op is not None:
+            return op.next_op
+        block = op.parent
+        if block is None:
+            return None
+        b = block.next_block
+        while b is not None:
+            if b.first_op is not None:
+                return b.first_op
+            b = b.next_block
+        region = block.parent
+        parent = region.parent if region is not None else None
+        if parent is None:
+            return None
+        for r in parent.regions[parent.regions.index(region) + 1:]:  # type: ignore[arg-type]
+            for b in r.blocks:
+                if b.first_op is not None:
+                    return b.first_op
+        op = parent
+
+
+class Order:
+    """Walk-order keys of a module's ops, kept up to date as ops are inserted."""
+
+    GAP = 1 << 32
+
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
+        self.module = module
+        self.keys: dict[Operation, int] = {}
+        self.renumber(ops)
+
+    def renumber(self, ops: list[Operation] | None = None) -> None:
+        self.keys = {op: i * self.GAP for i, op in enumerate(ops or walk_list(self.module))}
+
+    def __getitem__(self, op: Operation) -> int:
+        return self.keys[op]
+
+    def get(self, op: Operation, default: int) -> int:
+        return self.keys.get(op, default)
+
+    def place(self, op: Operation) -> None:
+        """Key `op` (and its nested ops) where it now is."""
+        sub = list(op.walk())
+        prev, nxt = _before(op), _after(op)
+        lo = self.keys[prev] if prev is not None else -self.GAP
+        hi = self.keys[nxt] if nxt is not None else lo + self.GAP * (len(sub) + 1)
+        if hi - lo <= len(sub):
+            self.renumber()
+            return
+        step = (hi - lo) // (len(sub) + 1)
+        for i, o in enumerate(sub, 1):
+            self.keys[o] = lo + i * step
+
+    def check(self) -> None:
+        """Raise if the keys do not follow the walk (debug)."""
+        keys = [self.keys.get(o) for o in self.module.walk()]
+        if None in keys or keys != sorted(keys) or len(set(keys)) != len(keys):  # type: ignore[type-var]
+            raise AssertionError("journal: order keys do not follow the walk")
+
+
+def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
+    """Put `use` back into `value`'s use list right after `prev` (first when None)."""
+    if prev is None:
+        value.add_use(use)
+        return
+    nxt = prev._next_use  # pyright: ignore[reportPrivateUsage]
+    use._prev_use, use._next_use = prev, nxt  # pyright: ignore[reportPrivateUsage]
+    prev._next_use = use  # pyright: ignore[reportPrivateUsage]
+    if nxt is not None:
+        nxt._prev_use = use  # pyright: ignore[reportPrivateUsage]
+
+
+class Journal:
+    """The undo log of one module's in-place rewrites, and what the pass keeps about it."""
+
+    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
+        """`ops`: the module's ops in walk order, if at hand."""
+        self.module = module
+        ops = ops or walk_list(module)
+        self.order = Order(module, ops)
+        self.converts: set[Operation] = {o for o in ops if isinstance(o, ttg.ConvertLayoutOp)}
+        self.touched: set[Operation] = set()  # ops whose figures or validity the changes may affect
+        self.reshaped: set[Operation] = set()  # ops whose regions gained or lost ops
+        self._undo: list[Callable[[], None]] = []
+        self._created: list[Operation] = []
+        self._erased: list[Operation] = []
+
+    # ---------------------------------------------------------------- sessions
+
+    def begin(self) -> Journal:
+        global _ACTIVE
+        assert _ACTIVE is None, "journal: sessions do not nest"
+        _ACTIVE = self
+        self.touched, self.reshaped = set(), set()
+        return self
+
+    def _close(self) -> None:
+        global _ACTIVE
+        _ACTIVE = None
+        self._undo.clear()
+        self._created.clear()
+        self._erased.clear()
+
+    def commit(self) -> None:
+        for op in self._erased:
+            if op.parent is None:  # for good: forget its keys
+                for o in op.walk():
+                    self.order.keys.pop(o, None)
+        self._close()
+
+    def rollback(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+        for op in self._created:
+            if op.parent is None:
+                for o in op.walk():
+                    self.order.keys.pop(o, None)
+        self._close()
+
+    def check(self) -> None:
+        """Raise if the keys or the conversions kept do not match the module (debug)."""
+        self.order.check()
+        if self.converts != {o for o in walk_list(self.module) if isinstance(o, ttg.ConvertLayoutOp)}:
+            raise AssertionError("journal: the conversions kept are not the module's")
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def _subtree_in(self, op: Operation) -> None:
+        for o in op.walk():
+            self.touched.add(o)
+            if isinstance(o, ttg.ConvertLayoutOp):
+                self.converts.add(o)
+        self.order.place(op)
+
+    def _subtree_out(self, op: Operation) -> None:
+        for o in op.walk():
+            self.touched.add(o)
+            self.converts.discard(o)
+
+    def _neighbours(self, op: Operation) -> None:
+        """What inserting or erasing `op` changes besides itself: when it is its block's last op,
+        the op before it (which stops or starts being last) and its parent (whose block's last
+        op, what verifiers read of a region, changes)."""
+        if op.next_op is not None:
+            return
+        if op.prev_op is not None:
+            self.touched.add(op.prev_op)
+        parent = op.parent_op()
+        if parent is not None:
+            self.reshaped.add(parent)
+
+
+def active() -> Journal | None:
+    return _ACTIVE
+
+
+def close_active() -> None:
+    """Forget the open session, if any (its module is being dropped)."""
+    global _ACTIVE
+    _ACTIVE = None
+
+
+def created(op: Operation) -> Operation:
+    """Register an op just built (its operands' use lists already name it): dropped on rollback."""
+    j = _ACTIVE
+    if j is not None:
+        j._created.append(op)
+        j._undo.append(lambda: _drop_uses(op))
+    return op
+
+
+def _drop_uses(op: Operation) -> None:
+    for o in op.walk():
+        for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]
+            v.remove_use(use)
+        o._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
+
+
+def insert_op(op: Operation, point: InsertPoint) -> None:
+    Rewriter.insert_op(op, point)
+    j = _ACTIVE
+    if j is None:
+        return
+    j._subtree_in(op)
+    j._neighbours(op)
+
+    def undo() -> None:
+        j._neighbours(op)
+        op.detach()
+        j._subtree_out(op)
+
+    j._undo.append(undo)
+
+
+def erase_op(op: Operation) -> None:
+    """Erase `op` (no result may be used); kept aside while a journal is open."""
+    j = _ACTIVE
+    if j is None:
+        Rewriter.erase_op(op)
+        return
+    for r in op.results:
+        if r.first_use is not None:  # xDSL's safe erasure, before anything is changed
+            raise ValueError(f"Attempting to delete SSA value that still has uses of result of operation:\n{op}")
+    block, nxt = op.parent, op.next_op
+    assert block is not None
+    j._neighbours(op)
+    dropped: list[tuple[Any, Use, Use | None]] = []
+    for o in op.walk():
+        for v, use in (*zip(o._operands, o._operand_uses), *zip(o._successors, o._successor_uses)):  # pyright: ignore
+            dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
+            v.remove_use(use)
+    block.detach_op(op)
+    j._subtree_out(op)
+    j._erased.append(op)
+
+    def undo() -> None:
+        if nxt is not None:
+            block.insert_op_before(op, nxt)
+        else:
+            block.add_op(op)
+        for v, use, prev in reversed(dropped):
+            _insert_use(v, use, prev)
+        j._subtree_in(op)
+        j._neighbours(op)
+
+    j._undo.append(undo)
+
+
+def set_operand(op: Operation, index: int, value: SSAValue) -> None:
+    j = _ACTIVE
+    if j is None:
+        op.operands[index] = value
+        return
+    old = op._operands[index]  # pyright: ignore[reportPrivateUsage]
+    use = op._operand_uses[index]  # pyright: ignore[reportPrivateUsage]
+    prev = use._prev_use  # pyright: ignore[reportPrivateUsage]
+    op.operands[index] = value
+    j.touched.add(op)
+
+    def undo() -> None:
+        value.remove_use(use)
+        _insert_use(old, use, prev)
+        ops = op._operands  # pyright: ignore[reportPrivateUsage]
+        op._operands = SSAValues((*ops[:index], old, *ops[index + 1:]))  # pyright: ignore[reportPrivateUsage]
+        j.touched.add(op)
+
+    j._undo.append(undo)
+
+
+def replace_all_uses_with(old: SSAValue, new: SSAValue) -> None:
+    """`old.replace_all_uses_with(new)`, recorded (the name hint it may pass on too)."""
+    if old is new:
+        return
+    for use in tuple(old.uses):
+        set_operand(use.operation, use.index, new)
+    if new.name_hint is None and old.name_hint is not None:
+        new.name_hint = old.name_hint
+        j = _ACTIVE
+        if j is not None:
+            j._undo.append(lambda: setattr(new, "name_hint", None))
+
+
+def _holder(v: SSAValue) -> Operation | None:
+    if isinstance(v, OpResult):
+        return v.op
+    block = v.block if isinstance(v, BlockArgument) else None
+    return block.parent_op() if block is not None else None
+
+
+def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
+    """`Rewriter.replace_value_with_new_type`, recorded."""
+    j = _ACTIVE
+    if j is None:
+        return Rewriter.replace_value_with_new_type(val, new_type)
+    index = val.index  # type: ignore[attr-defined]
+    if isinstance(val, OpResult):
+        owner: Operation | Block = val.op
+        new_value: SSAValue = OpResult(new_type, val.op, index)
+        val.op.results = SSAValues((*val.op.results[:index], new_value, *val.op.results[index + 1:]))
+    elif isinstance(val, BlockArgument):
+        owner = val.block
+        new_value = BlockArgument(new_type, val.block, index)
+        args = val.block.args
+        val.block._args = (*args[:index], new_value, *args[index + 1:])  # pyright: ignore[reportPrivateUsage]
+    else:
+        raise ValueError(f"Expected OpResult or BlockArgument, got {type(val).__name__}")
+    new_value.name_hint = val.name_hint
+    holder = _holder(val)
+    if holder is not None:
+        j.touched.add(holder)
+
+    def undo() -> None:
+        if isinstance(owner, Operation):
+            rs = owner.results
+            owner.results = SSAValues((*rs[:index], val, *rs[index + 1:]))
+        else:
+            a = owner.args
+            owner._args = (*a[:index], val, *a[index + 1:])  # pyright: ignore[reportPrivateUsage]
+        if holder is not None:
+            j.touched.add(holder)
+
+    j._undo.append(undo)
+    replace_all_uses_with(val, new_value)
+    return new_value

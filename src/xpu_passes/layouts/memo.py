@@ -1,0 +1,75 @@
+"""Memoizing pure layout-algebra answers on the identity of their attribute arguments.
+
+Layouts and types are immutable attributes; hashing one (a tree of attributes) costs more
+than looking its answer up by identity. An argument seen for the first time is replaced by
+the one object of its value (`intern`), and attribute answers are interned too, so equal
+layouts and types made afresh by different rewrites become one object and later lookups
+(here, solution._contribution, the verified-signature cache) hit. Each entry keeps its
+arguments alive, so an id is never reused while its entry exists.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from xdsl.ir import Attribute
+
+from xpu_passes.layouts.encodings import to_linear
+from xpu_passes.layouts.linear import LinearLayout
+
+F = TypeVar("F", bound=Callable[..., Any])
+A = TypeVar("A")
+
+_MAX = 65536
+_ONE: dict[Attribute, Attribute] = {}
+
+
+def intern(a: A) -> A:
+    """The one object of `a`'s value (attributes; anything else is returned as is)."""
+    if not isinstance(a, Attribute):
+        return a
+    if len(_ONE) >= _MAX:
+        _ONE.clear()
+    return _ONE.setdefault(a, a)  # type: ignore[return-value]
+
+
+def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(id(a) if isinstance(a, Attribute) else a for a in args)
+
+
+def by_identity(fn: F) -> F:
+    """Memoize `fn(*args)`: attributes by identity (interned on a miss), other arguments
+    (hashable) by value; an attribute answer is interned."""
+    table: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+    @functools.wraps(fn)
+    def call(*args: Any) -> Any:
+        key = _ids(args)
+        hit = table.get(key)
+        if hit is not None:
+            return hit[1]
+        canon = tuple(map(intern, args))
+        ckey = _ids(canon)
+        hit = table.get(ckey)
+        if hit is None:
+            hit = (canon, intern(fn(*canon)))
+        if len(table) >= _MAX:
+            table.clear()
+        table[ckey] = hit
+        table[key] = (args, hit[1])
+        return hit[1]
+
+    call.cache_clear = table.clear  # type: ignore[attr-defined]
+    return call  # type: ignore[return-value]
+
+
+def linear_of(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
+    """`encodings.to_linear`, remembered (a layout's map is asked for by every query about it)."""
+    return _linear_of(layout, tuple(shape))
+
+
+@by_identity
+def _linear_of(layout: Attribute, shape: tuple[int, ...]) -> LinearLayout:
+    return to_linear(layout, shape)
