@@ -123,18 +123,22 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
     and loads of fewer elements than the CTA has threads (cache hits)."""
-    ai = AxisInfoAnalysis(module)
     threads = _module_int(module, "ttg.num-warps", 4) * _module_int(module, "ttg.threads-per-warp", 16)
+    ai: list[AxisInfoAnalysis] = []  # built for the first load that needs it (most modules have none)
 
     def cheap(ld: tt.LoadOp) -> bool:
         ptr = ld.operands[0]
         return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
+    def tile(ld: tt.LoadOp) -> bool:
+        if not ai:
+            ai.append(AxisInfoAnalysis(module))
+        return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
+
     return {
         ld for ld in walk_list(module)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
-        and (BLOCK_IO in ld.attributes or cheap(ld)
-             or classify_pointer_tensor(ld, ai, check_mask=False).tag is not None)
+        and (BLOCK_IO in ld.attributes or cheap(ld) or tile(ld))
     }  # fmt: skip
 
 
