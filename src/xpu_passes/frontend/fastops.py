@@ -73,7 +73,7 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
         if d is None:
             return None
         known = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
-        for k, v in d.items():
+        for k, v in d:
             (props if k in known else attrs)[k] = v
     return cls.create(operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
 
@@ -141,13 +141,17 @@ def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
 
 def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     start, end = base + m.start(1), base + m.end(1)
-    text = p._text[start:end]
-    value = p.fast_values.get(text)  # one object per text: cheaper, and verify_key sees repeats
-    if value is None:
+
+    def parse() -> Attribute | None:
         number = _NUMBER.fullmatch(p._text, start, end)
-        value = _number(p, number) if number is not None else p.fast_attr(start, end)
-        if value is not None and number is not None:
-            p.fast_values[text] = value
+        return _number(p, number) if number is not None else p.fast_attr(start, end)
+
+    # One object per text: cheaper, and verify_key sees repeats (a resource's text names
+    # the module's blob, so not those).
+    if p._text.startswith("dense_resource", start):
+        value = parse()
+    else:
+        value = p.shared_value("c", start, end, parse)
     type = getattr(value, "type", None)
     if not isinstance(type, Attribute):
         return None
@@ -170,7 +174,7 @@ def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tup
         d = p.fast_attr_dict(m.start(group), m.end(group))
         if d is None:
             return None
-        for k, v in d.items():
+        for k, v in d:
             (props if k in inherent else attrs)[k] = v  # type: ignore[operator]
     return props, attrs
 
@@ -249,9 +253,49 @@ def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> O
         ops.append(_operand(p, m, 2, 0, mask))
     if m.group(3) is not None:
         ops.append(_operand(p, m, 3, 0, result))
-    return cls.build(  # type: ignore[attr-defined]
-        operands=[ops[0], ops[1:2], ops[2:3]], result_types=[result], properties=split[0], attributes=split[1]
-    )
+    return _build(cls, [ops[0], ops[1:2], ops[2:3]], [result], *split)
+
+
+_SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
+_SIZES: dict[tuple[int, ...], Attribute] = {}
+
+
+def _build(
+    cls: type[Operation],
+    operands: Sequence[object],
+    result_types: Sequence[Attribute],
+    props: dict[str, Attribute],
+    attrs: dict[str, Attribute],
+) -> Operation:
+    """What `cls.build` builds for an op with AttrSizedOperandSegments (a list per
+    variadic operand group), without IRDL's argument matching; one segment-size object
+    per sizes, so that verify_key sees repeats."""
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+    from xdsl.irdl import AttrSizedOperandSegments
+
+    as_property = _SEGMENTED.get(cls)
+    if as_property is None:
+        options = cls.get_irdl_definition().options  # type: ignore[attr-defined]
+        option = next(o for o in options if isinstance(o, AttrSizedOperandSegments))
+        as_property = _SEGMENTED[cls] = option.as_property
+    flat: list[object] = []
+    sizes: list[int] = []
+    for group in operands:
+        if isinstance(group, list):
+            flat += group
+            sizes.append(len(group))
+        else:
+            flat.append(group)
+            sizes.append(1)
+    key = tuple(sizes)
+    segments = _SIZES.get(key)
+    if segments is None:
+        segments = _SIZES[key] = DenseArrayBase.from_list(i32, sizes)
+    if as_property:
+        props = {**props, AttrSizedOperandSegments.attribute_name: segments}
+    else:
+        attrs = {**attrs, AttrSizedOperandSegments.attribute_name: segments}
+    return cls.create(operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
 def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -263,12 +307,8 @@ def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base
         return None
     space = t.address_space.data  # type: ignore[attr-defined]
     base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
-    return cls.build(  # type: ignore[attr-defined]
-        operands=[_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)],
-        result_types=[t],
-        properties=split[0],
-        attributes=split[1],
-    )
+    operands = [_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)]
+    return _build(cls, operands, [t], *split)
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [

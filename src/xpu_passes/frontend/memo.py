@@ -47,6 +47,11 @@ _LAYOUT_DEF = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(#([a-z_]+\.[a-z_]+)<[^#!\n]*
 _MAX_SHARED = 20_000  # entries of a process-wide table before it starts over
 _LAYOUTS: dict[tuple[type, str], Attribute] = {}
 _TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
+# Attribute texts the fast op parsers read (constants' values, attribute dictionaries), by
+# kind, context and text and the aliases named; the entry keeps those aliases alive.
+_VALUES: dict[tuple[object, ...], tuple[Any, list[Attribute | None]]] = {}
+# Contexts with the same dialects registered read a text alike: one number per such set.
+_CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 # (text, kind and first characters of the token after it, value)
@@ -64,7 +69,9 @@ class MemoParser(Parser):
         self._ints: dict[str, IntAttr] = {}
         self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
         self._op_classes: dict[str, type[Operation] | None] = {}
-        self.fast_values: dict[str, Attribute] = {}  # arith.constant values by text (fastops)
+        self.fast_values: dict[str, Any] = {}  # shared_value's per-module front
+        names = (ctx.allow_unregistered, *sorted(ctx.registered_dialect_names))
+        self._ctx_kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
         self.fast_derived: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
@@ -219,11 +226,40 @@ class MemoParser(Parser):
         found = self.parse_optional_attribute()
         return found if found is not None and self._ends_at(end) else None
 
-    def fast_attr_dict(self, start: int, end: int) -> dict[str, Attribute] | None:
-        """The attribute dictionary whose text is exactly `text[start:end]`."""
-        self._resume_from(start)
-        found = self.parse_optional_dictionary_attr_dict()
-        return found if self._ends_at(end) else None
+    def fast_attr_dict(self, start: int, end: int) -> tuple[tuple[str, Attribute], ...] | None:
+        """The attribute dictionary whose text is exactly `text[start:end]`, as its items."""
+
+        def parse() -> tuple[tuple[str, Attribute], ...] | None:
+            self._resume_from(start)
+            found = self.parse_optional_dictionary_attr_dict()
+            return tuple(found.items()) if self._ends_at(end) else None
+
+        return self.shared_value("d", start, end, parse)
+
+    def shared_value(self, kind: str, start: int, end: int, parse: Callable[[], Any]) -> Any:
+        """What `parse` gives for `text[start:end]` (None: not the expected text), parsed
+        once per process: keyed by the text and the aliases it names, by identity (as
+        typed_text); a value is immutable, so one object serves every module."""
+        text = self._text[start:end]
+        local = kind + text
+        found = self.fast_values.get(local)
+        if found is not None:
+            return found
+        aliases = self.attribute_aliases
+        named = [aliases.get(n) for n in _NAMED.findall(text)] if "#" in text else []
+        key = (kind, self._ctx_kind, text, *map(id, named))
+        hit = _VALUES.get(key)
+        if hit is None:
+            found = parse()
+            if found is None:
+                return None
+            if len(_VALUES) > _MAX_SHARED:
+                _VALUES.clear()
+            _VALUES[key] = (found, named)
+        else:
+            found = hit[0]
+        self.fast_values[local] = found
+        return found
 
     def _ends_at(self, end: int) -> bool:
         # The last parse stopped at `end`: the next token starts there (or after blanks).
@@ -287,6 +323,7 @@ def clear_shared() -> None:
 
     _LAYOUTS.clear()
     _TYPES.clear()
+    _VALUES.clear()
     VERIFIED.clear()
 
 
