@@ -107,8 +107,66 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     # Extra attributes, flags, comments, ops over two lines, other locations.
     fast, slow, taken = _both(EDGES, monkeypatch)
     assert fast == slow
-    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv; the others are xDSL's.
-    assert taken == 17
+    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, tt.return;
+    # the others are xDSL's.
+    assert taken == 18
+
+
+MORE = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @g(%p: !tt.ptr<tensor<8x16xf32, #blocked>>, %t: tensor<8x16xf32, #blocked>, %q: tensor<8x16x!tt.ptr<f32>, #blocked>, %m: tensor<8x16xi1, #blocked>, %a: tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<8x16xf32, #mma>) -> (i32, f32) {
+    %x = tt.get_program_id x : i32 loc(#loc1)
+    %y = tt.get_program_id z : i32
+    %n = tt.get_num_programs y : i32
+    %u = ub.poison : f32 loc(#loc1)
+    %v = ub.poison : tensor<8x16xf32, #blocked>
+    tt.store %p, %t {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<8x16xf32, #blocked>> loc(#loc1)
+    tt.store %q, %t, %m : tensor<8x16x!tt.ptr<f32>, #blocked>
+    tt.store %q, %t, %m cacheModifier = wb : tensor<8x16x!tt.ptr<f32>, #blocked>
+    tt.store %q, %t {tt.x = 1 : i32, cache = 1 : i32} : tensor<8x16x!tt.ptr<f32>, #blocked>
+    ttig.prefetch %p {boundaryCheck = array<i32: 0, 1>, cache = 1 : i32, evict = 1 : i32, isVolatile = false, operandSegmentSizes = array<i32: 1, 0, 0>, ttig.block_io = "row_major"} : !tt.ptr<tensor<8x16xf32, #blocked>> loc(#loc1)
+    ttig.prefetch %q, %m {isVolatile = false} : tensor<8x16x!tt.ptr<f32>, #blocked>
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma> loc(#loc1)
+    %e = tt.dot %a, %b, %c {maxNumImpreciseAcc = 2 : i32} : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma>
+    %f = tt.dot %a, %b, %c, inputPrecision = bf16x3 : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma>
+    %r = "tt.reduce"(%t) <{axis = 1 : i32}> ({
+    ^bb0(%r1: f32, %r2: f32):
+      %s = arith.addf %r1, %r2 : f32
+      tt.reduce.return %s : f32 loc(#loc1)
+    }) : (tensor<8x16xf32, #blocked>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z = scf.for %i = %x to %y step %x iter_args(%k = %u) -> (f32) : i32 {
+      scf.yield %k : f32
+    }
+    scf.for %i = %x to %y step %x : i32 {
+      scf.yield
+    } loc(#loc1)
+    tt.return
+      %x, %z : i32, f32 loc(#loc1)
+  }
+  tt.func @h(%x: i32) -> (i32, i32) {
+    tt.return %x, %x : i32,
+      i32
+  }
+  tt.func @k(%x: i32) -> (i32, i32) {
+    tt.return %x, %x : i32, i32 loc(#loc1)
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Terminators (also with their operands on the next line), stores, prefetches, dots,
+    # program ids, poison: each form the fast path reads, and the neighbours it must not.
+    names: set[str] = set()
+    fast, slow, taken = _both(MORE, monkeypatch, names)
+    assert fast == slow
+    # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last tt.return;
+    # xDSL's: the store with a cacheModifier, the ops over two lines.
+    assert taken == 18
+    assert {"tt.store", "ttig.prefetch", "tt.dot", "tt.get_program_id", "ub.poison", "scf.yield",
+            "tt.reduce.return", "tt.return"} <= names
 
 
 @pytest.mark.parametrize("bad", [
@@ -125,6 +183,15 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     "%bad = arith.addf %a, %a : i32",  # the verifier's (not a float): same place, op named
     "%bad = tt.splat %a : i32 -> tensor<64xi32, #ttg.slice<{dim = 5, parent = #nope}>>",
     "%x = arith.addi %y, %a : i32\n    %y = arith.addi %a, %a : i32",  # used before its definition
+    "tt.store %a, %b : i32",  # not a pointer
+    "tt.store %7, %6 : tensor<64x!tt.ptr<f32>, #blocked>",  # the value's type clashes
+    "%bad = tt.get_program_id w : i32",
+    "%bad = tt.get_program_id x : i64",  # the verifier's
+    "%bad = ub.poison : #blocked",
+    "ttig.prefetch %7, %a {isVolatile = false} : tensor<64x!tt.ptr<f32>, #blocked>",  # mask clashes
+    "%bad = tt.dot %6, %6, %6, inputPrecision = tf64 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
+    "%bad = tt.dot %6, %6, %6 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
+    "tt.return %a : i32",  # the function returns nothing
 ])  # fmt: skip
 def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")
@@ -136,10 +203,11 @@ def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -
         errors.append(e.value)
     fast, slow = errors
     assert (fast.line, fast.col) == (slow.line, slow.col)
-    if bad.startswith("%bad = arith.addf"):
+    if bad.startswith(("%bad = arith.addf", "%bad = tt.get_program_id x : i64")):
         # xDSL's declarative parser checks the type constraint; the fast path leaves it to
         # the verifier, whose message names the op and the operand too.
-        assert slow.message in fast.message and fast.message.startswith("'arith.addf' op operand 'lhs'")
+        op = bad.split()[2]
+        assert slow.message in fast.message and fast.message.startswith(f"'{op}' op ")
     else:
         assert fast.message == slow.message
 

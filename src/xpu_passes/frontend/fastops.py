@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
-_HEAD = re.compile(rf"%({_NAME}) = ([a-z_]+\.[a-z_0-9.]+) ")
+# One result or none, the op's name, one blank (or the line's end: `tt.return`).
+_HEAD = re.compile(rf"(?:%({_NAME}) = )?([a-z_]+\.[a-z_0-9.]+)(?: |(?=\n)|\Z)")
+_NEXT_IS_VALUE = re.compile(r"\s*(?://[^\n]*\s*)*%")
 _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 
 # The shapes (the text between the op name and its location).
@@ -331,10 +333,18 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_LOAD, _load, ("tt.load",)),
     (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
 ]
-_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {
-    name: (shape, build) for shape, build, names in _SHAPES for name in names
-}
+_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
 
+
+def _register() -> None:
+    from xpu_passes.frontend.fastops_more import SHAPES
+
+    for shape, build, names in _SHAPES + SHAPES:
+        for name in names:
+            _BY_NAME[name] = (shape, build)
+
+
+_register()
 FAST_NAMES = frozenset(_BY_NAME)
 
 
@@ -344,6 +354,15 @@ VERIFIED: dict[tuple[object, ...], list[object]] = {}
 _MAX_VERIFIED = 50_000
 
 
+def _verify_once() -> frozenset[str]:
+    from xpu_passes.frontend.fastops_more import TERMINATORS
+
+    return FAST_NAMES - TERMINATORS
+
+
+_VERIFY_ONCE = _verify_once()
+
+
 def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
     """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
     types, properties and attributes (their verifiers look at nothing else: no regions, no
@@ -351,7 +370,7 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     verified once. `context`: what else the verifiers read (the enclosing `ttg.num-warps`
     and the like: dialects/traits.py). None for other ops, and for the last op of a block
     (xDSL checks terminators there)."""
-    if op.name not in FAST_NAMES or op.next_op is None:
+    if op.name not in _VERIFY_ONCE or op.next_op is None:
         return None
     objects: list[object] = [type(op), *context]
     objects += [v.type for v in op.operands]
@@ -386,11 +405,14 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
     end = text.find("\n", head.end())
     if end < 0:
         end = len(text)
-    body_end, loc = p.fast_trailing_loc(head.end(), end)
+    # From the name's end: an op with no operands has its location right after the name.
+    body_end, loc = p.fast_trailing_loc(head.end(2), end)
     if body_end < 0:
         return None
+    if body_end <= head.end() and loc is None and _NEXT_IS_VALUE.match(text, end):
+        return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
     shape, build = found
-    m = shape.fullmatch(text, head.end(), body_end)
+    m = shape.fullmatch(text, head.end(), max(body_end, head.end()))
     if m is None:
         return None
     stack = p._parser_state.dialect_stack
@@ -408,5 +430,6 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
         op.location = loc
     p._resume_from(end)
     res = head.group(1)
-    p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
+    if res is not None:
+        p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
     return op
