@@ -186,6 +186,8 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
     key = (kind, id(t))
     hit = p.fast_derived.get(key)
     if hit is None:
+        if len(p.fast_derived) > 20_000:
+            p.fast_derived.clear()
         hit = p.fast_derived[key] = (t, make(t))
     return hit[1]
 
@@ -197,6 +199,9 @@ def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[
         span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
         out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
     return out
+
+
+_PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
 
 
 def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -211,7 +216,7 @@ def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     return cls.create(
         operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
         result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
-        properties={"predicate": IntegerAttr(pred, i64)},
+        properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
     )
 
 

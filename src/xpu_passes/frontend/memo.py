@@ -50,6 +50,9 @@ _TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
 # Attribute texts the fast op parsers read (constants' values, attribute dictionaries), by
 # kind, context and text and the aliases named; the entry keeps those aliases alive.
 _VALUES: dict[tuple[object, ...], tuple[Any, list[Attribute | None]]] = {}
+# Types computed from a type (a load's result, a compare's i1) by kind and the type's
+# identity; the entry keeps the type alive (fastops._derived).
+_DERIVED: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
@@ -72,7 +75,7 @@ class MemoParser(Parser):
         self.fast_values: dict[str, Any] = {}  # shared_value's per-module front
         names = (ctx.allow_unregistered, *sorted(ctx.registered_dialect_names))
         self._ctx_kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
-        self.fast_derived: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}  # fastops._derived
+        self.fast_derived = _DERIVED  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
         start = self._current_token.span.start
@@ -324,6 +327,7 @@ def clear_shared() -> None:
     _LAYOUTS.clear()
     _TYPES.clear()
     _VALUES.clear()
+    _DERIVED.clear()
     VERIFIED.clear()
 
 

@@ -256,6 +256,9 @@ def _parse_loc_defs(
         sub._parse_alias_def()
 
 
+_CONTEXT_VALUES: dict[Attribute, Attribute] = {}
+
+
 def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[object]]) -> list[object]:
     """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op."""
     from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
@@ -267,7 +270,9 @@ def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[
     else:
         found = _layout_context(parent.parent_op(), memo)
         if parent.name in CONTEXT_OPS:
-            found = found + [parent.attributes.get(k) for k in CONTEXT_ATTRS]
+            # Equal values as one object, so that verify_key's identities repeat across modules.
+            values = [parent.attributes.get(k) for k in CONTEXT_ATTRS]
+            found = found + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
     memo[parent] = found
     return found
 
