@@ -13,6 +13,7 @@ from dataclasses import dataclass
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
 _LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*(?=loc\()", re.MULTILINE)
 _ALIAS_REF = re.compile(r"#[A-Za-z_$.][\w$.\-]*")
+_FILE_LINE_COL = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
 
 
 class LocAliasError(ValueError):
@@ -29,6 +30,8 @@ class LocDef:
     text: str  # the definition, `#loc3 = loc(...)`
     offset: int  # where it starts in the input
     refs: tuple[str, ...]  # aliases the definition uses
+    # `loc("file":line:col)`, the form MLIR prints most: (file, line, col), read here.
+    file_line_col: tuple[str, str, str] | None = None
 
 
 def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
@@ -48,12 +51,18 @@ def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
         if name in seen:
             raise LocAliasError(m.start(), f"redefinition of attribute alias id '{name[1:]}'")
         seen.add(name)
-        end = _loc_end(text, m.end())
-        body = text[m.end() : end]
-        refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != name)
-        defs.append(LocDef(name, text[m.start() : end], m.start(), refs))
+        simple = _FILE_LINE_COL.match(text, m.end())
+        if simple is not None:  # no nesting, no references: nothing to scan
+            end = simple.end()
+            defs.append(LocDef(name, text[m.start() : end], m.start(), (), simple.groups()))  # type: ignore[arg-type]
+        else:
+            end = _loc_end(text, m.end())
+            body = text[m.end() : end]
+            refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != name) if "#" in body else ()
+            defs.append(LocDef(name, text[m.start() : end], m.start(), refs))
         pieces.append(text[pos : m.start()])
-        pieces.append(re.sub(r"[^\n]", " ", text[m.start() : end]))
+        blank = text[m.start() : end]
+        pieces.append(" " * len(blank) if "\n" not in blank else re.sub(r"[^\n]", " ", blank))
         pos = end
     pieces.append(text[pos:])
     return "".join(pieces), dependency_order(defs)

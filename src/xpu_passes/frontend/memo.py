@@ -192,10 +192,7 @@ class MemoParser(Parser):
             attr = self.attribute_aliases.get(alias)
             return attr if isinstance(attr, LocationAttr) else None  # else: the parser's error
         if (file := m.group("file")) is not None:
-            name = self._files.get(file)
-            if name is None:
-                name = self._files[file] = StringAttr(file)
-            return FileLineColLoc(name, self._int(m.group("line")), self._int(m.group("col")))
+            return self.file_line_col(file, m.group("line"), m.group("col"))
         if m.group("unknown") is not None:
             return UnknownLoc()
         callee = self.attribute_aliases.get(m.group("callee"))  # callsite(#a at #b)
@@ -203,6 +200,13 @@ class MemoParser(Parser):
         if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
             return CallSiteLoc(callee, caller)
         return None
+
+    def file_line_col(self, file: str, line: str, col: str) -> FileLineColLoc:
+        """`loc("file":line:col)` (no escapes in `file`), one file name object per module."""
+        name = self._files.get(file)
+        if name is None:
+            name = self._files[file] = StringAttr(file)
+        return FileLineColLoc(name, self._int(line), self._int(col))
 
     # For frontend/fastops.py: each returns None where the text is not exactly what it expects.
 

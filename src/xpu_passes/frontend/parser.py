@@ -252,6 +252,9 @@ def _parse_loc_defs(
     sub = MemoParser(ctx, text, name)
     sub.attribute_aliases = aliases
     for d in defs:
+        if d.file_line_col is not None:  # read by extract_loc_defs: no token parser needed
+            aliases[d.name] = sub.file_line_col(*d.file_line_col)
+            continue
         sub._resume_from(d.offset)
         sub._parse_alias_def()
 
