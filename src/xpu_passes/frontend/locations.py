@@ -96,6 +96,8 @@ def dependency_order(defs: list[LocDef]) -> list[LocDef]:
 
     Unknown references and cycles are left for the parser to report.
     """
+    if not any(d.refs for d in defs):
+        return defs  # (the usual case: file locations only)
     by_name = {d.name: d for d in defs}
     done: set[str] = set()
     order: list[LocDef] = []

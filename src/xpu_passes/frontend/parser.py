@@ -39,6 +39,13 @@ class _TrackingParser(MemoParser):
         self.fast = True  # hot op forms through frontend/fastops.py
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}
+        self.multi_block = False  # some region has several blocks (see verify_module's `dominance`)
+
+    def parse_optional_region(self, arguments=None):  # type: ignore[no-untyped-def]
+        region = super().parse_optional_region(arguments)
+        if region is not None and region.blocks.first is not region.blocks.last:
+            self.multi_block = True
+        return region
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         self.def_offsets.setdefault(name, span.start)
@@ -240,7 +247,9 @@ def parse_module(
         parser.locate(module, source)
     parsed = ParsedModule(module, spelling, source, parser.op_offsets)
     if verify:
-        verify_module(parsed)
+        # Every use after its definition in the text (no forward reference) and one block
+        # per region: each definition dominates its uses, nothing to check.
+        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block)
     return parsed
 
 
@@ -280,11 +289,12 @@ def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[
     return found
 
 
-def verify_module(parsed: ParsedModule) -> None:
+def verify_module(parsed: ParsedModule, dominance: bool = True) -> None:
     """Verify op by op, so an error points at the op that is wrong.
 
     Also checks that every use is dominated by its definition, across the blocks of a
-    region too, which xDSL's verifier does not (MLIR's does).
+    region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
+    caller knows they are (the parser, for text with no forward reference).
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
@@ -300,12 +310,13 @@ def verify_module(parsed: ParsedModule) -> None:
                 raise err from None
             if key is not None:
                 remember_verified(key)
-        if op.parent is not None and op not in position:
-            for i, sibling in enumerate(op.parent.ops):
-                position[sibling] = i
-        for index, operand in enumerate(op.operands):
-            if not _dominates(operand, op, position, doms):
-                raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
+        if dominance:
+            if op.parent is not None and op not in position:
+                for i, sibling in enumerate(op.parent.ops):
+                    position[sibling] = i
+            for index, operand in enumerate(op.operands):
+                if not _dominates(operand, op, position, doms):
+                    raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
         if op.name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
             raise parsed.error_at(op, f"'scf.if' op {why}")
         if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
