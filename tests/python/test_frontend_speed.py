@@ -135,6 +135,11 @@ def test_location_alias_definitions_keep_xdsls_errors() -> None:
     with pytest.raises(TTGIRError) as e:
         parse_module(ctx, MODULE.replace("at #loc2))", "at #nope))"), "m.mlir")
     assert (e.value.line, e.value.col) == (16, 36) and e.value.message == "undefined symbol alias '#nope'"
+    # The usual forms are read without the parser; these are left to it (and its errors).
+    for bad, col in (("#loc3 = loc(callsite(#loc3 at", 28), ("#loc3 = loc(callsite(#blocked at", 31)):
+        with pytest.raises(TTGIRError) as e:
+            parse_module(ctx, MODULE.replace("#loc3 = loc(callsite(#loc1 at", bad), "m.mlir")
+        assert (e.value.line, e.value.col) == (16, col), e.value.message
 
 
 @pytest.mark.parametrize("text", ["/a/b/kernels.py", "", 'q"uote', "back\\slash", "tab\t", "é", "~ !#[]"])

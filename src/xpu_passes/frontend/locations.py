@@ -13,7 +13,11 @@ from dataclasses import dataclass
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
 _LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*(?=loc\()", re.MULTILINE)
 _ALIAS_REF = re.compile(r"#[A-Za-z_$.][\w$.\-]*")
-_FILE_LINE_COL = re.compile(r'loc\("([^"\\\n]*)":([0-9]+):([0-9]+)\)')
+_ALIAS = r"#[A-Za-z_$.][\w$.\-]*"
+_SIMPLE = re.compile(
+    r'loc\((?:"(?P<file>[^"\\\n]*)":(?P<line>[0-9]+):(?P<col>[0-9]+)'
+    rf"|callsite\((?P<callee>{_ALIAS}) at (?P<caller>{_ALIAS})\)|(?P<unknown>unknown))\)"
+)
 
 
 class LocAliasError(ValueError):
@@ -30,8 +34,9 @@ class LocDef:
     text: str  # the definition, `#loc3 = loc(...)`
     offset: int  # where it starts in the input
     refs: tuple[str, ...]  # aliases the definition uses
-    # `loc("file":line:col)`, the form MLIR prints most: (file, line, col), read here.
-    file_line_col: tuple[str, str, str] | None = None
+    # The forms MLIR prints most, read here: ("file", name, line, col) for
+    # `loc("name":line:col)`, ("callsite", callee, caller), ("unknown",).
+    form: tuple[str, ...] | None = None
 
 
 def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
@@ -51,10 +56,18 @@ def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
         if name in seen:
             raise LocAliasError(m.start(), f"redefinition of attribute alias id '{name[1:]}'")
         seen.add(name)
-        simple = _FILE_LINE_COL.match(text, m.end())
-        if simple is not None:  # no nesting, no references: nothing to scan
+        simple = _SIMPLE.match(text, m.end())
+        if simple is not None:  # nothing to scan
             end = simple.end()
-            defs.append(LocDef(name, text[m.start() : end], m.start(), (), simple.groups()))  # type: ignore[arg-type]
+            refs: tuple[str, ...] = ()
+            if simple["file"] is not None:
+                form: tuple[str, ...] = ("file", simple["file"], simple["line"], simple["col"])
+            elif simple["callee"] is not None:
+                form = ("callsite", simple["callee"], simple["caller"])
+                refs = tuple(r for r in (simple["callee"], simple["caller"]) if r != name)
+            else:
+                form = ("unknown",)
+            defs.append(LocDef(name, text[m.start() : end], m.start(), refs, form))
         else:
             end = _loc_end(text, m.end())
             body = text[m.end() : end]

@@ -201,6 +201,17 @@ class MemoParser(Parser):
             return CallSiteLoc(callee, caller)
         return None
 
+    def simple_loc_form(self, form: tuple[str, ...]) -> LocationAttr | None:
+        """A location of locations.LocDef's forms; None: the parser's (and its errors)."""
+        if form[0] == "file":
+            return self.file_line_col(*form[1:])
+        if form[0] == "unknown":
+            return UnknownLoc()
+        callee, caller = (self.attribute_aliases.get(n) for n in form[1:])
+        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
+            return CallSiteLoc(callee, caller)
+        return None
+
     def file_line_col(self, file: str, line: str, col: str) -> FileLineColLoc:
         """`loc("file":line:col)` (no escapes in `file`), one file name object per module."""
         name = self._files.get(file)

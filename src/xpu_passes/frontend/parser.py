@@ -261,8 +261,10 @@ def _parse_loc_defs(
     sub = MemoParser(ctx, text, name)
     sub.attribute_aliases = aliases
     for d in defs:
-        if d.file_line_col is not None:  # read by extract_loc_defs: no token parser needed
-            aliases[d.name] = sub.file_line_col(*d.file_line_col)
+        # The usual forms, read by extract_loc_defs: no token parser needed.
+        loc = sub.simple_loc_form(d.form) if d.form is not None else None
+        if loc is not None:
+            aliases[d.name] = loc
             continue
         sub._resume_from(d.offset)
         sub._parse_alias_def()
