@@ -225,3 +225,19 @@ def test_process_wide_tables_follow_each_modules_aliases() -> None:
     t1, t2, t3 = (op.results[0].type for op in ops)
     assert t1 is t3 and t1 != t2
     assert "sizePerThread = [2]" in str(t2.encoding) and "sizePerThread = [1]" in str(t1.encoding)
+
+
+def test_process_wide_attribute_texts_follow_each_modules_aliases() -> None:
+    # The same attribute dictionary text (xDSL's parser, memoized process-wide) naming
+    # aliases defined otherwise in another module: each module gets its own meaning.
+    text = """#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+!t = i32
+module attributes {"ttg.num-warps" = 4 : i32, my.layout = #a, my.type = !t} {
+}
+"""
+    other = text.replace("sizePerThread = [1]", "sizePerThread = [2]").replace("!t = i32", "!t = f32")
+    ctx = make_context()
+    first, second, again = (parse_module(ctx, t, "t.mlir").module for t in (text, other, text))
+    assert first.attributes["my.layout"] != second.attributes["my.layout"]
+    assert str(first.attributes["my.type"]) == "i32" and str(second.attributes["my.type"]) == "f32"
+    assert first.attributes["my.layout"] is again.attributes["my.layout"]

@@ -6,7 +6,9 @@ text each parse covered and, when the same text comes again (with the same next 
 so the parse would have stopped at the same place), jumps over it and returns the same
 attribute: attributes are immutable values, so sharing one object is safe.
 
-Per parser (= per module): the result of a text depends on the aliases in scope.
+Process-wide: the result of a text depends on the aliases it names, so an entry keeps
+them and serves only a module whose aliases are the same objects (layout aliases are
+shared across modules, see _parse_layout_def).
 Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
 `loc(callsite(#a at #b))`) are read with one regex instead of the token parser.
 """
@@ -53,12 +55,16 @@ _VALUES: dict[tuple[object, ...], tuple[Any, list[Attribute | None]]] = {}
 # Types computed from a type (a load's result, a compare's i1) by kind and the type's
 # identity; the entry keeps the type alive (fastops._derived).
 _DERIVED: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
+# _memoized's texts: (context kind, bucket) -> entries (text, next token's kind and first
+# characters, value, the aliases the text names and their values).
+_MEMO: dict[tuple[int, str], list[tuple[str, object, str, Any, tuple[tuple[str, Any], ...]]]] = {}
+_MAX_BUCKET = 64
+# What a text may name that an alias defines: `#name` and `!name` (`!tt.ptr` too: harmless).
+_REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
-# (text, kind and first characters of the token after it, value)
-_Entry = tuple[str, object, str, Any]
 
 
 class MemoParser(Parser):
@@ -66,7 +72,6 @@ class MemoParser(Parser):
 
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, input, name)
-        self._memo: dict[str, list[_Entry]] = {}
         self._text: str = self.lexer.input.content
         self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
         self._ints: dict[str, IntAttr] = {}
@@ -264,7 +269,7 @@ class MemoParser(Parser):
         if found is not None:
             return found
         aliases = self.attribute_aliases
-        named = [aliases.get(n) for n in _NAMED.findall(text)] if "#" in text else []
+        named = [aliases.get(n) for n in _REFS.findall(text)] if "#" in text or "!" in text else []
         key = (kind, self._ctx_kind, text, *map(id, named))
         hit = _VALUES.get(key)
         if hit is None:
@@ -313,13 +318,16 @@ class MemoParser(Parser):
         return found
 
     def _memoized(self, kind: str, parse: Callable[[], Any]) -> Any:
+        """Process-wide: an entry holds the aliases its text names and serves a module
+        whose aliases are those very objects (as typed_text)."""
         text = self._text
         start = self._current_token.span.start
-        bucket = kind + text[start : start + _PREFIX]
-        entries = self._memo.get(bucket)
+        bucket = (self._ctx_kind, kind + text[start : start + _PREFIX])
+        entries = _MEMO.get(bucket)
         if entries is not None:
-            for key, follow_kind, follow, value in entries:
-                if text.startswith(key, start):
+            aliases = self.attribute_aliases
+            for key, follow_kind, follow, value, named in entries:
+                if text.startswith(key, start) and all(aliases.get(n) is a for n, a in named):
                     self._resume_from(start + len(key))
                     after = self._current_token
                     if after.kind is follow_kind and after.text.startswith(follow):
@@ -330,8 +338,16 @@ class MemoParser(Parser):
         if result is not None:
             after = self._current_token
             key = text[start : after.span.start].rstrip()
-            if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
-                self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
+            # (a resource's text names the module's blob: never shared)
+            if len(key) >= _MIN_LEN and after.text and "//" not in key and "dense_resource" not in key:
+                named = tuple((n, self.attribute_aliases.get(n)) for n in set(_REFS.findall(key)))
+                entries = _MEMO.setdefault(bucket, [])
+                if len(entries) >= _MAX_BUCKET:
+                    del entries[0]
+                if len(_MEMO) > _MAX_SHARED:
+                    _MEMO.clear()
+                    _MEMO[bucket] = entries
+                entries.append((key, after.kind, after.text[:2], result, named))
         return result
 
 
@@ -343,6 +359,7 @@ def clear_shared() -> None:
     _TYPES.clear()
     _VALUES.clear()
     _DERIVED.clear()
+    _MEMO.clear()
     VERIFIED.clear()
 
 
