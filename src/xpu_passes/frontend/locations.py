@@ -8,7 +8,7 @@ only resolves aliases defined before use. We cut those definitions out of the te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
 _LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*(?=loc\()", re.MULTILINE)
@@ -28,8 +28,7 @@ class LocAliasError(ValueError):
         self.offset = offset
 
 
-@dataclass(frozen=True)
-class LocDef:
+class LocDef(NamedTuple):  # (a tuple: one per alias, built fast)
     name: str
     text: str  # the definition, `#loc3 = loc(...)`
     offset: int  # where it starts in the input

@@ -61,6 +61,8 @@ _MEMO: dict[tuple[int, str], list[tuple[str, object, str, Any, tuple[tuple[str, 
 _MAX_BUCKET = 64
 # What a text may name that an alias defines: `#name` and `!name` (`!tt.ptr` too: harmless).
 _REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
+_LOCS: dict[tuple[str, str, str], FileLineColLoc] = {}  # file_line_col's
+_CALLSITES: dict[tuple[int, int], tuple[CallSiteLoc, Attribute, Attribute]] = {}  # _callsite's
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
@@ -200,11 +202,8 @@ class MemoParser(Parser):
             return self.file_line_col(file, m.group("line"), m.group("col"))
         if m.group("unknown") is not None:
             return UnknownLoc()
-        callee = self.attribute_aliases.get(m.group("callee"))  # callsite(#a at #b)
-        caller = self.attribute_aliases.get(m.group("caller"))
-        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
-            return CallSiteLoc(callee, caller)
-        return None
+        # callsite(#a at #b)
+        return _callsite(self.attribute_aliases.get(m.group("callee")), self.attribute_aliases.get(m.group("caller")))
 
     def simple_loc_form(self, form: tuple[str, ...]) -> LocationAttr | None:
         """A location of locations.LocDef's forms; None: the parser's (and its errors)."""
@@ -213,16 +212,21 @@ class MemoParser(Parser):
         if form[0] == "unknown":
             return UnknownLoc()
         callee, caller = (self.attribute_aliases.get(n) for n in form[1:])
-        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
-            return CallSiteLoc(callee, caller)
-        return None
+        return _callsite(callee, caller)
 
     def file_line_col(self, file: str, line: str, col: str) -> FileLineColLoc:
-        """`loc("file":line:col)` (no escapes in `file`), one file name object per module."""
-        name = self._files.get(file)
-        if name is None:
-            name = self._files[file] = StringAttr(file)
-        return FileLineColLoc(name, self._int(line), self._int(col))
+        """`loc("file":line:col)` (no escapes in `file`), one object per text, process-wide
+        (building one verifies its parameters: most of a location alias's cost)."""
+        key = (file, line, col)
+        found = _LOCS.get(key)
+        if found is None:
+            name = self._files.get(file)
+            if name is None:
+                name = self._files[file] = StringAttr(file)
+            if len(_LOCS) > _MAX_SHARED:
+                _LOCS.clear()
+            found = _LOCS[key] = FileLineColLoc(name, self._int(line), self._int(col))
+        return found
 
     # For frontend/fastops.py: each returns None where the text is not exactly what it expects.
 
@@ -351,6 +355,19 @@ class MemoParser(Parser):
         return result
 
 
+def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc | None:
+    """`callsite(callee at caller)`, one object per pair (by identity; the entry keeps them)."""
+    if not isinstance(callee, LocationAttr) or not isinstance(caller, LocationAttr):
+        return None
+    key = (id(callee), id(caller))
+    hit = _CALLSITES.get(key)
+    if hit is None:
+        if len(_CALLSITES) > _MAX_SHARED:
+            _CALLSITES.clear()
+        hit = _CALLSITES[key] = (CallSiteLoc(callee, caller), callee, caller)
+    return hit[0]
+
+
 def clear_shared() -> None:
     """Forget the process-wide tables (layouts, types, verified op signatures)."""
     from xpu_passes.frontend.fastops import VERIFIED
@@ -360,6 +377,8 @@ def clear_shared() -> None:
     _VALUES.clear()
     _DERIVED.clear()
     _MEMO.clear()
+    _LOCS.clear()
+    _CALLSITES.clear()
     VERIFIED.clear()
 
 

@@ -271,23 +271,33 @@ def _parse_loc_defs(
 
 
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
+_CONTEXT_NAMES: list[tuple[object, object]] = []
 
 
-def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[object]]) -> list[object]:
-    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op."""
-    from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+def _context_names() -> tuple[object, object]:
+    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
+    if not _CONTEXT_NAMES:
+        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 
-    if parent in memo:
-        return memo[parent]
+        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
+    return _CONTEXT_NAMES[0]
+
+
+def _layout_context(parent: Operation | None, memo: dict[int, list[object]]) -> list[object]:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op
+    (by identity: IRDL's __hash__ is Python code)."""
+    found = memo.get(id(parent))
+    if found is not None:
+        return found
     if parent is None:
-        found: list[object] = []
+        found = []
     else:
         found = _layout_context(parent.parent_op(), memo)
-        if parent.name in CONTEXT_OPS:
+        if parent.name in _context_names()[0]:
             # Equal values as one object, so that verify_key's identities repeat across modules.
-            values = [parent.attributes.get(k) for k in CONTEXT_ATTRS]
+            values = [parent.attributes.get(k) for k in _context_names()[1]]
             found = found + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
-    memo[parent] = found
+    memo[id(parent)] = found
     return found
 
 
@@ -300,7 +310,7 @@ def verify_module(parsed: ParsedModule, dominance: bool = True) -> None:
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
-    contexts: dict[Operation | None, list[object]] = {}
+    contexts: dict[int, list[object]] = {}
     for op in parsed.module.walk():
         key = verify_key(op, _layout_context(op.parent_op(), contexts))
         if key is None or key[0] not in VERIFIED:
