@@ -8,7 +8,7 @@ import pytest
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module, parser, print_module
-from xpu_passes.frontend.fastops import FAST_NAMES
+from xpu_passes.frontend.fastops import FAST_NAMES, REGION_NAMES
 
 
 def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = None) -> tuple[str, str, int]:
@@ -58,7 +58,7 @@ def test_fast_and_xdsl_parsers_build_the_same_ir_on_the_corpus(monkeypatch: pyte
         assert fast == slow, path
         total += taken
     assert total > 10 * len(dumps), "the fast path is taken"
-    assert names <= FAST_NAMES and len(names) >= 15
+    assert names <= FAST_NAMES | REGION_NAMES and len(names) >= 15 and REGION_NAMES <= names
 
 
 EDGES = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
@@ -107,9 +107,61 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     # Extra attributes, flags, comments, ops over two lines, other locations.
     fast, slow, taken = _both(EDGES, monkeypatch)
     assert fast == slow
-    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, tt.return;
-    # the others are xDSL's.
-    assert taken == 18
+    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, tt.return,
+    # tt.func; the others are xDSL's.
+    assert taken == 19
+
+
+FUNCS = """module {
+  tt.func private @"q name"(%a: i32 {tt.divisibility = 16 : i32}, %b: tensor<4xf32>) -> (i32, tensor<4xf32>) attributes {noinline = false} {
+    tt.return %a, %b : i32, tensor<4xf32>
+  } loc(#loc1)
+  tt.func @r(%a: i32 loc("k.py":1:2), %0: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(#loc1)) -> i32 {
+    tt.return %a : i32
+  }
+  tt.func @e() {
+    tt.return
+  }
+  tt.func @s(%a: i32) -> (i32 {tt.x = 1 : i32}) {
+    tt.return %a : i32
+  }
+  tt.func @t(%a: i32,
+             %b: i32) {
+    tt.return
+  }
+  tt.func nested @u(%a: f32) -> f32 attributes {tt.y} { tt.return %a : f32 }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_function_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Visibility, quoted names, argument attributes and locations, results, `attributes`;
+    # result attributes, a header over two lines, a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = _both(FUNCS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 8  # @"q name", @r, @e and five tt.return
+    assert "tt.func" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("tt.func @e() {", "tt.func @e() attributes {sym_name = \"x\"} {"),  # a reserved name
+    ("tt.func @e() {\n    tt.return", "tt.func @e() {\n    %x = arith.addi %nope, %nope : i32\n    tt.return"),
+    ("tt.func @e() {\n    tt.return", "tt.func @e() -> i32 {\n    tt.return"),  # the verifier's
+    ("tt.func @e() {", "tt.func @e(%a: i32, %a: i32) {"),  # an argument named twice
+    ("tt.func @e() {\n    tt.return\n  }", "tt.func @e() {\n    tt.return"),  # not closed
+])  # fmt: skip
+def test_function_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FUNCS.replace(*bad)
+    errors = []
+    for fast in (parser.parse_fast, lambda p, start: None):
+        monkeypatch.setattr(parser, "parse_fast", fast)
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), text, "t.mlir")
+        errors.append(e.value)
+    fast, slow = errors
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
 
 
 MORE = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -162,9 +214,9 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     names: set[str] = set()
     fast, slow, taken = _both(MORE, monkeypatch, names)
     assert fast == slow
-    # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last tt.return;
-    # xDSL's: the store with a cacheModifier, the ops over two lines.
-    assert taken == 18
+    # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last
+    # tt.return, the 3 tt.func; xDSL's: the store with a cacheModifier, the ops over two lines.
+    assert taken == 21
     assert {"tt.store", "ttig.prefetch", "tt.dot", "tt.get_program_id", "ub.poison", "scf.yield",
             "tt.reduce.return", "tt.return"} <= names
 

@@ -351,6 +351,7 @@ def _register() -> None:
 
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
+REGION_NAMES = frozenset(("tt.func",))  # ops with a body (fastregions.py); never verified once for all
 
 
 # Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
@@ -394,6 +395,26 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
     VERIFIED[key[0]] = key[1]
 
 
+def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
+    """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
+    from xpu_passes.frontend.fastregions import parse_func
+
+    cls = p.fast_op_class(name)
+    if cls is None:
+        return None
+    try:
+        op = parse_func(p, cls, at)
+        if op is None:
+            p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
+        return op
+    except ParseError:
+        raise
+    except Exception:
+        if getattr(p, "failed_at", 0) is None:
+            p.failed_at = start  # type: ignore[attr-defined]  # (as the parser locates an op's own error)
+        raise
+
+
 def parse_fast(p: MemoParser, start: int) -> Operation | None:
     """The op starting at `start` if it has one of the shapes above, else None (parser untouched)."""
     text = p._text
@@ -401,6 +422,8 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
     if head is None:
         return None
     name = head.group(2)
+    if name in REGION_NAMES and head.group(1) is None:
+        return _region_op(p, name, head.start(2), start)
     found = _BY_NAME.get(name)
     if found is None:
         return None

@@ -1,0 +1,119 @@
+"""Fast parser of `tt.func`'s header (the op's line up to its body's `{`).
+
+Triton prints each function on one line: `tt.func public @k(%arg0: !tt.ptr<f16>
+{tt.divisibility = 16 : i32} loc(#loc1), ...) -> T attributes {noinline = false} {`.
+xDSL reads it token by token; here one regex per argument, the types, dictionaries and
+locations from the same tables as fastops.py. The body is xDSL's `parse_region` (its ops
+take the fast paths one by one), and the op is built as `FuncOp.parse` builds it. A header
+of any other shape (result attributes, quoted names with escapes, unnamed arguments,
+several lines...) is left to xDSL before anything is consumed; errors in the body are the
+body's. `tests/python/test_fastops.py` checks both paths build the same IR.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT
+from xpu_passes.frontend.memo import _SIMPLE_LOC
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.memo import MemoParser
+
+_HEAD = re.compile(r'tt\.func (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
+_ARG = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*): ")
+_DICT = re.compile(r" (\{[^{}\n]*\})")
+_TAIL = re.compile(r"\)(?: -> (\([^(){}\n]*\)|[^ (){}\n]+))?(?: attributes (\{[^{}\n]*\}))? \{[ \t]*\n")
+_RESERVED = ("sym_name", "function_type", "sym_visibility")
+
+
+def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
+    """The `tt.func` at `start` (name at `start`), or None with nothing consumed."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr
+
+    text = p._text
+    head = _HEAD.match(text, start)
+    if head is None:
+        return None
+    at = head.end()
+    args: list[Parser.Argument] = []
+    arg_attrs: list[dict[str, Attribute]] = []
+    while text[at] != ")":
+        if args:
+            if not text.startswith(", ", at):
+                return None
+            at += 2
+        m = _ARG.match(text, at)
+        if m is None:
+            return None
+        ty = TYPE_TEXT.match(text, m.end())
+        if ty is None or (t := p.typed_text(ty.group())) is None:
+            return None
+        at = ty.end()
+        attrs: dict[str, Attribute] = {}
+        if (d := _DICT.match(text, at)) is not None:
+            items = p.fast_attr_dict(d.start(1), d.end(1))
+            if items is None:
+                return None
+            attrs, at = dict(items), d.end()
+        loc = None
+        if text.startswith(" loc(", at):
+            lm = _SIMPLE_LOC.match(text, at + 1)
+            if lm is None or (loc := p._simple_loc(lm)) is None:
+                return None
+            at = lm.end()
+        args.append(Parser.Argument(Span(m.start(), m.start() + 1 + len(m.group(1)), p.lexer.input), t, loc))
+        arg_attrs.append(attrs)
+    tail = _TAIL.match(text, at)
+    if tail is None:
+        return None
+    outs: list[Attribute] = []
+    if (res := tail.group(1)) is not None:
+        off = tail.start(1)
+        pieces = [(off + 1, off + len(res) - 1)] if res.startswith("(") else [(off, off + len(res))]
+        if res == "()":
+            pieces = []
+        elif res.startswith("("):
+            from xpu_passes.frontend.fastops_more import _type_list
+
+            found = _type_list(p, *pieces[0])
+            if found is None:
+                return None
+            outs, pieces = found, []
+        for s, e in pieces:
+            if (o := p.fast_type(s, e)) is None:
+                return None
+            outs.append(o)
+    extra = None
+    if tail.group(2) is not None:
+        items = p.fast_attr_dict(tail.start(2), tail.end(2))
+        if items is None or any(k in _RESERVED for k, _ in items):
+            return None  # (the reserved names: xDSL's error)
+        extra = DictionaryAttr(dict(items))
+    name = head.group(2)
+    # Committed: the body is parsed now; its errors are its own.
+    p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
+    stack = p._parser_state.dialect_stack
+    stack.append("tt")
+    try:
+        region = p.parse_region(args)
+    finally:
+        stack.pop()
+    visibility = head.group(1)
+    props: dict[str, Attribute | None] = {
+        "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
+        "function_type": FunctionType.from_lists([a.type for a in args], outs),
+        "sym_visibility": StringAttr(visibility) if visibility else None,
+        "arg_attrs": ArrayAttr(DictionaryAttr(a) for a in arg_attrs) if any(arg_attrs) else None,
+    }
+    op = cls.build(properties={k: v for k, v in props.items() if v is not None}, regions=[region])  # type: ignore[attr-defined]
+    if extra is not None:
+        op.attributes |= extra.data
+    if (loc := p.parse_optional_location()) is not None:
+        op.location = loc
+    return op
