@@ -215,8 +215,8 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, slow, taken = _both(MORE, monkeypatch, names)
     assert fast == slow
     # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last
-    # tt.return, the 3 tt.func; xDSL's: the store with a cacheModifier, the ops over two lines.
-    assert taken == 21
+    # tt.return, the 3 tt.func, the 2 scf.for; xDSL's: the store with a cacheModifier, the ops over two lines.
+    assert taken == 23
     assert {"tt.store", "ttig.prefetch", "tt.dot", "tt.get_program_id", "ub.poison", "scf.yield",
             "tt.reduce.return", "tt.return"} <= names
 
@@ -293,3 +293,50 @@ module attributes {"ttg.num-warps" = 4 : i32, my.layout = #a, my.type = !t} {
     assert first.attributes["my.layout"] != second.attributes["my.layout"]
     assert str(first.attributes["my.type"]) == "i32" and str(second.attributes["my.type"]) == "f32"
     assert first.attributes["my.layout"] is again.attributes["my.layout"]
+
+
+FORS = """module {
+  tt.func @f(%lo: i32, %hi: i32, %x: f32, %i0: index) -> f32 {
+    %r:2 = scf.for %i = %lo to %hi step %lo iter_args(%a = %x, %b = %lo) -> (f32, i32)  : i32 {
+      scf.yield %a, %b : f32, i32
+    } loc(#loc1)
+    %s = scf.for %i = %lo to %hi step %lo iter_args(%a = %r#0) -> f32 : i32 {
+      scf.yield %a : f32
+    } {tt.num_stages = 2 : i32}
+    scf.for %j = %i0 to %i0 step %i0 {
+    }
+    %t = scf.for %i = %lo to %hi step %lo iter_args(%a = %s) -> (f32) : i32 { scf.yield %a : f32 }
+    tt.return %s : f32
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_loop_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Results bound as a tuple, `-> T` and `-> (T)`, index loops (and their implicit yield),
+    # attributes and locations after the body; a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = _both(FORS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 7  # tt.func, three scf.for, two scf.yield, tt.return
+    assert "scf.for" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("%r:2 = scf.for", "%r:3 = scf.for"),  # binds more results than the loop has
+    ("iter_args(%a = %x, %b = %lo)", "iter_args(%a = %lo, %b = %lo)"),  # an init's type clashes
+    ("to %hi step %lo iter_args(%a = %x,", "to %nope step %lo iter_args(%a = %x,"),
+    ("%i0: index) -> f32 {", "%i0: i32) -> f32 {"),  # index bounds given an i32
+    ("scf.yield %a, %b : f32, i32", "scf.yield %a : f32"),  # the verifier's
+])  # fmt: skip
+def test_loop_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FORS.replace(*bad)
+    errors = []
+    for fast in (parser.parse_fast, lambda p, start: None):
+        monkeypatch.setattr(parser, "parse_fast", fast)
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), text, "t.mlir")
+        errors.append(e.value)
+    fast, slow = errors
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
