@@ -173,6 +173,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     %n = tt.get_num_programs y : i32
     %u = ub.poison : f32 loc(#loc1)
     %v = ub.poison : tensor<8x16xf32, #blocked>
+    %g = math.exp2 %u : f32
+    %h = math.sqrt %u fastmath<fast> : f32
     tt.store %p, %t {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<8x16xf32, #blocked>> loc(#loc1)
     tt.store %q, %t, %m : tensor<8x16x!tt.ptr<f32>, #blocked>
     tt.store %q, %t, %m cacheModifier = wb : tensor<8x16x!tt.ptr<f32>, #blocked>
@@ -215,8 +217,9 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     fast, slow, taken = _both(MORE, monkeypatch, names)
     assert fast == slow
     # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last
-    # tt.return, the 3 tt.func, the 2 scf.for; xDSL's: the store with a cacheModifier, the ops over two lines.
-    assert taken == 23
+    # tt.return, the 3 tt.func, the 2 scf.for, %g; xDSL's: the store with a cacheModifier, the ops over two
+    # lines, %h (flags).
+    assert taken == 24
     assert {"tt.store", "ttig.prefetch", "tt.dot", "tt.get_program_id", "ub.poison", "scf.yield",
             "tt.reduce.return", "tt.return"} <= names
 
@@ -244,6 +247,7 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     "%bad = tt.dot %6, %6, %6, inputPrecision = tf64 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
     "%bad = tt.dot %6, %6, %6 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
     "tt.return %a : i32",  # the function returns nothing
+    "%bad = math.exp %a : i32",  # not a float: the verifier's
 ])  # fmt: skip
 def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")
@@ -255,7 +259,7 @@ def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -
         errors.append(e.value)
     fast, slow = errors
     assert (fast.line, fast.col) == (slow.line, slow.col)
-    if bad.startswith(("%bad = arith.addf", "%bad = tt.get_program_id x : i64")):
+    if bad.startswith(("%bad = arith.addf", "%bad = tt.get_program_id x : i64", "%bad = math.exp")):
         # xDSL's declarative parser checks the type constraint; the fast path leaves it to
         # the verifier, whose message names the op and the operand too.
         op = bad.split()[2]

@@ -1,5 +1,5 @@
 """Fast parsers of the next most frequent op forms (after frontend/fastops.py's): block
-terminators, `tt.store`, `ttig.prefetch`, `tt.dot`, `tt.get_program_id`, `ub.poison`.
+terminators, `tt.store`, `ttig.prefetch`, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
 anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
@@ -28,6 +28,7 @@ _PREFETCH = re.compile(rf"({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
 _DOT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL})(?:, inputPrecision = ([a-z0-9]+))?{_DICT} : (.+) \* (.+) -> (.+)")
 _AXIS = re.compile(r"([a-z]+) : ([^ ].*)")
 _POISON = re.compile(r": ([^ ].*)")
+_UNARY = re.compile(rf"({F._VAL}) : ([^ ].*)")  # math.exp2 %a : T (no fastmath flags)
 
 _I32: dict[int, Attribute] = {}  # enum values, one object each (verify_key sees repeats)
 
@@ -141,6 +142,11 @@ def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: 
     return cls.create(result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
 
 
+def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    t = p.fast_type(m.start(2), m.end(2))
+    return None if t is None else cls.create(operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
+
+
 def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(m.start(1), m.end(1))
     return None if t is None else cls.create(result_types=[t])
@@ -153,6 +159,7 @@ SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
     (_DOT, _dot, ("tt.dot",)),
     (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
     (_POISON, _poison, ("ub.poison",)),
+    (_UNARY, _unary, ("math.exp", "math.exp2", "math.sqrt", "math.erf")),  # (the ones the corpus checks)
 ]
 # Their verifiers look at the parent op or the op's place: never verified once for all.
 TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
