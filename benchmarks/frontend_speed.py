@@ -109,7 +109,7 @@ def parse_stages(texts: list[str], repeat: int) -> dict[str, float]:
             body, defs = extract_loc_defs(normalized)
             p = P._TrackingParser(ctx, body, "bench")
             gc.disable()
-            P._parse_loc_defs(ctx, normalized, "bench", defs, p.attribute_aliases)
+            P._parse_loc_defs(ctx, normalized, "bench", defs, p)
             t2 = time.process_time()
             module = p.parse_module()
             t3 = time.process_time()

@@ -232,7 +232,7 @@ def parse_module(
     parser = (_LocatingParser if text_locations else _TrackingParser)(ctx, body, name)
     try:
         with gc_paused():
-            _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
+            _parse_loc_defs(ctx, normalized, name, loc_defs, parser)
             module = parser.parse_module()
     except ParseError as e:
         err = TTGIRError.at(source, e.span.start, e.msg)
@@ -253,19 +253,20 @@ def parse_module(
     return parsed
 
 
-def _parse_loc_defs(
-    ctx: Context, text: str, name: str, defs: list[LocDef], aliases: dict[str, Attribute]
-) -> None:
-    # One parser over the unblanked text, moved to each definition in turn, so
-    # error offsets are offsets into the input.
-    sub = MemoParser(ctx, text, name)
-    sub.attribute_aliases = aliases
+def _parse_loc_defs(ctx: Context, text: str, name: str, defs: list[LocDef], parser: MemoParser) -> None:
+    aliases = parser.attribute_aliases
+    sub: MemoParser | None = None
     for d in defs:
         # The usual forms, read by extract_loc_defs: no token parser needed.
-        loc = sub.simple_loc_form(d.form) if d.form is not None else None
+        loc = parser.simple_loc_form(d.form) if d.form is not None else None
         if loc is not None:
             aliases[d.name] = loc
             continue
+        if sub is None:
+            # One parser over the unblanked text, moved to each definition in turn, so
+            # error offsets are offsets into the input.
+            sub = MemoParser(ctx, text, name)
+            sub.attribute_aliases = aliases
         sub._resume_from(d.offset)
         sub._parse_alias_def()
 
