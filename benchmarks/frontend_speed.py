@@ -85,6 +85,46 @@ def startup(repeat: int) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
+def parse_stages(texts: list[str], repeat: int) -> dict[str, float]:
+    """Where a parse's CPU time goes, us/op over `texts` (the tables warm, a new context
+    per parse as in a round trip): dialect spellings, location aliases (cut out, then
+    read), the parser, the collection Python defers while parsing, verification."""
+    import gc
+
+    from xpu_passes.frontend import parser as P
+    from xpu_passes.frontend.diagnostics import SourceMap
+    from xpu_passes.frontend.locations import extract_loc_defs
+    from xpu_passes.frontend.spelling import normalize
+
+    names = ("spelling", "loc aliases", "parser", "deferred gc", "verify")
+    best = dict.fromkeys(names, float("inf"))
+    n_ops = sum(sum(1 for _ in parse_module(make_context(), t, "bench").module.walk()) for t in texts)
+    for _ in range(repeat):
+        spent = dict.fromkeys(names, 0.0)
+        for text in texts:
+            ctx = make_context()
+            t0 = time.process_time()
+            normalized, columns, spelling = normalize(text)
+            t1 = time.process_time()
+            body, defs = extract_loc_defs(normalized)
+            p = P._TrackingParser(ctx, body, "bench")
+            gc.disable()
+            P._parse_loc_defs(ctx, normalized, "bench", defs, p)
+            t2 = time.process_time()
+            module = p.parse_module()
+            t3 = time.process_time()
+            gc.enable()
+            [[] for _ in range(4)]  # (the first allocations after enabling run the collection)
+            t4 = time.process_time()
+            parsed = P.ParsedModule(module, spelling, SourceMap("bench", text, columns, 0), p.op_offsets)
+            P.verify_module(parsed, dominance=bool(p.first_use) or p.multi_block)
+            t5 = time.process_time()
+            for name, dt in zip(names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
+                spent[name] += dt
+        best = {k: min(best[k], spent[k]) for k in names}
+    return {k: v / n_ops * 1e6 for k, v in best.items()}
+
+
 def profile(text: str, top: int, print_only: bool = False) -> str:
     """cProfile of parse+print (3 round trips), the `top` entries by own time; with
     `print_only`, of printing the module 3 times (once before, to fill the tables)."""
@@ -169,6 +209,8 @@ def main() -> int:
     print(f"median over {len(rows)} dumps: parse {per_op_parse:.0f} us/op, print {per_op_print:.0f} us/op"
           f" (goals: 100, 30); parse cold {per_op_cold:.0f} us/op; 50x module: parse {tp / n * 1e3:.0f} us/op,"
           f" print {tpr / n * 1e3:.0f} us/op, parse cold {tc / n * 1e3:.0f} us/op")
+    stages = parse_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
+    print("parse, where the time goes (us/op, all dumps): " + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
     s = startup(args.startup_repeat)
     print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")
     print(f"\nprofile of parse+print of {biggest} (top {args.top} by own time):")

@@ -8,7 +8,7 @@ import pytest
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module, parser, print_module
-from xpu_passes.frontend.fastops import FAST_NAMES
+from xpu_passes.frontend.fastops import FAST_NAMES, REGION_NAMES
 
 
 def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = None) -> tuple[str, str, int]:
@@ -58,7 +58,7 @@ def test_fast_and_xdsl_parsers_build_the_same_ir_on_the_corpus(monkeypatch: pyte
         assert fast == slow, path
         total += taken
     assert total > 10 * len(dumps), "the fast path is taken"
-    assert names <= FAST_NAMES and len(names) >= 15
+    assert names <= FAST_NAMES | REGION_NAMES and len(names) >= 15 and REGION_NAMES <= names
 
 
 EDGES = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
@@ -107,8 +107,121 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     # Extra attributes, flags, comments, ops over two lines, other locations.
     fast, slow, taken = _both(EDGES, monkeypatch)
     assert fast == slow
-    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv; the others are xDSL's.
-    assert taken == 17
+    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, tt.return,
+    # tt.func; the others are xDSL's.
+    assert taken == 19
+
+
+FUNCS = """module {
+  tt.func private @"q name"(%a: i32 {tt.divisibility = 16 : i32}, %b: tensor<4xf32>) -> (i32, tensor<4xf32>) attributes {noinline = false} {
+    tt.return %a, %b : i32, tensor<4xf32>
+  } loc(#loc1)
+  tt.func @r(%a: i32 loc("k.py":1:2), %0: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(#loc1)) -> i32 {
+    tt.return %a : i32
+  }
+  tt.func @e() {
+    tt.return
+  }
+  tt.func @s(%a: i32) -> (i32 {tt.x = 1 : i32}) {
+    tt.return %a : i32
+  }
+  tt.func @t(%a: i32,
+             %b: i32) {
+    tt.return
+  }
+  tt.func nested @u(%a: f32) -> f32 attributes {tt.y} { tt.return %a : f32 }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_function_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Visibility, quoted names, argument attributes and locations, results, `attributes`;
+    # result attributes, a header over two lines, a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = _both(FUNCS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 8  # @"q name", @r, @e and five tt.return
+    assert "tt.func" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("tt.func @e() {", "tt.func @e() attributes {sym_name = \"x\"} {"),  # a reserved name
+    ("tt.func @e() {\n    tt.return", "tt.func @e() {\n    %x = arith.addi %nope, %nope : i32\n    tt.return"),
+    ("tt.func @e() {\n    tt.return", "tt.func @e() -> i32 {\n    tt.return"),  # the verifier's
+    ("tt.func @e() {", "tt.func @e(%a: i32, %a: i32) {"),  # an argument named twice
+    ("tt.func @e() {\n    tt.return\n  }", "tt.func @e() {\n    tt.return"),  # not closed
+])  # fmt: skip
+def test_function_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FUNCS.replace(*bad)
+    errors = []
+    for fast in (parser.parse_fast, lambda p, start: None):
+        monkeypatch.setattr(parser, "parse_fast", fast)
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), text, "t.mlir")
+        errors.append(e.value)
+    fast, slow = errors
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
+
+
+MORE = """#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @g(%p: !tt.ptr<tensor<8x16xf32, #blocked>>, %t: tensor<8x16xf32, #blocked>, %q: tensor<8x16x!tt.ptr<f32>, #blocked>, %m: tensor<8x16xi1, #blocked>, %a: tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, %b: tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<8x16xf32, #mma>) -> (i32, f32) {
+    %x = tt.get_program_id x : i32 loc(#loc1)
+    %y = tt.get_program_id z : i32
+    %n = tt.get_num_programs y : i32
+    %u = ub.poison : f32 loc(#loc1)
+    %v = ub.poison : tensor<8x16xf32, #blocked>
+    %g = math.exp2 %u : f32
+    %h = math.sqrt %u fastmath<fast> : f32
+    tt.store %p, %t {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<8x16xf32, #blocked>> loc(#loc1)
+    tt.store %q, %t, %m : tensor<8x16x!tt.ptr<f32>, #blocked>
+    tt.store %q, %t, %m cacheModifier = wb : tensor<8x16x!tt.ptr<f32>, #blocked>
+    tt.store %q, %t {tt.x = 1 : i32, cache = 1 : i32} : tensor<8x16x!tt.ptr<f32>, #blocked>
+    ttig.prefetch %p {boundaryCheck = array<i32: 0, 1>, cache = 1 : i32, evict = 1 : i32, isVolatile = false, operandSegmentSizes = array<i32: 1, 0, 0>, ttig.block_io = "row_major"} : !tt.ptr<tensor<8x16xf32, #blocked>> loc(#loc1)
+    ttig.prefetch %q, %m {isVolatile = false} : tensor<8x16x!tt.ptr<f32>, #blocked>
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma> loc(#loc1)
+    %e = tt.dot %a, %b, %c {maxNumImpreciseAcc = 2 : i32} : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma>
+    %f = tt.dot %a, %b, %c, inputPrecision = bf16x3 : tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<16x16xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<8x16xf32, #mma>
+    %r = "tt.reduce"(%t) <{axis = 1 : i32}> ({
+    ^bb0(%r1: f32, %r2: f32):
+      %s = arith.addf %r1, %r2 : f32
+      tt.reduce.return %s : f32 loc(#loc1)
+    }) : (tensor<8x16xf32, #blocked>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z = scf.for %i = %x to %y step %x iter_args(%k = %u) -> (f32) : i32 {
+      scf.yield %k : f32
+    }
+    scf.for %i = %x to %y step %x : i32 {
+      scf.yield
+    } loc(#loc1)
+    tt.return
+      %x, %z : i32, f32 loc(#loc1)
+  }
+  tt.func @h(%x: i32) -> (i32, i32) {
+    tt.return %x, %x : i32,
+      i32
+  }
+  tt.func @k(%x: i32) -> (i32, i32) {
+    tt.return %x, %x : i32, i32 loc(#loc1)
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Terminators (also with their operands on the next line), stores, prefetches, dots,
+    # program ids, poison: each form the fast path reads, and the neighbours it must not.
+    names: set[str] = set()
+    fast, slow, taken = _both(MORE, monkeypatch, names)
+    assert fast == slow
+    # %x, %y, %n, %u, %v, 2 stores, 2 prefetches, %d, %e, %f, %s, tt.reduce.return, 2 scf.yield, the last
+    # tt.return, the 3 tt.func, the 2 scf.for, %g; xDSL's: the store with a cacheModifier, the ops over two
+    # lines, %h (flags).
+    assert taken == 24
+    assert {"tt.store", "ttig.prefetch", "tt.dot", "tt.get_program_id", "ub.poison", "scf.yield",
+            "tt.reduce.return", "tt.return"} <= names
 
 
 @pytest.mark.parametrize("bad", [
@@ -125,6 +238,16 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     "%bad = arith.addf %a, %a : i32",  # the verifier's (not a float): same place, op named
     "%bad = tt.splat %a : i32 -> tensor<64xi32, #ttg.slice<{dim = 5, parent = #nope}>>",
     "%x = arith.addi %y, %a : i32\n    %y = arith.addi %a, %a : i32",  # used before its definition
+    "tt.store %a, %b : i32",  # not a pointer
+    "tt.store %7, %6 : tensor<64x!tt.ptr<f32>, #blocked>",  # the value's type clashes
+    "%bad = tt.get_program_id w : i32",
+    "%bad = tt.get_program_id x : i64",  # the verifier's
+    "%bad = ub.poison : #blocked",
+    "ttig.prefetch %7, %a {isVolatile = false} : tensor<64x!tt.ptr<f32>, #blocked>",  # mask clashes
+    "%bad = tt.dot %6, %6, %6, inputPrecision = tf64 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
+    "%bad = tt.dot %6, %6, %6 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
+    "tt.return %a : i32",  # the function returns nothing
+    "%bad = math.exp %a : i32",  # not a float: the verifier's
 ])  # fmt: skip
 def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")
@@ -136,10 +259,11 @@ def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -
         errors.append(e.value)
     fast, slow = errors
     assert (fast.line, fast.col) == (slow.line, slow.col)
-    if bad.startswith("%bad = arith.addf"):
+    if bad.startswith(("%bad = arith.addf", "%bad = tt.get_program_id x : i64", "%bad = math.exp")):
         # xDSL's declarative parser checks the type constraint; the fast path leaves it to
         # the verifier, whose message names the op and the operand too.
-        assert slow.message in fast.message and fast.message.startswith("'arith.addf' op operand 'lhs'")
+        op = bad.split()[2]
+        assert slow.message in fast.message and fast.message.startswith(f"'{op}' op ")
     else:
         assert fast.message == slow.message
 
@@ -157,3 +281,66 @@ def test_process_wide_tables_follow_each_modules_aliases() -> None:
     t1, t2, t3 = (op.results[0].type for op in ops)
     assert t1 is t3 and t1 != t2
     assert "sizePerThread = [2]" in str(t2.encoding) and "sizePerThread = [1]" in str(t1.encoding)
+
+
+def test_process_wide_attribute_texts_follow_each_modules_aliases() -> None:
+    # The same attribute dictionary text (xDSL's parser, memoized process-wide) naming
+    # aliases defined otherwise in another module: each module gets its own meaning.
+    text = """#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+!t = i32
+module attributes {"ttg.num-warps" = 4 : i32, my.layout = #a, my.type = !t} {
+}
+"""
+    other = text.replace("sizePerThread = [1]", "sizePerThread = [2]").replace("!t = i32", "!t = f32")
+    ctx = make_context()
+    first, second, again = (parse_module(ctx, t, "t.mlir").module for t in (text, other, text))
+    assert first.attributes["my.layout"] != second.attributes["my.layout"]
+    assert str(first.attributes["my.type"]) == "i32" and str(second.attributes["my.type"]) == "f32"
+    assert first.attributes["my.layout"] is again.attributes["my.layout"]
+
+
+FORS = """module {
+  tt.func @f(%lo: i32, %hi: i32, %x: f32, %i0: index) -> f32 {
+    %r:2 = scf.for %i = %lo to %hi step %lo iter_args(%a = %x, %b = %lo) -> (f32, i32)  : i32 {
+      scf.yield %a, %b : f32, i32
+    } loc(#loc1)
+    %s = scf.for %i = %lo to %hi step %lo iter_args(%a = %r#0) -> f32 : i32 {
+      scf.yield %a : f32
+    } {tt.num_stages = 2 : i32}
+    scf.for %j = %i0 to %i0 step %i0 {
+    }
+    %t = scf.for %i = %lo to %hi step %lo iter_args(%a = %s) -> (f32) : i32 { scf.yield %a : f32 }
+    tt.return %s : f32
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_loop_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Results bound as a tuple, `-> T` and `-> (T)`, index loops (and their implicit yield),
+    # attributes and locations after the body; a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = _both(FORS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 7  # tt.func, three scf.for, two scf.yield, tt.return
+    assert "scf.for" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("%r:2 = scf.for", "%r:3 = scf.for"),  # binds more results than the loop has
+    ("iter_args(%a = %x, %b = %lo)", "iter_args(%a = %lo, %b = %lo)"),  # an init's type clashes
+    ("to %hi step %lo iter_args(%a = %x,", "to %nope step %lo iter_args(%a = %x,"),
+    ("%i0: index) -> f32 {", "%i0: i32) -> f32 {"),  # index bounds given an i32
+    ("scf.yield %a, %b : f32, i32", "scf.yield %a : f32"),  # the verifier's
+])  # fmt: skip
+def test_loop_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FORS.replace(*bad)
+    errors = []
+    for fast in (parser.parse_fast, lambda p, start: None):
+        monkeypatch.setattr(parser, "parse_fast", fast)
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), text, "t.mlir")
+        errors.append(e.value)
+    fast, slow = errors
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)

@@ -10,6 +10,7 @@ one of its ops, attributes or types, so `xpu-opt` starts without importing them 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation
@@ -57,6 +58,7 @@ def _ub() -> Dialect:
     return UB
 
 
+@cache  # one Dialect per process: a new context loads it without rebuilding it
 def _tt() -> Dialect:
     from xpu_passes.dialects import traits, tt_descriptors
     from xpu_passes.dialects.tt import TT
@@ -66,6 +68,7 @@ def _tt() -> Dialect:
     return d
 
 
+@cache  # one Dialect per process: a new context loads it without rebuilding it
 def _ttg() -> Dialect:
     from xpu_passes.dialects import traits, ttg_newer
     from xpu_passes.dialects.ttg import TTG
@@ -75,6 +78,7 @@ def _ttg() -> Dialect:
     return d
 
 
+@cache  # one Dialect per process: a new context loads it without rebuilding it
 def _ttig() -> Dialect:
     from xpu_passes.dialects import ttig_newer
     from xpu_passes.dialects.ttig import TTIG

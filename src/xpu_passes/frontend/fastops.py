@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 
 _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
-_HEAD = re.compile(rf"%({_NAME}) = ([a-z_]+\.[a-z_0-9.]+) ")
+# One result or none, the op's name, one blank (or the line's end: `tt.return`).
+_HEAD = re.compile(rf"(?:%({_NAME}) = )?([a-z_]+\.[a-z_0-9.]+)(?: |(?=\n)|\Z)")
+_MULTI_HEAD = re.compile(rf"%{_NAME}:[0-9]+ = (scf\.for) ")
+_NEXT_IS_VALUE = re.compile(r"\s*(?://[^\n]*\s*)*%")
 _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 
 # The shapes (the text between the op name and its location).
@@ -73,7 +76,7 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
         if d is None:
             return None
         known = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
-        for k, v in d.items():
+        for k, v in d:
             (props if k in known else attrs)[k] = v
     return cls.create(operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
 
@@ -141,13 +144,17 @@ def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
 
 def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     start, end = base + m.start(1), base + m.end(1)
-    text = p._text[start:end]
-    value = p.fast_values.get(text)  # one object per text: cheaper, and verify_key sees repeats
-    if value is None:
+
+    def parse() -> Attribute | None:
         number = _NUMBER.fullmatch(p._text, start, end)
-        value = _number(p, number) if number is not None else p.fast_attr(start, end)
-        if value is not None and number is not None:
-            p.fast_values[text] = value
+        return _number(p, number) if number is not None else p.fast_attr(start, end)
+
+    # One object per text: cheaper, and verify_key sees repeats (a resource's text names
+    # the module's blob, so not those).
+    if p._text.startswith("dense_resource", start):
+        value = parse()
+    else:
+        value = p.shared_value("c", start, end, parse)
     type = getattr(value, "type", None)
     if not isinstance(type, Attribute):
         return None
@@ -170,7 +177,7 @@ def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tup
         d = p.fast_attr_dict(m.start(group), m.end(group))
         if d is None:
             return None
-        for k, v in d.items():
+        for k, v in d:
             (props if k in inherent else attrs)[k] = v  # type: ignore[operator]
     return props, attrs
 
@@ -180,6 +187,8 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
     key = (kind, id(t))
     hit = p.fast_derived.get(key)
     if hit is None:
+        if len(p.fast_derived) > 20_000:
+            p.fast_derived.clear()
         hit = p.fast_derived[key] = (t, make(t))
     return hit[1]
 
@@ -191,6 +200,9 @@ def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[
         span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
         out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
     return out
+
+
+_PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
 
 
 def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -205,7 +217,7 @@ def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     return cls.create(
         operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
         result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
-        properties={"predicate": IntegerAttr(pred, i64)},
+        properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
     )
 
 
@@ -249,9 +261,49 @@ def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> O
         ops.append(_operand(p, m, 2, 0, mask))
     if m.group(3) is not None:
         ops.append(_operand(p, m, 3, 0, result))
-    return cls.build(  # type: ignore[attr-defined]
-        operands=[ops[0], ops[1:2], ops[2:3]], result_types=[result], properties=split[0], attributes=split[1]
-    )
+    return _build(cls, [ops[0], ops[1:2], ops[2:3]], [result], *split)
+
+
+_SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
+_SIZES: dict[tuple[int, ...], Attribute] = {}
+
+
+def _build(
+    cls: type[Operation],
+    operands: Sequence[object],
+    result_types: Sequence[Attribute],
+    props: dict[str, Attribute],
+    attrs: dict[str, Attribute],
+) -> Operation:
+    """What `cls.build` builds for an op with AttrSizedOperandSegments (a list per
+    variadic operand group), without IRDL's argument matching; one segment-size object
+    per sizes, so that verify_key sees repeats."""
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+    from xdsl.irdl import AttrSizedOperandSegments
+
+    as_property = _SEGMENTED.get(cls)
+    if as_property is None:
+        options = cls.get_irdl_definition().options  # type: ignore[attr-defined]
+        option = next(o for o in options if isinstance(o, AttrSizedOperandSegments))
+        as_property = _SEGMENTED[cls] = option.as_property
+    flat: list[object] = []
+    sizes: list[int] = []
+    for group in operands:
+        if isinstance(group, list):
+            flat += group
+            sizes.append(len(group))
+        else:
+            flat.append(group)
+            sizes.append(1)
+    key = tuple(sizes)
+    segments = _SIZES.get(key)
+    if segments is None:
+        segments = _SIZES[key] = DenseArrayBase.from_list(i32, sizes)
+    if as_property:
+        props = {**props, AttrSizedOperandSegments.attribute_name: segments}
+    else:
+        attrs = {**attrs, AttrSizedOperandSegments.attribute_name: segments}
+    return cls.create(operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
 def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -263,12 +315,8 @@ def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base
         return None
     space = t.address_space.data  # type: ignore[attr-defined]
     base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
-    return cls.build(  # type: ignore[attr-defined]
-        operands=[_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)],
-        result_types=[t],
-        properties=split[0],
-        attributes=split[1],
-    )
+    operands = [_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)]
+    return _build(cls, operands, [t], *split)
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
@@ -291,17 +339,35 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_LOAD, _load, ("tt.load",)),
     (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
 ]
-_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {
-    name: (shape, build) for shape, build, names in _SHAPES for name in names
-}
+_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
 
+
+def _register() -> None:
+    from xpu_passes.frontend.fastops_more import SHAPES
+
+    for shape, build, names in _SHAPES + SHAPES:
+        for name in names:
+            _BY_NAME[name] = (shape, build)
+
+
+_register()
 FAST_NAMES = frozenset(_BY_NAME)
+REGION_NAMES = frozenset(("tt.func", "scf.for"))  # ops with a body (fastregions.py); never verified once for all
 
 
 # Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
 # objects whose identities it holds alive, so that no other object can take their ids.
 VERIFIED: dict[tuple[object, ...], list[object]] = {}
 _MAX_VERIFIED = 50_000
+
+
+def _verify_once() -> frozenset[str]:
+    from xpu_passes.frontend.fastops_more import TERMINATORS
+
+    return FAST_NAMES - TERMINATORS
+
+
+_VERIFY_ONCE = _verify_once()
 
 
 def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
@@ -311,7 +377,7 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     verified once. `context`: what else the verifiers read (the enclosing `ttg.num-warps`
     and the like: dialects/traits.py). None for other ops, and for the last op of a block
     (xDSL checks terminators there)."""
-    if op.name not in FAST_NAMES or op.next_op is None:
+    if op.name not in _VERIFY_ONCE or op.next_op is None:
         return None
     objects: list[object] = [type(op), *context]
     objects += [v.type for v in op.operands]
@@ -330,13 +396,36 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
     VERIFIED[key[0]] = key[1]
 
 
+def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
+    """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
+    from xpu_passes.frontend.fastregions import parse_for, parse_func
+
+    cls = p.fast_op_class(name)
+    if cls is None:
+        return None
+    try:
+        op = parse_func(p, cls, at) if name == "tt.func" else parse_for(p, cls, at)
+        if op is None:
+            p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
+        return op
+    except ParseError:
+        raise
+    except Exception:
+        if getattr(p, "failed_at", 0) is None:
+            p.failed_at = start  # type: ignore[attr-defined]  # (as the parser locates an op's own error)
+        raise
+
+
 def parse_fast(p: MemoParser, start: int) -> Operation | None:
     """The op starting at `start` if it has one of the shapes above, else None (parser untouched)."""
     text = p._text
     head = _HEAD.match(text, start)
     if head is None:
-        return None
+        multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`
+        return None if multi is None else _region_op(p, multi.group(1), start, start)
     name = head.group(2)
+    if name in REGION_NAMES:
+        return _region_op(p, name, start, start)
     found = _BY_NAME.get(name)
     if found is None:
         return None
@@ -346,11 +435,14 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
     end = text.find("\n", head.end())
     if end < 0:
         end = len(text)
-    body_end, loc = p.fast_trailing_loc(head.end(), end)
+    # From the name's end: an op with no operands has its location right after the name.
+    body_end, loc = p.fast_trailing_loc(head.end(2), end)
     if body_end < 0:
         return None
+    if body_end <= head.end() and loc is None and _NEXT_IS_VALUE.match(text, end):
+        return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
     shape, build = found
-    m = shape.fullmatch(text, head.end(), body_end)
+    m = shape.fullmatch(text, head.end(), max(body_end, head.end()))
     if m is None:
         return None
     stack = p._parser_state.dialect_stack
@@ -368,5 +460,6 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
         op.location = loc
     p._resume_from(end)
     res = head.group(1)
-    p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
+    if res is not None:
+        p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
     return op

@@ -8,11 +8,16 @@ only resolves aliases defined before use. We cut those definitions out of the te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
 _LOC_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)[ \t]*=[ \t]*(?=loc\()", re.MULTILINE)
 _ALIAS_REF = re.compile(r"#[A-Za-z_$.][\w$.\-]*")
+_ALIAS = r"#[A-Za-z_$.][\w$.\-]*"
+_SIMPLE = re.compile(
+    r'loc\((?:"(?P<file>[^"\\\n]*)":(?P<line>[0-9]+):(?P<col>[0-9]+)'
+    rf"|callsite\((?P<callee>{_ALIAS}) at (?P<caller>{_ALIAS})\)|(?P<unknown>unknown))\)"
+)
 
 
 class LocAliasError(ValueError):
@@ -23,12 +28,14 @@ class LocAliasError(ValueError):
         self.offset = offset
 
 
-@dataclass(frozen=True)
-class LocDef:
+class LocDef(NamedTuple):  # (a tuple: one per alias, built fast)
     name: str
     text: str  # the definition, `#loc3 = loc(...)`
     offset: int  # where it starts in the input
     refs: tuple[str, ...]  # aliases the definition uses
+    # The forms MLIR prints most, read here: ("file", name, line, col) for
+    # `loc("name":line:col)`, ("callsite", callee, caller), ("unknown",).
+    form: tuple[str, ...] | None = None
 
 
 def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
@@ -48,12 +55,26 @@ def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
         if name in seen:
             raise LocAliasError(m.start(), f"redefinition of attribute alias id '{name[1:]}'")
         seen.add(name)
-        end = _loc_end(text, m.end())
-        body = text[m.end() : end]
-        refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != name)
-        defs.append(LocDef(name, text[m.start() : end], m.start(), refs))
+        simple = _SIMPLE.match(text, m.end())
+        if simple is not None:  # nothing to scan
+            end = simple.end()
+            refs: tuple[str, ...] = ()
+            if simple["file"] is not None:
+                form: tuple[str, ...] = ("file", simple["file"], simple["line"], simple["col"])
+            elif simple["callee"] is not None:
+                form = ("callsite", simple["callee"], simple["caller"])
+                refs = tuple(r for r in (simple["callee"], simple["caller"]) if r != name)
+            else:
+                form = ("unknown",)
+            defs.append(LocDef(name, text[m.start() : end], m.start(), refs, form))
+        else:
+            end = _loc_end(text, m.end())
+            body = text[m.end() : end]
+            refs = tuple(r for r in _ALIAS_REF.findall(_strip_strings(body)) if r != name) if "#" in body else ()
+            defs.append(LocDef(name, text[m.start() : end], m.start(), refs))
         pieces.append(text[pos : m.start()])
-        pieces.append(re.sub(r"[^\n]", " ", text[m.start() : end]))
+        blank = text[m.start() : end]
+        pieces.append(" " * len(blank) if "\n" not in blank else re.sub(r"[^\n]", " ", blank))
         pos = end
     pieces.append(text[pos:])
     return "".join(pieces), dependency_order(defs)
@@ -87,6 +108,8 @@ def dependency_order(defs: list[LocDef]) -> list[LocDef]:
 
     Unknown references and cycles are left for the parser to report.
     """
+    if not any(d.refs for d in defs):
+        return defs  # (the usual case: file locations only)
     by_name = {d.name: d for d in defs}
     done: set[str] = set()
     order: list[LocDef] = []

@@ -6,7 +6,9 @@ text each parse covered and, when the same text comes again (with the same next 
 so the parse would have stopped at the same place), jumps over it and returns the same
 attribute: attributes are immutable values, so sharing one object is safe.
 
-Per parser (= per module): the result of a text depends on the aliases in scope.
+Process-wide: the result of a text depends on the aliases it names, so an entry keeps
+them and serves only a module whose aliases are the same objects (layout aliases are
+shared across modules, see _parse_layout_def).
 Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
 `loc(callsite(#a at #b))`) are read with one regex instead of the token parser.
 """
@@ -47,10 +49,24 @@ _LAYOUT_DEF = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(#([a-z_]+\.[a-z_]+)<[^#!\n]*
 _MAX_SHARED = 20_000  # entries of a process-wide table before it starts over
 _LAYOUTS: dict[tuple[type, str], Attribute] = {}
 _TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
+# Attribute texts the fast op parsers read (constants' values, attribute dictionaries), by
+# kind, context and text and the aliases named; the entry keeps those aliases alive.
+_VALUES: dict[tuple[object, ...], tuple[Any, list[Attribute | None]]] = {}
+# Types computed from a type (a load's result, a compare's i1) by kind and the type's
+# identity; the entry keeps the type alive (fastops._derived).
+_DERIVED: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
+# _memoized's texts: (context kind, bucket) -> entries (text, next token's kind and first
+# characters, value, the aliases the text names and their values).
+_MEMO: dict[tuple[int, str], list[tuple[str, object, str, Any, tuple[tuple[str, Any], ...]]]] = {}
+_MAX_BUCKET = 64
+# What a text may name that an alias defines: `#name` and `!name` (`!tt.ptr` too: harmless).
+_REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
+_LOCS: dict[tuple[str, str, str], FileLineColLoc] = {}  # file_line_col's
+_CALLSITES: dict[tuple[int, int], tuple[CallSiteLoc, Attribute, Attribute]] = {}  # _callsite's
+# Contexts with the same dialects registered read a text alike: one number per such set.
+_CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
-# (text, kind and first characters of the token after it, value)
-_Entry = tuple[str, object, str, Any]
 
 
 class MemoParser(Parser):
@@ -58,14 +74,15 @@ class MemoParser(Parser):
 
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, input, name)
-        self._memo: dict[str, list[_Entry]] = {}
         self._text: str = self.lexer.input.content
         self._files: dict[str, StringAttr] = {}  # file names and line numbers of locations
         self._ints: dict[str, IntAttr] = {}
         self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
         self._op_classes: dict[str, type[Operation] | None] = {}
-        self.fast_values: dict[str, Attribute] = {}  # arith.constant values by text (fastops)
-        self.fast_derived: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}  # fastops._derived
+        self.fast_values: dict[str, Any] = {}  # shared_value's per-module front
+        names = (ctx.allow_unregistered, *sorted(ctx.registered_dialect_names))
+        self._ctx_kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
+        self.fast_derived = _DERIVED  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
         start = self._current_token.span.start
@@ -182,17 +199,34 @@ class MemoParser(Parser):
             attr = self.attribute_aliases.get(alias)
             return attr if isinstance(attr, LocationAttr) else None  # else: the parser's error
         if (file := m.group("file")) is not None:
+            return self.file_line_col(file, m.group("line"), m.group("col"))
+        if m.group("unknown") is not None:
+            return UnknownLoc()
+        # callsite(#a at #b)
+        return _callsite(self.attribute_aliases.get(m.group("callee")), self.attribute_aliases.get(m.group("caller")))
+
+    def simple_loc_form(self, form: tuple[str, ...]) -> LocationAttr | None:
+        """A location of locations.LocDef's forms; None: the parser's (and its errors)."""
+        if form[0] == "file":
+            return self.file_line_col(*form[1:])
+        if form[0] == "unknown":
+            return UnknownLoc()
+        callee, caller = (self.attribute_aliases.get(n) for n in form[1:])
+        return _callsite(callee, caller)
+
+    def file_line_col(self, file: str, line: str, col: str) -> FileLineColLoc:
+        """`loc("file":line:col)` (no escapes in `file`), one object per text, process-wide
+        (building one verifies its parameters: most of a location alias's cost)."""
+        key = (file, line, col)
+        found = _LOCS.get(key)
+        if found is None:
             name = self._files.get(file)
             if name is None:
                 name = self._files[file] = StringAttr(file)
-            return FileLineColLoc(name, self._int(m.group("line")), self._int(m.group("col")))
-        if m.group("unknown") is not None:
-            return UnknownLoc()
-        callee = self.attribute_aliases.get(m.group("callee"))  # callsite(#a at #b)
-        caller = self.attribute_aliases.get(m.group("caller"))
-        if isinstance(callee, LocationAttr) and isinstance(caller, LocationAttr):
-            return CallSiteLoc(callee, caller)
-        return None
+            if len(_LOCS) > _MAX_SHARED:
+                _LOCS.clear()
+            found = _LOCS[key] = FileLineColLoc(name, self._int(line), self._int(col))
+        return found
 
     # For frontend/fastops.py: each returns None where the text is not exactly what it expects.
 
@@ -219,11 +253,40 @@ class MemoParser(Parser):
         found = self.parse_optional_attribute()
         return found if found is not None and self._ends_at(end) else None
 
-    def fast_attr_dict(self, start: int, end: int) -> dict[str, Attribute] | None:
-        """The attribute dictionary whose text is exactly `text[start:end]`."""
-        self._resume_from(start)
-        found = self.parse_optional_dictionary_attr_dict()
-        return found if self._ends_at(end) else None
+    def fast_attr_dict(self, start: int, end: int) -> tuple[tuple[str, Attribute], ...] | None:
+        """The attribute dictionary whose text is exactly `text[start:end]`, as its items."""
+
+        def parse() -> tuple[tuple[str, Attribute], ...] | None:
+            self._resume_from(start)
+            found = self.parse_optional_dictionary_attr_dict()
+            return tuple(found.items()) if self._ends_at(end) else None
+
+        return self.shared_value("d", start, end, parse)
+
+    def shared_value(self, kind: str, start: int, end: int, parse: Callable[[], Any]) -> Any:
+        """What `parse` gives for `text[start:end]` (None: not the expected text), parsed
+        once per process: keyed by the text and the aliases it names, by identity (as
+        typed_text); a value is immutable, so one object serves every module."""
+        text = self._text[start:end]
+        local = kind + text
+        found = self.fast_values.get(local)
+        if found is not None:
+            return found
+        aliases = self.attribute_aliases
+        named = [aliases.get(n) for n in _REFS.findall(text)] if "#" in text or "!" in text else []
+        key = (kind, self._ctx_kind, text, *map(id, named))
+        hit = _VALUES.get(key)
+        if hit is None:
+            found = parse()
+            if found is None:
+                return None
+            if len(_VALUES) > _MAX_SHARED:
+                _VALUES.clear()
+            _VALUES[key] = (found, named)
+        else:
+            found = hit[0]
+        self.fast_values[local] = found
+        return found
 
     def _ends_at(self, end: int) -> bool:
         # The last parse stopped at `end`: the next token starts there (or after blanks).
@@ -259,13 +322,16 @@ class MemoParser(Parser):
         return found
 
     def _memoized(self, kind: str, parse: Callable[[], Any]) -> Any:
+        """Process-wide: an entry holds the aliases its text names and serves a module
+        whose aliases are those very objects (as typed_text)."""
         text = self._text
         start = self._current_token.span.start
-        bucket = kind + text[start : start + _PREFIX]
-        entries = self._memo.get(bucket)
+        bucket = (self._ctx_kind, kind + text[start : start + _PREFIX])
+        entries = _MEMO.get(bucket)
         if entries is not None:
-            for key, follow_kind, follow, value in entries:
-                if text.startswith(key, start):
+            aliases = self.attribute_aliases
+            for key, follow_kind, follow, value, named in entries:
+                if text.startswith(key, start) and all(aliases.get(n) is a for n, a in named):
                     self._resume_from(start + len(key))
                     after = self._current_token
                     if after.kind is follow_kind and after.text.startswith(follow):
@@ -276,9 +342,30 @@ class MemoParser(Parser):
         if result is not None:
             after = self._current_token
             key = text[start : after.span.start].rstrip()
-            if len(key) >= _MIN_LEN and after.text and "//" not in key and not key.startswith("dense_resource"):
-                self._memo.setdefault(bucket, []).append((key, after.kind, after.text[:2], result))
+            # (a resource's text names the module's blob: never shared)
+            if len(key) >= _MIN_LEN and after.text and "//" not in key and "dense_resource" not in key:
+                named = tuple((n, self.attribute_aliases.get(n)) for n in set(_REFS.findall(key)))
+                entries = _MEMO.setdefault(bucket, [])
+                if len(entries) >= _MAX_BUCKET:
+                    del entries[0]
+                if len(_MEMO) > _MAX_SHARED:
+                    _MEMO.clear()
+                    _MEMO[bucket] = entries
+                entries.append((key, after.kind, after.text[:2], result, named))
         return result
+
+
+def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc | None:
+    """`callsite(callee at caller)`, one object per pair (by identity; the entry keeps them)."""
+    if not isinstance(callee, LocationAttr) or not isinstance(caller, LocationAttr):
+        return None
+    key = (id(callee), id(caller))
+    hit = _CALLSITES.get(key)
+    if hit is None:
+        if len(_CALLSITES) > _MAX_SHARED:
+            _CALLSITES.clear()
+        hit = _CALLSITES[key] = (CallSiteLoc(callee, caller), callee, caller)
+    return hit[0]
 
 
 def clear_shared() -> None:
@@ -287,6 +374,11 @@ def clear_shared() -> None:
 
     _LAYOUTS.clear()
     _TYPES.clear()
+    _VALUES.clear()
+    _DERIVED.clear()
+    _MEMO.clear()
+    _LOCS.clear()
+    _CALLSITES.clear()
     VERIFIED.clear()
 
 

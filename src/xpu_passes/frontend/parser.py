@@ -39,6 +39,13 @@ class _TrackingParser(MemoParser):
         self.fast = True  # hot op forms through frontend/fastops.py
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}
+        self.multi_block = False  # some region has several blocks (see verify_module's `dominance`)
+
+    def parse_optional_region(self, arguments=None):  # type: ignore[no-untyped-def]
+        region = super().parse_optional_region(arguments)
+        if region is not None and region.blocks.first is not region.blocks.last:
+            self.multi_block = True
+        return region
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         self.def_offsets.setdefault(name, span.start)
@@ -225,7 +232,7 @@ def parse_module(
     parser = (_LocatingParser if text_locations else _TrackingParser)(ctx, body, name)
     try:
         with gc_paused():
-            _parse_loc_defs(ctx, normalized, name, loc_defs, parser.attribute_aliases)
+            _parse_loc_defs(ctx, normalized, name, loc_defs, parser)
             module = parser.parse_module()
     except ParseError as e:
         err = TTGIRError.at(source, e.span.start, e.msg)
@@ -240,47 +247,71 @@ def parse_module(
         parser.locate(module, source)
     parsed = ParsedModule(module, spelling, source, parser.op_offsets)
     if verify:
-        verify_module(parsed)
+        # Every use after its definition in the text (no forward reference) and one block
+        # per region: each definition dominates its uses, nothing to check.
+        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block)
     return parsed
 
 
-def _parse_loc_defs(
-    ctx: Context, text: str, name: str, defs: list[LocDef], aliases: dict[str, Attribute]
-) -> None:
-    # One parser over the unblanked text, moved to each definition in turn, so
-    # error offsets are offsets into the input.
-    sub = MemoParser(ctx, text, name)
-    sub.attribute_aliases = aliases
+def _parse_loc_defs(ctx: Context, text: str, name: str, defs: list[LocDef], parser: MemoParser) -> None:
+    aliases = parser.attribute_aliases
+    sub: MemoParser | None = None
     for d in defs:
+        # The usual forms, read by extract_loc_defs: no token parser needed.
+        loc = parser.simple_loc_form(d.form) if d.form is not None else None
+        if loc is not None:
+            aliases[d.name] = loc
+            continue
+        if sub is None:
+            # One parser over the unblanked text, moved to each definition in turn, so
+            # error offsets are offsets into the input.
+            sub = MemoParser(ctx, text, name)
+            sub.attribute_aliases = aliases
         sub._resume_from(d.offset)
         sub._parse_alias_def()
 
 
-def _layout_context(parent: Operation | None, memo: dict[Operation | None, list[object]]) -> list[object]:
-    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op."""
-    from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+_CONTEXT_VALUES: dict[Attribute, Attribute] = {}
+_CONTEXT_NAMES: list[tuple[object, object]] = []
 
-    if parent in memo:
-        return memo[parent]
+
+def _context_names() -> tuple[object, object]:
+    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
+    if not _CONTEXT_NAMES:
+        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+
+        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
+    return _CONTEXT_NAMES[0]
+
+
+def _layout_context(parent: Operation | None, memo: dict[int, list[object]]) -> list[object]:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op
+    (by identity: IRDL's __hash__ is Python code)."""
+    found = memo.get(id(parent))
+    if found is not None:
+        return found
     if parent is None:
-        found: list[object] = []
+        found = []
     else:
         found = _layout_context(parent.parent_op(), memo)
-        if parent.name in CONTEXT_OPS:
-            found = found + [parent.attributes.get(k) for k in CONTEXT_ATTRS]
-    memo[parent] = found
+        if parent.name in _context_names()[0]:
+            # Equal values as one object, so that verify_key's identities repeat across modules.
+            values = [parent.attributes.get(k) for k in _context_names()[1]]
+            found = found + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
+    memo[id(parent)] = found
     return found
 
 
-def verify_module(parsed: ParsedModule) -> None:
+def verify_module(parsed: ParsedModule, dominance: bool = True) -> None:
     """Verify op by op, so an error points at the op that is wrong.
 
     Also checks that every use is dominated by its definition, across the blocks of a
-    region too, which xDSL's verifier does not (MLIR's does).
+    region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
+    caller knows they are (the parser, for text with no forward reference).
     """
     position: dict[Operation, int] = {}
     doms = _Dominators()
-    contexts: dict[Operation | None, list[object]] = {}
+    contexts: dict[int, list[object]] = {}
     for op in parsed.module.walk():
         key = verify_key(op, _layout_context(op.parent_op(), contexts))
         if key is None or key[0] not in VERIFIED:
@@ -292,12 +323,13 @@ def verify_module(parsed: ParsedModule) -> None:
                 raise err from None
             if key is not None:
                 remember_verified(key)
-        if op.parent is not None and op not in position:
-            for i, sibling in enumerate(op.parent.ops):
-                position[sibling] = i
-        for index, operand in enumerate(op.operands):
-            if not _dominates(operand, op, position, doms):
-                raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
+        if dominance:
+            if op.parent is not None and op not in position:
+                for i, sibling in enumerate(op.parent.ops):
+                    position[sibling] = i
+            for index, operand in enumerate(op.operands):
+                if not _dominates(operand, op, position, doms):
+                    raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
         if op.name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
             raise parsed.error_at(op, f"'scf.if' op {why}")
         if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):

@@ -1,0 +1,165 @@
+"""Fast parsers of the next most frequent op forms (after frontend/fastops.py's): block
+terminators, `tt.store`, `ttig.prefetch`, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
+
+Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
+anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.frontend import fastops as F
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.memo import MemoParser
+
+_VALS = rf"((?:{F._VAL}, )*{F._VAL})"
+_DICT = r"(?: (\{[^{}]*\}))?"
+# `%a, %b : T1, T2` or nothing (tt.return, scf.yield, tt.reduce.return).
+_RETURN = re.compile(rf"(?:{_VALS} : ([^ ].*))?")
+_STORE = re.compile(rf"({F._VAL}), ({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
+_PREFETCH = re.compile(rf"({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
+# The types hold no ` * ` or ` -> `; anything else fails fast_type.
+_DOT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL})(?:, inputPrecision = ([a-z0-9]+))?{_DICT} : (.+) \* (.+) -> (.+)")
+_AXIS = re.compile(r"([a-z]+) : ([^ ].*)")
+_POISON = re.compile(r": ([^ ].*)")
+_UNARY = re.compile(rf"({F._VAL}) : ([^ ].*)")  # math.exp2 %a : T (no fastmath flags)
+
+_I32: dict[int, Attribute] = {}  # enum values, one object each (verify_key sees repeats)
+
+
+def _i32(value: int) -> Attribute:
+    found = _I32.get(value)
+    if found is None:
+        from xpu_passes.dialects._syntax import i32_attr
+
+        found = _I32[value] = i32_attr(value)
+    return found
+
+
+def _type_list(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
+    """`T1, T2, ...`: split at the commas outside `<...>`."""
+    text = p._text[start:end]
+    if "(" in text or "-" in text or '"' in text:
+        return None  # function types, `->`, strings: leave it to xDSL
+    out: list[Attribute] = []
+    depth, cut = 0, 0
+    for i, c in enumerate(text):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "," and depth == 0:
+            if text[i + 1 : i + 2] != " ":
+                return None
+            t = p.fast_type(start + cut, start + i)
+            if t is None:
+                return None
+            out.append(t)
+            cut = i + 2
+    t = p.fast_type(start + cut, end)
+    return None if t is None else out + [t]
+
+
+def _return(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    if m.group(1) is None:
+        return cls.create()
+    types = _type_list(p, m.start(2), m.end(2))
+    uses = list(F._USE.finditer(m.group(1)))
+    if types is None or len(types) != len(uses):
+        return None
+    at = m.start(1)
+    operands = []
+    for use, t in zip(uses, types):
+        index = int(use.group(2)) if use.group(2) else 0
+        span = F.Span(at + use.start(), at + use.start() + 1 + len(use.group(1)), p.lexer.input)
+        operands.append(p.resolve_operand(F.UnresolvedOperand(span, index), t))
+    return cls.create(operands=operands)
+
+
+def _store(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import mask_type, pointee_type
+
+    pt = p.fast_type(m.start(5), m.end(5))
+    split = F._split(p, m, 4, getattr(cls, "INHERENT", ()))
+    if pt is None or split is None:
+        return None
+    try:
+        value = F._derived(p, "pointee", pt, pointee_type)
+        mask = F._derived(p, "mask", pt, mask_type) if m.group(3) is not None else None
+    except VerifyException:  # not a pointer: the op's parser says so
+        return None
+    ops = [F._operand(p, m, 1, 0, pt), F._operand(p, m, 2, 0, value)]
+    if mask is not None:
+        ops.append(F._operand(p, m, 3, 0, mask))
+    return cls.create(operands=ops, properties=split[0], attributes=split[1])
+
+
+def _prefetch(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import mask_type
+
+    pt = p.fast_type(m.start(4), m.end(4))
+    split = F._split(p, m, 3, getattr(cls, "INHERENT", ()))
+    if pt is None or split is None:
+        return None
+    try:
+        mask = F._derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
+    except VerifyException:
+        return None
+    props, attrs = split
+    props.pop("operandSegmentSizes", None)  # recomputed from the operands, as the op's parser does
+    masks = [F._operand(p, m, 2, 0, mask)] if mask is not None else []
+    return F._build(cls, [F._operand(p, m, 1, 0, pt), masks, []], [], props, attrs)
+
+
+def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import INPUT_PRECISION
+
+    types = [p.fast_type(m.start(g), m.end(g)) for g in (6, 7, 8)]
+    split = F._split(p, m, 5, ("maxNumImpreciseAcc", "inputPrecision"))
+    if None in types or split is None:
+        return None
+    props: dict[str, Attribute] = {}
+    if m.group(4) is not None:
+        if m.group(4) not in INPUT_PRECISION:
+            return None
+        props["inputPrecision"] = _i32(INPUT_PRECISION[m.group(4)])
+    ops = [F._operand(p, m, g, 0, t) for g, t in zip((1, 2, 3), types)]  # type: ignore[arg-type]
+    return cls.create(operands=ops, result_types=[types[2]], properties=props | split[0], attributes=split[1])  # type: ignore[list-item]
+
+
+def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xpu_passes.dialects.tt import PROGRAM_DIM
+
+    t = p.fast_type(m.start(2), m.end(2))
+    if m.group(1) not in PROGRAM_DIM or t is None:
+        return None
+    return cls.create(result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
+
+
+def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    t = p.fast_type(m.start(2), m.end(2))
+    return None if t is None else cls.create(operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
+
+
+def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    t = p.fast_type(m.start(1), m.end(1))
+    return None if t is None else cls.create(result_types=[t])
+
+
+SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
+    (_RETURN, _return, ("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return")),
+    (_STORE, _store, ("tt.store",)),
+    (_PREFETCH, _prefetch, ("ttig.prefetch",)),
+    (_DOT, _dot, ("tt.dot",)),
+    (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
+    (_POISON, _poison, ("ub.poison",)),
+    (_UNARY, _unary, ("math.exp", "math.exp2", "math.sqrt", "math.erf")),  # (the ones the corpus checks)
+]
+# Their verifiers look at the parent op or the op's place: never verified once for all.
+TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))

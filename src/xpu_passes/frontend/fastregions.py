@@ -1,0 +1,190 @@
+"""Fast parsers of `tt.func`'s and `scf.for`'s headers (the op's line up to its body's `{`).
+
+Triton prints each function on one line: `tt.func public @k(%arg0: !tt.ptr<f16>
+{tt.divisibility = 16 : i32} loc(#loc1), ...) -> T attributes {noinline = false} {`.
+xDSL reads it token by token; here one regex per argument, the types, dictionaries and
+locations from the same tables as fastops.py. The body is xDSL's `parse_region` (its ops
+take the fast paths one by one), and the op is built as `FuncOp.parse` builds it. A header
+of any other shape (result attributes, quoted names with escapes, unnamed arguments,
+several lines...) is left to xDSL before anything is consumed; errors in the body are the
+body's. `tests/python/test_fastops.py` checks both paths build the same IR.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Span
+
+from xpu_passes.frontend.fasttypes import TYPE_TEXT
+from xpu_passes.frontend.memo import _SIMPLE_LOC
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.memo import MemoParser
+
+_HEAD = re.compile(r'tt\.func (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
+_ARG = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*): ")
+_DICT = re.compile(r" (\{[^{}\n]*\})")
+_TAIL = re.compile(r"\)(?: -> (\([^(){}\n]*\)|[^ (){}\n]+))?(?: attributes (\{[^{}\n]*\}))? \{[ \t]*\n")
+_RESERVED = ("sym_name", "function_type", "sym_visibility")
+
+
+def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
+    """The `tt.func` at `start` (name at `start`), or None with nothing consumed."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr
+
+    text = p._text
+    head = _HEAD.match(text, start)  # (a result, `%x = tt.func`: xDSL's error)
+    if head is None:
+        return None
+    at = head.end()
+    args: list[Parser.Argument] = []
+    arg_attrs: list[dict[str, Attribute]] = []
+    while text[at] != ")":
+        if args:
+            if not text.startswith(", ", at):
+                return None
+            at += 2
+        m = _ARG.match(text, at)
+        if m is None:
+            return None
+        ty = TYPE_TEXT.match(text, m.end())
+        if ty is None or (t := p.typed_text(ty.group())) is None:
+            return None
+        at = ty.end()
+        attrs: dict[str, Attribute] = {}
+        if (d := _DICT.match(text, at)) is not None:
+            items = p.fast_attr_dict(d.start(1), d.end(1))
+            if items is None:
+                return None
+            attrs, at = dict(items), d.end()
+        loc = None
+        if text.startswith(" loc(", at):
+            lm = _SIMPLE_LOC.match(text, at + 1)
+            if lm is None or (loc := p._simple_loc(lm)) is None:
+                return None
+            at = lm.end()
+        args.append(Parser.Argument(Span(m.start(), m.start() + 1 + len(m.group(1)), p.lexer.input), t, loc))
+        arg_attrs.append(attrs)
+    tail = _TAIL.match(text, at)
+    if tail is None:
+        return None
+    outs: list[Attribute] = []
+    if tail.group(1) is not None:
+        found = _types(p, tail.start(1), tail.end(1))
+        if found is None:
+            return None
+        outs = found
+    extra = None
+    if tail.group(2) is not None:
+        items = p.fast_attr_dict(tail.start(2), tail.end(2))
+        if items is None or any(k in _RESERVED for k, _ in items):
+            return None  # (the reserved names: xDSL's error)
+        extra = DictionaryAttr(dict(items))
+    name = head.group(2)
+    # Committed: the body is parsed now; its errors are its own.
+    p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
+    stack = p._parser_state.dialect_stack
+    stack.append("tt")
+    try:
+        region = p.parse_region(args)
+    finally:
+        stack.pop()
+    visibility = head.group(1)
+    props: dict[str, Attribute | None] = {
+        "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
+        "function_type": FunctionType.from_lists([a.type for a in args], outs),
+        "sym_visibility": StringAttr(visibility) if visibility else None,
+        "arg_attrs": ArrayAttr(DictionaryAttr(a) for a in arg_attrs) if any(arg_attrs) else None,
+    }
+    op = cls.build(properties={k: v for k, v in props.items() if v is not None}, regions=[region])  # type: ignore[attr-defined]
+    if extra is not None:
+        op.attributes |= extra.data
+    if (loc := p.parse_optional_location()) is not None:
+        op.location = loc
+    return op
+
+
+_NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
+_VAL = rf"%{_NAME}(?:#[0-9]+)?"
+_FOR_RESULTS = re.compile(rf"%({_NAME})(?::([0-9]+))? = ")
+_FOR = re.compile(
+    rf"scf\.for %({_NAME}) = ({_VAL}) to ({_VAL}) step ({_VAL})"
+    rf"(?: iter_args\(((?:%{_NAME} = {_VAL}, )*%{_NAME} = {_VAL})\) -> (\([^(){{}}\n]*\)|[^ (){{}}\n]+))?"
+    r" +(?:: ([^ {}\n]+) )?\{[ \t]*\n"
+)
+_PAIR = re.compile(rf"%({_NAME}) = ({_VAL})")
+_USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
+
+
+def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
+    """The `scf.for` whose line starts at `start` (results included), as mlir_compat's
+    ForOp.parse builds it, or None with nothing consumed."""
+    from xdsl.dialects.builtin import IndexType
+    from xdsl.parser import UnresolvedOperand
+    from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+    text = p._text
+    res = _FOR_RESULTS.match(text, start)
+    m = _FOR.match(text, res.end() if res is not None else start)
+    if m is None:
+        return None
+    pairs = list(_PAIR.finditer(m.group(5))) if m.group(5) is not None else []
+    bound = 0 if res is None else int(res.group(2) or 1)
+    if bound not in (0, len(pairs)):
+        return None  # (xDSL's error)
+    types: list[Attribute] = []
+    if pairs:
+        found = _types(p, m.start(6), m.end(6))
+        if found is None or len(found) != len(pairs):
+            return None
+        types = found
+    iv_type = IndexType() if m.group(7) is None else p.fast_type(m.start(7), m.end(7))
+    if iv_type is None:
+        return None
+
+    def use(at: int, value: str, t: Attribute):  # type: ignore[no-untyped-def]
+        u = _USE.fullmatch(value)
+        assert u is not None
+        span = Span(at, at + 1 + len(u.group(1)), p.lexer.input)
+        return p.resolve_operand(UnresolvedOperand(span, int(u.group(2) or 0)), t)
+
+    def arg(at: int, name: str, t: Attribute) -> Parser.Argument:
+        return Parser.Argument(Span(at, at + 1 + len(name), p.lexer.input), t)
+
+    # Committed: operands are resolved (their errors are xDSL's, at the same places), then the body.
+    base = m.start(5)
+    inits = [use(base + q.start(2), q.group(2), t) for q, t in zip(pairs, types)]
+    lb, ub, step = (use(m.start(g), m.group(g), iv_type) for g in (2, 3, 4))
+    p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
+    args = [arg(m.start(1) - 1, m.group(1), iv_type)]
+    args += [arg(base + q.start(1) - 1, q.group(1), t) for q, t in zip(pairs, types)]
+    stack = p._parser_state.dialect_stack
+    stack.append("scf")
+    try:
+        body = p.parse_region(args)
+    finally:
+        stack.pop()
+    op = cls(lb, ub, step, inits, body)  # type: ignore[call-arg]
+    op.attributes |= p.parse_optional_attr_dict()
+    if not pairs:
+        for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+            ensure_terminator(op, trait)
+    if (loc := p.parse_optional_location()) is not None:
+        op.location = loc
+    if res is not None:
+        p._register_ssa_definition(res.group(1), op.results, Span(start, start + 1 + len(res.group(1)), p.lexer.input))
+    return op
+
+
+def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
+    """`(T, U)` or `T`."""
+    if p._text.startswith("(", start):
+        from xpu_passes.frontend.fastops_more import _type_list
+
+        return [] if end - start == 2 else _type_list(p, start + 1, end - 1)
+    t = p.fast_type(start, end)
+    return None if t is None else [t]
