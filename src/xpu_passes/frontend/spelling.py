@@ -90,7 +90,8 @@ def normalize(text: str) -> tuple[str, ColumnMap, Spelling]:
     """Rewrite old dialect names to canonical ones; report which spelling was used."""
     old_to_new = {o: c for c, o in DIALECTS}
     seen = Spelling.choose("triton-3.3")
-    code = _COMMENT.sub(lambda m: m.group(1) or "", text)
+    # No `//` anywhere means no comment (triton prints none): skip the per-string substitution.
+    code = _COMMENT.sub(lambda m: m.group(1) or "", text) if "//" in text else text
     for canon, old in DIALECTS:
         # Canonical spelling wins when a file mixes both.
         if _uses_prefix(canon, code):
