@@ -83,10 +83,11 @@ def test_gemm_tail_compiles_strict_no_worse_than_native(plugin: Any) -> None:
 
 def test_the_old_conversion_falls_back_to_native_with_one_warning(plugin: Any,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpu_passes.layouts import remat
+    from xpu_passes.layouts import remat, solution
 
     native = _compile()
-    monkeypatch.setattr(remat, "pointer_to_dot", lambda t, layout: False)  # the rule as it was
+    for module in (remat, solution):  # the rules as they were
+        monkeypatch.setattr(module, "pointer_to_dot", lambda t, layout: False)
     plugin.enable("xpu", strict=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

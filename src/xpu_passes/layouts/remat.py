@@ -323,8 +323,6 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     """A conversion of `v` to `t` placed right after `v`'s definition."""
-    if pointer_to_dot(t, encoding(t)):  # e.g. back to a retyped loop's old layout: the trial is dropped
-        raise RuntimeError("a tensor of pointers would be converted to a dot-operand layout")
     c = ttg.ConvertLayoutOp.build(operands=[v], result_types=[t])
     if isinstance(v.owner, Block):
         Rewriter.insert_op(c, InsertPoint.at_start(v.owner))

@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
+from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
 from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
 
@@ -125,6 +126,8 @@ def _op_error(op: Operation) -> str | None:
         want = {ttg.SliceEncodingAttr.make(dim=op.axis.value.data, parent=s) for s in srcs if s is not None}
         if len(srcs) > 1 or (outs and outs != want):
             return "reduction results are not the slice of its operands' layout"
+    elif isinstance(op, ttg.ConvertLayoutOp) and pointer_to_dot(op.result.type, encoding(op.result.type)):
+        return "a tensor of pointers converted to a dot-operand layout"
     elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()
         assert parent is not None
