@@ -96,3 +96,24 @@ def test_the_old_conversion_falls_back_to_native_with_one_warning(plugin: Any,
     assert len(ours) == 1 and "tritonintelgpu-reduce-data-duplication" in ours[0], ours
     assert "compiled with triton-xpu's own pipeline" in ours[0]
     assert k.asm["ttgir"] == native.asm["ttgir"]
+
+
+def test_layout_errors_names_pointers_converted_to_a_dot_operand() -> None:
+    """The validity rule every trial and the final module pass: what the pass once left."""
+    from pathlib import Path
+
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parse_module
+    from xpu_passes.layouts.solution import layout_errors
+
+    lit = Path(__file__).parents[1] / "lit" / "passes" / "remove-layout-conversions-pointers-to-dot.mlir"
+    text = lit.read_text().split("// -----")[0]
+    ok = layout_errors(parse_module(make_context(), text).module)
+    bad = text.replace("#mma, kWidth = 1}>> -> tensor<64x32x!tt.ptr<bf16>, #blocked>\n",
+                       "#mma, kWidth = 1}>> -> tensor<64x32x!tt.ptr<bf16>, #ttg.dot_op<{opIdx = 0, parent = #mma1, kWidth = 1}>>\n")
+    bad = bad.replace("%t = tt.load %q, %mask, %zero {triton_intel_gpu.block_io = \"row_major\"} : tensor<64x32x!tt.ptr<bf16>, #blocked>",
+                      "%t = tt.load %q {triton_intel_gpu.block_io = \"row_major\"} : tensor<64x32x!tt.ptr<bf16>, #ttg.dot_op<{opIdx = 0, parent = #mma1, kWidth = 1}>>")
+    bad = bad.replace("%ta = ttg.convert_layout %t : tensor<64x32xbf16, #blocked>",
+                      "%ta = ttg.convert_layout %t : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma1, kWidth = 1}>>")
+    errs = layout_errors(parse_module(make_context(), bad).module)
+    assert ok == [] and [why for _, why in errs] == ["a tensor of pointers converted to a dot-operand layout"], errs
