@@ -135,7 +135,16 @@ def cheap_load(op: tt.LoadOp) -> bool:
     return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
 
+def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
+    """Pointers into a dot-operand layout: triton-xpu's ReduceDataDuplication sizes that SLM round
+    trip by the element's bit width and aborts on pointers (triton never converts them so)."""
+    return (isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(t, TensorType)
+            and isinstance(t.element_type, tt.PointerType))
+
+
 def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    if pointer_to_dot(v.type, layout):
+        return s.fail("a tensor of pointers would be converted to a dot-operand layout")
     if s.boundary.setdefault(v, layout) != layout:
         return s.fail("a value would be converted to two layouts")
     return True

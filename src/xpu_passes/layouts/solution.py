@@ -30,6 +30,7 @@ from xpu_passes.frontend.fastops import VERIFIED, verify_key
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
+from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
 from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
 
@@ -131,7 +132,7 @@ def _all_errors(module: Operation) -> list[tuple[Operation, str]]:
 
 
 _KINDS = ((_ONE_LAYOUT, "one"), (tt.ReduceOp, "reduce"), (scf.YieldOp, "yield"), (scf.WhileOp, "while"),
-          (scf.ForOp, "for"))
+          (scf.ForOp, "for"), (ttg.ConvertLayoutOp, "convert"))
 _KIND: dict[type, str | None] = {}  # op class -> what _op_error checks (isinstance on op classes is slow)
 
 
@@ -158,6 +159,9 @@ def _op_error(op: Operation) -> str | None:
         want = {ttg.SliceEncodingAttr.make(dim=op.axis.value.data, parent=s) for s in srcs if s is not None}
         if len(srcs) > 1 or (outs and outs != want):
             return "reduction results are not the slice of its operands' layout"
+    elif kind == "convert":
+        if pointer_to_dot(op.result.type, encoding(op.result.type)):
+            return "a tensor of pointers converted to a dot-operand layout"
     elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()
         assert parent is not None
