@@ -24,6 +24,11 @@ Speed (same results, less work; each is a change xDSL could take as is):
 - `Operation.__init__` gets its default location from `_unknown_loc`, which runs an
   import statement on every call (every op built: ~2% of a parse); the same object,
   imported once.
+- `isolation_unchecked()`: `IsolatedFromAbove.verify` walks the whole op (a function:
+  the module) on every verification; RemoveLayoutConversions' incremental validity check
+  proves the same property on the ops a trial touched (`solution._isolated`) and skips the
+  walk inside this block, in this thread only. Upstream, a verifier that checks only
+  changed ops needs a change-tracking hook xDSL does not have.
 """
 
 from __future__ import annotations
@@ -259,3 +264,34 @@ def _unknown_loc() -> Any:
 
 
 _ir_core._unknown_loc = _unknown_loc  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------- IsolatedFromAbove, skippable
+
+import threading  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+
+from xdsl.ir import Operation  # noqa: E402
+from xdsl.traits import IsolatedFromAbove  # noqa: E402
+
+_SKIP = threading.local()  # per thread: whether IsolatedFromAbove's verifier is left to the caller
+_FULL_ISOLATION = IsolatedFromAbove.verify
+
+
+def _isolation(self: IsolatedFromAbove, op: Operation) -> None:
+    if not getattr(_SKIP, "on", False):
+        _FULL_ISOLATION(self, op)
+
+
+@contextmanager
+def isolation_unchecked() -> Iterator[None]:
+    """IsolatedFromAbove's verifier is skipped inside this block, in this thread only (the
+    caller proves the property itself). Wrapped once, on first use."""
+    if IsolatedFromAbove.verify is not _isolation:
+        IsolatedFromAbove.verify = _isolation  # type: ignore[method-assign]
+    _SKIP.on = True
+    try:
+        yield
+    finally:
+        _SKIP.on = False

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
-import threading
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
@@ -27,6 +24,7 @@ from xdsl.utils.exceptions import VerifyException
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, verify_key
+from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
@@ -329,29 +327,6 @@ def _errs_alone(op: Operation) -> bool:
     return _op_error(op) is not None
 
 
-_SKIP = threading.local()  # per thread: whether IsolatedFromAbove's verifier is left to `_isolated`
-_FULL_ISOLATION = IsolatedFromAbove.verify
-
-
-def _isolation(self: IsolatedFromAbove, op: Operation) -> None:
-    if not getattr(_SKIP, "on", False):
-        _FULL_ISOLATION(self, op)
-
-
-@contextmanager
-def _isolation_unchecked() -> Iterator[None]:
-    """IsolatedFromAbove's verifier walks the whole op (a function: the module); `_isolated`
-    checks instead what a change can break, the operands of the ops it touched. The verifier
-    is wrapped once; it is skipped only in this thread, only inside this block."""
-    if IsolatedFromAbove.verify is not _isolation:
-        IsolatedFromAbove.verify = _isolation  # type: ignore[method-assign]
-    _SKIP.on = True
-    try:
-        yield
-    finally:
-        _SKIP.on = False
-
-
 def _isolated(dirty: set[Operation]) -> bool:
     """IsolatedFromAbove for every ancestor that has it, once it held before and only the
     `dirty` ops (all whose operands changed, all new ones) may use other values now."""
@@ -373,7 +348,7 @@ def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
     if not was_valid:
         return bool(layout_errors(module))
     near, dirty = _near(module, touched, reshaped or set())
-    with _isolation_unchecked():
+    with isolation_unchecked():
         found = any(_errs_alone(op) for op in near)
     found = found or not _isolated(dirty)
     if CHECK_INCREMENTAL:
