@@ -23,6 +23,8 @@ from xpu_passes.frontend.fasttypes import TYPE_TEXT
 from xpu_passes.frontend.memo import _SIMPLE_LOC
 
 if TYPE_CHECKING:
+    from xdsl.ir import Region
+
     from xpu_passes.frontend.memo import MemoParser
 
 _HEAD = re.compile(r'tt\.func (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
@@ -31,6 +33,15 @@ _DICT = re.compile(r" (\{[^{}\n]*\})")
 _TAIL = re.compile(r"\)(?: -> (\([^(){}\n]*\)|[^ (){}\n]+))?(?: attributes (\{[^{}\n]*\}))? \{[ \t]*\n")
 _RESERVED = ("sym_name", "function_type", "sym_visibility")
 
+
+def _region(p: MemoParser, args: list[Parser.Argument], dialect: str) -> Region:
+    """The body, read by xDSL with `dialect` as the default dialect (as the op's own parser does)."""
+    stack = p._parser_state.dialect_stack
+    stack.append(dialect)
+    try:
+        return p.parse_region(args)
+    finally:
+        stack.pop()
 
 def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The `tt.func` at `start` (name at `start`), or None with nothing consumed."""
@@ -87,12 +98,7 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
     name = head.group(2)
     # Committed: the body is parsed now; its errors are its own.
     p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
-    stack = p._parser_state.dialect_stack
-    stack.append("tt")
-    try:
-        region = p.parse_region(args)
-    finally:
-        stack.pop()
+    region = _region(p, args, "tt")
     visibility = head.group(1)
     props: dict[str, Attribute | None] = {
         "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
@@ -162,12 +168,7 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
     args = [arg(m.start(1) - 1, m.group(1), iv_type)]
     args += [arg(base + q.start(1) - 1, q.group(1), t) for q, t in zip(pairs, types)]
-    stack = p._parser_state.dialect_stack
-    stack.append("scf")
-    try:
-        body = p.parse_region(args)
-    finally:
-        stack.pop()
+    body = _region(p, args, "scf")
     op = cls(lb, ub, step, inits, body)  # type: ignore[call-arg]
     op.attributes |= p.parse_optional_attr_dict()
     if not pairs:
