@@ -1,9 +1,26 @@
 """The test suite compiles strict: a failure of our plugin is an error, not a quiet native fallback.
 
 Set before any test imports the plugin, and inherited by the interpreters tests start.
-Tests of the default (fallback) behaviour pass `strict=False` explicitly.
+Tests of the default (fallback) behaviour pass `strict=False` explicitly. The `plugin`
+fixture below is shared by every test that compiles through triton with our plugin.
 """
 
 import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 os.environ["XPU_PASSES_STRICT"] = "1"
+
+
+@pytest.fixture()
+def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The plugin module, off, compiling for PVC offline, with a fresh triton cache; off again after."""
+    from xpu_passes import triton_plugin
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    triton_plugin.disable()  # native first, even when XPU_PASSES_PIPELINE is set for the run
+    triton_plugin.use_offline_pvc_target()
+    yield triton_plugin
+    triton_plugin.disable()

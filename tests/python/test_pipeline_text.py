@@ -88,17 +88,6 @@ def test_options_go_with_names_not_texts() -> None:
 # ---------------------------------------------------------------- in triton.compile
 
 
-@pytest.fixture()
-def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from xpu_passes import triton_plugin
-
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
-    triton_plugin.disable()
-    triton_plugin.use_offline_pvc_target()
-    yield triton_plugin
-    triton_plugin.disable()
-
-
 def _compile(kernel: str, config: str) -> Any:
     import triton
     from triton.compiler.compiler import ASTSource

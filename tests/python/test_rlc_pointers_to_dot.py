@@ -43,17 +43,6 @@ if oracle.available():
         tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
-@pytest.fixture()
-def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from xpu_passes import triton_plugin
-
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
-    triton_plugin.disable()
-    triton_plugin.use_offline_pvc_target()
-    yield triton_plugin
-    triton_plugin.disable()
-
-
 def _compile() -> Any:
     from triton.compiler.compiler import ASTSource
 

@@ -37,17 +37,6 @@ def needs_triton(test: Any) -> Any:
     return pytest.mark.triton(pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")(test))
 
 
-@pytest.fixture()
-def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from xpu_passes import triton_plugin
-
-    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
-    triton_plugin.disable()  # native first, even when XPU_PASSES_PIPELINE is set for the run
-    triton_plugin.use_offline_pvc_target()
-    yield triton_plugin
-    triton_plugin.disable()
-
-
 def _compile(kernel: str = "gemm_add_tensor_ptr", config: str = "256x256x32-w32-s3") -> Any:
     import triton
     from triton.compiler.compiler import ASTSource
