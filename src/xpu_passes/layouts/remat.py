@@ -324,10 +324,20 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
-    if numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type):
+    if _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
+
+
+def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
+    return numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type)
+
+
+def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
+    """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
+    still come from the walk: only `forward` itself gives it)."""
+    return encoding(cvt.src.type) is None or _more_replicas(cvt)
 
 
 # ------------------------------------------------------------------ rewriting

@@ -317,13 +317,14 @@ class RemoveLayoutConversions(XpuPass):
             if bad and w.valid is None:  # learn whether the module itself is valid
                 w.valid = not w.errors(now=False)
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
-            return why
+            return why()
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
 
     def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]
-                 ) -> tuple[list[str], set[str], str, dict[str, remat.Slice]] | str:
+                 ) -> tuple[list[str], set[str], Callable[[], str], dict[str, remat.Slice]] | str:
         """The rewrites worth trying, cheapest first by the slice's own estimate (those that only
-        tie, and why none is cheaper, and the slices), or why none."""
+        tie, and why none is cheaper (asked for before any trial or after all are undone), and the
+        slices), or why none."""
         target = encoding(cvt.result.type)
         saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -333,15 +334,25 @@ class RemoveLayoutConversions(XpuPass):
         if target is not None and remat.backward(cvt.src, target, back):
             cost = slice_cost.cost(back, cvt) - slice_cost.removed_cost(back, cvt)
             options.append((cost, -slice_cost.conversions_saved(back, cvt), "backward", back))
-        if remat.forward(cvt, fwd):
+        # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
+        refused = remat.forward_refused(cvt)
+        if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
+            raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
+        if not refused and remat.forward(cvt, fwd):
             cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
             options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
         # Ties are tried too: the same elements moved in a narrower type need less SLM.
         good = [o[2] for o in options if o[0] <= saved]
         ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
-        why = self._why(back, fwd, options, saved)
-        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why
+
+        def why() -> str:  # on the module as it is now (trials not kept are undone)
+            walked = remat.Slice(load_ok=back.load_ok)
+            if refused:
+                remat.forward(cvt, walked)
+            return self._why(back, walked if refused else fwd, options, saved)
+
+        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why()
 
     @staticmethod
     def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
