@@ -12,7 +12,7 @@ boundary conversions by loop depth; `materialize()` rewrites.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
@@ -386,8 +386,9 @@ def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue
     ))
 
 
-def materialize(s: Slice, position: Mapping[Operation, int]) -> dict[SSAValue, SSAValue]:
-    """Rewrite the IR as `s` says; returns old value -> its value in the new layout.
+def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
+    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns old value ->
+    its value in the new layout.
 
     Operands are read before anything is retyped: retyping in place redirects the
     old users to a conversion back, which the clones must not see.
@@ -395,7 +396,6 @@ def materialize(s: Slice, position: Mapping[Operation, int]) -> dict[SSAValue, S
     new: dict[SSAValue, SSAValue] = dict(s.replace)
     for fam, layout in s.families:
         new.update(retype_family(fam, layout))
-    ops = sorted(set(s.ops), key=lambda o: position.get(o, -1))
     operands = {op: list(op.operands) for op in ops}
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)

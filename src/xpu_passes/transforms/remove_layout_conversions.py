@@ -22,6 +22,7 @@ Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 from __future__ import annotations
 
 import functools
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -112,6 +113,22 @@ def anchor_block_pointers(module: ModuleOp) -> int:
                     journal.erase_op(cvt)
         changed += 1
     return changed
+
+
+def _erase_dead_converts(j: Journal) -> None:
+    """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
+    would: one left dead by erasing another, its source's owner, comes before it)."""
+    keys = j.order.keys
+    heap = [(-keys[c], id(c), c) for c in j.converts if c.results[0].first_use is None]
+    heapq.heapify(heap)
+    while heap:
+        c = heapq.heappop(heap)[2]
+        if c.parent is None:  # pushed twice
+            continue
+        src = c.operands[0].owner
+        journal.erase_op(c)
+        if src in j.converts and src.results[0].first_use is None:  # type: ignore[union-attr]
+            heapq.heappush(heap, (-keys[src], id(src), src))  # type: ignore[index]
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -256,10 +273,7 @@ class RemoveLayoutConversions(XpuPass):
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
-        j = w.journal.begin()
-        for cvt in sorted(j.converts, key=j.order.__getitem__, reverse=True):
-            if not cvt.result.uses:  # left dead by the rewrites above
-                journal.erase_op(cvt)
+        _erase_dead_converts(w.journal.begin())  # left dead by the rewrites above
         w.settle()
         return w
 
@@ -268,7 +282,7 @@ class RemoveLayoutConversions(XpuPass):
         w.tried = set()
         j = w.journal
         # The live conversions in walk order, again after each kept rewrite (as a restart of the walk).
-        while pending := sorted((c for c in j.converts if c not in w.tried), key=j.order.__getitem__):
+        while pending := sorted(j.converts - w.tried, key=j.order.keys.__getitem__):
             for cvt in pending:
                 w.tried.add(cvt)
                 if cvt.parent is None:
@@ -357,8 +371,8 @@ class RemoveLayoutConversions(XpuPass):
     @staticmethod
     def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
                  loads: set[Operation], new_loads: set[Operation]) -> None:
-        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.__getitem__)
-        new = remat.materialize(s, j.order)
+        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
+        new = remat.materialize(s, ordered)
         new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
             journal.replace_all_uses_with(cvt.result, new[src])
@@ -366,9 +380,7 @@ class RemoveLayoutConversions(XpuPass):
         remat.erase_dead(ordered)
         if how == "forward" and not cvt.result.uses:
             journal.erase_op(cvt)
-        for c in sorted(j.converts, key=j.order.__getitem__, reverse=True):
-            if not c.result.uses:
-                journal.erase_op(c)
+        _erase_dead_converts(j)
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
