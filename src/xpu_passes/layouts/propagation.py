@@ -68,6 +68,7 @@ def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:
     return {v: journal.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
 
 
+@by_identity  # one object per answer (see with_encoding)
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
     return ttg.SliceEncodingAttr.make(dim=dim, parent=parent)
 

@@ -35,6 +35,7 @@ from xpu_passes.layouts.propagation import (
     retype_family,
     retyped,
     shape,
+    slice_layout,
     trans_perm,
     with_encoding,
 )
@@ -220,7 +221,7 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
     if isa(user, tt.ReduceOp):
-        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
+        return slice_layout(user.axis.value.data, layout)
     if isa(user, tt.TransOp):
         return trans_layout(layout, trans_perm(user))
     if isa(user, tt.JoinOp):
