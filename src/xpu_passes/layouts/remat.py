@@ -28,6 +28,7 @@ from xpu_passes.layouts.propagation import (
     ATOMICS,
     atomic_layout_ok,
     encoding,
+    is_tensor,
     isa,
     numel,
     operand_layouts,
@@ -79,12 +80,16 @@ _REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
 def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     """Add to `s` what recomputes `v` in `layout`."""
-    if v in s.layout:
-        return s.layout[v] == layout or s.fail("a value is needed in two layouts")
+    had = s.layout.get(v, _MISSING)
+    if had is not _MISSING:
+        return had is layout or had == layout or s.fail("a value is needed in two layouts")
     t = v.type
-    if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
-        return _block_ptr(v, layout, s)
-    if not isa(t, TensorType) or encoding(t) == layout:
+    if not is_tensor(t):
+        if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
+            return _block_ptr(v, layout, s)
+        return True
+    enc = t.encoding  # type: ignore[attr-defined]
+    if enc is layout or enc == layout:
         return True
     if isa(v, BlockArgument):
         return _block_arg(v, layout, s)
@@ -92,11 +97,12 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     assert isinstance(op, Operation)
     if isa(op, ttg.ConvertLayoutOp):
         s.layout[v] = layout
-        return _boundary(op.src, layout, s)
+        return _boundary(op.operands[0], layout, s)
     if isa(op, _REGIONED):
         return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
     needed = operand_layouts(op, layout)
-    if isa(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
+    load = isa(op, tt.LoadOp)
+    if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif needed is None:
@@ -104,20 +110,26 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if isa(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
+    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
         return s.fail("a load with several users would be duplicated")
-    for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
-        if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
-            return s.fail("a value is needed in two layouts")
+    if isa(op, _MULTI):
+        for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
+            if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
+                return s.fail("a value is needed in two layouts")
     s.layout[v] = layout
-    for operand, want in zip(op.operands, needed):
-        if want is not None and not backward(operand, want, s):
-            return False
-        if want is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
+    for operand, want in zip(op._operands, needed):  # pyright: ignore[reportPrivateUsage]
+        if want is not None:
+            if not backward(operand, want, s):
+                return False
+        elif isa(operand.type, tt.PointerType) and operand.type.is_block:  # type: ignore[attr-defined]
             if not backward(operand, layout, s):
                 return False
     s.add(op)
     return True
+
+
+_MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
+_MISSING = object()
 
 
 def _module_int(op: Operation, key: str, default: int) -> int:
