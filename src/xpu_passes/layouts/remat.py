@@ -6,19 +6,19 @@ iter_args and results, `scf.if` results), and boundary values that get an
 explicit conversion (placed right after their definition, so conversions of
 loop-invariant values land outside the loop). `backward()` collects the slice
 that produces the conversion's source in its target layout; `forward()` the one
-that lets the conversion's users consume its source layout. `cost()` weighs the
-boundary conversions by loop depth; `materialize()` rewrites.
+that lets the conversion's users consume its source layout. `layouts/slice_cost.py`
+weighs a slice; `layouts/materialize.py` rewrites the IR as it says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
@@ -33,14 +33,10 @@ from xpu_passes.layouts.propagation import (
     numel,
     operand_layouts,
     result_layouts,
-    retype_family,
-    retyped,
     shape,
     slice_layout,
     trans_perm,
-    with_encoding,
 )
-from xpu_passes.layouts import journal
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
@@ -232,28 +228,38 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 
 def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
-    if isa(user, tt.ReduceOp):
-        return slice_layout(user.axis.value.data, layout)
-    if isa(user, tt.TransOp):
-        return trans_layout(layout, trans_perm(user))
-    if isa(user, tt.JoinOp):
-        return join_layout(layout)
-    if isa(user, tt.SplitOp):
-        return split_layout(layout)
-    if isa(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
-        ok = user.efficient_layout is None and index == 1
-        return layout if ok else None
-    if isa(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
-        return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
-    if isa(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
-        return layout if atomic_layout_ok(layout) else None
-    if isa(user, tt.ExpandDimsOp):
-        return expand_dims_result(layout, user.axis.value.data)
-    if isa(user, tt.ReshapeOp):
-        return reshape_layout(layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)
-    if isa(user, _SAME_LAYOUT) and not isa(user, tt.LoadOp):
-        return layout
+    rule = _FORWARD.get(type(user))
+    if rule is None:
+        rule = _FORWARD[type(user)] = next((r for c, r in _FORWARD_RULES if isinstance(user, c)), _no_layout)
+    return rule(user, layout, index)
+
+
+def _no_layout(user: Any, layout: Attribute, index: int) -> None:
     return None
+
+
+def _gather_layout(user: Any, layout: Attribute, index: int) -> Attribute | None:
+    # Through the indices (Intel: unless the gather has its efficient layout).
+    return layout if user.efficient_layout is None and index == 1 else None
+
+
+_FORWARD_RULES: tuple[tuple[Any, Callable[[Any, Attribute, int], Attribute | None]], ...] = (
+    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.axis.value.data, layout)),
+    (tt.TransOp, lambda user, layout, _: trans_layout(layout, trans_perm(user))),
+    (tt.JoinOp, lambda user, layout, _: join_layout(layout)),
+    (tt.SplitOp, lambda user, layout, _: split_layout(layout)),
+    (tt.GatherOp, _gather_layout),
+    # triton-xpu lowers scans in blocked layouts only
+    (tt.ScanOp, lambda user, layout, _: layout if isinstance(layout, ttg.BlockedEncodingAttr) else None),
+    # runs where its operands are, like a store; Intel: blocked or DPAS only
+    (ATOMICS, lambda user, layout, _: layout if atomic_layout_ok(layout) else None),
+    (tt.ExpandDimsOp, lambda user, layout, _: expand_dims_result(layout, user.axis.value.data)),
+    (tt.ReshapeOp, lambda user, layout, _: reshape_layout(
+        layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)),
+    (tt.LoadOp, _no_layout),
+    (_SAME_LAYOUT, lambda user, layout, _: layout),
+)
+_FORWARD: dict[type, Callable[[Any, Attribute, int], Attribute | None]] = {}  # op class -> its rule
 
 
 @by_identity
@@ -267,8 +273,13 @@ def _replicas(t: Attribute) -> int:
     return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
 
 
+_CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
+
+
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     """(loop or if, carried index) when operand `index` of `user` feeds a carried value."""
+    if not isa(user, _CARRIERS):
+        return None
     parent = user.parent_op()
     if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
         return parent, index
@@ -351,99 +362,3 @@ def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
     """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
     still come from the walk: only `forward` itself gives it)."""
     return encoding(cvt.src.type) is None or _more_replicas(cvt)
-
-
-# ------------------------------------------------------------------ rewriting
-
-
-def _convert(v: SSAValue, t: Attribute) -> SSAValue:
-    """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
-    if isinstance(v.owner, Block):
-        journal.insert_op(c, InsertPoint.at_start(v.owner))
-    else:
-        journal.insert_op(c, InsertPoint.after(v.owner))
-    return c.result
-
-
-def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
-    """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
-    old = v.type
-    nv = journal.replace_value_with_new_type(v, retyped(old, layout))
-    if nv.uses:
-        back = _convert(nv, old)
-        for use in list(nv.uses):
-            if use.operation is not back.owner:
-                journal.set_operand(use.operation, use.index, back)
-    return nv
-
-
-@by_identity
-def _dense(t: Attribute, data: Attribute) -> Attribute:
-    """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
-    return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
-
-
-def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
-    results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
-    props = dict(op.properties)
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-        props["value"] = _dense(results[0], op.value.data)
-    return journal.created(type(op).create(
-        operands=[new.get(o, o) for o in operands],
-        result_types=results,
-        properties=props,
-        attributes=dict(op.attributes),
-        regions=[r.clone() for r in op.regions],
-        location=getattr(op, "location", None),
-    ))
-
-
-def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
-    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns old value ->
-    its value in the new layout.
-
-    Operands are read before anything is retyped: retyping in place redirects the
-    old users to a conversion back, which the clones must not see.
-    """
-    new: dict[SSAValue, SSAValue] = dict(s.replace)
-    for fam, layout in s.families:
-        new.update(retype_family(fam, layout))
-    operands = {op: list(op.operands) for op in ops}
-    feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
-    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
-                       and u.operation.results[0] in s.layout] for src in s.boundary}
-    for v in s.inplace:
-        new[v] = _retype_in_place(v, s.layout[v])
-    for src, layout in s.boundary.items():
-        base = new.get(src, src)
-        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
-        if src in s.direct:
-            new[src] = nb
-        for r in cvt_users[src]:
-            new[r] = nb
-    for op in ops:
-        if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
-            continue
-        clone = _clone(op, operands[op], s, new)
-        journal.insert_op(clone, InsertPoint.before(op))
-        for old, r in zip(op.results, clone.results):
-            r.name_hint = old.name_hint
-            new[old] = r
-    for user, i, v in feeds:
-        journal.set_operand(user, i, new.get(v, v))
-    for r in s.scalars:
-        journal.replace_all_uses_with(r, new[r])
-    for op in s.sinks:
-        journal.erase_op(op)
-    return new
-
-
-def erase_dead(ops: list[Operation]) -> None:
-    """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
-    for op in reversed(ops):
-        if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
-            journal.erase_op(op)
-        elif isinstance(op, ATOMICS) and op.parent is not None:
-            raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -36,7 +36,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import costs, journal, remat, slice_cost, solution
+from xpu_passes.layouts import costs, journal, materialize, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
@@ -372,12 +372,12 @@ class RemoveLayoutConversions(XpuPass):
     def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
                  loads: set[Operation], new_loads: set[Operation]) -> None:
         src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
-        new = remat.materialize(s, ordered)
+        new = materialize.materialize(s, ordered)
         new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
             journal.replace_all_uses_with(cvt.result, new[src])
             journal.erase_op(cvt)
-        remat.erase_dead(ordered)
+        materialize.erase_dead(ordered)
         if how == "forward" and not cvt.result.uses:
             journal.erase_op(cvt)
         _erase_dead_converts(j)
