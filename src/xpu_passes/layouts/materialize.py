@@ -15,7 +15,7 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts import journal
 from xpu_passes.layouts.memo import by_identity
-from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
+from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 
 
@@ -48,16 +48,17 @@ def _dense(t: Attribute, data: Attribute) -> Attribute:
 
 
 def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
-    results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
+    layout = s.layout
+    results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
     props = dict(op.properties)
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+    if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
     return journal.created(type(op).create(
         operands=[new.get(o, o) for o in operands],
         result_types=results,
         properties=props,
         attributes=dict(op.attributes),
-        regions=[r.clone() for r in op.regions],
+        regions=[r.clone() for r in op.regions] if op.regions else (),
         location=getattr(op, "location", None),
     ))
 
@@ -86,7 +87,7 @@ def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
         for r in cvt_users[src]:
             new[r] = nb
     for op in ops:
-        if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
+        if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
             journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
             continue
         clone = _clone(op, operands[op], s, new)
@@ -106,7 +107,7 @@ def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
 def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
-        if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
+        if op.parent is not None and not isa(op, tt.StoreOp) and all(r.first_use is None for r in op.results):
             journal.erase_op(op)
-        elif isinstance(op, ATOMICS) and op.parent is not None:
+        elif isa(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -315,7 +315,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
-            if isinstance(user, ttg.ConvertLayoutOp):
+            if isa(user, ttg.ConvertLayoutOp):
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
             loop = _carried_slot(user, use.index)
@@ -323,7 +323,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if isinstance(user, tt.StoreOp) and use.index == 1:
+            if isa(user, tt.StoreOp) and use.index == 1:
                 if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
                     return False
                 s.sinks.append(user)
@@ -332,17 +332,19 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 out = _forward_layout(user, lv, use.index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
-            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(user.operands)
-            for o, want in zip(user.operands, wants):  # the other operands follow (a gather's source stays)
-                if o is v or want is None or not isinstance(o.type, TensorType | tt.PointerType):
+            operands = user._operands  # pyright: ignore[reportPrivateUsage]
+            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(operands)
+            for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
+                if o is v or want is None or not (is_tensor(o.type) or isa(o.type, tt.PointerType)):
                     continue
                 if not backward(o, want, s):
                     return False
             s.add(user)
             for r in user.results:
-                if r in s.layout and s.layout[r] != out:
+                had = s.layout.get(r, _MISSING)
+                if had is not _MISSING and had is not out and had != out:
                     return s.fail("a value is needed in two layouts")
-                if isinstance(r.type, TensorType):
+                if is_tensor(r.type):
                     s.layout[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)

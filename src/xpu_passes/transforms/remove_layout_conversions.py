@@ -119,7 +119,11 @@ def _erase_dead_converts(j: Journal) -> None:
     """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
     would: one left dead by erasing another, its source's owner, comes before it)."""
     keys = j.order.keys
-    heap = [(-keys[c], id(c), c) for c in j.converts if c.results[0].first_use is None]
+    heap = []
+    for c in j.converts:  # once per rewrite over every conversion: kept cheap (no SSAValues.__getitem__)
+        (r,) = c.results
+        if r.first_use is None:
+            heap.append((-keys[c], id(c), c))
     heapq.heapify(heap)
     while heap:
         c = heapq.heappop(heap)[2]
