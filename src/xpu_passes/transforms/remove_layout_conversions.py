@@ -365,10 +365,11 @@ class RemoveLayoutConversions(XpuPass):
         ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
 
         def why() -> str:  # on the module as it is now (trials not kept are undone)
-            walked = remat.Slice(load_ok=back.load_ok)
+            walked = fwd
             if refused:
+                walked = remat.Slice(load_ok=back.load_ok)
                 remat.forward(cvt, walked)
-            return self._why(back, walked if refused else fwd, options, saved)
+            return self._why(back, walked, options, saved)
 
         return (good, ties, why, {"backward": back, "forward": fwd}) if good else why()
 
