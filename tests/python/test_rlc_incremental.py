@@ -242,3 +242,69 @@ def test_a_value_from_outside_the_function_is_found() -> None:
     assert solution.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
     assert not solution.layout_errors(module)
+
+
+def _remarks_and_output(path: Path) -> str:
+    from xpu_passes.transforms.base import REMARKS
+
+    ctx = make_context()
+    module = parse_module(ctx, path.read_text()).module
+    REMARKS.enabled = True
+    REMARKS.drain()
+    try:
+        rlc.RemoveLayoutConversions().apply(ctx, module)
+        remarks = [f"{r.op.name}: {r.message}" for r in REMARKS.drain()]
+    finally:
+        REMARKS.enabled = False
+    return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
+
+
+def test_a_refused_forward_is_walked_only_for_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forward propagation that must fail (its source layout holds more replicas) is not walked
+    while the trials run; the reason the walk gives is found when the conversion is kept, on the
+    module as it was (the trials undone): the same output and remarks as walking it every time."""
+    from xpu_passes.layouts import remat
+
+    path = _dump("flash_attention_fwd", "64x32x64-w4-s2", 0)
+    lazy = _remarks_and_output(path)
+    refused: list[bool] = []
+    real = remat.forward_refused
+    monkeypatch.setattr(remat, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
+    walked = _remarks_and_output(path)
+    assert any(refused), "no forward was refused: the dump no longer exercises the lazy reason"
+    assert "forward: the source layout holds more replicas" in lazy
+    assert lazy == walked
+
+
+_DEAD_CHAIN = """
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f() {
+    %x = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %a = ttg.convert_layout %x : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked1>
+    %b = ttg.convert_layout %a : tensor<128xi32, #blocked1> -> tensor<128xi32, #blocked>
+    %c = ttg.convert_layout %x : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked1>
+    %e = ttg.convert_layout %x : tensor<128xi32, #blocked> -> tensor<128xi32, #blocked1>
+    %s = arith.addi %e, %e : tensor<128xi32, #blocked1>
+    tt.return
+  }
+}
+"""
+
+
+def test_dead_conversions_are_erased_last_first_through_chains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unused conversions go, last first in walk order, and so does one whose only user was one
+    of them (%a, used by the dead %b); a conversion still used (%e) stays."""
+    module = parse_module(make_context(), _DEAD_CHAIN).module
+    j = Journal(module)
+    names = {c: c.results[0].name_hint for c in j.converts}
+    erased: list[str | None] = []
+    real = journal.erase_op
+    monkeypatch.setattr(journal, "erase_op", lambda op: (erased.append(names.get(op)), real(op)))
+    j.begin()
+    rlc._erase_dead_converts(j)
+    assert erased == ["c", "b", "a"]
+    assert [c.results[0].name_hint for c in j.converts] == ["e"]
+    j.rollback()
+    assert len(j.converts) == 4

@@ -6,6 +6,9 @@ None where an op cannot produce its result in the asked layout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -68,6 +71,7 @@ def retype_family(fam: Family, layout: Attribute) -> dict[SSAValue, SSAValue]:
     return {v: journal.replace_value_with_new_type(v, retyped(v.type, layout)) for v in list(fam.values)}
 
 
+@by_identity  # one object per answer (see with_encoding)
 def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
     return ttg.SliceEncodingAttr.make(dim=dim, parent=parent)
 
@@ -135,28 +139,79 @@ def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute |
     None for the whole answer: `op` cannot be recomputed in that layout. None for
     one operand: a scalar, which has no layout.
     """
-    if isa(op, _SAME_LAYOUT):
-        return [result_layout if isinstance(o.type, TensorType) else None for o in op.operands]
-    if isa(op, tt.ExpandDimsOp):
-        return [expand_dims_operand(result_layout, op.axis.value.data)]
-    if isa(op, tt.ReduceOp):
-        # A reduction yields a slice of its operands' layout along its axis (all results alike).
-        axis = op.axis.value.data
-        ok = isinstance(result_layout, ttg.SliceEncodingAttr) and result_layout.dim == axis
-        return [result_layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
-    if isa(op, tt.ScanOp):  # operands and results share one layout, blocked (triton lowers no other)
-        return [result_layout for _ in op.operands] if isinstance(result_layout, ttg.BlockedEncodingAttr) else None
-    if isa(op, tt.TransOp):
-        src = trans_layout(result_layout, inverse(trans_perm(op)))
-        return [src] if src is not None else None
-    if isa(op, _JOIN_SPLIT):  # each is the other's inverse when the layouts qualify
-        src = join_operand(result_layout) if isa(op, tt.JoinOp) else split_operand(result_layout)
-        return [src for _ in op.operands] if src is not None else None
-    if isa(op, tt.ReshapeOp):
-        src = reshape_layout(result_layout, shape(op.result.type), shape(op.src.type), op.allow_reorder is not None)
-        return [src] if src is not None else None
-    if isa(op, tt.GatherOp) and op.efficient_layout is None:
-        return [None, result_layout]  # the indices and the result share a layout; the source keeps its own
-    if isa(op, _SOURCES):
-        return [None for _ in op.operands]
+    rule = _RULES.get(type(op))
+    if rule is None:
+        rule = _RULES[type(op)] = _rule(op)
+    return rule(op, result_layout)
+
+
+_Rule = Callable[[Any, Attribute], "list[Attribute | None] | None"]
+_RULES: dict[type, _Rule] = {}  # op class -> its rule (isinstance on op classes is slow: ABCMeta)
+
+
+def _same(op: Operation, layout: Attribute) -> list[Attribute | None]:
+    return [layout if is_tensor(o.type) else None for o in op._operands]  # pyright: ignore[reportPrivateUsage]
+
+
+def _expand_dims(op: Any, layout: Attribute) -> list[Attribute | None]:
+    return [expand_dims_operand(layout, op.axis.value.data)]
+
+
+def _reduce(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    # A reduction yields a slice of its operands' layout along its axis (all results alike).
+    ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == op.axis.value.data
+    return [layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
+
+
+def _scan(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    # Operands and results share one layout, blocked (triton lowers no other).
+    return [layout for _ in op.operands] if isinstance(layout, ttg.BlockedEncodingAttr) else None
+
+
+def _trans(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    src = trans_layout(layout, inverse(trans_perm(op)))
+    return [src] if src is not None else None
+
+
+def _join_split(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    # Each is the other's inverse when the layouts qualify.
+    src = join_operand(layout) if isinstance(op, tt.JoinOp) else split_operand(layout)
+    return [src for _ in op.operands] if src is not None else None
+
+
+def _reshape(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    src = reshape_layout(layout, shape(op.result.type), shape(op.src.type), op.allow_reorder is not None)
+    return [src] if src is not None else None
+
+
+def _gather(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    # The indices and the result share a layout; the source keeps its own.
+    return [None, layout] if op.efficient_layout is None else None
+
+
+def _source(op: Operation, layout: Attribute) -> list[Attribute | None]:
+    return [None for _ in op.operands]
+
+
+def _none(op: Operation, layout: Attribute) -> None:
     return None
+
+
+def _rule(op: Operation) -> _Rule:
+    for classes, rule in ((_SAME_LAYOUT, _same), (tt.ExpandDimsOp, _expand_dims), (tt.ReduceOp, _reduce),
+                          (tt.ScanOp, _scan), (tt.TransOp, _trans), (_JOIN_SPLIT, _join_split),
+                          (tt.ReshapeOp, _reshape), (tt.GatherOp, _gather), (_SOURCES, _source)):
+        if isinstance(op, classes):
+            return rule
+    return _none
+
+
+_TENSOR: dict[type, bool] = {}
+
+
+def is_tensor(t: Attribute) -> bool:
+    """`isinstance(t, TensorType)`, remembered per class."""
+    hit = _TENSOR.get(type(t))
+    if hit is None:
+        hit = _TENSOR[type(t)] = isinstance(t, TensorType)
+    return hit

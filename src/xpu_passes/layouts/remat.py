@@ -6,19 +6,19 @@ iter_args and results, `scf.if` results), and boundary values that get an
 explicit conversion (placed right after their definition, so conversions of
 loop-invariant values land outside the loop). `backward()` collects the slice
 that produces the conversion's source in its target layout; `forward()` the one
-that lets the conversion's users consume its source layout. `cost()` weighs the
-boundary conversions by loop depth; `materialize()` rewrites.
+that lets the conversion's users consume its source layout. `layouts/slice_cost.py`
+weighs a slice; `layouts/materialize.py` rewrites the IR as it says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
@@ -28,17 +28,15 @@ from xpu_passes.layouts.propagation import (
     ATOMICS,
     atomic_layout_ok,
     encoding,
+    is_tensor,
     isa,
     numel,
     operand_layouts,
     result_layouts,
-    retype_family,
-    retyped,
     shape,
+    slice_layout,
     trans_perm,
-    with_encoding,
 )
-from xpu_passes.layouts import journal
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
@@ -78,12 +76,16 @@ _REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
 def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     """Add to `s` what recomputes `v` in `layout`."""
-    if v in s.layout:
-        return s.layout[v] == layout or s.fail("a value is needed in two layouts")
+    had = s.layout.get(v, _MISSING)
+    if had is not _MISSING:
+        return had is layout or had == layout or s.fail("a value is needed in two layouts")
     t = v.type
-    if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
-        return _block_ptr(v, layout, s)
-    if not isa(t, TensorType) or encoding(t) == layout:
+    if not is_tensor(t):
+        if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
+            return _block_ptr(v, layout, s)
+        return True
+    enc = t.encoding  # type: ignore[attr-defined]
+    if enc is layout or enc == layout:
         return True
     if isa(v, BlockArgument):
         return _block_arg(v, layout, s)
@@ -91,11 +93,12 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     assert isinstance(op, Operation)
     if isa(op, ttg.ConvertLayoutOp):
         s.layout[v] = layout
-        return _boundary(op.src, layout, s)
+        return _boundary(op.operands[0], layout, s)
     if isa(op, _REGIONED):
         return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
     needed = operand_layouts(op, layout)
-    if isa(op, tt.LoadOp) and not op.is_block_pointer and not s.load_ok(op):
+    load = isa(op, tt.LoadOp)
+    if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif needed is None:
@@ -103,20 +106,26 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if isa(op, tt.LoadOp) and len(list(op.result.uses)) > 1 and not cheap_load(op):
+    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
         return s.fail("a load with several users would be duplicated")
-    for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
-        if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
-            return s.fail("a value is needed in two layouts")
+    if isa(op, _MULTI):
+        for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
+            if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
+                return s.fail("a value is needed in two layouts")
     s.layout[v] = layout
-    for operand, want in zip(op.operands, needed):
-        if want is not None and not backward(operand, want, s):
-            return False
-        if want is None and isinstance(operand.type, tt.PointerType) and operand.type.is_block:
+    for operand, want in zip(op._operands, needed):  # pyright: ignore[reportPrivateUsage]
+        if want is not None:
+            if not backward(operand, want, s):
+                return False
+        elif isa(operand.type, tt.PointerType) and operand.type.is_block:  # type: ignore[attr-defined]
             if not backward(operand, layout, s):
                 return False
     s.add(op)
     return True
+
+
+_MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
+_MISSING = object()
 
 
 def _module_int(op: Operation, key: str, default: int) -> int:
@@ -219,28 +228,38 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 
 def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
     """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
-    if isa(user, tt.ReduceOp):
-        return ttg.SliceEncodingAttr.make(dim=user.axis.value.data, parent=layout)
-    if isa(user, tt.TransOp):
-        return trans_layout(layout, trans_perm(user))
-    if isa(user, tt.JoinOp):
-        return join_layout(layout)
-    if isa(user, tt.SplitOp):
-        return split_layout(layout)
-    if isa(user, tt.GatherOp):  # through the indices (Intel: unless the gather has its efficient layout)
-        ok = user.efficient_layout is None and index == 1
-        return layout if ok else None
-    if isa(user, tt.ScanOp):  # triton-xpu lowers scans in blocked layouts only
-        return layout if isinstance(layout, ttg.BlockedEncodingAttr) else None
-    if isa(user, ATOMICS):  # runs where its operands are, like a store; Intel: blocked or DPAS only
-        return layout if atomic_layout_ok(layout) else None
-    if isa(user, tt.ExpandDimsOp):
-        return expand_dims_result(layout, user.axis.value.data)
-    if isa(user, tt.ReshapeOp):
-        return reshape_layout(layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)
-    if isa(user, _SAME_LAYOUT) and not isa(user, tt.LoadOp):
-        return layout
+    rule = _FORWARD.get(type(user))
+    if rule is None:
+        rule = _FORWARD[type(user)] = next((r for c, r in _FORWARD_RULES if isinstance(user, c)), _no_layout)
+    return rule(user, layout, index)
+
+
+def _no_layout(user: Any, layout: Attribute, index: int) -> None:
     return None
+
+
+def _gather_layout(user: Any, layout: Attribute, index: int) -> Attribute | None:
+    # Through the indices (Intel: unless the gather has its efficient layout).
+    return layout if user.efficient_layout is None and index == 1 else None
+
+
+_FORWARD_RULES: tuple[tuple[Any, Callable[[Any, Attribute, int], Attribute | None]], ...] = (
+    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.axis.value.data, layout)),
+    (tt.TransOp, lambda user, layout, _: trans_layout(layout, trans_perm(user))),
+    (tt.JoinOp, lambda user, layout, _: join_layout(layout)),
+    (tt.SplitOp, lambda user, layout, _: split_layout(layout)),
+    (tt.GatherOp, _gather_layout),
+    # triton-xpu lowers scans in blocked layouts only
+    (tt.ScanOp, lambda user, layout, _: layout if isinstance(layout, ttg.BlockedEncodingAttr) else None),
+    # runs where its operands are, like a store; Intel: blocked or DPAS only
+    (ATOMICS, lambda user, layout, _: layout if atomic_layout_ok(layout) else None),
+    (tt.ExpandDimsOp, lambda user, layout, _: expand_dims_result(layout, user.axis.value.data)),
+    (tt.ReshapeOp, lambda user, layout, _: reshape_layout(
+        layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)),
+    (tt.LoadOp, _no_layout),
+    (_SAME_LAYOUT, lambda user, layout, _: layout),
+)
+_FORWARD: dict[type, Callable[[Any, Attribute, int], Attribute | None]] = {}  # op class -> its rule
 
 
 @by_identity
@@ -254,8 +273,13 @@ def _replicas(t: Attribute) -> int:
     return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
 
 
+_CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
+
+
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     """(loop or if, carried index) when operand `index` of `user` feeds a carried value."""
+    if not isa(user, _CARRIERS):
+        return None
     parent = user.parent_op()
     if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
         return parent, index
@@ -291,7 +315,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
-            if isinstance(user, ttg.ConvertLayoutOp):
+            if isa(user, ttg.ConvertLayoutOp):
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
             loop = _carried_slot(user, use.index)
@@ -299,7 +323,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if isinstance(user, tt.StoreOp) and use.index == 1:
+            if isa(user, tt.StoreOp) and use.index == 1:
                 if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
                     return False
                 s.sinks.append(user)
@@ -308,119 +332,35 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                 out = _forward_layout(user, lv, use.index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
-            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(user.operands)
-            for o, want in zip(user.operands, wants):  # the other operands follow (a gather's source stays)
-                if o is v or want is None or not isinstance(o.type, TensorType | tt.PointerType):
+            operands = user._operands  # pyright: ignore[reportPrivateUsage]
+            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(operands)
+            for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
+                if o is v or want is None or not (is_tensor(o.type) or isa(o.type, tt.PointerType)):
                     continue
                 if not backward(o, want, s):
                     return False
             s.add(user)
             for r in user.results:
-                if r in s.layout and s.layout[r] != out:
+                had = s.layout.get(r, _MISSING)
+                if had is not _MISSING and had is not out and had != out:
                     return s.fail("a value is needed in two layouts")
-                if isinstance(r.type, TensorType):
+                if is_tensor(r.type):
                     s.layout[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
-    if numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type):
+    if _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 
 
-# ------------------------------------------------------------------ rewriting
+def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
+    return numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type)
 
 
-def _convert(v: SSAValue, t: Attribute) -> SSAValue:
-    """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
-    if isinstance(v.owner, Block):
-        journal.insert_op(c, InsertPoint.at_start(v.owner))
-    else:
-        journal.insert_op(c, InsertPoint.after(v.owner))
-    return c.result
-
-
-def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
-    """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
-    old = v.type
-    nv = journal.replace_value_with_new_type(v, retyped(old, layout))
-    if nv.uses:
-        back = _convert(nv, old)
-        for use in list(nv.uses):
-            if use.operation is not back.owner:
-                journal.set_operand(use.operation, use.index, back)
-    return nv
-
-
-@by_identity
-def _dense(t: Attribute, data: Attribute) -> Attribute:
-    """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
-    return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
-
-
-def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
-    results = [r.type if r not in s.layout else retyped(r.type, s.layout[r]) for r in op.results]
-    props = dict(op.properties)
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-        props["value"] = _dense(results[0], op.value.data)
-    return journal.created(type(op).create(
-        operands=[new.get(o, o) for o in operands],
-        result_types=results,
-        properties=props,
-        attributes=dict(op.attributes),
-        regions=[r.clone() for r in op.regions],
-        location=getattr(op, "location", None),
-    ))
-
-
-def materialize(s: Slice, position: Mapping[Operation, int]) -> dict[SSAValue, SSAValue]:
-    """Rewrite the IR as `s` says; returns old value -> its value in the new layout.
-
-    Operands are read before anything is retyped: retyping in place redirects the
-    old users to a conversion back, which the clones must not see.
-    """
-    new: dict[SSAValue, SSAValue] = dict(s.replace)
-    for fam, layout in s.families:
-        new.update(retype_family(fam, layout))
-    ops = sorted(set(s.ops), key=lambda o: position.get(o, -1))
-    operands = {op: list(op.operands) for op in ops}
-    feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
-    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
-                       and u.operation.results[0] in s.layout] for src in s.boundary}
-    for v in s.inplace:
-        new[v] = _retype_in_place(v, s.layout[v])
-    for src, layout in s.boundary.items():
-        base = new.get(src, src)
-        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
-        if src in s.direct:
-            new[src] = nb
-        for r in cvt_users[src]:
-            new[r] = nb
-    for op in ops:
-        if isinstance(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
-            continue
-        clone = _clone(op, operands[op], s, new)
-        journal.insert_op(clone, InsertPoint.before(op))
-        for old, r in zip(op.results, clone.results):
-            r.name_hint = old.name_hint
-            new[old] = r
-    for user, i, v in feeds:
-        journal.set_operand(user, i, new.get(v, v))
-    for r in s.scalars:
-        journal.replace_all_uses_with(r, new[r])
-    for op in s.sinks:
-        journal.erase_op(op)
-    return new
-
-
-def erase_dead(ops: list[Operation]) -> None:
-    """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
-    for op in reversed(ops):
-        if op.parent is not None and not isinstance(op, tt.StoreOp) and all(not r.uses for r in op.results):
-            journal.erase_op(op)
-        elif isinstance(op, ATOMICS) and op.parent is not None:
-            raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
+def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
+    """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
+    still come from the walk: only `forward` itself gives it)."""
+    return encoding(cvt.src.type) is None or _more_replicas(cvt)

@@ -38,6 +38,7 @@ def expand_dims_result(layout: Attribute, axis: int) -> Attribute | None:
     return None
 
 
+@by_identity  # one object per answer: the callers' identity-keyed caches (retyped types) hit
 def expand_dims_operand(result_layout: Attribute, axis: int) -> Attribute:
     return ttg.SliceEncodingAttr.make(dim=axis, parent=result_layout)
 
@@ -49,6 +50,11 @@ def trans_layout(layout: Attribute, perm: Sequence[int]) -> Attribute | None:
     """`tt.trans {order = perm}`'s result for an operand in `layout` (triton's rule:
     layouts/infer.py). The operand for a result layout is
     `trans_layout(result, inverse(perm))`."""
+    return _trans_layout(layout, tuple(perm))
+
+
+@by_identity
+def _trans_layout(layout: Attribute, perm: tuple[int, ...]) -> Attribute | None:
     if not _one_cta(layout) or sorted(perm) != list(range(len(layout.order))):  # type: ignore[union-attr]
         return None
     return infer.trans_encoding(layout, perm)
@@ -58,11 +64,13 @@ def inverse(perm: Sequence[int]) -> list[int]:
     return [list(perm).index(i) for i in range(len(perm))]
 
 
+@by_identity
 def join_layout(layout: Attribute) -> Attribute | None:
     """`tt.join`'s result: a new, most-minor dim of 2 elements in each thread's registers."""
     return infer.join_encoding(layout) if _one_cta(layout) else None
 
 
+@by_identity
 def split_layout(layout: Attribute) -> Attribute | None:
     """`tt.split`'s results: the last dim (2 elements in each thread, no lane or warp on it) dropped."""
     if not _one_cta(layout):

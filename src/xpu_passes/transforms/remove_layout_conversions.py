@@ -22,6 +22,7 @@ Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 from __future__ import annotations
 
 import functools
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,7 +36,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import costs, journal, remat, slice_cost, solution
+from xpu_passes.layouts import costs, journal, materialize, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
@@ -112,6 +113,26 @@ def anchor_block_pointers(module: ModuleOp) -> int:
                     journal.erase_op(cvt)
         changed += 1
     return changed
+
+
+def _erase_dead_converts(j: Journal) -> None:
+    """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
+    would: one left dead by erasing another, its source's owner, comes before it)."""
+    keys = j.order.keys
+    heap = []
+    for c in j.converts:  # once per rewrite over every conversion: kept cheap (no SSAValues.__getitem__)
+        (r,) = c.results
+        if r.first_use is None:
+            heap.append((-keys[c], id(c), c))
+    heapq.heapify(heap)
+    while heap:
+        c = heapq.heappop(heap)[2]
+        if c.parent is None:  # pushed twice
+            continue
+        src = c.operands[0].owner
+        journal.erase_op(c)
+        if src in j.converts and src.results[0].first_use is None:  # type: ignore[union-attr]
+            heapq.heappush(heap, (-keys[src], id(src), src))  # type: ignore[index]
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -256,10 +277,7 @@ class RemoveLayoutConversions(XpuPass):
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
-        j = w.journal.begin()
-        for cvt in sorted(j.converts, key=j.order.__getitem__, reverse=True):
-            if not cvt.result.uses:  # left dead by the rewrites above
-                journal.erase_op(cvt)
+        _erase_dead_converts(w.journal.begin())  # left dead by the rewrites above
         w.settle()
         return w
 
@@ -268,7 +286,7 @@ class RemoveLayoutConversions(XpuPass):
         w.tried = set()
         j = w.journal
         # The live conversions in walk order, again after each kept rewrite (as a restart of the walk).
-        while pending := sorted((c for c in j.converts if c not in w.tried), key=j.order.__getitem__):
+        while pending := sorted(j.converts - w.tried, key=j.order.keys.__getitem__):
             for cvt in pending:
                 w.tried.add(cvt)
                 if cvt.parent is None:
@@ -317,13 +335,14 @@ class RemoveLayoutConversions(XpuPass):
             if bad and w.valid is None:  # learn whether the module itself is valid
                 w.valid = not w.errors(now=False)
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
-            return why
+            return why()
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
 
     def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]
-                 ) -> tuple[list[str], set[str], str, dict[str, remat.Slice]] | str:
+                 ) -> tuple[list[str], set[str], Callable[[], str], dict[str, remat.Slice]] | str:
         """The rewrites worth trying, cheapest first by the slice's own estimate (those that only
-        tie, and why none is cheaper, and the slices), or why none."""
+        tie, and why none is cheaper (asked for before any trial or after all are undone), and the
+        slices), or why none."""
         target = encoding(cvt.result.type)
         saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
         back = remat.Slice(load_ok=block_loads.__contains__)
@@ -333,31 +352,40 @@ class RemoveLayoutConversions(XpuPass):
         if target is not None and remat.backward(cvt.src, target, back):
             cost = slice_cost.cost(back, cvt) - slice_cost.removed_cost(back, cvt)
             options.append((cost, -slice_cost.conversions_saved(back, cvt), "backward", back))
-        if remat.forward(cvt, fwd):
+        # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
+        refused = remat.forward_refused(cvt)
+        if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
+            raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
+        if not refused and remat.forward(cvt, fwd):
             cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
             options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
         # Ties are tried too: the same elements moved in a narrower type need less SLM.
         good = [o[2] for o in options if o[0] <= saved]
         ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
-        why = self._why(back, fwd, options, saved)
-        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why
+
+        def why() -> str:  # on the module as it is now (trials not kept are undone)
+            walked = fwd
+            if refused:
+                walked = remat.Slice(load_ok=back.load_ok)
+                remat.forward(cvt, walked)
+            return self._why(back, walked, options, saved)
+
+        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why()
 
     @staticmethod
     def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
                  loads: set[Operation], new_loads: set[Operation]) -> None:
-        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.__getitem__)
-        new = remat.materialize(s, j.order)
+        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
+        new = materialize.materialize(s, ordered)
         new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
         if how == "backward":
             journal.replace_all_uses_with(cvt.result, new[src])
             journal.erase_op(cvt)
-        remat.erase_dead(ordered)
+        materialize.erase_dead(ordered)
         if how == "forward" and not cvt.result.uses:
             journal.erase_op(cvt)
-        for c in sorted(j.converts, key=j.order.__getitem__, reverse=True):
-            if not c.result.uses:
-                journal.erase_op(c)
+        _erase_dead_converts(j)
 
     @staticmethod
     def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:

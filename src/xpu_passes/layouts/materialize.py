@@ -1,0 +1,113 @@
+"""Rewriting the IR as a `remat.Slice` says (RemoveLayoutConversions' rewrite step).
+
+Clones recompute the slice's values in their new layouts, loop-carried values are
+retyped in place, boundary values get a conversion right after their definition; every
+change goes through `layouts/journal.py`, so a trial that is not kept is undone.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.layouts import journal
+from xpu_passes.layouts.memo import by_identity
+from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
+from xpu_passes.layouts.remat import Slice, slots
+
+
+def _convert(v: SSAValue, t: Attribute) -> SSAValue:
+    """A conversion of `v` to `t` placed right after `v`'s definition."""
+    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
+    if isinstance(v.owner, Block):
+        journal.insert_op(c, InsertPoint.at_start(v.owner))
+    else:
+        journal.insert_op(c, InsertPoint.after(v.owner))
+    return c.result
+
+
+def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
+    """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
+    old = v.type
+    nv = journal.replace_value_with_new_type(v, retyped(old, layout))
+    if nv.uses:
+        back = _convert(nv, old)
+        for use in list(nv.uses):
+            if use.operation is not back.owner:
+                journal.set_operand(use.operation, use.index, back)
+    return nv
+
+
+@by_identity
+def _dense(t: Attribute, data: Attribute) -> Attribute:
+    """A constant's value in another type (one object per (type, data): see propagation.with_encoding)."""
+    return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
+
+
+def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
+    layout = s.layout
+    results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
+    props = dict(op.properties)
+    if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+        props["value"] = _dense(results[0], op.value.data)
+    return journal.created(type(op).create(
+        operands=[new.get(o, o) for o in operands],
+        result_types=results,
+        properties=props,
+        attributes=dict(op.attributes),
+        regions=[r.clone() for r in op.regions] if op.regions else (),
+        location=getattr(op, "location", None),
+    ))
+
+
+def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
+    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns old value ->
+    its value in the new layout.
+
+    Operands are read before anything is retyped: retyping in place redirects the
+    old users to a conversion back, which the clones must not see.
+    """
+    new: dict[SSAValue, SSAValue] = dict(s.replace)
+    for fam, layout in s.families:
+        new.update(retype_family(fam, layout))
+    operands = {op: list(op.operands) for op in ops}
+    feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
+    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
+                       and u.operation.results[0] in s.layout] for src in s.boundary}
+    for v in s.inplace:
+        new[v] = _retype_in_place(v, s.layout[v])
+    for src, layout in s.boundary.items():
+        base = new.get(src, src)
+        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
+        if src in s.direct:
+            new[src] = nb
+        for r in cvt_users[src]:
+            new[r] = nb
+    for op in ops:
+        if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
+            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
+            continue
+        clone = _clone(op, operands[op], s, new)
+        journal.insert_op(clone, InsertPoint.before(op))
+        for old, r in zip(op.results, clone.results):
+            r.name_hint = old.name_hint
+            new[old] = r
+    for user, i, v in feeds:
+        journal.set_operand(user, i, new.get(v, v))
+    for r in s.scalars:
+        journal.replace_all_uses_with(r, new[r])
+    for op in s.sinks:
+        journal.erase_op(op)
+    return new
+
+
+def erase_dead(ops: list[Operation]) -> None:
+    """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
+    for op in reversed(ops):
+        if op.parent is not None and not isa(op, tt.StoreOp) and all(r.first_use is None for r in op.results):
+            journal.erase_op(op)
+        elif isa(op, ATOMICS) and op.parent is not None:
+            raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
