@@ -120,12 +120,54 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         return None
     operands = op._operands
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
-    # Attributes by the id of their canonical object: equal attributes print alike.
-    known = _known
+    # First by the ids of the very objects (a parse shares its types and attributes: most
+    # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
     key = [type(op)]
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, operands)]
+    key += map(id, map(_TYPE, operands))
     ids = list(map(id, operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
+        key.append(1)
+        key += [ids.index(i) for i in ids]
+    key.append(None)
+    key += map(id, map(_TYPE, op.results))
+    if props := op.properties:
+        key.append(None)
+        key += props
+        key += map(id, props.values())
+    if attrs := op.attributes:
+        key.append(0)
+        key += attrs
+        key += map(id, attrs.values())
+    entry = templates.get(k := tuple(key))
+    if entry is None:
+        entry = templates[k] = (_by_value(printer, op, generic, templates), _objects(op))
+    template = entry[0]
+    if template is None:
+        return None
+    pieces, slots = template
+    if not slots:
+        return pieces[0]
+    names = printer._names
+    text = printer.attribute_text
+    out = [pieces[0]]
+    for slot, piece in zip(slots, pieces[1:]):
+        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
+        out.append(piece)
+    return "".join(out)
+
+
+def _objects(op: Operation) -> tuple[Any, ...]:
+    """The objects whose ids op_text's key holds (kept with the entry, so the ids stay theirs)."""
+    return (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values())
+
+
+def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> Template | None:
+    """The template of the op's form keyed by canonical ids, captured on first sight."""
+    known = _known
+    key: list[Any] = ["by value", type(op)]
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op._operands)]
+    ids = list(map(id, op._operands))
+    if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
@@ -140,25 +182,10 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
     entry = templates.get(k := tuple(key))
     if entry is None:
-        if not _eligible(type(op), generic):
-            template = None
-        else:
-            template = _capture(printer, op, generic)
-        keep = [known[i][3] for i in map(id, (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values()))]
+        template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
+        keep = tuple(known[i][3] for i in map(id, _objects(op)))
         entry = templates[k] = (template, keep)
-    template = entry[0]
-    if template is None:
-        return None
-    pieces, slots = template
-    if not slots:
-        return pieces[0]
-    names = printer._names
-    text = printer.attribute_text
-    out = [pieces[0]]
-    for slot, piece in zip(slots, pieces[1:]):
-        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
-        out.append(piece)
-    return "".join(out)
+    return entry[0]
 
 
 def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:

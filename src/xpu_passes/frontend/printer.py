@@ -100,27 +100,15 @@ class TTGIRPrinter(AliasPrinter):
     # ---------------------------------------------------------------- operations
 
     def print_op(self, op: Operation) -> None:
+        line = self._op_line(op)
+        if line is not None:
+            self.print_string(line)
+            return
         loc = None
-        if self.print_debuginfo and self.use_aliases:
+        if self.print_debuginfo and self.use_aliases:  # (visited by _op_line: the same index)
             self._deferrable = True
             loc = self._visit(op.location, "loc")
             self._deferrable = False
-        generic = (
-            self.print_generic_format
-            or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
-        )
-        if generic or op.name not in FORMS:
-            # The whole line at once when the op's form has a template (fastprint).
-            text = fastprint.op_text(self, op, generic, self._templates)
-            head = None if text is None else self._results_text(op)
-            if head is not None:
-                if self.print_debuginfo:
-                    tail = f" loc(\x00{loc}\x01)" if loc is not None else " " + self.attribute_text(op.location)
-                    self.print_string(head + text + tail)  # type: ignore[operator]
-                else:
-                    self.print_string(head + text)  # type: ignore[operator]
-                return
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
             self.print_string(f'"{op.op_name.data}"')
@@ -128,11 +116,7 @@ class TTGIRPrinter(AliasPrinter):
             del op.attributes["op_name__"]
             self.print_op_with_default_format(op)
             op.attributes["op_name__"] = op_name
-        elif (
-            self.print_generic_format
-            or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
-        ):
+        elif self._generic(op):
             # block_arg_locs: generic form for this op only; the ops in its regions keep their custom syntax.
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
@@ -149,6 +133,36 @@ class TTGIRPrinter(AliasPrinter):
                 self.print_attribute(op.location)
             else:
                 self.print_string(f" loc(\x00{loc}\x01)")
+
+    def _generic(self, op: Operation) -> bool:
+        return (
+            self.print_generic_format
+            or Operation.print is type(op).print
+            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
+        )
+
+    def _op_line(self, op: Operation) -> str | None:
+        """The op's whole text when its form has a template (fastprint), else None. Its
+        location is visited first (MLIR visits an op's location before its contents)."""
+        loc = None
+        if self.print_debuginfo and self.use_aliases:
+            self._deferrable = True
+            loc = self._visit(op.location, "loc")
+            self._deferrable = False
+        generic = self._generic(op)
+        if not generic and op.name in FORMS:
+            return None
+        text = fastprint.op_text(self, op, generic, self._templates)
+        if text is None:
+            return None
+        head = self._results_text(op)
+        if head is None:
+            return None
+        if not self.print_debuginfo:
+            return head + text
+        if loc is not None:
+            return f"{head}{text} loc(\x00{loc}\x01)"
+        return f"{head}{text} {self.attribute_text(op.location)}"
 
     def _results_text(self, op: Operation) -> str | None:
         """`%name = ` (and the like) before the op; None: names not given by ssa_names."""
@@ -221,11 +235,21 @@ class TTGIRPrinter(AliasPrinter):
             self.print_string(_predecessors_comment(block, self._blocks))
         self._indent += 1
         try:
+            # An op with a template is one line, written at once (print_op otherwise).
+            fast = not self._next_line_callback
+            newline = "\n" + " " * (self._indent * self.indent_num_spaces)
+            write = self.stream.write  # type: ignore[union-attr]
             op = block.first_op
             while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
                 if print_block_terminator or not op.has_trait(IsTerminator, value_if_unregistered=False):
-                    self._print_new_line()
-                    self.print_op(op)
+                    line = self._op_line(op) if fast else None
+                    if line is None:
+                        self._print_new_line()
+                        self.print_op(op)
+                    else:
+                        write(newline)
+                        write(line)
+                        self._current_line += 1
                 op = op._next_op
         finally:
             self._indent -= 1
