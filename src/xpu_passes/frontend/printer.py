@@ -32,6 +32,7 @@ from xpu_passes.frontend import fastprint
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
+from xpu_passes.frontend.fastforms import FORMS as FAST_FORMS
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
@@ -76,18 +77,22 @@ class TTGIRPrinter(AliasPrinter):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        items = sorted(attr_dict.items(), key=self._printed_name)
         if self._slots is None and self._frames is None and not self.printing_location:
-            # xDSL's print_attr_dict in one string, the values' texts reused.
-            parts = []
-            for name, value in items:
-                if _BARE_NAME.fullmatch(name) is None:
-                    break
-                parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
-            else:
-                self.print_string("{" + ", ".join(parts) + "}")
+            text = self.attr_dict_text(attr_dict)
+            if text is not None:
+                self.print_string(text)
                 return
-        super().print_attr_dict(dict(items))
+        super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
+
+    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str | None:
+        """xDSL's print_attr_dict in one string, the values' texts reused (outside alias
+        definitions and capture); None for a key that needs quotes."""
+        parts = []
+        for name, value in sorted(attr_dict.items(), key=self._printed_name):
+            if _BARE_NAME.fullmatch(name) is None:
+                return None
+            parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+        return "{" + ", ".join(parts) + "}"
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
@@ -122,7 +127,7 @@ class TTGIRPrinter(AliasPrinter):
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            form = FORMS.get(op.name)
+            form = FORMS.get(op.name) or (FAST_FORMS.get(op.name) if fastprint.enabled else None)
             if form is None:
                 op.print(self)
             else:
@@ -150,7 +155,7 @@ class TTGIRPrinter(AliasPrinter):
             loc = self._visit(op.location, "loc")
             self._deferrable = False
         generic = self._generic(op)
-        if not generic and op.name in FORMS:
+        if not generic and (op.name in FORMS or op.name in FAST_FORMS):
             return None
         text = fastprint.op_text(self, op, generic, self._templates)
         if text is None:
