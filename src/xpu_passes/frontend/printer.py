@@ -109,11 +109,8 @@ class TTGIRPrinter(AliasPrinter):
         if line is not None:
             self.print_string(line)
             return
-        loc = None
-        if self.print_debuginfo and self.use_aliases:  # (visited by _op_line: the same index)
-            self._deferrable = True
-            loc = self._visit(op.location, "loc")
-            self._deferrable = False
+        # (visited by _op_line: the same index)
+        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
             self.print_string(f'"{op.op_name.data}"')
@@ -149,11 +146,7 @@ class TTGIRPrinter(AliasPrinter):
     def _op_line(self, op: Operation) -> str | None:
         """The op's whole text when its form has a template (fastprint), else None. Its
         location is visited first (MLIR visits an op's location before its contents)."""
-        loc = None
-        if self.print_debuginfo and self.use_aliases:
-            self._deferrable = True
-            loc = self._visit(op.location, "loc")
-            self._deferrable = False
+        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
         generic = self._generic(op)
         if not generic and (op.name in FORMS or op.name in FAST_FORMS):
             return None
