@@ -116,7 +116,8 @@ class _Namer:
                 results = op.results
                 if results:
                     if len(results) == 1 and (plain or (op.name != "arith.constant" and op.name not in RESULT_NAMES)):
-                        names[id(results[0])] = str(self.next_value)  # (the usual op, inline)
+                        (result,) = results  # (the usual op, inline; SSAValues.__getitem__ is Python code)
+                        names[id(result)] = str(self.next_value)
                         self.next_value += 1
                     else:
                         self.number_op(op)

@@ -6,7 +6,8 @@
   `print` (or xDSL's generic form) with each operand and each top-level attribute left
   as a slot, and every later op of that form is the template with the slots filled: the
   operands' SSA names, and the attributes' text through the printer (which visits their
-  aliases in the same order, so alias numbering is unchanged). Which printers are such
+  aliases in the same order, so alias numbering is unchanged; an attribute that visits no
+  alias is its text in the template). Which printers are such
   functions is listed here (`_eligible`): xDSL's declarative formats and the
   hand-written ones below, read for that.
 - Texts of attributes and of alias definitions (aliases.py), with the aliases they visit.
@@ -202,10 +203,23 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
             resolved.append(operands.index(slot))
         else:  # a value that is not an operand
             return None
-    pieces = tuple(text.split(MARK))
+    pieces = text.split(MARK)
     if len(pieces) != len(resolved) + 1:
         return None
-    return pieces, tuple(resolved)
+    # An attribute whose text visits no alias (i32, tensor<4xf32>, 1 : i32) prints the same
+    # in every printer of this mode: its text goes into the template. (Asked in slot order,
+    # as filling would: the aliases other slots visit are visited in the same order.)
+    kept_pieces, kept_slots = [pieces[0]], []
+    for slot, piece in zip(resolved, pieces[1:]):
+        if slot.__class__ is not int:
+            text = printer.attribute_text(slot)
+            hit = printer._printed.get(id(slot))
+            if hit is not None and hit[0] is slot and not hit[2]:
+                kept_pieces[-1] += text + piece
+                continue
+        kept_slots.append(slot)
+        kept_pieces.append(piece)
+    return tuple(kept_pieces), tuple(kept_slots)
 
 
 # id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):

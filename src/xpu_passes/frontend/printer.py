@@ -37,6 +37,7 @@ from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
 _BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
+_GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
 
 
 @dataclass(eq=False, repr=False)
@@ -140,7 +141,7 @@ class TTGIRPrinter(AliasPrinter):
         return (
             self.print_generic_format
             or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
+            or (self.block_arg_locs and op.name in _GENERIC_WITH_ARG_LOCS and self.print_debuginfo)
         )
 
     def _op_line(self, op: Operation) -> str | None:
@@ -167,11 +168,13 @@ class TTGIRPrinter(AliasPrinter):
         results = op.results
         if not results:
             return ""
-        name = self._names.get(id(results[0]))
+        if len(results) == 1:
+            (result,) = results  # (SSAValues.__getitem__ is Python code)
+            name = self._names.get(id(result))
+            return None if name is None else f"%{name} = "
+        name = self._names.get(id(next(iter(results))))
         if name is None:
             return None
-        if len(results) == 1:
-            return f"%{name} = "
         if "#" in name:
             return f"%{name.partition('#')[0]}:{len(results)} = "
         return ", ".join(f"%{self._names[id(r)]}" for r in results) + " = "
@@ -317,7 +320,7 @@ def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool
     if fastprint.enabled:
         fastprint.begin()
         mode = tuple(sorted(printer.renames.items()))
-        printer._templates = fastprint.table(("ops", generic, mode))
+        printer._templates = fastprint.table(("ops", generic, not local_scope, mode))  # (texts in templates)
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
     printer._names = ssa_name_ids(op, generic)
