@@ -223,18 +223,40 @@ class AliasPrinter(Printer):
             self._visited[id(attr)] = (attr, index)
             return index
         known = self._definitions.get(canon) if self._reuse else None
-        if known is None or known[0][2]:
+        if known is None:
             self._deferrable = True
             try:
                 return self._visit(attr, "loc")
             finally:
                 self._deferrable = False
+        _, pieces, nested, depth = known[0]
         index = self._alias_index[canon] = len(self._aliases)
         self._visited[id(attr)] = (attr, index)
         alias = _Alias("loc", True)
-        alias.text, alias.depth = known[0][1][0], known[0][3]
+        alias.depth = depth
         self._aliases.append(alias)
         self._alias_attrs.append(attr)
+        if not nested:
+            alias.text = pieces[0]
+            return index
+        # What _define does with a known definition: visit what it nests, in order.
+        children: list[int] = []
+        out = [pieces[0]]
+        for (child, stem), piece in zip(nested, pieces[1:]):
+            seen = self._visited.get(id(child))
+            if seen is None:
+                saved = self._frames, self._children
+                self._frames, self._children, self._deferrable = [0], children, True
+                try:
+                    child_index = self._visit(child, stem)  # (adds itself to `children`)
+                finally:
+                    self._frames, self._children, self._deferrable = *saved, False
+            else:
+                child_index = seen[1]
+                children.append(child_index)
+            out += ("\x00", str(child_index), "\x01", piece)
+        alias.text = "".join(out)
+        alias.children = children
         return index
 
     def _define(self, attr: Attribute, alias: _Alias) -> None:

@@ -123,14 +123,11 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
     # First by the ids of the very objects (a parse shares its types and attributes: most
     # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
-    key = [type(op)]
-    key += map(id, map(_TYPE, operands))
-    ids = list(map(id, operands))
+    ids = [*map(id, operands)]
+    key = [op.__class__, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
         key.append(1)
         key += [ids.index(i) for i in ids]
-    key.append(None)
-    key += map(id, map(_TYPE, op.results))
     if props := op.properties:
         key.append(None)
         key += props
@@ -141,19 +138,22 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         key += map(id, attrs.values())
     entry = templates.get(k := tuple(key))
     if entry is None:
-        entry = templates[k] = (_by_value(printer, op, generic, templates), _objects(op))
-    template = entry[0]
-    if template is None:
+        template = _by_value(printer, op, generic, templates)
+        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
+        entry = templates[k] = (plan, _objects(op))
+    plan = entry[0]
+    if plan is None:
         return None
-    pieces, slots = template
-    if not slots:
-        return pieces[0]
+    first, pairs = plan
+    if not pairs:
+        return first
     names = printer._names
-    text = printer.attribute_text
-    out = [pieces[0]]
-    for slot, piece in zip(slots, pieces[1:]):
-        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
-        out.append(piece)
+    out = [first]
+    for slot, piece in pairs:
+        if slot.__class__ is int:
+            out += ("%", names[ids[slot]], piece)
+        else:
+            out += (printer.attribute_text(slot), piece)
     return "".join(out)
 
 
