@@ -48,6 +48,7 @@ class TTGIRPrinter(AliasPrinter):
     renames: dict[str, str] = field(default_factory=dict)  # dialect prefixes printed otherwise (spelling)
     _names: dict[int, str] = field(default_factory=dict)  # SSA names by the value's id (asm_names)
     _templates: dict[Any, Any] = field(default_factory=dict)  # fastprint's, of this printer's mode
+    _generic_by_class: dict[type[Operation], Any] = field(default_factory=dict)  # _op_line's: _generic, or 2
 
     def print_ssa_value(self, value: SSAValue) -> str:
         name = self._names.get(id(value))
@@ -148,8 +149,15 @@ class TTGIRPrinter(AliasPrinter):
         """The op's whole text when its form has a template (fastprint), else None. Its
         location is visited first (MLIR visits an op's location before its contents)."""
         loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
-        generic = self._generic(op)
-        if not generic and (op.name in FORMS or op.name in FAST_FORMS):
+        cls = op.__class__
+        generic = self._generic_by_class.get(cls)
+        if generic is None:
+            generic = self._generic(op)
+            if not generic and (op.name in FORMS or op.name in FAST_FORMS):
+                generic = 2  # printed through its form
+            if not issubclass(cls, UnregisteredOp):  # (its name is the instance's)
+                self._generic_by_class[cls] = generic
+        if generic == 2:
             return None
         text = fastprint.op_text(self, op, generic, self._templates)
         if text is None:
