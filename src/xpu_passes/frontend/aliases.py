@@ -62,6 +62,8 @@ ALIAS_STEMS: dict[str, str] = {
 }
 _LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
 
+_KNOWN = fastprint._known  # (emptied in place, never replaced)
+
 # An alias use in the printed text: \x00<index>\x01.
 _REF = re.compile("\x00(\\d+)\x01")
 
@@ -217,7 +219,7 @@ class AliasPrinter(Printer):
         seen = self._visited.get(id(attr))
         if seen is not None:
             return seen[1]
-        canon = fastprint.canonical_id(attr)
+        canon = (_KNOWN.get(id(attr)) or fastprint._learn(attr))[2]  # (fastprint.canonical_id, inline)
         index = self._alias_index.get(canon)
         if index is not None:
             self._visited[id(attr)] = (attr, index)
