@@ -108,9 +108,13 @@ class TTGIRPrinter(AliasPrinter):
 
     def print_op(self, op: Operation) -> None:
         line = self._op_line(op)
-        if line is not None:
+        if line is None:
+            self._print_op_parts(op)
+        else:
             self.print_string(line)
-            return
+
+    def _print_op_parts(self, op: Operation) -> None:
+        """print_op for an op _op_line has no line for."""
         # (visited by _op_line: the same index)
         loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
         self._print_results(op)
@@ -254,7 +258,10 @@ class TTGIRPrinter(AliasPrinter):
                     line = self._op_line(op) if fast else None
                     if line is None:
                         self._print_new_line()
-                        self.print_op(op)
+                        if fast:  # (_op_line has visited its location)
+                            self._print_op_parts(op)
+                        else:
+                            self.print_op(op)
                     else:
                         write(newline)
                         write(line)
