@@ -67,13 +67,16 @@ def _triton(text: str, repeat: int) -> float | None:
     return _best(lambda: oracle.parse_verify(text), repeat)
 
 
-def startup(repeat: int) -> dict[str, float]:
-    """Median CPU time (user+sys, s) of `xpu-opt` on an empty module and with --list-passes."""
+def startup(repeat: int, first: Path | None = None) -> dict[str, float]:
+    """Median CPU time (user+sys, s) of `xpu-opt` on an empty module, with --list-passes and
+    on `first` (a real module: what lazy loading saved must not come back there)."""
     exe = shutil.which("xpu-opt") or str(Path(sys.executable).with_name("xpu-opt"))
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write("module {\n}\n")
     runs = {"empty module": [exe, f.name], "--list-passes": [exe, "--list-passes"],
             "python -c pass": [sys.executable, "-c", "pass"]}
+    if first is not None:
+        runs[f"{first.name} ({first.parent.name})"] = [exe, str(first)]
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(repeat):  # interleaved
         for name, cmd in runs.items():
@@ -211,7 +214,8 @@ def main() -> int:
           f" print {tpr / n * 1e3:.0f} us/op, parse cold {tc / n * 1e3:.0f} us/op")
     stages = parse_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
     print("parse, where the time goes (us/op, all dumps): " + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
-    s = startup(args.startup_repeat)
+    by_size = sorted(rows, key=lambda r: r[1])
+    s = startup(args.startup_repeat, by_size[len(by_size) // 2][0])
     print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")
     print(f"\nprofile of parse+print of {biggest} (top {args.top} by own time):")
     print(profile(biggest.read_text(), args.top))

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from xpu_passes import registry
@@ -19,7 +17,10 @@ from xpu_passes.frontend import ParsedModule, Spelling, TTGIRError, parse_module
 from xpu_passes.frontend.spelling import denormalize, normalize
 from xpu_passes.verify_diagnostics import Diagnostic
 from xpu_passes.registry import PassSpec
-from xpu_passes.transforms import REMARKS, PassError
+
+if TYPE_CHECKING:  # (xdsl.passes and our passes' base are imported only when a pass runs)
+    from xdsl.context import Context
+    from xdsl.passes import ModulePass
 
 
 def _diags(e: TTGIRError) -> list[Diagnostic]:
@@ -40,8 +41,12 @@ def process_chunk(
     verify = not args.disable_verify
     quiet = args.verify_diagnostics  # diagnostics are checked, not printed
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    REMARKS.enabled = _wants_remarks(args, chunk)
-    REMARKS.drain()
+    if (any(kind == "python" for kind, _ in segments) or args.xpu_pipeline is not None
+            or "xpu_passes.transforms.base" in sys.modules):
+        from xpu_passes.transforms import REMARKS
+
+        REMARKS.enabled = _wants_remarks(args, chunk)
+        REMARKS.drain()
     parsed: ParsedModule | None = None
     native_text: str | None = None  # triton's print after a native segment (locations name the input)
     after = ""  # the passes the current text comes out of, for errors located in it
@@ -146,6 +151,8 @@ def _locate(parsed: ParsedModule) -> None:
 
 def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:
     """Run one pass; a failure becomes a located diagnostic naming the pass."""
+    from xpu_passes.transforms import PassError
+
     try:
         p.apply(ctx, parsed.module)
     except PassError as e:
@@ -161,6 +168,8 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagno
 
 
 def _remarks(parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:
+    from xpu_passes.transforms import REMARKS
+
     for r in REMARKS.drain():
         where = parsed.where(r.op)
         line, col = where if where is not None else (parsed.source.line_offset + 1, 1)

@@ -9,11 +9,8 @@ carry the input's line:col; its temporary path is replaced by the input's name.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import signal
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +80,10 @@ def run_segment(
     text: str, specs: list[PassSpec], display: str, line_offset: int = 0, compile_options: dict[str, Any] | None = None
 ) -> NativeResult:
     """Run native `specs` on `text` in a forked child; NativeFailure with triton's located diagnostics."""
+    import json  # (here: xpu-opt without native passes does not import them)
+    import signal
+    import tempfile
+
     names = ", ".join(s.name for s in specs) or "(none)"
     with tempfile.TemporaryDirectory(prefix="xpu-opt-") as tmp:
         path = os.path.join(tmp, "input.mlir")

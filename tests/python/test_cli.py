@@ -172,6 +172,22 @@ def test_native_only_run_does_not_import_xdsl(tmp_path: Path) -> None:
     assert out.split() == ["0", "False", "True", "False"]
 
 
+def test_run_without_passes_imports_no_pass_machinery(tmp_path: Path) -> None:
+    """Start-up: a module only read and printed does not import xDSL's pass module or our
+    passes' base; a pass flag does import them (and runs)."""
+    (tmp_path / "in.mlir").write_text(MODULE)
+    code = ("import sys, io, contextlib; from xpu_passes import cli\n"
+            "out = io.StringIO()\n"
+            f"with contextlib.redirect_stdout(out): rc = cli.run([{str(tmp_path / 'in.mlir')!r}] + sys.argv[1:])\n"
+            "print(rc, 'arith.addi %arg0' in out.getvalue(),"
+            " *(m in sys.modules for m in ('xdsl.passes', 'xpu_passes.transforms.base')))")
+    bare = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert bare.split() == ["0", "True", "False", "False"]
+    flag = "-tritonintelgpu-remove-layout-conversions"
+    with_pass = subprocess.run([sys.executable, "-c", code, flag], capture_output=True, text=True, check=True).stdout
+    assert with_pass.split() == ["0", "True", "True", "True"]
+
+
 def _intel_lit() -> Any:
     import importlib.util
 

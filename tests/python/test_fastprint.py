@@ -52,6 +52,47 @@ def _differences(text: str, name: str) -> Iterator[str]:
                 yield f"{name} ({form}, {attempt} print), line {i + 1}: {a[i:i + 1]} != {b[i:i + 1]}"
 
 
+# Forms the one-string headers (fastforms.py, upstream_forms._scf_for_head) cover and those
+# they leave to the op's own print: results, a declaration, a quoted argument attribute,
+# an index and an i32 loop, a value used twice, an unnamed and a named location.
+EDGE_FORMS = """\
+#loc = loc("k.py":3:0)
+module {
+  tt.func private @decl(i32) -> i32 loc(#loc)
+  tt.func public @f(%a: i32 {"quoted key" = 1 : i32, tt.divisibility = 16 : i32} loc(#loc), %n: index loc("k.py":3:9)) -> i32 {
+    %c0 = arith.constant 0 : index loc(#loc)
+    %c1 = arith.constant 1 : index loc(#loc)
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (i32) {
+      %s = arith.addi %acc, %acc : i32 loc(fused["k.py":4:1, "k.py":4:2])
+      scf.yield %s : i32 loc(#loc)
+    } loc(#loc)
+    %t:2 = scf.for %j = %a to %r step %a iter_args(%x = %r, %y = %a) -> (i32, i32)  : i32 {
+      scf.yield %y, %x : i32, i32 loc(callsite("g"("k.py":5:1) at #loc))
+    } loc(#loc)
+    tt.return %t#0 : i32 loc(#loc)
+  } loc(#loc)
+  tt.func @g(%p: !tt.ptr<f32> {"quoted key" = 1 : i32}, %q: i32 {tt.divisibility = 16 : i32} loc(#loc)) attributes {noinline = false} {
+    tt.return loc(unknown)
+  } loc(#loc)
+  tt.func public @h(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32}, %q: i32) {
+    tt.return
+  } loc(#loc)
+}
+"""
+
+
+def test_fast_headers_are_the_ops_own_print_on_edge_forms() -> None:
+    assert not list(_differences(EDGE_FORMS, "edge forms"))
+    printed = _print(parse_module(make_context(), EDGE_FORMS, "edge").module, Spelling.choose("triton-3.3"), True,
+                     dict(debuginfo=True))
+    assert '%arg0: i32 {"quoted key" = 1 : i32, tt.divisibility = 16 : i32} loc("k.py":3:0)' in printed
+    assert "step %arg0 iter_args(%arg3 = %0, %arg4 = %arg0) -> (i32, i32)  : i32 {" in printed
+    assert ('@g(%arg0: !tt.ptr<f32> {"quoted key" = 1 : i32} loc(unknown), %arg1: i32 {tt.divisibility = 16 : i32}'
+            ' loc("k.py":3:0)) attributes {noinline = false} {') in printed
+    assert ("tt.func public @h(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32}"
+            " loc(unknown), %arg1: i32 loc(unknown)) {") in printed
+
+
 def _lit_inputs() -> Iterator[tuple[str, str]]:
     """Every chunk of every lit input that parses (negative tests do not)."""
     for path in sorted(LIT.rglob("*.mlir")):

@@ -62,6 +62,8 @@ ALIAS_STEMS: dict[str, str] = {
 }
 _LOCATIONS = (UnknownLoc, FileLineColLoc, CallSiteLoc, NameLoc, FusedLoc)
 
+_KNOWN = fastprint._known  # (emptied in place, never replaced)
+
 # An alias use in the printed text: \x00<index>\x01.
 _REF = re.compile("\x00(\\d+)\x01")
 
@@ -210,6 +212,55 @@ class AliasPrinter(Printer):
             self._children.append(index)  # type: ignore[union-attr]
         return index
 
+    def visit_op_location(self, attr: Attribute) -> int:
+        """_visit(attr, "loc") for an op's own location (deferrable, outside definitions),
+        without the general path when the location was seen before or its definition
+        (nothing nested) is known from an earlier printer: the most frequent visits."""
+        seen = self._visited.get(id(attr))
+        if seen is not None:
+            return seen[1]
+        canon = (_KNOWN.get(id(attr)) or fastprint._learn(attr))[2]  # (fastprint.canonical_id, inline)
+        index = self._alias_index.get(canon)
+        if index is not None:
+            self._visited[id(attr)] = (attr, index)
+            return index
+        known = self._definitions.get(canon) if self._reuse else None
+        if known is None:
+            self._deferrable = True
+            try:
+                return self._visit(attr, "loc")
+            finally:
+                self._deferrable = False
+        _, pieces, nested, depth = known[0]
+        index = self._alias_index[canon] = len(self._aliases)
+        self._visited[id(attr)] = (attr, index)
+        alias = _Alias("loc", True)
+        alias.depth = depth
+        self._aliases.append(alias)
+        self._alias_attrs.append(attr)
+        if not nested:
+            alias.text = pieces[0]
+            return index
+        # What _define does with a known definition: visit what it nests, in order.
+        children: list[int] = []
+        out = [pieces[0]]
+        for (child, stem), piece in zip(nested, pieces[1:]):
+            seen = self._visited.get(id(child))
+            if seen is None:
+                saved = self._frames, self._children
+                self._frames, self._children, self._deferrable = [0], children, True
+                try:
+                    child_index = self._visit(child, stem)  # (adds itself to `children`)
+                finally:
+                    self._frames, self._children, self._deferrable = *saved, False
+            else:
+                child_index = seen[1]
+                children.append(child_index)
+            out += ("\x00", str(child_index), "\x01", piece)
+        alias.text = "".join(out)
+        alias.children = children
+        return index
+
     def _define(self, attr: Attribute, alias: _Alias) -> None:
         """The alias's definition text, its depth and the aliases it nests."""
         known = fastprint.recall(self._definitions, attr) if self._reuse else None
@@ -246,18 +297,20 @@ class AliasPrinter(Printer):
 
     def finish(self, body: str, debuginfo: bool) -> str:
         """Alias definitions before (and, with debug info, after) the printed `body`."""
-        order = sorted(range(len(self._aliases)), key=lambda i: (self._aliases[i].depth, self._aliases[i].stem, i))
+        aliases = self._aliases
+        order = [i for _, _, i in sorted([(a.depth, a.stem, i) for i, a in enumerate(aliases)])]
         names = [""] * len(order)
         counts: dict[str, int] = {}
         for i in order:
-            stem = self._aliases[i].stem
+            stem = aliases[i].stem
             n = counts.get(stem, 0)
             counts[stem] = n + 1
             names[i] = f"#{stem}{n if n else ''}"
+        by_ref = dict(zip(map(str, range(len(names))), names))
 
         def sub(text: str) -> str:
             parts = _REF.split(text)
-            parts[1::2] = [names[int(i)] for i in parts[1::2]]
+            parts[1::2] = map(by_ref.__getitem__, parts[1::2])
             return "".join(parts)
 
         before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)

@@ -110,9 +110,17 @@ class _Namer:
                     self.names[id(arg)] = str(self.next_value)
                     self.next_value += 1
             op = block.first_op
+            names = self.names
+            plain = self.generic
             while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
-                if op.results:
-                    self.number_op(op)
+                results = op.results
+                if results:
+                    if len(results) == 1 and (plain or (op.name != "arith.constant" and op.name not in RESULT_NAMES)):
+                        (result,) = results  # (the usual op, inline; SSAValues.__getitem__ is Python code)
+                        names[id(result)] = str(self.next_value)
+                        self.next_value += 1
+                    else:
+                        self.number_op(op)
                 if op.regions:
                     nested.append(op)
                 op = op._next_op

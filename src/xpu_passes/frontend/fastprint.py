@@ -6,7 +6,8 @@
   `print` (or xDSL's generic form) with each operand and each top-level attribute left
   as a slot, and every later op of that form is the template with the slots filled: the
   operands' SSA names, and the attributes' text through the printer (which visits their
-  aliases in the same order, so alias numbering is unchanged). Which printers are such
+  aliases in the same order, so alias numbering is unchanged; an attribute that visits no
+  alias is its text in the template). Which printers are such
   functions is listed here (`_eligible`): xDSL's declarative formats and the
   hand-written ones below, read for that.
 - Texts of attributes and of alias definitions (aliases.py), with the aliases they visit.
@@ -120,12 +121,54 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         return None
     operands = op._operands
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)
-    # Attributes by the id of their canonical object: equal attributes print alike.
-    known = _known
-    key = [type(op)]
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, operands)]
-    ids = list(map(id, operands))
+    # First by the ids of the very objects (a parse shares its types and attributes: most
+    # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
+    ids = [*map(id, operands)]
+    key = [op.__class__, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
+        key.append(1)
+        key += [ids.index(i) for i in ids]
+    if props := op.properties:
+        key.append(None)
+        key += props
+        key += map(id, props.values())
+    if attrs := op.attributes:
+        key.append(0)
+        key += attrs
+        key += map(id, attrs.values())
+    entry = templates.get(k := tuple(key))
+    if entry is None:
+        template = _by_value(printer, op, generic, templates)
+        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
+        entry = templates[k] = (plan, _objects(op))
+    plan = entry[0]
+    if plan is None:
+        return None
+    first, pairs = plan
+    if not pairs:
+        return first
+    names = printer._names
+    out = [first]
+    for slot, piece in pairs:
+        if slot.__class__ is int:
+            out += ("%", names[ids[slot]], piece)
+        else:
+            out += (printer.attribute_text(slot), piece)
+    return "".join(out)
+
+
+def _objects(op: Operation) -> tuple[Any, ...]:
+    """The objects whose ids op_text's key holds (kept with the entry, so the ids stay theirs)."""
+    return (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values())
+
+
+def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> Template | None:
+    """The template of the op's form keyed by canonical ids, captured on first sight."""
+    known = _known
+    key: list[Any] = ["by value", type(op)]
+    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op._operands)]
+    ids = list(map(id, op._operands))
+    if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
@@ -140,25 +183,10 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
     entry = templates.get(k := tuple(key))
     if entry is None:
-        if not _eligible(type(op), generic):
-            template = None
-        else:
-            template = _capture(printer, op, generic)
-        keep = [known[i][3] for i in map(id, (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values()))]
+        template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
+        keep = tuple(known[i][3] for i in map(id, _objects(op)))
         entry = templates[k] = (template, keep)
-    template = entry[0]
-    if template is None:
-        return None
-    pieces, slots = template
-    if not slots:
-        return pieces[0]
-    names = printer._names
-    text = printer.attribute_text
-    out = [pieces[0]]
-    for slot, piece in zip(slots, pieces[1:]):
-        out.append("%" + names[ids[slot]] if slot.__class__ is int else text(slot))
-        out.append(piece)
-    return "".join(out)
+    return entry[0]
 
 
 def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:
@@ -175,10 +203,23 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
             resolved.append(operands.index(slot))
         else:  # a value that is not an operand
             return None
-    pieces = tuple(text.split(MARK))
+    pieces = text.split(MARK)
     if len(pieces) != len(resolved) + 1:
         return None
-    return pieces, tuple(resolved)
+    # An attribute whose text visits no alias (i32, tensor<4xf32>, 1 : i32) prints the same
+    # in every printer of this mode: its text goes into the template. (Asked in slot order,
+    # as filling would: the aliases other slots visit are visited in the same order.)
+    kept_pieces, kept_slots = [pieces[0]], []
+    for slot, piece in zip(resolved, pieces[1:]):
+        if slot.__class__ is not int:
+            text = printer.attribute_text(slot)
+            hit = printer._printed.get(id(slot))
+            if hit is not None and hit[0] is slot and not hit[2]:
+                kept_pieces[-1] += text + piece
+                continue
+        kept_slots.append(slot)
+        kept_pieces.append(piece)
+    return tuple(kept_pieces), tuple(kept_slots)
 
 
 # id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):

@@ -32,10 +32,12 @@ from xpu_passes.frontend import fastprint
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
+from xpu_passes.frontend.fastforms import FORMS as FAST_FORMS
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
 _BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
+_GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
 
 
 @dataclass(eq=False, repr=False)
@@ -46,6 +48,7 @@ class TTGIRPrinter(AliasPrinter):
     renames: dict[str, str] = field(default_factory=dict)  # dialect prefixes printed otherwise (spelling)
     _names: dict[int, str] = field(default_factory=dict)  # SSA names by the value's id (asm_names)
     _templates: dict[Any, Any] = field(default_factory=dict)  # fastprint's, of this printer's mode
+    _generic_by_class: dict[type[Operation], Any] = field(default_factory=dict)  # _op_line's: _generic, or 2
 
     def print_ssa_value(self, value: SSAValue) -> str:
         name = self._names.get(id(value))
@@ -76,18 +79,22 @@ class TTGIRPrinter(AliasPrinter):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        items = sorted(attr_dict.items(), key=self._printed_name)
         if self._slots is None and self._frames is None and not self.printing_location:
-            # xDSL's print_attr_dict in one string, the values' texts reused.
-            parts = []
-            for name, value in items:
-                if _BARE_NAME.fullmatch(name) is None:
-                    break
-                parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
-            else:
-                self.print_string("{" + ", ".join(parts) + "}")
+            text = self.attr_dict_text(attr_dict)
+            if text is not None:
+                self.print_string(text)
                 return
-        super().print_attr_dict(dict(items))
+        super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
+
+    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str | None:
+        """xDSL's print_attr_dict in one string, the values' texts reused (outside alias
+        definitions and capture); None for a key that needs quotes."""
+        parts = []
+        for name, value in sorted(attr_dict.items(), key=self._printed_name):
+            if _BARE_NAME.fullmatch(name) is None:
+                return None
+            parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+        return "{" + ", ".join(parts) + "}"
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
@@ -100,27 +107,16 @@ class TTGIRPrinter(AliasPrinter):
     # ---------------------------------------------------------------- operations
 
     def print_op(self, op: Operation) -> None:
-        loc = None
-        if self.print_debuginfo and self.use_aliases:
-            self._deferrable = True
-            loc = self._visit(op.location, "loc")
-            self._deferrable = False
-        generic = (
-            self.print_generic_format
-            or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
-        )
-        if generic or op.name not in FORMS:
-            # The whole line at once when the op's form has a template (fastprint).
-            text = fastprint.op_text(self, op, generic, self._templates)
-            head = None if text is None else self._results_text(op)
-            if head is not None:
-                if self.print_debuginfo:
-                    tail = f" loc(\x00{loc}\x01)" if loc is not None else " " + self.attribute_text(op.location)
-                    self.print_string(head + text + tail)  # type: ignore[operator]
-                else:
-                    self.print_string(head + text)  # type: ignore[operator]
-                return
+        line = self._op_line(op)
+        if line is None:
+            self._print_op_parts(op)
+        else:
+            self.print_string(line)
+
+    def _print_op_parts(self, op: Operation) -> None:
+        """print_op for an op _op_line has no line for."""
+        # (visited by _op_line: the same index)
+        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
         self._print_results(op)
         if isinstance(op, UnregisteredOp):
             self.print_string(f'"{op.op_name.data}"')
@@ -128,17 +124,13 @@ class TTGIRPrinter(AliasPrinter):
             del op.attributes["op_name__"]
             self.print_op_with_default_format(op)
             op.attributes["op_name__"] = op_name
-        elif (
-            self.print_generic_format
-            or Operation.print is type(op).print
-            or (self.block_arg_locs and self.print_debuginfo and op.name in ("scf.for", "scf.while"))
-        ):
+        elif self._generic(op):
             # block_arg_locs: generic form for this op only; the ops in its regions keep their custom syntax.
             self.print_string(f'"{op.name}"')
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            form = FORMS.get(op.name)
+            form = FORMS.get(op.name) or (FAST_FORMS.get(op.name) if fastprint.enabled else None)
             if form is None:
                 op.print(self)
             else:
@@ -150,16 +142,51 @@ class TTGIRPrinter(AliasPrinter):
             else:
                 self.print_string(f" loc(\x00{loc}\x01)")
 
+    def _generic(self, op: Operation) -> bool:
+        return (
+            self.print_generic_format
+            or Operation.print is type(op).print
+            or (self.block_arg_locs and op.name in _GENERIC_WITH_ARG_LOCS and self.print_debuginfo)
+        )
+
+    def _op_line(self, op: Operation) -> str | None:
+        """The op's whole text when its form has a template (fastprint), else None. Its
+        location is visited first (MLIR visits an op's location before its contents)."""
+        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
+        cls = op.__class__
+        generic = self._generic_by_class.get(cls)
+        if generic is None:
+            generic = self._generic(op)
+            if not generic and (op.name in FORMS or op.name in FAST_FORMS):
+                generic = 2  # printed through its form
+            if not issubclass(cls, UnregisteredOp):  # (its name is the instance's)
+                self._generic_by_class[cls] = generic
+        if generic == 2:
+            return None
+        text = fastprint.op_text(self, op, generic, self._templates)
+        if text is None:
+            return None
+        head = self._results_text(op)
+        if head is None:
+            return None
+        if not self.print_debuginfo:
+            return head + text
+        if loc is not None:
+            return f"{head}{text} loc(\x00{loc}\x01)"
+        return f"{head}{text} {self.attribute_text(op.location)}"
+
     def _results_text(self, op: Operation) -> str | None:
         """`%name = ` (and the like) before the op; None: names not given by ssa_names."""
         results = op.results
         if not results:
             return ""
-        name = self._names.get(id(results[0]))
+        if len(results) == 1:
+            (result,) = results  # (SSAValues.__getitem__ is Python code)
+            name = self._names.get(id(result))
+            return None if name is None else f"%{name} = "
+        name = self._names.get(id(next(iter(results))))
         if name is None:
             return None
-        if len(results) == 1:
-            return f"%{name} = "
         if "#" in name:
             return f"%{name.partition('#')[0]}:{len(results)} = "
         return ", ".join(f"%{self._names[id(r)]}" for r in results) + " = "
@@ -221,11 +248,24 @@ class TTGIRPrinter(AliasPrinter):
             self.print_string(_predecessors_comment(block, self._blocks))
         self._indent += 1
         try:
+            # An op with a template is one line, written at once (print_op otherwise).
+            fast = not self._next_line_callback
+            newline = "\n" + " " * (self._indent * self.indent_num_spaces)
+            write = self.stream.write  # type: ignore[union-attr]
             op = block.first_op
             while op is not None:  # (xDSL's `block.ops` iterates through Python calls)
                 if print_block_terminator or not op.has_trait(IsTerminator, value_if_unregistered=False):
-                    self._print_new_line()
-                    self.print_op(op)
+                    line = self._op_line(op) if fast else None
+                    if line is None:
+                        self._print_new_line()
+                        if fast:  # (_op_line has visited its location)
+                            self._print_op_parts(op)
+                        else:
+                            self.print_op(op)
+                    else:
+                        write(newline)
+                        write(line)
+                        self._current_line += 1
                 op = op._next_op
         finally:
             self._indent -= 1
@@ -295,7 +335,7 @@ def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool
     if fastprint.enabled:
         fastprint.begin()
         mode = tuple(sorted(printer.renames.items()))
-        printer._templates = fastprint.table(("ops", generic, mode))
+        printer._templates = fastprint.table(("ops", generic, not local_scope, mode))  # (texts in templates)
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
     printer._names = ssa_name_ids(op, generic)

@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
+
+from xpu_passes.frontend import fastprint
 
 if TYPE_CHECKING:
     from xdsl.dialects import scf
@@ -19,6 +21,39 @@ if TYPE_CHECKING:
 def _scf_for(printer: Printer, op: "scf.ForOp") -> None:
     # MLIR's ForOp::print: `step %s  : i32 {` (its separator, then " : type ").
     indvar, *iter_args = op.body.block.args
+    head = _scf_for_head(printer, op, indvar, iter_args)
+    if head is not None:
+        printer.print_string(head)
+    else:
+        _print_scf_for_head(printer, op, indvar, iter_args)
+    printer.print_region(op.body, print_entry_block_args=False, print_empty_block=False,
+                         print_block_terminators=bool(op.iter_args))
+    printer.print_op_attributes(op.attributes)
+
+
+def _scf_for_head(printer: Printer, op: "scf.ForOp", indvar: SSAValue, iter_args: list[SSAValue]) -> str | None:
+    """The text before the body in one string (TTGIRPrinter: names and type texts it keeps),
+    or None: printed piece by piece."""
+    names = getattr(printer, "_names", None)
+    if (names is None or not fastprint.enabled or getattr(printer, "_slots", True) is not None
+            or getattr(printer, "_frames", True) is not None or printer.printing_location):
+        return None
+    ids = [indvar, op.lb, op.ub, op.step, *iter_args, *op.iter_args]
+    got = [names.get(id(v)) for v in ids]
+    if None in got:
+        return None
+    text = f" %{got[0]} = %{got[1]} to %{got[2]} step %{got[3]}"
+    if iter_args:
+        n = len(iter_args)
+        pairs = ", ".join(f"%{a} = %{i}" for a, i in zip(got[4 : 4 + n], got[4 + n :]))
+        types = ", ".join(map(printer.attribute_text, op.iter_args.types))  # type: ignore[attr-defined]
+        text += f" iter_args({pairs}) -> ({types})"
+    if not isinstance(indvar.type, IndexType):
+        return f"{text}  : {printer.attribute_text(indvar.type)} "  # type: ignore[attr-defined]
+    return text + " "
+
+
+def _print_scf_for_head(printer: Printer, op: "scf.ForOp", indvar: SSAValue, iter_args: list[SSAValue]) -> None:
     printer.print_string(" ")
     printer.print_ssa_value(indvar)
     printer.print_string(" = ")
@@ -43,9 +78,6 @@ def _scf_for(printer: Printer, op: "scf.ForOp") -> None:
         printer.print_string(" : ")
         printer.print_attribute(indvar.type)
         printer.print_string(" ")
-    printer.print_region(op.body, print_entry_block_args=False, print_empty_block=False,
-                         print_block_terminators=bool(op.iter_args))
-    printer.print_op_attributes(op.attributes)
 
 
 # By op name: xDSL's class or a subclass of it (mlir_compat's read more forms) print MLIR's.
