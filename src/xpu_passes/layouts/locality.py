@@ -1,0 +1,141 @@
+"""What RemoveLayoutConversions' validity checks (layouts/solution.py) read around an op.
+
+Helpers of the checks, written so that a check costs the ops it looks at: the enclosing
+layout context remembered per parent op for the duration of one check (`Contexts`), the
+key under which a region-less op's verification is remembered (`verify_key_of`), what a
+local check must look at again after a change (`near`), and IsolatedFromAbove judged in
+one walk of a module (`isolated_module`) or on the changed ops only (`isolated`).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.traits import IsolatedFromAbove
+
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.frontend.fastops import VERIFIED, verify_key
+
+
+def attached(module: Operation, op: Operation | None) -> bool:
+    """Whether `op` is (still) inside `module`."""
+    while op is not None:
+        if op is module:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+    """What a local check must look at again after a change, and the changed ops still in `module`.
+
+    An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
+    empty and their last ops (terminators, which read their parent in turn), and, for
+    IsolatedFromAbove, the operands of every nested op (`isolated`). So: the changed ops,
+    the terminators of their regions, the parents of changed terminators, and the ops whose
+    blocks got another last op (`reshaped`)."""
+    dirty = {op for op in touched if attached(module, op)}
+    out = dirty | {op for op in reshaped if attached(module, op)}
+    for c in dirty:
+        for r in c.regions:
+            out.update(b.last_op for b in r.blocks if b.last_op is not None)
+        if c.next_op is None and (p := c.parent_op()) is not None:
+            out.add(p)
+    return out, dirty
+
+
+class Contexts:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), outermost first,
+    per parent op; valid while no such attribute changes (one check)."""
+
+    def __init__(self) -> None:
+        self._inside: dict[Operation | None, list[object]] = {None: []}
+
+    def of(self, op: Operation) -> list[object]:
+        return self._within(op.parent_op())
+
+    def _within(self, p: Operation | None) -> list[object]:
+        hit = self._inside.get(p)
+        if hit is None:
+            assert p is not None
+            hit = self._within(p.parent_op())
+            if p.name in CONTEXT_OPS:
+                hit = [*hit, *(p.attributes.get(k) for k in CONTEXT_ATTRS)]
+            self._inside[p] = hit
+        return hit
+
+
+# Signatures of other ops without regions that verified (see verify_key_of), like fastops.VERIFIED.
+_VERIFIED: dict[tuple[int, ...], list[object]] = {}
+
+
+def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
+    """What verifying an op without regions or successors, not last in its block, reads: its
+    signature (fastops.verify_key), the enclosing layout context and its parent's class (a
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
+    key = verify_key(op, context)
+    if key is not None:
+        return key[0], key[1], VERIFIED
+    if op.regions or op.successors or op.next_op is None:
+        return None
+    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
+                             *(r.type for r in op.results)]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects, _VERIFIED
+
+
+_ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
+
+
+def _is_isolated(op: Operation) -> bool:
+    t = type(op)
+    hit = _ISOLATED.get(t)
+    if hit is None:
+        hit = _ISOLATED[t] = op.has_trait(IsolatedFromAbove)
+    return hit
+
+
+def isolated(dirty: set[Operation]) -> bool:
+    """IsolatedFromAbove for every ancestor that has it, once it held before and only the
+    `dirty` ops (all whose operands changed, all new ones) may use other values now."""
+    for t in dirty:
+        p = t.parent_op()
+        while p is not None:
+            if _is_isolated(p) and any(not p.is_ancestor(v.owner) or v.owner is p for v in t.operands):
+                return False
+            p = p.parent_op()
+    return True
+
+
+def isolated_module(ops: list[Operation]) -> bool:
+    """What IsolatedFromAbove's verifier says of every op of a module (`ops`: its walk, the
+    module first), in one walk: every operand of an op is defined inside each IsolatedFromAbove
+    ancestor of the op (within the module). An ancestor chain is a prefix of the chains of the
+    ops below, so being inside the innermost one is enough."""
+    chain: dict[Operation, tuple[Operation, ...]] = {}  # op -> the isolated ops among it and its ancestors
+    root = ops[0] if ops else None
+    for op in ops:
+        p = op.parent_op() if op is not root else None
+        outer = chain[p] if p is not None else ()
+        chain[op] = (*outer, op) if _is_isolated(op) else outer
+    for op in ops:  # a value may be defined after its use in the walk (the verifier does not mind)
+        p = op.parent_op() if op is not root else None
+        outer = chain[p] if p is not None else ()
+        need = len(outer)
+        for v in op.operands if need else ():
+            scope = _scope(v, chain)
+            if scope is None or len(scope) < need or scope[need - 1] is not outer[-1]:
+                return False
+    return True
+
+
+def _scope(v: SSAValue, chain: dict[Operation, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
+    """The isolated ops `v` is defined inside (None: not inside the module, as far as seen)."""
+    if isinstance(v, OpResult):
+        p = v.owner.parent_op()
+        return None if p is None else chain.get(p)  # strictly inside: not the defining op itself
+    owner = v.owner
+    p = owner.parent_op() if isinstance(owner, Block) else None
+    return None if p is None else chain.get(p)  # a block argument is inside its block's op
