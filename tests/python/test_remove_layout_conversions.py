@@ -328,3 +328,34 @@ def test_isolated_module_agrees_with_the_verifier(which: str) -> None:
     assert verifier == (which == "valid")
     assert isolated_module(walk_list(module)) == verifier
     assert (layout_errors(module) == []) == verifier
+
+
+def _shape(module: object) -> list[object]:
+    """Every value's name hint, type and users (walk positions, operand index, in use-list order)."""
+    from xpu_passes.layouts.journal import walk_list
+
+    ops = walk_list(module)  # type: ignore[arg-type]
+    at = {o: i for i, o in enumerate(ops)}
+    out: list[object] = []
+    for o in ops:
+        out.append((o.name, str(o.location), len(o.successors)))
+        for v in (*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)):
+            out.append((v.name_hint, v.type, [(at[u.operation], u.index) for u in v.uses]))
+    return out
+
+
+@pytest.mark.parametrize("kernel", ["flash_attention_fwd-64x32x64-w4-s2", "layer_norm_fwd-256-w4-s1"])
+def test_working_copy_is_what_xdsl_clone_makes(kernel: str) -> None:
+    """RLC's working copy (layouts/clone.py) equals `Operation.clone()`: text with locations,
+    name hints, types, and every use list in the same order (the pass's walks read them)."""
+    from xpu_passes.frontend import Spelling
+    from xpu_passes.layouts.clone import clone
+
+    entry, position = next((e, i) for e, i in CASES if Path(e["dir"]).name == kernel)
+    step = [s for s in entry["steps"] if s["step"] == STEP][position]
+    module = parse_module(make_context(), (Path(entry["dir"]) / step["file"]).read_text()).module
+    theirs, ours = module.clone(), clone(module)
+    spelling = Spelling.choose("triton-3.3")
+    assert print_module(ours, spelling, debuginfo=True) == print_module(theirs, spelling, debuginfo=True)
+    assert _shape(ours) == _shape(theirs) and len(_shape(ours)) > 100
+    ours.verify()
