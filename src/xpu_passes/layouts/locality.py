@@ -99,13 +99,26 @@ def _is_isolated(op: Operation) -> bool:
 
 def isolated(dirty: set[Operation]) -> bool:
     """IsolatedFromAbove for every ancestor that has it, once it held before and only the
-    `dirty` ops (all whose operands changed, all new ones) may use other values now."""
+    `dirty` ops (all whose operands changed, all new ones) may use other values now. Inside
+    the innermost such ancestor is inside all of them."""
+    inner: dict[Operation | None, Operation | None] = {}  # parent -> its innermost isolated ancestor-or-self
     for t in dirty:
+        block = t.parent
         p = t.parent_op()
-        while p is not None:
-            if _is_isolated(p) and any(not p.is_ancestor(v.owner) or v.owner is p for v in t.operands):
+        q = inner.get(p, False)
+        if q is False:
+            q = p
+            while q is not None and not _is_isolated(q):
+                q = q.parent_op()
+            inner[p] = q
+        if q is None:
+            continue
+        for v in t.operands:
+            owner = v.owner
+            if owner is block or (isinstance(owner, Operation) and owner.parent is block and block is not None):
+                continue  # defined in t's block: inside q (q is t's block's op or above it)
+            if not q.is_ancestor(owner) or owner is q:
                 return False
-            p = p.parent_op()
     return True
 
 

@@ -131,6 +131,8 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
     def tile(ld: tt.LoadOp) -> bool:
+        if not isinstance(ld.result.type, TensorType) or len(ld.result.type.get_shape()) < 2:
+            return False  # what classify_pointer_tensor says of 1D, without the analysis
         if not ai:
             ai.append(AxisInfoAnalysis(module))
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
