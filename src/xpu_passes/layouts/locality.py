@@ -16,13 +16,22 @@ from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, verify_key
 
 
-def attached(module: Operation, op: Operation | None) -> bool:
-    """Whether `op` is (still) inside `module`."""
-    while op is not None:
-        if op is module:
-            return True
-        op = op.parent_op()
-    return False
+def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
+    """Those of `ops` still inside `module` (ancestors looked at once for all)."""
+    seen: dict[Operation, bool] = {module: True}
+    out: set[Operation] = set()
+    for op in ops:
+        path: list[Operation] = []
+        o: Operation | None = op
+        while o is not None and o not in seen:
+            path.append(o)
+            o = o.parent_op()
+        inside = o is not None and seen[o]
+        for p in path:
+            seen[p] = inside
+        if inside:
+            out.add(op)
+    return out
 
 
 def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
@@ -33,8 +42,8 @@ def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -
     IsolatedFromAbove, the operands of every nested op (`isolated`). So: the changed ops,
     the terminators of their regions, the parents of changed terminators, and the ops whose
     blocks got another last op (`reshaped`)."""
-    dirty = {op for op in touched if attached(module, op)}
-    out = dirty | {op for op in reshaped if attached(module, op)}
+    dirty = attached_of(module, touched)
+    out = dirty | attached_of(module, reshaped)
     for c in dirty:
         for r in c.regions:
             out.update(b.last_op for b in r.blocks if b.last_op is not None)

@@ -25,7 +25,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
-from xpu_passes.layouts.locality import Contexts, attached, isolated, isolated_module, near, verify_key_of
+from xpu_passes.layouts.locality import Contexts, attached_of, isolated, isolated_module, near, verify_key_of
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
@@ -77,7 +77,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
     hit = _CONTRIBUTION.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
         return hit[1]
-    if isinstance(op, ttg.ConvertLayoutOp):
+    if type(op) is ttg.ConvertLayoutOp:
         dst = encoding(op.result.type)
         out = (_cvt_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
     else:
@@ -91,11 +91,22 @@ def _contribution(op: Operation) -> tuple[int, int]:
     return out
 
 
+_COSTED: dict[type, bool] = {}  # class -> a conversion, scan or reduction (isinstance through ABCMeta is slow)
+
+
+def _costed(op: Operation) -> bool:
+    t = type(op)
+    hit = _COSTED.get(t)
+    if hit is None:
+        hit = _COSTED[t] = isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)
+    return hit
+
+
 def figures(module: Operation) -> Figures:
     cost = slm = converts = 0
     for op in walk_list(module):
-        if isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
-            converts += isinstance(op, ttg.ConvertLayoutOp)
+        if _costed(op):
+            converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
             slm = max(slm, bytes_)
             if c:
@@ -230,7 +241,7 @@ class Ledger:
 
     @staticmethod
     def _part(op: Operation) -> tuple[int, int] | None:
-        if not isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
+        if not _costed(op):
             return None
         c, bytes_ = _contribution(op)
         return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
@@ -241,7 +252,7 @@ class Ledger:
             return
         if log:
             self._log.append((op, old))
-        is_cvt = isinstance(op, ttg.ConvertLayoutOp)
+        is_cvt = type(op) is ttg.ConvertLayoutOp
         if old is not None:
             self.cost -= old[0]
             self.converts -= is_cvt
@@ -256,8 +267,9 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
+        inside = attached_of(self.module, ops)
         for op in ops:
-            self._set(op, self._part(op) if attached(self.module, op) else None)
+            self._set(op, self._part(op) if op in inside else None)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
