@@ -18,15 +18,15 @@ from xpu_passes.frontend.fastops import VERIFIED, verify_key
 
 def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
     """Those of `ops` still inside `module` (ancestors looked at once for all)."""
-    seen: dict[Operation, bool] = {module: True}
+    seen: dict[int, bool] = {id(module): True}  # by id: IRDL's __hash__ is Python code
     out: set[Operation] = set()
     for op in ops:
-        path: list[Operation] = []
+        path: list[int] = []
         o: Operation | None = op
-        while o is not None and o not in seen:
-            path.append(o)
+        while o is not None and id(o) not in seen:
+            path.append(id(o))
             o = o.parent_op()
-        inside = o is not None and seen[o]
+        inside = o is not None and seen[id(o)]
         for p in path:
             seen[p] = inside
         if inside:
@@ -57,19 +57,19 @@ class Contexts:
     per parent op; valid while no such attribute changes (one check)."""
 
     def __init__(self) -> None:
-        self._inside: dict[Operation | None, list[object]] = {None: []}
+        self._inside: dict[int, list[object]] = {id(None): []}  # by id: IRDL's __hash__ is Python code
 
     def of(self, op: Operation) -> list[object]:
         return self._within(op.parent_op())
 
     def _within(self, p: Operation | None) -> list[object]:
-        hit = self._inside.get(p)
+        hit = self._inside.get(id(p))
         if hit is None:
             assert p is not None
             hit = self._within(p.parent_op())
             if p.name in CONTEXT_OPS:
                 hit = [*hit, *(p.attributes.get(k) for k in CONTEXT_ATTRS)]
-            self._inside[p] = hit
+            self._inside[id(p)] = hit
         return hit
 
 
