@@ -26,17 +26,17 @@ def _hint(name: str | None) -> str | None:
 
 def clone(op: Operation) -> Operation:
     """What `op.clone()` returns (values from outside `op` are used as they are)."""
-    values: dict[SSAValue, SSAValue] = {}
+    values: dict[int, SSAValue] = {}  # by id (SSAValue's __hash__ is Python code); the originals outlive the call
     pairs: list[tuple[Operation, Operation]] = []
     new = _op(op, values, {}, pairs)
     get = values.get
     for old, n in pairs:
         if old._operands:  # pyright: ignore[reportPrivateUsage]
-            n.operands = [get(v, v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+            n.operands = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
     return new
 
 
-def _op(op: Operation, values: dict[SSAValue, SSAValue], blocks: dict[Block, Block],
+def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
         pairs: list[tuple[Operation, Operation]]) -> Operation:
     cls = type(op)
     n = cls.__new__(cls)
@@ -50,7 +50,7 @@ def _op(op: Operation, values: dict[SSAValue, SSAValue], blocks: dict[Block, Blo
         regions=[Region() for _ in op.regions],
     )
     for old, r in zip(op.results, n.results):
-        values[old] = r
+        values[id(old)] = r
         if old.name_hint is not None:
             r._name = _hint(old.name_hint)  # pyright: ignore[reportPrivateUsage]
     pairs.append((op, n))
@@ -65,7 +65,7 @@ def _op(op: Operation, values: dict[SSAValue, SSAValue], blocks: dict[Block, Blo
                 na = BlockArgument(a.type, nb, a.index, a.location)
                 if a.name_hint is not None:
                     na._name = _hint(a.name_hint)  # pyright: ignore[reportPrivateUsage]
-                values[a] = na
+                values[id(a)] = na
                 args.append(na)
             nb._args = tuple(args)  # pyright: ignore[reportPrivateUsage]
             o = b.first_op

@@ -187,7 +187,7 @@ class Journal:
     def commit(self) -> None:
         for op in self._erased:
             if op.parent is None:  # for good: forget its keys
-                for o in op.walk():
+                for o in _subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -196,7 +196,7 @@ class Journal:
             self._undo.pop()()
         for op in self._created:
             if op.parent is None:
-                for o in op.walk():
+                for o in _subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -253,7 +253,7 @@ def created(op: Operation) -> Operation:
 
 
 def _drop_uses(op: Operation) -> None:
-    for o in op.walk():
+    for o in _subtree(op):
         for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
         o._operand_uses = ()  # pyright: ignore[reportPrivateUsage]

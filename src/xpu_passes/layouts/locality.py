@@ -136,15 +136,15 @@ def isolated_module(ops: list[Operation]) -> bool:
     module first), in one walk: every operand of an op is defined inside each IsolatedFromAbove
     ancestor of the op (within the module). An ancestor chain is a prefix of the chains of the
     ops below, so being inside the innermost one is enough."""
-    chain: dict[Operation, tuple[Operation, ...]] = {}  # op -> the isolated ops among it and its ancestors
+    chain: dict[int, tuple[Operation, ...]] = {}  # id(op) -> the isolated ops among it and its ancestors
     root = ops[0] if ops else None
     for op in ops:
         p = op.parent_op() if op is not root else None
-        outer = chain[p] if p is not None else ()
-        chain[op] = (*outer, op) if _is_isolated(op) else outer
+        outer = chain[id(p)] if p is not None else ()
+        chain[id(op)] = (*outer, op) if _is_isolated(op) else outer
     for op in ops:  # a value may be defined after its use in the walk (the verifier does not mind)
         p = op.parent_op() if op is not root else None
-        outer = chain[p] if p is not None else ()
+        outer = chain[id(p)] if p is not None else ()
         need = len(outer)
         for v in op.operands if need else ():
             scope = _scope(v, chain)
@@ -153,11 +153,11 @@ def isolated_module(ops: list[Operation]) -> bool:
     return True
 
 
-def _scope(v: SSAValue, chain: dict[Operation, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
+def _scope(v: SSAValue, chain: dict[int, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
     """The isolated ops `v` is defined inside (None: not inside the module, as far as seen)."""
-    if isinstance(v, OpResult):
-        p = v.owner.parent_op()
-        return None if p is None else chain.get(p)  # strictly inside: not the defining op itself
     owner = v.owner
+    if type(v) is OpResult:
+        p = owner.parent_op()  # type: ignore[union-attr]
+        return None if p is None else chain.get(id(p))  # strictly inside: not the defining op itself
     p = owner.parent_op() if isinstance(owner, Block) else None
-    return None if p is None else chain.get(p)  # a block argument is inside its block's op
+    return None if p is None else chain.get(id(p))  # a block argument is inside its block's op
