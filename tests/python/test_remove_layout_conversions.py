@@ -278,3 +278,84 @@ def test_reshape_layout_is_what_triton_verifies(fields: str, src: tuple[int, ...
         f"    tt.return %r : tensor<{u}xf32, #b>\n  }}\n}}\n"
     )
     oracle.parse_verify(text)
+
+
+_TWO_FUNCS = """
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @f(%a: i32) -> i32 {
+    %c = arith.constant 1 : i32
+    %s = arith.addi %a, %c : i32
+    tt.return %s : i32
+  }
+  tt.func public @g(%b: i32) -> i32 {
+    %c = arith.constant 2 : i32
+    %m = scf.for %i = %c to %b step %c iter_args(%acc = %b) -> (i32) : i32 {
+      %t = arith.muli %acc, %i : i32
+      scf.yield %t : i32
+    }
+    tt.return %m : i32
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("which", ["valid", "other function's argument", "other function's op", "outside module"])
+def test_isolated_module_agrees_with_the_verifier(which: str) -> None:
+    """RLC judges IsolatedFromAbove of its input in one walk (layouts/locality.isolated_module):
+    the same answer as xDSL's verifier on the module and each function, valid or not."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr, i32
+    from xdsl.utils.exceptions import VerifyException
+
+    from xpu_passes.layouts.journal import walk_list
+    from xpu_passes.layouts.locality import isolated_module
+    from xpu_passes.layouts.solution import layout_errors
+
+    module = parse_module(make_context(), _TWO_FUNCS).module
+    f, g = list(module.body.block.ops)
+    mul = next(o for o in g.walk() if isinstance(o, arith.MuliOp))
+    if which == "other function's argument":
+        mul.operands = (f.body.block.args[0], mul.operands[1])
+    elif which == "other function's op":
+        mul.operands = (next(iter(f.body.block.ops)).results[0], mul.operands[1])
+    elif which == "outside module":
+        mul.operands = (arith.ConstantOp(IntegerAttr(3, i32)).result, mul.operands[1])
+    try:
+        module.verify()
+        verifier = True
+    except VerifyException:
+        verifier = False
+    assert verifier == (which == "valid")
+    assert isolated_module(walk_list(module)) == verifier
+    assert (layout_errors(module) == []) == verifier
+
+
+def _shape(module: object) -> list[object]:
+    """Every value's name hint, type and users (walk positions, operand index, in use-list order)."""
+    from xpu_passes.layouts.journal import walk_list
+
+    ops = walk_list(module)  # type: ignore[arg-type]
+    at = {o: i for i, o in enumerate(ops)}
+    out: list[object] = []
+    for o in ops:
+        out.append((o.name, str(o.location), len(o.successors)))
+        for v in (*o.results, *(a for r in o.regions for b in r.blocks for a in b.args)):
+            out.append((v.name_hint, v.type, [(at[u.operation], u.index) for u in v.uses]))
+    return out
+
+
+@pytest.mark.parametrize("kernel", ["flash_attention_fwd-64x32x64-w4-s2", "layer_norm_fwd-256-w4-s1"])
+def test_working_copy_is_what_xdsl_clone_makes(kernel: str) -> None:
+    """RLC's working copy (layouts/clone.py) equals `Operation.clone()`: text with locations,
+    name hints, types, and every use list in the same order (the pass's walks read them)."""
+    from xpu_passes.frontend import Spelling
+    from xpu_passes.layouts.clone import clone
+
+    entry, position = next((e, i) for e, i in CASES if Path(e["dir"]).name == kernel)
+    step = [s for s in entry["steps"] if s["step"] == STEP][position]
+    module = parse_module(make_context(), (Path(entry["dir"]) / step["file"]).read_text()).module
+    theirs, ours = module.clone(), clone(module)
+    spelling = Spelling.choose("triton-3.3")
+    assert print_module(ours, spelling, debuginfo=True) == print_module(theirs, spelling, debuginfo=True)
+    assert _shape(ours) == _shape(theirs) and len(_shape(ours)) > 100
+    ours.verify()

@@ -12,30 +12,45 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.propagation import encoding, numel
 from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
+
+_LOOP: dict[type, bool] = {}  # class -> is a loop (isinstance on op classes goes through ABCMeta, slowly)
+
+
+def _is_loop(op: Operation | None) -> bool:
+    t = type(op)
+    hit = _LOOP.get(t)
+    if hit is None:
+        hit = _LOOP[t] = isinstance(op, scf.ForOp | scf.WhileOp)
+    return hit
 
 
 def loop_depth(op: Operation | None) -> int:
     depth = 0
     while op is not None:
         op = op.parent_op()
-        depth += isinstance(op, scf.ForOp | scf.WhileOp)
+        depth += _is_loop(op)
     return depth
 
 
 def weight(v: SSAValue) -> int:
     """How often a conversion placed right after `v`'s definition runs."""
+    if type(v) is BlockArgument:
+        where = v.owner.parent_op()
+        return LOOP_WEIGHT ** (loop_depth(where) + _is_loop(where))
     where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
-    inside = isinstance(v, BlockArgument) and isinstance(where, scf.ForOp | scf.WhileOp)
+    inside = isinstance(v, BlockArgument) and _is_loop(where)
     return LOOP_WEIGHT ** (loop_depth(where) + inside)
 
 
 SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group shuffle) counts 1/8
 
 
+@by_identity  # pure in its attributes
 def conversion_cost(t: Attribute, layout: Attribute) -> int:
     """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
     algebra shows it needs no SLM (unknown layouts are taken to need it)."""

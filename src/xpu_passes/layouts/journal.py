@@ -42,6 +42,11 @@ def walk_list(root: Operation) -> list[Operation]:
     return out
 
 
+def _subtree(op: Operation) -> list[Operation]:
+    """`op` and its nested ops in walk order."""
+    return walk_list(op) if op.regions else [op]
+
+
 def _last(op: Operation) -> Operation:
     """The last op of `op`'s subtree in walk (pre-)order."""
     for r in reversed(op.regions):
@@ -118,7 +123,7 @@ class Order:
 
     def place(self, op: Operation) -> None:
         """Key `op` (and its nested ops) where it now is."""
-        sub = list(op.walk())
+        sub = _subtree(op)
         prev, nxt = _before(op), _after(op)
         lo = self.keys[prev] if prev is not None else -self.GAP
         hi = self.keys[nxt] if nxt is not None else lo + self.GAP * (len(sub) + 1)
@@ -182,7 +187,7 @@ class Journal:
     def commit(self) -> None:
         for op in self._erased:
             if op.parent is None:  # for good: forget its keys
-                for o in op.walk():
+                for o in _subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -191,7 +196,7 @@ class Journal:
             self._undo.pop()()
         for op in self._created:
             if op.parent is None:
-                for o in op.walk():
+                for o in _subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -204,14 +209,14 @@ class Journal:
     # ---------------------------------------------------------------- bookkeeping
 
     def _subtree_in(self, op: Operation) -> None:
-        for o in op.walk():
+        for o in _subtree(op):
             self.touched.add(o)
-            if isinstance(o, ttg.ConvertLayoutOp):
+            if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
                 self.converts.add(o)
         self.order.place(op)
 
     def _subtree_out(self, op: Operation) -> None:
-        for o in op.walk():
+        for o in _subtree(op):
             self.touched.add(o)
             self.converts.discard(o)
 
@@ -248,7 +253,7 @@ def created(op: Operation) -> Operation:
 
 
 def _drop_uses(op: Operation) -> None:
-    for o in op.walk():
+    for o in _subtree(op):
         for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
         o._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
@@ -283,7 +288,7 @@ def erase_op(op: Operation) -> None:
     assert block is not None
     j._neighbours(op)
     dropped: list[tuple[Any, Use, Use | None]] = []
-    for o in op.walk():
+    for o in _subtree(op):
         for v, use in (*zip(o._operands, o._operand_uses), *zip(o._successors, o._successor_uses)):  # pyright: ignore
             dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)

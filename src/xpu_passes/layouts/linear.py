@@ -176,14 +176,36 @@ class LinearLayout:
 Conversion = dict[str, tuple[tuple[tuple[str, int], ...], ...]]
 
 
+# (id(src), id(dst)) -> (src, dst, the conversion or why none): both questions about a pair
+# (reorders_registers, mixed_transpositions) need it; entries keep their layouts alive.
+_CONVERSIONS: dict[tuple[int, int], tuple[LinearLayout, LinearLayout, Conversion | str]] = {}
+
+
 def conversion(src: LinearLayout, dst: LinearLayout) -> Conversion:
     """Triton's `dst.invertAndCompose(src)`: for each input bit of dst, the src input
-    bits whose XOR holds the same element (src must cover the tensor).
+    bits whose XOR holds the same element (src must cover the tensor). Remembered per
+    pair of layout objects (the answer is shared: not to be changed).
 
     The pseudo-inverse of src prefers registers, then lanes, warps, blocks (its pivots
     are taken greedily in that order); bits along which *both* layouts hold replicas
     are paired with each other, as Triton's broadcasting heuristic does.
     """
+    key = (id(src), id(dst))
+    hit = _CONVERSIONS.get(key)
+    if hit is None or hit[0] is not src or hit[1] is not dst:
+        try:
+            found: Conversion | str = _conversion(src, dst)
+        except ValueError as e:
+            found = str(e)
+        if len(_CONVERSIONS) > 8192:
+            _CONVERSIONS.clear()
+        hit = _CONVERSIONS[key] = (src, dst, found)
+    if isinstance(hit[2], str):
+        raise ValueError(hit[2])
+    return hit[2]
+
+
+def _conversion(src: LinearLayout, dst: LinearLayout) -> Conversion:
     if src.shape != dst.shape:
         raise ValueError(f"conversion between shapes {src.shape} and {dst.shape}")
     if not src.is_surjective():

@@ -28,15 +28,26 @@ _ONE: dict[Attribute, Attribute] = {}
 
 def intern(a: A) -> A:
     """The one object of `a`'s value (attributes; anything else is returned as is)."""
-    if not isinstance(a, Attribute):
+    if not _is_attr(a):
         return a
     if len(_ONE) >= _MAX:
         _ONE.clear()
     return _ONE.setdefault(a, a)  # type: ignore[return-value]
 
 
+_IS_ATTR: dict[type, bool] = {}  # class -> is an Attribute (isinstance through ABCMeta is slow)
+
+
+def _is_attr(a: Any) -> bool:
+    t = type(a)
+    hit = _IS_ATTR.get(t)
+    if hit is None:
+        hit = _IS_ATTR[t] = isinstance(a, Attribute)
+    return hit
+
+
 def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(id(a) if isinstance(a, Attribute) else a for a in args)
+    return tuple(id(a) if _is_attr(a) else a for a in args)
 
 
 def by_identity(fn: F) -> F:

@@ -32,7 +32,7 @@ def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
 
 def _removed(s: Slice, target: Operation) -> list[ttg.ConvertLayoutOp]:
     """Conversions other than the target that the rewrite leaves dead (the slice reads through them)."""
-    dead = {v.owner for v in s.layout if isinstance(v.owner, ttg.ConvertLayoutOp)} - {target}
+    dead = {v.owner for v in s.layout if type(v.owner) is ttg.ConvertLayoutOp} - {target}  # (a final class)
     mine = set(s.ops) | dead | {target} | {op for op, _ in s.carried}
     return [
         c for c in dead  # type: ignore[misc]

@@ -18,15 +18,14 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import IsolatedFromAbove, NoTerminator
+from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
-from xpu_passes.frontend.fastops import VERIFIED, verify_key
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
+from xpu_passes.layouts.locality import Contexts, attached_of, isolated, isolated_module, near, verify_key_of
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
@@ -78,7 +77,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
     hit = _CONTRIBUTION.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
         return hit[1]
-    if isinstance(op, ttg.ConvertLayoutOp):
+    if type(op) is ttg.ConvertLayoutOp:
         dst = encoding(op.result.type)
         out = (_cvt_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
     else:
@@ -92,11 +91,22 @@ def _contribution(op: Operation) -> tuple[int, int]:
     return out
 
 
+_COSTED: dict[type, bool] = {}  # class -> a conversion, scan or reduction (isinstance through ABCMeta is slow)
+
+
+def _costed(op: Operation) -> bool:
+    t = type(op)
+    hit = _COSTED.get(t)
+    if hit is None:
+        hit = _COSTED[t] = isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)
+    return hit
+
+
 def figures(module: Operation) -> Figures:
     cost = slm = converts = 0
     for op in walk_list(module):
-        if isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
-            converts += isinstance(op, ttg.ConvertLayoutOp)
+        if _costed(op):
+            converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
             slm = max(slm, bytes_)
             if c:
@@ -112,13 +122,22 @@ def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
     """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
     or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
     while the load kept its result type)."""
-    clean = not any(_errs_alone(op) for op in walk_list(module))  # op by op, with verified signatures skipped
+    clean = _clean(module)
     if clean and not CHECK_INCREMENTAL:
         return []
     found = _all_errors(module)
     if CHECK_INCREMENTAL and clean != (not found):
         raise AssertionError(f"op-by-op layout check says {not clean}, the full one {bool(found)}")
     return found
+
+
+def _clean(module: Operation) -> bool:
+    """No op fails alone (verified signatures skipped), IsolatedFromAbove judged in one walk."""
+    ops, contexts = walk_list(module), Contexts()
+    with isolation_unchecked():
+        if any(_errs_alone(op, contexts) for op in ops):
+            return False
+    return isolated_module(ops)
 
 
 def _all_errors(module: Operation) -> list[tuple[Operation, str]]:
@@ -141,12 +160,29 @@ def _kind(op: Operation) -> str | None:
     return _KIND[t]
 
 
+# (kind, ids of an op's types and axis) -> (those objects, what _typed_error says): kept alive, so ids stay theirs.
+_TYPED: dict[tuple[object, ...], tuple[list[object], str | None]] = {}
+
+
 def _op_error(op: Operation) -> str | None:
     """What `layout_errors` finds wrong with `op` alone (it reads only `op`'s own types and
     attributes, its terminators' operands and, for a yield, its parent's results)."""
     kind = _kind(op)
     if kind is None:
         return None
+    if kind in ("one", "reduce"):  # answers that depend on the op's types (and axis) only
+        keep = [*(v.type for v in op.operands), None, *(r.type for r in op.results), op.properties.get("axis")]
+        key = (kind, *map(id, keep))
+        hit = _TYPED.get(key)
+        if hit is None:
+            if len(_TYPED) > 50_000:
+                _TYPED.clear()
+            hit = _TYPED[key] = (keep, _typed_error(op, kind))
+        return hit[1]
+    return _structural_error(op, kind)
+
+
+def _typed_error(op: Operation, kind: str) -> str | None:
     if kind == "one":
         layouts = {encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}
         if len(layouts) > 1:
@@ -157,7 +193,11 @@ def _op_error(op: Operation) -> str | None:
         want = {ttg.SliceEncodingAttr.make(dim=op.axis.value.data, parent=s) for s in srcs if s is not None}
         if len(srcs) > 1 or (outs and outs != want):
             return "reduction results are not the slice of its operands' layout"
-    elif kind == "convert":
+    return None
+
+
+def _structural_error(op: Operation, kind: str) -> str | None:
+    if kind == "convert":
         if pointer_to_dot(op.result.type, encoding(op.result.type)):
             return "a tensor of pointers converted to a dot-operand layout"
     elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
@@ -185,15 +225,6 @@ def _op_error(op: Operation) -> str | None:
 CHECK_INCREMENTAL = os.environ.get("XPU_PASSES_RLC_CHECK", "") not in ("", "0")
 
 
-def attached(module: Operation, op: Operation | None) -> bool:
-    """Whether `op` is (still) inside `module`."""
-    while op is not None:
-        if op is module:
-            return True
-        op = op.parent_op()
-    return False
-
-
 class Ledger:
     """A module's figures as per-op contributions, updated from the ops a change touched
     (`update`), with an undo for a rejected trial (`rollback`)."""
@@ -210,7 +241,7 @@ class Ledger:
 
     @staticmethod
     def _part(op: Operation) -> tuple[int, int] | None:
-        if not isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp):
+        if not _costed(op):
             return None
         c, bytes_ = _contribution(op)
         return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
@@ -221,7 +252,7 @@ class Ledger:
             return
         if log:
             self._log.append((op, old))
-        is_cvt = isinstance(op, ttg.ConvertLayoutOp)
+        is_cvt = type(op) is ttg.ConvertLayoutOp
         if old is not None:
             self.cost -= old[0]
             self.converts -= is_cvt
@@ -236,8 +267,9 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
+        inside = attached_of(self.module, ops)
         for op in ops:
-            self._set(op, self._part(op) if attached(self.module, op) else None)
+            self._set(op, self._part(op) if op in inside else None)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
@@ -257,61 +289,10 @@ class Ledger:
             self._set(op, old, log=False)
 
 
-def _near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
-    """What a local check must look at again after a change, and the changed ops still in `module`.
-
-    An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
-    empty and their last ops (terminators, which read their parent in turn), and, for
-    IsolatedFromAbove, the operands of every nested op (`_isolated`). So: the changed ops,
-    the terminators of their regions, the parents of changed terminators, and the ops whose
-    blocks got another last op (`reshaped`)."""
-    dirty = {op for op in touched if attached(module, op)}
-    out = dirty | {op for op in reshaped if attached(module, op)}
-    for c in dirty:
-        for r in c.regions:
-            out.update(b.last_op for b in r.blocks if b.last_op is not None)
-        if c.next_op is None and (p := c.parent_op()) is not None:
-            out.add(p)
-    return out, dirty
-
-
-def _context(op: Operation) -> list[object]:
-    """The enclosing attributes layout verifiers read (dialects/traits.py), outermost first."""
-    found: list[object] = []
-    p = op.parent_op()
-    while p is not None:
-        if p.name in CONTEXT_OPS:
-            found[:0] = [p.attributes.get(k) for k in CONTEXT_ATTRS]
-        p = p.parent_op()
-    return found
-
-
-# Signatures of other ops without regions that verified (see _key), like fastops.VERIFIED.
-_VERIFIED: dict[tuple[int, ...], list[object]] = {}
-
-
-def _key(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
-    """What verifying an op without regions or successors, not last in its block, reads: its
-    signature (fastops.verify_key), the enclosing layout context and its parent's class (a
-    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
-    key = verify_key(op, context)
-    if key is not None:
-        return key[0], key[1], VERIFIED
-    if op.regions or op.successors or op.next_op is None:
-        return None
-    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
-                             *(r.type for r in op.results)]
-    for d in (op.properties, op.attributes):
-        objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    return tuple(map(id, objects)), objects, _VERIFIED
-
-
-def _errs_alone(op: Operation) -> bool:
+def _errs_alone(op: Operation, contexts: Contexts) -> bool:
     """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
     An op whose signature the front end (or an earlier check) verified is not verified again."""
-    key = _key(op, _context(op))
+    key = verify_key_of(op, contexts.of(op))
     try:
         if key is None or key[0] not in key[2]:
             op.verify(verify_nested_ops=False)
@@ -327,30 +308,19 @@ def _errs_alone(op: Operation) -> bool:
     return _op_error(op) is not None
 
 
-def _isolated(dirty: set[Operation]) -> bool:
-    """IsolatedFromAbove for every ancestor that has it, once it held before and only the
-    `dirty` ops (all whose operands changed, all new ones) may use other values now."""
-    for t in dirty:
-        p = t.parent_op()
-        while p is not None:
-            if p.has_trait(IsolatedFromAbove) and any(not p.is_ancestor(v.owner) or v.owner is p for v in t.operands):
-                return False
-            p = p.parent_op()
-    return True
-
-
 def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
                reshaped: set[Operation] | None = None) -> bool:
     """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
     added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
-    known free of errors before, only what the change can affect is checked (`_near`): the
+    known free of errors before, only what the change can affect is checked (`locality.near`): the
     checks are local, so the answer is the same, and costs the change, not the module."""
     if not was_valid:
         return bool(layout_errors(module))
-    near, dirty = _near(module, touched, reshaped or set())
+    near_ops, dirty = near(module, touched, reshaped or set())
+    contexts = Contexts()
     with isolation_unchecked():
-        found = any(_errs_alone(op) for op in near)
-    found = found or not _isolated(dirty)
+        found = any(_errs_alone(op, contexts) for op in near_ops)
+    found = found or not isolated(dirty)
     if CHECK_INCREMENTAL:
         full = bool(layout_errors(module))
         if full != found:

@@ -36,7 +36,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import costs, journal, materialize, remat, slice_cost, solution
+from xpu_passes.layouts import clone, costs, journal, materialize, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
@@ -152,6 +152,8 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
     def tile(ld: tt.LoadOp) -> bool:
+        if not isinstance(ld.result.type, TensorType) or len(ld.result.type.get_shape()) < 2:
+            return False  # what classify_pointer_tensor says of 1D, without the analysis
         if not ai:
             ai.append(AxisInfoAnalysis(module))
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
@@ -239,11 +241,12 @@ class RemoveLayoutConversions(XpuPass):
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
-        w = self._solve(op, start, True, input_valid)
+        loads = _block_loads(op)  # anchoring retypes block pointers only: the same loads in both copies
+        w = self._solve(op, start, True, input_valid, loads)
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first has no cost and no conversion left (nothing is strictly better).
         if w.anchored and (w.figures.cost, w.figures.converts) != (0, 0):
-            alt = self._solve(op, start, False, input_valid)
+            alt = self._solve(op, start, False, input_valid, loads)
             if alt.figures.better_than(w.figures):
                 w = alt
         for cvt, why in w.kept.items():
@@ -260,9 +263,10 @@ class RemoveLayoutConversions(XpuPass):
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
-    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool]) -> _Work:
-        """One whole solution, on a copy of `op`."""
-        copy = op.clone()
+    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool],
+               loads: set[Operation]) -> _Work:
+        """One whole solution, on a copy of `op` (`loads`: `op`'s _block_loads)."""
+        copy = clone.clone(op)
         ops = walk_list(copy)
         origin = dict(zip(ops, walk_list(op)))
         anchored, since = 0, (set(), set())
@@ -272,7 +276,8 @@ class RemoveLayoutConversions(XpuPass):
             j.commit()
             ops = walk_list(copy)
         ledger = Ledger(copy, ops)
-        w = _Work(copy, origin, Journal(copy, ops), ledger, _block_loads(copy), ledger.figures(), anchored=anchored,
+        loads = {c for c, o in origin.items() if o in loads} if loads else set()
+        w = _Work(copy, origin, Journal(copy, ops), ledger, loads, ledger.figures(), anchored=anchored,
                   input_valid=input_valid, since=since)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):

@@ -1,0 +1,75 @@
+"""`Operation.clone()` in one pass (RemoveLayoutConversions' working copy of its input).
+
+The same copy as xDSL's: ops created as `Operation.create` does, blocks of a region made
+before its ops (successors map), block arguments with their types, locations and name
+hints, result name hints through the same validation (remembered per name), then operands
+set in walk order (use lists in the same order). xDSL's clone walks each nested region
+again per level (its value-mapping walk runs on every op) and validates every name.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.core import IRWithName
+
+_HINTS: dict[str, str] = {}  # name hint -> what the name_hint setter makes of it
+
+
+def _hint(name: str | None) -> str | None:
+    if name is None:
+        return None
+    hit = _HINTS.get(name)
+    if hit is None:
+        hit = _HINTS[name] = IRWithName.extract_valid_name(name)
+    return hit
+
+
+def clone(op: Operation) -> Operation:
+    """What `op.clone()` returns (values from outside `op` are used as they are)."""
+    values: dict[int, SSAValue] = {}  # by id (SSAValue's __hash__ is Python code); the originals outlive the call
+    pairs: list[tuple[Operation, Operation]] = []
+    new = _op(op, values, {}, pairs)
+    get = values.get
+    for old, n in pairs:
+        if old._operands:  # pyright: ignore[reportPrivateUsage]
+            n.operands = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+    return new
+
+
+def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
+        pairs: list[tuple[Operation, Operation]]) -> Operation:
+    cls = type(op)
+    n = cls.__new__(cls)
+    Operation.__init__(
+        n,
+        result_types=[r.type for r in op.results],
+        properties=op.properties,
+        attributes=op.attributes,
+        location=op.location,
+        successors=[blocks.get(s, s) for s in op._successors],  # pyright: ignore[reportPrivateUsage]
+        regions=[Region() for _ in op.regions],
+    )
+    for old, r in zip(op.results, n.results):
+        values[id(old)] = r
+        if old.name_hint is not None:
+            r._name = _hint(old.name_hint)  # pyright: ignore[reportPrivateUsage]
+    pairs.append((op, n))
+    for src, dst in zip(op.regions, n.regions):
+        made = [(b, Block()) for b in src.blocks]
+        for b, nb in made:
+            blocks[b] = nb
+            dst.add_block(nb)
+        for b, nb in made:
+            args = []
+            for a in b.args:
+                na = BlockArgument(a.type, nb, a.index, a.location)
+                if a.name_hint is not None:
+                    na._name = _hint(a.name_hint)  # pyright: ignore[reportPrivateUsage]
+                values[id(a)] = na
+                args.append(na)
+            nb._args = tuple(args)  # pyright: ignore[reportPrivateUsage]
+            o = b.first_op
+            while o is not None:
+                nb.add_op(_op(o, values, blocks, pairs))
+                o = o.next_op
+    return n

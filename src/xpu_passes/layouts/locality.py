@@ -1,0 +1,163 @@
+"""What RemoveLayoutConversions' validity checks (layouts/solution.py) read around an op.
+
+Helpers of the checks, written so that a check costs the ops it looks at: the enclosing
+layout context remembered per parent op for the duration of one check (`Contexts`), the
+key under which a region-less op's verification is remembered (`verify_key_of`), what a
+local check must look at again after a change (`near`), and IsolatedFromAbove judged in
+one walk of a module (`isolated_module`) or on the changed ops only (`isolated`).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.traits import IsolatedFromAbove
+
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.frontend.fastops import VERIFIED, verify_key
+
+
+def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
+    """Those of `ops` still inside `module` (ancestors looked at once for all)."""
+    seen: dict[int, bool] = {id(module): True}  # by id: IRDL's __hash__ is Python code
+    out: set[Operation] = set()
+    for op in ops:
+        path: list[int] = []
+        o: Operation | None = op
+        while o is not None and id(o) not in seen:
+            path.append(id(o))
+            o = o.parent_op()
+        inside = o is not None and seen[id(o)]
+        for p in path:
+            seen[p] = inside
+        if inside:
+            out.add(op)
+    return out
+
+
+def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+    """What a local check must look at again after a change, and the changed ops still in `module`.
+
+    An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
+    empty and their last ops (terminators, which read their parent in turn), and, for
+    IsolatedFromAbove, the operands of every nested op (`isolated`). So: the changed ops,
+    the terminators of their regions, the parents of changed terminators, and the ops whose
+    blocks got another last op (`reshaped`)."""
+    dirty = attached_of(module, touched)
+    out = dirty | attached_of(module, reshaped)
+    for c in dirty:
+        for r in c.regions:
+            out.update(b.last_op for b in r.blocks if b.last_op is not None)
+        if c.next_op is None and (p := c.parent_op()) is not None:
+            out.add(p)
+    return out, dirty
+
+
+class Contexts:
+    """The enclosing attributes layout verifiers read (dialects/traits.py), outermost first,
+    per parent op; valid while no such attribute changes (one check)."""
+
+    def __init__(self) -> None:
+        self._inside: dict[int, list[object]] = {id(None): []}  # by id: IRDL's __hash__ is Python code
+
+    def of(self, op: Operation) -> list[object]:
+        return self._within(op.parent_op())
+
+    def _within(self, p: Operation | None) -> list[object]:
+        hit = self._inside.get(id(p))
+        if hit is None:
+            assert p is not None
+            hit = self._within(p.parent_op())
+            if p.name in CONTEXT_OPS:
+                hit = [*hit, *(p.attributes.get(k) for k in CONTEXT_ATTRS)]
+            self._inside[id(p)] = hit
+        return hit
+
+
+# Signatures of other ops without regions that verified (see verify_key_of), like fastops.VERIFIED.
+_VERIFIED: dict[tuple[int, ...], list[object]] = {}
+
+
+def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
+    """What verifying an op without regions or successors, not last in its block, reads: its
+    signature (fastops.verify_key), the enclosing layout context and its parent's class (a
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
+    key = verify_key(op, context)
+    if key is not None:
+        return key[0], key[1], VERIFIED
+    if op.regions or op.successors or op.next_op is None:
+        return None
+    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
+                             *(r.type for r in op.results)]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects, _VERIFIED
+
+
+_ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
+
+
+def _is_isolated(op: Operation) -> bool:
+    t = type(op)
+    hit = _ISOLATED.get(t)
+    if hit is None:
+        hit = _ISOLATED[t] = op.has_trait(IsolatedFromAbove)
+    return hit
+
+
+def isolated(dirty: set[Operation]) -> bool:
+    """IsolatedFromAbove for every ancestor that has it, once it held before and only the
+    `dirty` ops (all whose operands changed, all new ones) may use other values now. Inside
+    the innermost such ancestor is inside all of them."""
+    inner: dict[Operation | None, Operation | None] = {}  # parent -> its innermost isolated ancestor-or-self
+    for t in dirty:
+        block = t.parent
+        p = t.parent_op()
+        q = inner.get(p, False)
+        if q is False:
+            q = p
+            while q is not None and not _is_isolated(q):
+                q = q.parent_op()
+            inner[p] = q
+        if q is None:
+            continue
+        for v in t.operands:
+            owner = v.owner
+            if owner is block or (isinstance(owner, Operation) and owner.parent is block and block is not None):
+                continue  # defined in t's block: inside q (q is t's block's op or above it)
+            if not q.is_ancestor(owner) or owner is q:
+                return False
+    return True
+
+
+def isolated_module(ops: list[Operation]) -> bool:
+    """What IsolatedFromAbove's verifier says of every op of a module (`ops`: its walk, the
+    module first), in one walk: every operand of an op is defined inside each IsolatedFromAbove
+    ancestor of the op (within the module). An ancestor chain is a prefix of the chains of the
+    ops below, so being inside the innermost one is enough."""
+    chain: dict[int, tuple[Operation, ...]] = {}  # id(op) -> the isolated ops among it and its ancestors
+    root = ops[0] if ops else None
+    for op in ops:
+        p = op.parent_op() if op is not root else None
+        outer = chain[id(p)] if p is not None else ()
+        chain[id(op)] = (*outer, op) if _is_isolated(op) else outer
+    for op in ops:  # a value may be defined after its use in the walk (the verifier does not mind)
+        p = op.parent_op() if op is not root else None
+        outer = chain[id(p)] if p is not None else ()
+        need = len(outer)
+        for v in op.operands if need else ():
+            scope = _scope(v, chain)
+            if scope is None or len(scope) < need or scope[need - 1] is not outer[-1]:
+                return False
+    return True
+
+
+def _scope(v: SSAValue, chain: dict[int, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
+    """The isolated ops `v` is defined inside (None: not inside the module, as far as seen)."""
+    owner = v.owner
+    if type(v) is OpResult:
+        p = owner.parent_op()  # type: ignore[union-attr]
+        return None if p is None else chain.get(id(p))  # strictly inside: not the defining op itself
+    p = owner.parent_op() if isinstance(owner, Block) else None
+    return None if p is None else chain.get(id(p))  # a block argument is inside its block's op
