@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-from xpu_passes.frontend.fasttypes import TYPE_TEXT
+
+# (the verify-once table lives with verification; re-exported for its users)
+from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key  # noqa: F401
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.memo import MemoParser
@@ -163,10 +165,7 @@ def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) 
 
 _COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
 _MAKE_RANGE = re.compile(r"(\{[^{}]*\}) : ([^ ].*)")  # {end = .., start = ..} : T
-_ADVANCE = re.compile(rf"({_VAL}), \[((?:{_VAL}, )*{_VAL})\] : (<.*>)")  # %p, [%a, %b] : <tensor<..>>
-_LOAD = re.compile(rf"({_VAL})(?:, ({_VAL}))?(?:, ({_VAL}))?(?: (\{{[^{{}}]*\}}))? : ([^ ].*)")
-_LIST = rf"\[((?:{_VAL}, )*{_VAL})\]"
-_MAKE_TENSOR_PTR = re.compile(rf"({_VAL}), {_LIST}, {_LIST}, {_LIST} (\{{[^{{}}]*\}}) : (<.*>)")
+
 
 
 def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tuple[dict[str, Attribute], dict[str, Attribute]] | None:
@@ -229,41 +228,6 @@ def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int
     return cls.create(result_types=[t], properties=split[0], attributes=split[1])
 
 
-def _stripped_ptr(p: MemoParser, m: re.Match[str], group: int) -> Attribute | None:
-    # `<tensor<...>>` is `!tt.ptr<tensor<...>>` printed without its name.
-    text = "!tt.ptr" + m.group(group)
-    return p.typed_text(text) if TYPE_TEXT.fullmatch(text) else None
-
-
-def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import i32
-
-    t = _stripped_ptr(p, m, 3)
-    if t is None:
-        return None
-    return cls.create(operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
-
-
-def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type, pointee_type
-
-    pt = p.fast_type(m.start(5), m.end(5))
-    split = _split(p, m, 4, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        result = _derived(p, "pointee", pt, pointee_type)
-        mask = _derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
-        return None
-    ops = [_operand(p, m, 1, 0, pt)]
-    if mask is not None:
-        ops.append(_operand(p, m, 2, 0, mask))
-    if m.group(3) is not None:
-        ops.append(_operand(p, m, 3, 0, result))
-    return _build(cls, [ops[0], ops[1:2], ops[2:3]], [result], *split)
-
-
 _SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
 _SIZES: dict[tuple[int, ...], Attribute] = {}
 
@@ -306,19 +270,6 @@ def _build(
     return cls.create(operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
-def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import TensorType, i32, i64
-
-    t = _stripped_ptr(p, m, 6)
-    split = _split(p, m, 5, ("order",))
-    if t is None or split is None or not isinstance(block := getattr(t, "pointee", None), TensorType):
-        return None
-    space = t.address_space.data  # type: ignore[attr-defined]
-    base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
-    operands = [_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)]
-    return _build(cls, operands, [t], *split)
-
-
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_BINARY, _binary, tuple(f"arith.{n}" for n in (
         "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi",
@@ -335,17 +286,14 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_CONSTANT, _constant, ("arith.constant",)),
     (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
     (_MAKE_RANGE, _make_range, ("tt.make_range",)),
-    (_ADVANCE, _advance, ("tt.advance",)),
-    (_LOAD, _load, ("tt.load",)),
-    (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
 ]
 _BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
 
 
 def _register() -> None:
-    from xpu_passes.frontend.fastops_more import SHAPES
+    from xpu_passes.frontend import fastops_mem, fastops_more
 
-    for shape, build, names in _SHAPES + SHAPES:
+    for shape, build, names in _SHAPES + fastops_more.SHAPES + fastops_mem.SHAPES:
         for name in names:
             _BY_NAME[name] = (shape, build)
 
@@ -353,47 +301,6 @@ def _register() -> None:
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
 REGION_NAMES = frozenset(("tt.func", "scf.for"))  # ops with a body (fastregions.py); never verified once for all
-
-
-# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
-# objects whose identities it holds alive, so that no other object can take their ids.
-VERIFIED: dict[tuple[object, ...], list[object]] = {}
-_MAX_VERIFIED = 50_000
-
-
-def _verify_once() -> frozenset[str]:
-    from xpu_passes.frontend.fastops_more import TERMINATORS
-
-    return FAST_NAMES - TERMINATORS
-
-
-_VERIFY_ONCE = _verify_once()
-
-
-def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
-    """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
-    types, properties and attributes (their verifiers look at nothing else: no regions, no
-    successors, no parent), and the objects named. Equal keys verify alike, so each is
-    verified once. `context`: what else the verifiers read (the enclosing `ttg.num-warps`
-    and the like: dialects/traits.py). None for other ops, and for the last op of a block
-    (xDSL checks terminators there)."""
-    if op.name not in _VERIFY_ONCE or op.next_op is None:
-        return None
-    objects: list[object] = [type(op), *context]
-    objects += [v.type for v in op.operands]
-    objects.append(None)
-    objects += [r.type for r in op.results]
-    for d in (op.properties, op.attributes):
-        objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    return tuple(map(id, objects)), objects
-
-
-def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
-    if len(VERIFIED) > _MAX_VERIFIED:
-        VERIFIED.clear()
-    VERIFIED[key[0]] = key[1]
 
 
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:

@@ -1,5 +1,5 @@
 """Fast parsers of the next most frequent op forms (after frontend/fastops.py's): block
-terminators, `tt.store`, `ttig.prefetch`, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
+terminators, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
 anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
@@ -11,7 +11,6 @@ import re
 from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.frontend import fastops as F
 
@@ -22,8 +21,6 @@ _VALS = rf"((?:{F._VAL}, )*{F._VAL})"
 _DICT = r"(?: (\{[^{}]*\}))?"
 # `%a, %b : T1, T2` or nothing (tt.return, scf.yield, tt.reduce.return).
 _RETURN = re.compile(rf"(?:{_VALS} : ([^ ].*))?")
-_STORE = re.compile(rf"({F._VAL}), ({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
-_PREFETCH = re.compile(rf"({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
 # The types hold no ` * ` or ` -> `; anything else fails fast_type.
 _DOT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL})(?:, inputPrecision = ([a-z0-9]+))?{_DICT} : (.+) \* (.+) -> (.+)")
 _AXIS = re.compile(r"([a-z]+) : ([^ ].*)")
@@ -82,41 +79,6 @@ def _return(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) ->
     return cls.create(operands=operands)
 
 
-def _store(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type, pointee_type
-
-    pt = p.fast_type(m.start(5), m.end(5))
-    split = F._split(p, m, 4, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        value = F._derived(p, "pointee", pt, pointee_type)
-        mask = F._derived(p, "mask", pt, mask_type) if m.group(3) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
-        return None
-    ops = [F._operand(p, m, 1, 0, pt), F._operand(p, m, 2, 0, value)]
-    if mask is not None:
-        ops.append(F._operand(p, m, 3, 0, mask))
-    return cls.create(operands=ops, properties=split[0], attributes=split[1])
-
-
-def _prefetch(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type
-
-    pt = p.fast_type(m.start(4), m.end(4))
-    split = F._split(p, m, 3, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        mask = F._derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
-    except VerifyException:
-        return None
-    props, attrs = split
-    props.pop("operandSegmentSizes", None)  # recomputed from the operands, as the op's parser does
-    masks = [F._operand(p, m, 2, 0, mask)] if mask is not None else []
-    return F._build(cls, [F._operand(p, m, 1, 0, pt), masks, []], [], props, attrs)
-
-
 def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     from xpu_passes.dialects.tt import INPUT_PRECISION
 
@@ -154,8 +116,6 @@ def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) ->
 
 SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
     (_RETURN, _return, ("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return")),
-    (_STORE, _store, ("tt.store",)),
-    (_PREFETCH, _prefetch, ("ttig.prefetch",)),
     (_DOT, _dot, ("tt.dot",)),
     (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
     (_POISON, _poison, ("ub.poison",)),

@@ -370,7 +370,7 @@ def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc
 
 def clear_shared() -> None:
     """Forget the process-wide tables (layouts, types, verified op signatures)."""
-    from xpu_passes.frontend.fastops import VERIFIED
+    from xpu_passes.frontend.verifier import VERIFIED
 
     _LAYOUTS.clear()
     _TYPES.clear()
