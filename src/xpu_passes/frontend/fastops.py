@@ -24,6 +24,7 @@ from xdsl.utils.lexer import Span
 
 
 # (the verify-once table lives with verification; re-exported for its users)
+from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key  # noqa: F401
 
 if TYPE_CHECKING:
@@ -49,20 +50,30 @@ _TWO_TYPES = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T1, T2
 _Builder = Callable[["MemoParser", type[Operation], "re.Match[str]", int], "Operation | None"]
 
 
-def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attribute):
-    start = base + m.start(group)
-    use = _USE.fullmatch(m.group(group))
-    assert use is not None
-    index = int(use.group(2)) if use.group(2) else 0
-    span = Span(start, start + 1 + len(use.group(1)), p.lexer.input)
-    return p.resolve_operand(UnresolvedOperand(span, index), type)
+def use(p: MemoParser, name: str, index: int, start: int, type: Attribute):  # type: ignore[no-untyped-def]
+    """The value `%name#index` written at `start`, of `type`: a defined value of that very
+    type object directly, anything else (forward references, type clashes) through the
+    parser's resolve_operand, which records and reports them."""
+    values = p.ssa_values.get(name)
+    if values is not None and index < len(values) and values[index].type is type:
+        return values[index]
+    return p.resolve_operand(UnresolvedOperand(Span(start, start + 1 + len(name), p.lexer.input), index), type)
+
+
+def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attribute):  # type: ignore[no-untyped-def]
+    text = m.group(group)
+    if "#" not in text:
+        return use(p, text[1:], 0, base + m.start(group), type)
+    u = _USE.fullmatch(text)
+    assert u is not None
+    return use(p, u.group(1), int(u.group(2)), base + m.start(group), type)
 
 
 def _binary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(base + m.start(3), base + m.end(3))
     if t is None:
         return None
-    return cls.create(operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
+    return new_op(cls, operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, attrs_group: int = 0) -> Operation | None:
@@ -80,7 +91,7 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
         known = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
         for k, v in d:
             (props if k in known else attrs)[k] = v
-    return cls.create(operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
+    return new_op(cls, operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
 
 
 def _arrow(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -105,7 +116,7 @@ def _two_types(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int)
     t1, t2 = p.fast_type(off, off + cut), p.fast_type(off + cut + 2, off + len(text))
     if t1 is None or t2 is None:
         return None
-    return cls.create(operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
+    return new_op(cls, operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
 
 
 _INT = r"-?[0-9]+"
@@ -160,7 +171,7 @@ def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) 
     type = getattr(value, "type", None)
     if not isinstance(type, Attribute):
         return None
-    return cls.create(result_types=[type], properties={"value": value})  # type: ignore[dict-item]
+    return new_op(cls, result_types=[type], properties={"value": value})  # type: ignore[dict-item]
 
 
 _COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
@@ -193,12 +204,8 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
 
 
 def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
-    start, out = m.start(group), []
-    for use in _USE.finditer(m.group(group)):
-        index = int(use.group(2)) if use.group(2) else 0
-        span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
-        out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
-    return out
+    start = m.start(group)
+    return [use(p, u.group(1), int(u.group(2) or 0), start + u.start(), type) for u in _USE.finditer(m.group(group))]
 
 
 _PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
@@ -213,7 +220,7 @@ def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     t = p.fast_type(m.start(4), m.end(4))
     if pred is None or t is None:
         return None
-    return cls.create(
+    return new_op(cls, 
         operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
         result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
         properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
@@ -225,7 +232,7 @@ def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int
     t = p.fast_type(m.start(2), m.end(2))
     if split is None or t is None:
         return None
-    return cls.create(result_types=[t], properties=split[0], attributes=split[1])
+    return new_op(cls, result_types=[t], properties=split[0], attributes=split[1])
 
 
 _SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
@@ -267,7 +274,7 @@ def _build(
         props = {**props, AttrSizedOperandSegments.attribute_name: segments}
     else:
         attrs = {**attrs, AttrSizedOperandSegments.attribute_name: segments}
-    return cls.create(operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
+    return new_op(cls, operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [

@@ -14,6 +14,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.frontend.fastops import _VAL, _build, _derived, _operand, _split, _uses
+from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.frontend.fasttypes import TYPE_TEXT
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     t = _stripped_ptr(p, m, 3)
     if t is None:
         return None
-    return cls.create(operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
+    return new_op(cls, operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
 
 
 def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -92,7 +93,7 @@ def _store(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> 
     ops = [_operand(p, m, 1, 0, pt), _operand(p, m, 2, 0, value)]
     if mask is not None:
         ops.append(_operand(p, m, 3, 0, mask))
-    return cls.create(operands=ops, properties=split[0], attributes=split[1])
+    return new_op(cls, operands=ops, properties=split[0], attributes=split[1])
 
 
 def _prefetch(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:

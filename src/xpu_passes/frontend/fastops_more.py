@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.frontend import fastops as F
 
 if TYPE_CHECKING:
@@ -65,18 +66,14 @@ def _type_list(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
 
 def _return(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     if m.group(1) is None:
-        return cls.create()
+        return new_op(cls)
     types = _type_list(p, m.start(2), m.end(2))
     uses = list(F._USE.finditer(m.group(1)))
     if types is None or len(types) != len(uses):
         return None
     at = m.start(1)
-    operands = []
-    for use, t in zip(uses, types):
-        index = int(use.group(2)) if use.group(2) else 0
-        span = F.Span(at + use.start(), at + use.start() + 1 + len(use.group(1)), p.lexer.input)
-        operands.append(p.resolve_operand(F.UnresolvedOperand(span, index), t))
-    return cls.create(operands=operands)
+    operands = [F.use(p, u.group(1), int(u.group(2) or 0), at + u.start(), t) for u, t in zip(uses, types)]
+    return new_op(cls, operands=operands)
 
 
 def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -92,7 +89,7 @@ def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Op
             return None
         props["inputPrecision"] = _i32(INPUT_PRECISION[m.group(4)])
     ops = [F._operand(p, m, g, 0, t) for g, t in zip((1, 2, 3), types)]  # type: ignore[arg-type]
-    return cls.create(operands=ops, result_types=[types[2]], properties=props | split[0], attributes=split[1])  # type: ignore[list-item]
+    return new_op(cls, operands=ops, result_types=[types[2]], properties=props | split[0], attributes=split[1])  # type: ignore[list-item]
 
 
 def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -101,17 +98,17 @@ def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: 
     t = p.fast_type(m.start(2), m.end(2))
     if m.group(1) not in PROGRAM_DIM or t is None:
         return None
-    return cls.create(result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
+    return new_op(cls, result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(m.start(2), m.end(2))
-    return None if t is None else cls.create(operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
+    return None if t is None else new_op(cls, operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
 
 
 def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(m.start(1), m.end(1))
-    return None if t is None else cls.create(result_types=[t])
+    return None if t is None else new_op(cls, result_types=[t])
 
 
 SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [

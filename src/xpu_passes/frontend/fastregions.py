@@ -98,7 +98,11 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
     name = head.group(2)
     # Committed: the body is parsed now; its errors are its own.
     p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
+    # No value in scope before the body and no reference left open after it: every value the
+    # body uses is defined in it (IsolatedFromAbove holds; the verifier need not walk it).
+    nothing_above = not p.ssa_values and not p.forward_ssa_references
     region = _region(p, args, "tt")
+    nothing_above = nothing_above and not p.forward_ssa_references
     visibility = head.group(1)
     props: dict[str, Attribute | None] = {
         "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
@@ -111,6 +115,8 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
         op.attributes |= extra.data
     if (loc := p.parse_optional_location()) is not None:
         op.location = loc
+    if nothing_above and (isolated := getattr(p, "isolated", None)) is not None:
+        isolated.add(op)
     return op
 
 
@@ -130,8 +136,9 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     """The `scf.for` whose line starts at `start` (results included), as mlir_compat's
     ForOp.parse builds it, or None with nothing consumed."""
     from xdsl.dialects.builtin import IndexType
-    from xdsl.parser import UnresolvedOperand
     from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+    from xpu_passes.frontend.fastops import use as fast_use
 
     text = p._text
     res = _FOR_RESULTS.match(text, start)
@@ -155,8 +162,7 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     def use(at: int, value: str, t: Attribute):  # type: ignore[no-untyped-def]
         u = _USE.fullmatch(value)
         assert u is not None
-        span = Span(at, at + 1 + len(u.group(1)), p.lexer.input)
-        return p.resolve_operand(UnresolvedOperand(span, int(u.group(2) or 0)), t)
+        return fast_use(p, u.group(1), int(u.group(2) or 0), at, t)
 
     def arg(at: int, name: str, t: Attribute) -> Parser.Argument:
         return Parser.Argument(Span(at, at + 1 + len(name), p.lexer.input), t)

@@ -40,6 +40,7 @@ class _TrackingParser(MemoParser):
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}
         self.multi_block = False  # some region has several blocks (see verify_module's `dominance`)
+        self.isolated: set[Operation] = set()  # functions read isolated from above (verify_module's `isolated`)
 
     def parse_optional_region(self, arguments=None):  # type: ignore[no-untyped-def]
         region = super().parse_optional_region(arguments)
@@ -49,6 +50,10 @@ class _TrackingParser(MemoParser):
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         self.def_offsets.setdefault(name, span.start)
+        if name.isdigit() and name not in self.ssa_values and name not in self.forward_ssa_references:
+            # What xDSL does for a new numbered value (no earlier use to resolve, no name hint).
+            self.ssa_values[name] = tuple(values)
+            return
         super()._register_ssa_definition(name, values, span)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
@@ -249,7 +254,7 @@ def parse_module(
     if verify:
         # Every use after its definition in the text (no forward reference) and one block
         # per region: each definition dominates its uses, nothing to check.
-        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block)
+        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block, isolated=parser.isolated)
     return parsed
 
 

@@ -7,7 +7,7 @@ signature verified before are not verified again (fastops.verify_key).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.frontend.spelling import denormalize
+from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
@@ -75,57 +76,85 @@ def _context_names() -> tuple[object, object]:
     return _CONTEXT_NAMES[0]
 
 
-def _layout_context(parent: Operation | None, memo: dict[int, list[object]]) -> list[object]:
-    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op
-    (by identity: IRDL's __hash__ is Python code)."""
-    found = memo.get(id(parent))
-    if found is not None:
-        return found
-    if parent is None:
-        found = []
-    else:
-        found = _layout_context(parent.parent_op(), memo)
-        if parent.name in _context_names()[0]:
-            # Equal values as one object, so that verify_key's identities repeat across modules.
-            values = [parent.attributes.get(k) for k in _context_names()[1]]
-            found = found + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
-    memo[id(parent)] = found
-    return found
-
-
-def verify_module(parsed: ParsedModule, dominance: bool = True) -> None:
+def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:
     """Verify op by op, so an error points at the op that is wrong.
 
     Also checks that every use is dominated by its definition, across the blocks of a
     region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
-    caller knows they are (the parser, for text with no forward reference).
+    caller knows they are (the parser, for text with no forward reference). `isolated`:
+    IsolatedFromAbove ops the caller proved isolated (the parser: a function read with no
+    value in scope), whose verifier's walk over their body is skipped.
     """
-    position: dict[Operation, int] = {}
-    doms = _Dominators()
-    contexts: dict[int, list[object]] = {}
-    for op in parsed.module.walk():
-        key = verify_key(op, _layout_context(op.parent_op(), contexts))
+    _Walk(parsed, dominance, isolated).op(parsed.module, [])
+
+
+class _Walk:
+    """The ops in walk order (each op, then its regions' ops), each with the layout
+    context its verifiers read (the enclosing context ops' attributes, dialects/traits.py)."""
+
+    def __init__(self, parsed: ParsedModule, dominance: bool, isolated: Collection[Operation]) -> None:
+        self.parsed = parsed
+        self.dominance = dominance
+        self.isolated = isolated
+        self.position: dict[Operation, int] = {}
+        self.doms = _Dominators()
+        self.once = _VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()
+        self.context_ops, self.context_attrs = _context_names()
+
+    def op(self, op: Operation, context: list[object]) -> None:
+        self.check(op, context)
+        if not op.regions:
+            return
+        if op.name in self.context_ops:  # type: ignore[operator]
+            values = [op.attributes.get(k) for k in self.context_attrs]  # type: ignore[attr-defined]
+            # Equal values as one object, so that verify_key's identities repeat across modules.
+            context = context + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
+        for region in op.regions:
+            for block in region.blocks:
+                child = block.first_op
+                while child is not None:
+                    self.op(child, context)
+                    child = child.next_op
+
+    def check(self, op: Operation, context: list[object]) -> None:
+        name = op.name
+        key = None
+        if name in self.once and op.next_op is not None:
+            # verify_key's key, built inline (the hottest loop of a verification)
+            objects: list[object] = [type(op), *context, *[v.type for v in op._operands], None]
+            objects += [r.type for r in op.results]
+            for d in (op.properties, op.attributes):
+                objects.append(None)
+                for item in d.items():
+                    objects += item
+            key = (tuple(map(id, objects)), objects)
         if key is None or key[0] not in VERIFIED:
             try:
-                op.verify(verify_nested_ops=False)
+                if op in self.isolated:
+                    with isolation_unchecked():
+                        op.verify(verify_nested_ops=False)
+                else:
+                    op.verify(verify_nested_ops=False)
             except (VerifyException, ValueError) as e:
-                err = parsed.error_at(op, f"'{op.name}' op {e}")
-                err.more = [denormalize(f"'{op.name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+                parsed = self.parsed
+                err = parsed.error_at(op, f"'{name}' op {e}")
+                err.more = [denormalize(f"'{name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
                 raise err from None
             if key is not None:
                 remember_verified(key)
-        if dominance:
+        if self.dominance:
+            position = self.position
             if op.parent is not None and op not in position:
                 for i, sibling in enumerate(op.parent.ops):
                     position[sibling] = i
             for index, operand in enumerate(op.operands):
-                if not _dominates(operand, op, position, doms):
-                    raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
-        if op.name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
-            raise parsed.error_at(op, f"'scf.if' op {why}")
-        if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
-            raise parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
-                                      f"names, found: '{bad}'")
+                if not _dominates(operand, op, position, self.doms):
+                    raise self.parsed.error_at(op, f"'{name}' op operand #{index} does not dominate this use")
+        if name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
+            raise self.parsed.error_at(op, f"'scf.if' op {why}")
+        if name == "builtin.module" and isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
+            raise self.parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
+                                           f"names, found: '{bad}'")
 
 
 def _undialected_attrs(op: ModuleOp) -> str:
