@@ -17,9 +17,9 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = N
     taken = 0
     original = parser.parse_fast
 
-    def counting(p: object, start: int) -> object:
+    def counting(p: object, start: int, *lex: bool) -> object:
         nonlocal taken
-        op = original(p, start)  # type: ignore[arg-type]
+        op = original(p, start, *lex)  # type: ignore[arg-type]
         if op is not None:
             taken += 1
             if names is not None:
@@ -28,7 +28,7 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = N
 
     monkeypatch.setattr(parser, "parse_fast", counting)
     fast = parse_module(ctx, text, "t.mlir")
-    monkeypatch.setattr(parser, "parse_fast", lambda p, start: None)
+    monkeypatch.setattr(parser, "parse_fast", lambda p, start, *lex: None)
     slow = parse_module(make_context(), text, "t.mlir")
     monkeypatch.setattr(parser, "parse_fast", original)
 
@@ -159,7 +159,7 @@ def test_function_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_function_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     text = FUNCS.replace(*bad)
     errors = []
-    for fast in (parser.parse_fast, lambda p, start: None):
+    for fast in (parser.parse_fast, lambda p, start, *lex: None):
         monkeypatch.setattr(parser, "parse_fast", fast)
         with pytest.raises(TTGIRError) as e:
             parse_module(make_context(), text, "t.mlir")
@@ -256,7 +256,7 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")
     errors = []
-    for fast in (parser.parse_fast, lambda p, start: None):
+    for fast in (parser.parse_fast, lambda p, start, *lex: None):
         monkeypatch.setattr(parser, "parse_fast", fast)
         with pytest.raises(TTGIRError) as e:
             parse_module(make_context(), text, "t.mlir")
@@ -341,7 +341,7 @@ def test_loop_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_loop_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     text = FORS.replace(*bad)
     errors = []
-    for fast in (parser.parse_fast, lambda p, start: None):
+    for fast in (parser.parse_fast, lambda p, start, *lex: None):
         monkeypatch.setattr(parser, "parse_fast", fast)
         with pytest.raises(TTGIRError) as e:
             parse_module(make_context(), text, "t.mlir")

@@ -330,16 +330,20 @@ def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | Non
         raise
 
 
-def parse_fast(p: MemoParser, start: int) -> Operation | None:
-    """The op starting at `start` if it has one of the shapes above, else None (parser untouched)."""
+def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
+    """The op starting at `start` if it has one of the shapes above, else None (parser untouched).
+
+    `lex=False` (a block's ops read in a row, parser._TrackingParser._parse_block_body): ops
+    with a body are not read, and the lexer is left where it is (also on None: the caller
+    resumes); the op's line ends at `p.fast_end`."""
     text = p._text
     head = _HEAD.match(text, start)
     if head is None:
         multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`
-        return None if multi is None else _region_op(p, multi.group(1), start, start)
+        return None if multi is None or not lex else _region_op(p, multi.group(1), start, start)
     name = head.group(2)
     if name in REGION_NAMES:
-        return _region_op(p, name, start, start)
+        return _region_op(p, name, start, start) if lex else None
     found = _BY_NAME.get(name)
     if found is None:
         return None
@@ -372,7 +376,10 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
         return None
     if loc is not None:
         op.location = loc
-    p._resume_from(end)
+    if lex:
+        p._resume_from(end)
+    else:
+        p.fast_end = end  # type: ignore[attr-defined]
     res = head.group(1)
     if res is not None:
         p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))

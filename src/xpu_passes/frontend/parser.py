@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import UNKNOWN_LOC, FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.parser import UnresolvedOperand
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -37,6 +37,7 @@ class _TrackingParser(MemoParser):
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
         self.fast = True  # hot op forms through frontend/fastops.py
+        self.fast_end = 0  # where the last op read by parse_fast(lex=False) ends
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}
         self.multi_block = False  # some region has several blocks (see verify_module's `dominance`)
@@ -94,6 +95,28 @@ class _TrackingParser(MemoParser):
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
 
+    def _parse_block_body(self, block: Block) -> None:
+        if not self.fast:
+            return super()._parse_block_body(block)
+        text = self._text
+        while self._current_token.kind in _OP_START:
+            op = self.parse_operation()
+            block.add_op(op)
+            # The ops that follow in the usual one-line forms: read without lexing between them.
+            pos = self._current_token.span.start
+            chained = False
+            while (c := text[pos : pos + 1]) == "%" or c.islower():
+                op = parse_fast(self, pos, False)
+                if op is None:
+                    chained = True  # (the lexer is anywhere: resume at pos)
+                    break
+                self.op_offsets[op] = pos
+                _append(block, op)
+                pos = _BLANKS.match(text, self.fast_end).end()
+                chained = True
+            if chained:
+                self._resume_from(pos)
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         if self.fast and (op := parse_fast(self, start)) is not None:
@@ -137,6 +160,22 @@ class _TrackingParser(MemoParser):
         if all(d == "builtin" for d in self._parser_state.dialect_stack):
             return at, f"custom op '{name}' is unknown (tried 'builtin.{name}' as well)"
         return at, f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+
+
+_OP_START = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
+_BLANKS = re.compile(r"[ \t\r\n]*")
+
+
+def _append(block: Block, op: Operation) -> None:
+    """block.add_op(op) for a new op without regions (xDSL's checks and linking, inline)."""
+    last = block._last_op
+    op.parent = block
+    if last is None:
+        block._first_op = op
+    else:
+        last._next_op = op
+        op._prev_op = last
+    block._last_op = op
 
 
 # Results before an op's name (`%a, %b:2 = `): MLIR locates an op at its name.
