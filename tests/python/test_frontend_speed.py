@@ -226,3 +226,26 @@ def test_new_op_builds_what_create_builds() -> None:
             b.properties, b.attributes, b.location, b.regions, b.successors)
         assert [r.type for r in a.results] == [r.type for r in b.results] and [r.op for r in b.results] == [b] * len(results)
         assert [u.operation for v in block.args for u in v.uses].count(b) == len(operands)
+
+
+def test_terminators_verified_once_per_parent_and_function_type() -> None:
+    # The same tt.return / scf.yield signature verified in a valid place does not let it
+    # through under another function type or another parent.
+    good = """module {
+  tt.func @f(%a: i32) -> i32 {
+    %c = arith.constant 1 : index
+    scf.for %i = %c to %c step %c {
+      scf.yield
+    }
+    tt.return %a : i32
+  }
+}
+"""
+    parse_module(make_context(), good, "good.mlir")
+    for bad, message in (
+        (good.replace("-> i32 {", "-> f32 {"), "'tt.return' op returns ['i32'] but the function returns ['f32']"),
+        (good.replace("    tt.return %a : i32\n", "    scf.yield\n"), "'scf.yield' op 'scf.yield' expects parent op"),
+    ):
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), bad, "bad.mlir")
+        assert e.value.message.startswith(message), e.value.message

@@ -63,6 +63,8 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
     VERIFIED[key[0]] = key[1]
 
 
+# Block terminators whose verifiers read no more than _Walk.terminator_key holds.
+_TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
 _CONTEXT_NAMES: list[tuple[object, object]] = []
 
@@ -116,6 +118,22 @@ class _Walk:
                     self.op(child, context)
                     child = child.next_op
 
+    @staticmethod
+    def terminator_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
+        """What a block's last op of _TERMINATORS is verified on: verify_key's signature, its
+        parent's class (HasParent) and, for tt.return, its function's type (its verify_).
+        Being last in its block (IsTerminator) is given: the op is."""
+        parent = op.parent_op()
+        objects: list[object] = [_TERMINATORS, type(op), type(parent), *context, *[v.type for v in op._operands], None]
+        objects += [r.type for r in op.results]
+        for d in (op.properties, op.attributes):
+            objects.append(None)
+            for item in d.items():
+                objects += item
+        if op.name == "tt.return":
+            objects.append(None if parent is None else parent.properties.get("function_type"))
+        return tuple(map(id, objects)), objects
+
     def check(self, op: Operation, context: list[object]) -> None:
         name = op.name
         key = None
@@ -128,6 +146,8 @@ class _Walk:
                 for item in d.items():
                     objects += item
             key = (tuple(map(id, objects)), objects)
+        elif name in _TERMINATORS and op.next_op is None and not op._successors:
+            key = self.terminator_key(op, context)
         if key is None or key[0] not in VERIFIED:
             try:
                 if op in self.isolated:
