@@ -266,6 +266,9 @@ def parse_module(
     `text_locations`: what has no `loc(...)` gets its place in `text` (`loc("NAME":L:C)`), as
     MLIR's parser gives it; for text a user wrote, not for triton's prints that we re-read
     (there MLIR's builders, not the text, located a loop's block arguments).
+    `verify=False` (trusted): no verification beyond what building each op checks; for
+    triton's print of a module triton verified (the compile path's round trips). Ops a pass
+    later checks are verified then (RemoveLayoutConversions' incremental check).
     """
     normalized, columns, spelling = normalize(text)
     source = SourceMap(name, text, columns, line_offset)
