@@ -382,5 +382,5 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
         p.fast_end = end  # type: ignore[attr-defined]
     res = head.group(1)
     if res is not None:
-        p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
+        p.define(res, op.results, start)
     return op

@@ -51,11 +51,15 @@ class _TrackingParser(MemoParser):
 
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         self.def_offsets.setdefault(name, span.start)
+        super()._register_ssa_definition(name, values, span)
+
+    def define(self, name: str, values: Sequence[SSAValue], start: int) -> None:
         if name.isdigit() and name not in self.ssa_values and name not in self.forward_ssa_references:
             # What xDSL does for a new numbered value (no earlier use to resolve, no name hint).
+            self.def_offsets.setdefault(name, start)
             self.ssa_values[name] = tuple(values)
             return
-        super()._register_ssa_definition(name, values, span)
+        super().define(name, values, start)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
