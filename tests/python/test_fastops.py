@@ -96,6 +96,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     %q2 = tt.advance %p, [%a, %0] : !tt.ptr<tensor<8x16xf32, #blocked2>>
     %t = tt.load %q {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<8x16xf32, #blocked2>>
     %cv = ttg.convert_layout %t : tensor<8x16xf32, #blocked2> -> tensor<8x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked2}>>
+    %sel = arith.select %c3, %a, %1 : i32 loc(#loc1)
+    %sel2 = arith.select %m, %r, %6 : tensor<64xi1, #blocked>, tensor<64xi32, #blocked>
+    %rs = tt.reshape %t : tensor<8x16xf32, #blocked2> -> tensor<128xf32, #blocked>
+    %rs2 = tt.reshape %t allow_reorder : tensor<8x16xf32, #blocked2> -> tensor<128xf32, #blocked>
     tt.return
   }
 }
@@ -107,9 +111,9 @@ def test_fast_path_edges_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     # Extra attributes, flags, comments, ops over two lines, other locations.
     fast, slow, taken = _both(EDGES, monkeypatch)
     assert fast == slow
-    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, tt.return,
+    # %0, %4, %7, %8 (an inline layout), %c1, %c3..%c6, %r, %m, %l2, %p, %q, %t, %cv, %sel, %sel2, %rs, tt.return,
     # tt.func; the others are xDSL's.
-    assert taken == 19
+    assert taken == 22
 
 
 FUNCS = """module {
@@ -252,6 +256,8 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     "%bad = tt.dot %6, %6, %6 : tensor<64xi32, #blocked> * tensor<64xi32, #blocked> -> tensor<64xi32, #blocked>",
     "tt.return %a : i32",  # the function returns nothing
     "%bad = math.exp %a : i32",  # not a float: the verifier's
+    "%bad = arith.select %a, %a, %a : i32",  # the condition is not i1: a type clash
+    "%bad = arith.select %c3, %a, %b : i32, f32",  # the verifier's
 ])  # fmt: skip
 def test_fast_path_errors_are_xdsls(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = EDGES.replace("    tt.return\n", f"    {bad}\n    tt.return\n")

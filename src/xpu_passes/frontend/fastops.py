@@ -288,7 +288,7 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
         "index_cast", "index_castui",
     ))),  # fmt: skip
     (_ARROW, _arrow, ("tt.splat", "tt.broadcast", "ttg.convert_layout", "tt.expand_dims", "tt.bitcast",
-                      "tt.int_to_ptr", "tt.ptr_to_int")),
+                      "tt.int_to_ptr", "tt.ptr_to_int", "tt.reshape")),
     (_TWO_TYPES, _two_types, ("tt.addptr",)),
     (_CONSTANT, _constant, ("arith.constant",)),
     (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),

@@ -1,5 +1,5 @@
 """Fast parsers of the next most frequent op forms (after frontend/fastops.py's): block
-terminators, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
+terminators, `tt.dot`, `arith.select`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
 anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
@@ -111,12 +111,27 @@ def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) ->
     return None if t is None else new_op(cls, result_types=[t])
 
 
+_SELECT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL}) : ([^ ].*)")  # %c, %a, %b : T  or  : C, T
+
+
+def _select(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import i1
+
+    types = _type_list(p, m.start(4), m.end(4))
+    if types is None or len(types) > 2:
+        return None
+    ct, t = (i1, types[0]) if len(types) == 1 else types
+    ops = [F._operand(p, m, 1, 0, ct), F._operand(p, m, 2, 0, t), F._operand(p, m, 3, 0, t)]
+    return new_op(cls, operands=ops, result_types=[t])
+
+
 SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
     (_RETURN, _return, ("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return")),
     (_DOT, _dot, ("tt.dot",)),
     (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
     (_POISON, _poison, ("ub.poison",)),
     (_UNARY, _unary, ("math.exp", "math.exp2", "math.sqrt", "math.erf")),  # (the ones the corpus checks)
+    (_SELECT, _select, ("arith.select",)),
 ]
 # Their verifiers look at the parent op or the op's place: never verified once for all.
 TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
