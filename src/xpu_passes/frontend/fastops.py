@@ -34,7 +34,7 @@ _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
 # One result or none, the op's name, one blank (or the line's end: `tt.return`).
 _HEAD = re.compile(rf"(?:%({_NAME}) = )?([a-z_]+\.[a-z_0-9.]+)(?: |(?=\n)|\Z)")
-_MULTI_HEAD = re.compile(rf"%{_NAME}:[0-9]+ = (scf\.for) ")
+_MULTI_HEAD = re.compile(rf'%{_NAME}:[0-9]+ = (scf\.for) |(?:%{_NAME}(?::[0-9]+)? = )?"(tt\.reduce|tt\.scan)"\(')
 _NEXT_IS_VALUE = re.compile(r"\s*(?://[^\n]*\s*)*%")
 _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 
@@ -307,18 +307,19 @@ def _register() -> None:
 
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
-REGION_NAMES = frozenset(("tt.func", "scf.for"))  # ops with a body (fastregions.py); never verified once for all
+REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); never verified once for all
 
 
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
     """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
-    from xpu_passes.frontend.fastregions import parse_for, parse_func
+    from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
 
     cls = p.fast_op_class(name)
     if cls is None:
         return None
     try:
-        op = parse_func(p, cls, at) if name == "tt.func" else parse_for(p, cls, at)
+        parse = parse_func if name == "tt.func" else parse_for if name == "scf.for" else parse_generic
+        op = parse(p, cls, at)
         if op is None:
             p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op
@@ -339,8 +340,8 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     text = p._text
     head = _HEAD.match(text, start)
     if head is None:
-        multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`
-        return None if multi is None or not lex else _region_op(p, multi.group(1), start, start)
+        multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
+        return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
     name = head.group(2)
     if name in REGION_NAMES:
         return _region_op(p, name, start, start) if lex else None

@@ -195,3 +195,72 @@ def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
         return [] if end - start == 2 else _type_list(p, start + 1, end - 1)
     t = p.fast_type(start, end)
     return None if t is None else [t]
+
+
+# `%r = "tt.reduce"(%a, %b) <{axis = 1 : i32}> ({` (triton prints tt.reduce and tt.scan generic).
+_GENERIC = re.compile(
+    rf'(?:%({_NAME})(?::([0-9]+))? = )?"(tt\.reduce|tt\.scan)"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
+)
+_GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= loc\(|[ \t]*(?:\n|\Z))")
+
+
+def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
+    """The generic `tt.reduce`/`tt.scan` at `start` (results included), as xDSL's generic
+    form builds it (the body, then the types, then the operands), or None with nothing consumed."""
+    from xdsl.parser import UnresolvedOperand
+    from xdsl.utils.exceptions import ParseError
+
+    from xpu_passes.frontend.fastops import use as fast_use
+    from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
+
+    text = p._text
+    m = _GENERIC.match(text, start)
+    if m is None:
+        return None
+    items = p.fast_attr_dict(m.start(5), m.end(5))
+    if items is None:
+        return None
+    props: dict[str, Attribute] = dict(items)
+    # Committed: the body (its errors are its own), then the signature.
+    p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
+    stack = p._parser_state.dialect_stack
+    stack.append(cls.dialect_name())
+    try:
+        region = p.parse_region()
+    finally:
+        stack.pop()
+    close = p._current_token.span.start  # the `)` after the body
+    tail = _GENERIC_TAIL.match(text, close)
+    ins = _types(p, tail.start(1) - 1, tail.end(1) + 1) if tail is not None else None
+    outs = _types(p, tail.start(2), tail.end(2)) if tail is not None else None
+    at = m.start(4)
+    uses = list(_USE.finditer(m.group(4)))
+    attrs: dict[str, Attribute] = {}
+    if ins is not None and outs is not None and len(ins) == len(uses) and tail is not None:
+        p._resume_from(tail.end())
+        loc = p.parse_optional_location()
+        operands = [fast_use(p, u.group(1), int(u.group(2) or 0), at + u.start(), t) for u, t in zip(uses, ins)]
+    else:  # any other signature: the rest as xDSL's generic parser reads it (and its errors)
+        p._resume_from(close)
+        p.parse_punctuation(")")
+        attrs = p.parse_optional_attr_dict()
+        p.parse_punctuation(":", "function type signature expected")
+        pos = p._current_token.span.start
+        signature = p.parse_function_type()
+        loc = p.parse_optional_location()
+        args = [UnresolvedOperand(Span(at + u.start(), at + u.start() + 1 + len(u.group(1)), p.lexer.input),
+                                  int(u.group(2) or 0)) for u in uses]
+        operands = p.resolve_operands(args, signature.inputs.data, pos)
+        outs = list(signature.outputs.data)
+        for name in cls.get_irdl_definition().properties:  # type: ignore[attr-defined]
+            if name in attrs and name not in props:
+                props[name] = attrs.pop(name)
+    op = cls.create(operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
+    op.location = _UNKNOWN_LOC if loc is None else loc
+    if m.group(1) is not None:
+        bound = int(m.group(2) or 1)
+        if bound != len(outs):
+            raise ParseError(Span(start, start + 1 + len(m.group(1)), p.lexer.input),
+                             f"Operation has {len(outs)} results, but was given {bound} to bind.")
+        p.define(m.group(1), op.results, start)
+    return op
