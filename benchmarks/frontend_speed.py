@@ -7,7 +7,9 @@ parse+print ms, ratio; then the medians in us/op (issue 14's goals: parse <= 100
 cProfile of parse+print of the largest dump (where the time goes). "parse" is a module
 parsed again in the same process (the process-wide tables of layouts, types and verified
 op signatures filled, as in a compiler's later round trips and kernels); "cold" empties
-those tables before each parse (a module whose layouts and types are all new).
+those tables before each parse (a module whose layouts and types are all new). Also the
+median of a parse without verification (`verify=False`: the compile path reading triton's
+print of a module triton verified).
 
     python benchmarks/frontend_speed.py [--dir DUMPS] [--repeat N] [--limit N] [--top N]
 """
@@ -54,7 +56,11 @@ def _ours(text: str, repeat: int) -> tuple[int, float, float, float]:
     n_ops = sum(1 for _ in parsed.module.walk())
     t_parse = _best(lambda: parse_module(ctx, text, "bench"), repeat)
     t_print = _best(lambda: print_module(parsed.module, parsed.spelling, debuginfo=True), repeat)
+    TRUSTED.append(_best(lambda: parse_module(ctx, text, "bench", verify=False), repeat) / n_ops * 1e3)
     return n_ops, t_parse, t_print, t_cold
+
+
+TRUSTED: list[float] = []  # us/op of each parse without verification (verify=False: triton's own print)
 
 
 def _triton(text: str, repeat: int) -> float | None:
@@ -120,7 +126,7 @@ def parse_stages(texts: list[str], repeat: int) -> dict[str, float]:
             [[] for _ in range(4)]  # (the first allocations after enabling run the collection)
             t4 = time.process_time()
             parsed = P.ParsedModule(module, spelling, SourceMap("bench", text, columns, 0), p.op_offsets)
-            P.verify_module(parsed, dominance=bool(p.first_use) or p.multi_block)
+            P.verify_module(parsed, dominance=bool(p.first_use) or p.multi_block, isolated=p.isolated)
             t5 = time.process_time()
             for name, dt in zip(names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
                 spent[name] += dt
@@ -212,6 +218,8 @@ def main() -> int:
     print(f"median over {len(rows)} dumps: parse {per_op_parse:.0f} us/op, print {per_op_print:.0f} us/op"
           f" (goals: 100, 30); parse cold {per_op_cold:.0f} us/op; 50x module: parse {tp / n * 1e3:.0f} us/op,"
           f" print {tpr / n * 1e3:.0f} us/op, parse cold {tc / n * 1e3:.0f} us/op")
+    print(f"parse without verification (verify=False, for triton's own print): {statistics.median(TRUSTED[:len(rows)]):.0f}"
+          " us/op median over the dumps")
     stages = parse_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
     print("parse, where the time goes (us/op, all dumps): " + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
     by_size = sorted(rows, key=lambda r: r[1])

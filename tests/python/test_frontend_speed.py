@@ -175,3 +175,77 @@ def test_parse_skips_the_dominance_check_only_where_it_cannot_fail(body: str) ->
     assert "does not dominate" in e.value.message or "use of undefined value" in e.value.message
     ok = parse_module(make_context(), _DOMINANCE.replace("BODY", "%y = arith.addi %a, %a : i32"), "t.mlir")
     assert ok.module.ops.first is not None
+
+
+def _whole_text_normalize(text: str) -> tuple[str, list[int], list[int]]:
+    """normalize's rename as a scan of every token of the text (what the line-local scan replaces)."""
+    from xpu_passes.frontend import spelling as S
+
+    old_to_new = {o: c for c, o in S.DIALECTS}
+    out, starts, shifts, pos, new_len = [], [], [], 0, 0
+    for m in S._token_re(list(old_to_new)).finditer(text):
+        if (repl := S._rename(m, old_to_new)) is None:
+            continue
+        out.append(text[pos : m.start()])
+        new_len += m.start() - pos + len(repl)
+        out.append(repl)
+        starts.append(new_len)
+        shifts.append((shifts[-1] if shifts else 0) + len(m.group(0)) - len(repl))
+        pos = m.end()
+    return "".join(out) + text[pos:], starts, shifts
+
+
+@pytest.mark.parametrize("text", [
+    'x = triton_gpu.a "triton_gpu.b" "triton_gpu.c" = 1 loc("triton_gpu.d":1:2) triton_intel_gpu.e\n',
+    '"s triton_gpu.x" triton_gpu.y\n"unterminated triton_gpu.z\n"a" = triton_intel_gpu.w "\\" triton_gpu.q"',
+    'no old names: ttg.a "triton_gpu" xtriton_gpu.b triton_gpu_c.d\n',
+    'triton_gpu.a\n\n"triton_intel_gpu.k"\n  = 3',  # a key whose `=` is on the next line
+])  # fmt: skip
+def test_normalize_renames_what_a_whole_text_scan_renames(text: str) -> None:
+    from xpu_passes.frontend.spelling import normalize
+
+    normalized, columns, _ = normalize(text)
+    assert (normalized, columns._starts, columns._shift) == _whole_text_normalize(text)
+
+
+def test_new_op_builds_what_create_builds() -> None:
+    from xdsl.dialects.builtin import i32
+    from xdsl.ir import Block
+
+    ctx = make_context()
+    block = Block(arg_types=[i32, i32])
+    for name in ("arith.addi", "arith.constant", "tt.return"):
+        cls = ctx.get_optional_op(name)
+        assert cls is not None
+        operands = list(block.args) if name == "arith.addi" else []
+        results = [i32] if name != "tt.return" else []
+        a = cls.create(operands=operands, result_types=results)
+        b = xdsl_compat.new_op(cls, operands, results)
+        assert vars(a).keys() == vars(b).keys()
+        assert (a.properties, a.attributes, a.location, a.regions, a.successors) == (
+            b.properties, b.attributes, b.location, b.regions, b.successors)
+        assert [r.type for r in a.results] == [r.type for r in b.results] and [r.op for r in b.results] == [b] * len(results)
+        assert [u.operation for v in block.args for u in v.uses].count(b) == len(operands)
+
+
+def test_terminators_verified_once_per_parent_and_function_type() -> None:
+    # The same tt.return / scf.yield signature verified in a valid place does not let it
+    # through under another function type or another parent.
+    good = """module {
+  tt.func @f(%a: i32) -> i32 {
+    %c = arith.constant 1 : index
+    scf.for %i = %c to %c step %c {
+      scf.yield
+    }
+    tt.return %a : i32
+  }
+}
+"""
+    parse_module(make_context(), good, "good.mlir")
+    for bad, message in (
+        (good.replace("-> i32 {", "-> f32 {"), "'tt.return' op returns ['i32'] but the function returns ['f32']"),
+        (good.replace("    tt.return %a : i32\n", "    scf.yield\n"), "'scf.yield' op 'scf.yield' expects parent op"),
+    ):
+        with pytest.raises(TTGIRError) as e:
+            parse_module(make_context(), bad, "bad.mlir")
+        assert e.value.message.startswith(message), e.value.message

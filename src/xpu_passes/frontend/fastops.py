@@ -19,10 +19,13 @@ from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-from xpu_passes.frontend.fasttypes import TYPE_TEXT
+
+# (the verify-once table lives with verification; re-exported for its users)
+from xpu_passes.frontend.xdsl_compat import new_op
+from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key  # noqa: F401
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.memo import MemoParser
@@ -31,7 +34,7 @@ _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
 # One result or none, the op's name, one blank (or the line's end: `tt.return`).
 _HEAD = re.compile(rf"(?:%({_NAME}) = )?([a-z_]+\.[a-z_0-9.]+)(?: |(?=\n)|\Z)")
-_MULTI_HEAD = re.compile(rf"%{_NAME}:[0-9]+ = (scf\.for) ")
+_MULTI_HEAD = re.compile(rf'%{_NAME}:[0-9]+ = (scf\.for) |(?:%{_NAME}(?::[0-9]+)? = )?"(tt\.reduce|tt\.scan)"\(')
 _NEXT_IS_VALUE = re.compile(r"\s*(?://[^\n]*\s*)*%")
 _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 
@@ -47,20 +50,30 @@ _TWO_TYPES = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T1, T2
 _Builder = Callable[["MemoParser", type[Operation], "re.Match[str]", int], "Operation | None"]
 
 
-def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attribute):
-    start = base + m.start(group)
-    use = _USE.fullmatch(m.group(group))
-    assert use is not None
-    index = int(use.group(2)) if use.group(2) else 0
-    span = Span(start, start + 1 + len(use.group(1)), p.lexer.input)
-    return p.resolve_operand(UnresolvedOperand(span, index), type)
+def use(p: MemoParser, name: str, index: int, start: int, type: Attribute):  # type: ignore[no-untyped-def]
+    """The value `%name#index` written at `start`, of `type`: a defined value of that very
+    type object directly, anything else (forward references, type clashes) through the
+    parser's resolve_operand, which records and reports them."""
+    values = p.ssa_values.get(name)
+    if values is not None and index < len(values) and values[index].type is type:
+        return values[index]
+    return p.resolve_operand(UnresolvedOperand(Span(start, start + 1 + len(name), p.lexer.input), index), type)
+
+
+def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attribute):  # type: ignore[no-untyped-def]
+    text = m.group(group)
+    if "#" not in text:
+        return use(p, text[1:], 0, base + m.start(group), type)
+    u = _USE.fullmatch(text)
+    assert u is not None
+    return use(p, u.group(1), int(u.group(2)), base + m.start(group), type)
 
 
 def _binary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(base + m.start(3), base + m.end(3))
     if t is None:
         return None
-    return cls.create(operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
+    return new_op(cls, operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, attrs_group: int = 0) -> Operation | None:
@@ -78,7 +91,7 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
         known = cls.get_irdl_definition().properties  # type: ignore[attr-defined]
         for k, v in d:
             (props if k in known else attrs)[k] = v
-    return cls.create(operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
+    return new_op(cls, operands=[_operand(p, m, 1, base, src)], result_types=[dst], properties=props, attributes=attrs)
 
 
 def _arrow(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -103,7 +116,7 @@ def _two_types(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int)
     t1, t2 = p.fast_type(off, off + cut), p.fast_type(off + cut + 2, off + len(text))
     if t1 is None or t2 is None:
         return None
-    return cls.create(operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
+    return new_op(cls, operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
 
 
 _INT = r"-?[0-9]+"
@@ -158,15 +171,12 @@ def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) 
     type = getattr(value, "type", None)
     if not isinstance(type, Attribute):
         return None
-    return cls.create(result_types=[type], properties={"value": value})  # type: ignore[dict-item]
+    return new_op(cls, result_types=[type], properties={"value": value})  # type: ignore[dict-item]
 
 
 _COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
 _MAKE_RANGE = re.compile(r"(\{[^{}]*\}) : ([^ ].*)")  # {end = .., start = ..} : T
-_ADVANCE = re.compile(rf"({_VAL}), \[((?:{_VAL}, )*{_VAL})\] : (<.*>)")  # %p, [%a, %b] : <tensor<..>>
-_LOAD = re.compile(rf"({_VAL})(?:, ({_VAL}))?(?:, ({_VAL}))?(?: (\{{[^{{}}]*\}}))? : ([^ ].*)")
-_LIST = rf"\[((?:{_VAL}, )*{_VAL})\]"
-_MAKE_TENSOR_PTR = re.compile(rf"({_VAL}), {_LIST}, {_LIST}, {_LIST} (\{{[^{{}}]*\}}) : (<.*>)")
+
 
 
 def _split(p: MemoParser, m: re.Match[str], group: int, inherent: object) -> tuple[dict[str, Attribute], dict[str, Attribute]] | None:
@@ -194,12 +204,8 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
 
 
 def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
-    start, out = m.start(group), []
-    for use in _USE.finditer(m.group(group)):
-        index = int(use.group(2)) if use.group(2) else 0
-        span = Span(start + use.start(), start + use.start() + 1 + len(use.group(1)), p.lexer.input)
-        out.append(p.resolve_operand(UnresolvedOperand(span, index), type))
-    return out
+    start = m.start(group)
+    return [use(p, u.group(1), int(u.group(2) or 0), start + u.start(), type) for u in _USE.finditer(m.group(group))]
 
 
 _PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
@@ -214,7 +220,7 @@ def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     t = p.fast_type(m.start(4), m.end(4))
     if pred is None or t is None:
         return None
-    return cls.create(
+    return new_op(cls, 
         operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
         result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
         properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
@@ -226,42 +232,7 @@ def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int
     t = p.fast_type(m.start(2), m.end(2))
     if split is None or t is None:
         return None
-    return cls.create(result_types=[t], properties=split[0], attributes=split[1])
-
-
-def _stripped_ptr(p: MemoParser, m: re.Match[str], group: int) -> Attribute | None:
-    # `<tensor<...>>` is `!tt.ptr<tensor<...>>` printed without its name.
-    text = "!tt.ptr" + m.group(group)
-    return p.typed_text(text) if TYPE_TEXT.fullmatch(text) else None
-
-
-def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import i32
-
-    t = _stripped_ptr(p, m, 3)
-    if t is None:
-        return None
-    return cls.create(operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
-
-
-def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type, pointee_type
-
-    pt = p.fast_type(m.start(5), m.end(5))
-    split = _split(p, m, 4, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        result = _derived(p, "pointee", pt, pointee_type)
-        mask = _derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
-        return None
-    ops = [_operand(p, m, 1, 0, pt)]
-    if mask is not None:
-        ops.append(_operand(p, m, 2, 0, mask))
-    if m.group(3) is not None:
-        ops.append(_operand(p, m, 3, 0, result))
-    return _build(cls, [ops[0], ops[1:2], ops[2:3]], [result], *split)
+    return new_op(cls, result_types=[t], properties=split[0], attributes=split[1])
 
 
 _SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
@@ -303,20 +274,7 @@ def _build(
         props = {**props, AttrSizedOperandSegments.attribute_name: segments}
     else:
         attrs = {**attrs, AttrSizedOperandSegments.attribute_name: segments}
-    return cls.create(operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
-
-
-def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import TensorType, i32, i64
-
-    t = _stripped_ptr(p, m, 6)
-    split = _split(p, m, 5, ("order",))
-    if t is None or split is None or not isinstance(block := getattr(t, "pointee", None), TensorType):
-        return None
-    space = t.address_space.data  # type: ignore[attr-defined]
-    base_t = _derived(p, "base", t, lambda t: type(t)(block.element_type, space))  # type: ignore[call-arg]
-    operands = [_operand(p, m, 1, 0, base_t), _uses(p, m, 2, i64), _uses(p, m, 3, i64), _uses(p, m, 4, i32)]
-    return _build(cls, operands, [t], *split)
+    return new_op(cls, operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
 _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
@@ -330,81 +288,38 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
         "index_cast", "index_castui",
     ))),  # fmt: skip
     (_ARROW, _arrow, ("tt.splat", "tt.broadcast", "ttg.convert_layout", "tt.expand_dims", "tt.bitcast",
-                      "tt.int_to_ptr", "tt.ptr_to_int")),
+                      "tt.int_to_ptr", "tt.ptr_to_int", "tt.reshape")),
     (_TWO_TYPES, _two_types, ("tt.addptr",)),
     (_CONSTANT, _constant, ("arith.constant",)),
     (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
     (_MAKE_RANGE, _make_range, ("tt.make_range",)),
-    (_ADVANCE, _advance, ("tt.advance",)),
-    (_LOAD, _load, ("tt.load",)),
-    (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),  # the same regex as _BINARY, another builder
 ]
 _BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
 
 
 def _register() -> None:
-    from xpu_passes.frontend.fastops_more import SHAPES
+    from xpu_passes.frontend import fastops_mem, fastops_more
 
-    for shape, build, names in _SHAPES + SHAPES:
+    for shape, build, names in _SHAPES + fastops_more.SHAPES + fastops_mem.SHAPES:
         for name in names:
             _BY_NAME[name] = (shape, build)
 
 
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
-REGION_NAMES = frozenset(("tt.func", "scf.for"))  # ops with a body (fastregions.py); never verified once for all
-
-
-# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
-# objects whose identities it holds alive, so that no other object can take their ids.
-VERIFIED: dict[tuple[object, ...], list[object]] = {}
-_MAX_VERIFIED = 50_000
-
-
-def _verify_once() -> frozenset[str]:
-    from xpu_passes.frontend.fastops_more import TERMINATORS
-
-    return FAST_NAMES - TERMINATORS
-
-
-_VERIFY_ONCE = _verify_once()
-
-
-def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
-    """What an op of FAST_NAMES is verified on, by identity: its class, operand and result
-    types, properties and attributes (their verifiers look at nothing else: no regions, no
-    successors, no parent), and the objects named. Equal keys verify alike, so each is
-    verified once. `context`: what else the verifiers read (the enclosing `ttg.num-warps`
-    and the like: dialects/traits.py). None for other ops, and for the last op of a block
-    (xDSL checks terminators there)."""
-    if op.name not in _VERIFY_ONCE or op.next_op is None:
-        return None
-    objects: list[object] = [type(op), *context]
-    objects += [v.type for v in op.operands]
-    objects.append(None)
-    objects += [r.type for r in op.results]
-    for d in (op.properties, op.attributes):
-        objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    return tuple(map(id, objects)), objects
-
-
-def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
-    if len(VERIFIED) > _MAX_VERIFIED:
-        VERIFIED.clear()
-    VERIFIED[key[0]] = key[1]
+REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); never verified once for all
 
 
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
     """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
-    from xpu_passes.frontend.fastregions import parse_for, parse_func
+    from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
 
     cls = p.fast_op_class(name)
     if cls is None:
         return None
     try:
-        op = parse_func(p, cls, at) if name == "tt.func" else parse_for(p, cls, at)
+        parse = parse_func if name == "tt.func" else parse_for if name == "scf.for" else parse_generic
+        op = parse(p, cls, at)
         if op is None:
             p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op
@@ -416,16 +331,20 @@ def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | Non
         raise
 
 
-def parse_fast(p: MemoParser, start: int) -> Operation | None:
-    """The op starting at `start` if it has one of the shapes above, else None (parser untouched)."""
+def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
+    """The op starting at `start` if it has one of the shapes above, else None (parser untouched).
+
+    `lex=False` (a block's ops read in a row, parser._TrackingParser._parse_block_body): ops
+    with a body are not read, and the lexer is left where it is (also on None: the caller
+    resumes); the op's line ends at `p.fast_end`."""
     text = p._text
     head = _HEAD.match(text, start)
     if head is None:
-        multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`
-        return None if multi is None else _region_op(p, multi.group(1), start, start)
+        multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
+        return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
     name = head.group(2)
     if name in REGION_NAMES:
-        return _region_op(p, name, start, start)
+        return _region_op(p, name, start, start) if lex else None
     found = _BY_NAME.get(name)
     if found is None:
         return None
@@ -458,8 +377,11 @@ def parse_fast(p: MemoParser, start: int) -> Operation | None:
         return None
     if loc is not None:
         op.location = loc
-    p._resume_from(end)
+    if lex:
+        p._resume_from(end)
+    else:
+        p.fast_end = end  # type: ignore[attr-defined]
     res = head.group(1)
     if res is not None:
-        p._register_ssa_definition(res, op.results, Span(start, start + 1 + len(res), p.lexer.input))
+        p.define(res, op.results, start)
     return op

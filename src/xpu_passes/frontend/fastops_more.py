@@ -1,5 +1,5 @@
 """Fast parsers of the next most frequent op forms (after frontend/fastops.py's): block
-terminators, `tt.store`, `ttig.prefetch`, `tt.dot`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
+terminators, `tt.dot`, `arith.select`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
 anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
@@ -11,8 +11,8 @@ import re
 from typing import TYPE_CHECKING
 
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.frontend import fastops as F
 
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ _VALS = rf"((?:{F._VAL}, )*{F._VAL})"
 _DICT = r"(?: (\{[^{}]*\}))?"
 # `%a, %b : T1, T2` or nothing (tt.return, scf.yield, tt.reduce.return).
 _RETURN = re.compile(rf"(?:{_VALS} : ([^ ].*))?")
-_STORE = re.compile(rf"({F._VAL}), ({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
-_PREFETCH = re.compile(rf"({F._VAL})(?:, ({F._VAL}))?{_DICT} : ([^ ].*)")
 # The types hold no ` * ` or ` -> `; anything else fails fast_type.
 _DOT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL})(?:, inputPrecision = ([a-z0-9]+))?{_DICT} : (.+) \* (.+) -> (.+)")
 _AXIS = re.compile(r"([a-z]+) : ([^ ].*)")
@@ -68,53 +66,14 @@ def _type_list(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
 
 def _return(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     if m.group(1) is None:
-        return cls.create()
+        return new_op(cls)
     types = _type_list(p, m.start(2), m.end(2))
     uses = list(F._USE.finditer(m.group(1)))
     if types is None or len(types) != len(uses):
         return None
     at = m.start(1)
-    operands = []
-    for use, t in zip(uses, types):
-        index = int(use.group(2)) if use.group(2) else 0
-        span = F.Span(at + use.start(), at + use.start() + 1 + len(use.group(1)), p.lexer.input)
-        operands.append(p.resolve_operand(F.UnresolvedOperand(span, index), t))
-    return cls.create(operands=operands)
-
-
-def _store(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type, pointee_type
-
-    pt = p.fast_type(m.start(5), m.end(5))
-    split = F._split(p, m, 4, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        value = F._derived(p, "pointee", pt, pointee_type)
-        mask = F._derived(p, "mask", pt, mask_type) if m.group(3) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
-        return None
-    ops = [F._operand(p, m, 1, 0, pt), F._operand(p, m, 2, 0, value)]
-    if mask is not None:
-        ops.append(F._operand(p, m, 3, 0, mask))
-    return cls.create(operands=ops, properties=split[0], attributes=split[1])
-
-
-def _prefetch(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type
-
-    pt = p.fast_type(m.start(4), m.end(4))
-    split = F._split(p, m, 3, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
-        return None
-    try:
-        mask = F._derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
-    except VerifyException:
-        return None
-    props, attrs = split
-    props.pop("operandSegmentSizes", None)  # recomputed from the operands, as the op's parser does
-    masks = [F._operand(p, m, 2, 0, mask)] if mask is not None else []
-    return F._build(cls, [F._operand(p, m, 1, 0, pt), masks, []], [], props, attrs)
+    operands = [F.use(p, u.group(1), int(u.group(2) or 0), at + u.start(), t) for u, t in zip(uses, types)]
+    return new_op(cls, operands=operands)
 
 
 def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -130,7 +89,7 @@ def _dot(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Op
             return None
         props["inputPrecision"] = _i32(INPUT_PRECISION[m.group(4)])
     ops = [F._operand(p, m, g, 0, t) for g, t in zip((1, 2, 3), types)]  # type: ignore[arg-type]
-    return cls.create(operands=ops, result_types=[types[2]], properties=props | split[0], attributes=split[1])  # type: ignore[list-item]
+    return new_op(cls, operands=ops, result_types=[types[2]], properties=props | split[0], attributes=split[1])  # type: ignore[list-item]
 
 
 def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
@@ -139,27 +98,40 @@ def _program_query(p: MemoParser, cls: type[Operation], m: re.Match[str], base: 
     t = p.fast_type(m.start(2), m.end(2))
     if m.group(1) not in PROGRAM_DIM or t is None:
         return None
-    return cls.create(result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
+    return new_op(cls, result_types=[t], properties={"axis": _i32(PROGRAM_DIM[m.group(1)])})
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(m.start(2), m.end(2))
-    return None if t is None else cls.create(operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
+    return None if t is None else new_op(cls, operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
 
 
 def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
     t = p.fast_type(m.start(1), m.end(1))
-    return None if t is None else cls.create(result_types=[t])
+    return None if t is None else new_op(cls, result_types=[t])
+
+
+_SELECT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL}) : ([^ ].*)")  # %c, %a, %b : T  or  : C, T
+
+
+def _select(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    from xdsl.dialects.builtin import i1
+
+    types = _type_list(p, m.start(4), m.end(4))
+    if types is None or len(types) > 2:
+        return None
+    ct, t = (i1, types[0]) if len(types) == 1 else types
+    ops = [F._operand(p, m, 1, 0, ct), F._operand(p, m, 2, 0, t), F._operand(p, m, 3, 0, t)]
+    return new_op(cls, operands=ops, result_types=[t])
 
 
 SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
     (_RETURN, _return, ("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return")),
-    (_STORE, _store, ("tt.store",)),
-    (_PREFETCH, _prefetch, ("ttig.prefetch",)),
     (_DOT, _dot, ("tt.dot",)),
     (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
     (_POISON, _poison, ("ub.poison",)),
     (_UNARY, _unary, ("math.exp", "math.exp2", "math.sqrt", "math.erf")),  # (the ones the corpus checks)
+    (_SELECT, _select, ("arith.select",)),
 ]
 # Their verifiers look at the parent op or the op's place: never verified once for all.
 TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))

@@ -98,7 +98,11 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
     name = head.group(2)
     # Committed: the body is parsed now; its errors are its own.
     p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
+    # No value in scope before the body and no reference left open after it: every value the
+    # body uses is defined in it (IsolatedFromAbove holds; the verifier need not walk it).
+    nothing_above = not p.ssa_values and not p.forward_ssa_references
     region = _region(p, args, "tt")
+    nothing_above = nothing_above and not p.forward_ssa_references
     visibility = head.group(1)
     props: dict[str, Attribute | None] = {
         "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
@@ -111,6 +115,8 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
         op.attributes |= extra.data
     if (loc := p.parse_optional_location()) is not None:
         op.location = loc
+    if nothing_above and (isolated := getattr(p, "isolated", None)) is not None:
+        isolated.add(op)
     return op
 
 
@@ -130,8 +136,9 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     """The `scf.for` whose line starts at `start` (results included), as mlir_compat's
     ForOp.parse builds it, or None with nothing consumed."""
     from xdsl.dialects.builtin import IndexType
-    from xdsl.parser import UnresolvedOperand
     from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+    from xpu_passes.frontend.fastops import use as fast_use
 
     text = p._text
     res = _FOR_RESULTS.match(text, start)
@@ -155,8 +162,7 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     def use(at: int, value: str, t: Attribute):  # type: ignore[no-untyped-def]
         u = _USE.fullmatch(value)
         assert u is not None
-        span = Span(at, at + 1 + len(u.group(1)), p.lexer.input)
-        return p.resolve_operand(UnresolvedOperand(span, int(u.group(2) or 0)), t)
+        return fast_use(p, u.group(1), int(u.group(2) or 0), at, t)
 
     def arg(at: int, name: str, t: Attribute) -> Parser.Argument:
         return Parser.Argument(Span(at, at + 1 + len(name), p.lexer.input), t)
@@ -189,3 +195,72 @@ def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
         return [] if end - start == 2 else _type_list(p, start + 1, end - 1)
     t = p.fast_type(start, end)
     return None if t is None else [t]
+
+
+# `%r = "tt.reduce"(%a, %b) <{axis = 1 : i32}> ({` (triton prints tt.reduce and tt.scan generic).
+_GENERIC = re.compile(
+    rf'(?:%({_NAME})(?::([0-9]+))? = )?"(tt\.reduce|tt\.scan)"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
+)
+_GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= loc\(|[ \t]*(?:\n|\Z))")
+
+
+def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
+    """The generic `tt.reduce`/`tt.scan` at `start` (results included), as xDSL's generic
+    form builds it (the body, then the types, then the operands), or None with nothing consumed."""
+    from xdsl.parser import UnresolvedOperand
+    from xdsl.utils.exceptions import ParseError
+
+    from xpu_passes.frontend.fastops import use as fast_use
+    from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
+
+    text = p._text
+    m = _GENERIC.match(text, start)
+    if m is None:
+        return None
+    items = p.fast_attr_dict(m.start(5), m.end(5))
+    if items is None:
+        return None
+    props: dict[str, Attribute] = dict(items)
+    # Committed: the body (its errors are its own), then the signature.
+    p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
+    stack = p._parser_state.dialect_stack
+    stack.append(cls.dialect_name())
+    try:
+        region = p.parse_region()
+    finally:
+        stack.pop()
+    close = p._current_token.span.start  # the `)` after the body
+    tail = _GENERIC_TAIL.match(text, close)
+    ins = _types(p, tail.start(1) - 1, tail.end(1) + 1) if tail is not None else None
+    outs = _types(p, tail.start(2), tail.end(2)) if tail is not None else None
+    at = m.start(4)
+    uses = list(_USE.finditer(m.group(4)))
+    attrs: dict[str, Attribute] = {}
+    if ins is not None and outs is not None and len(ins) == len(uses) and tail is not None:
+        p._resume_from(tail.end())
+        loc = p.parse_optional_location()
+        operands = [fast_use(p, u.group(1), int(u.group(2) or 0), at + u.start(), t) for u, t in zip(uses, ins)]
+    else:  # any other signature: the rest as xDSL's generic parser reads it (and its errors)
+        p._resume_from(close)
+        p.parse_punctuation(")")
+        attrs = p.parse_optional_attr_dict()
+        p.parse_punctuation(":", "function type signature expected")
+        pos = p._current_token.span.start
+        signature = p.parse_function_type()
+        loc = p.parse_optional_location()
+        args = [UnresolvedOperand(Span(at + u.start(), at + u.start() + 1 + len(u.group(1)), p.lexer.input),
+                                  int(u.group(2) or 0)) for u in uses]
+        operands = p.resolve_operands(args, signature.inputs.data, pos)
+        outs = list(signature.outputs.data)
+        for name in cls.get_irdl_definition().properties:  # type: ignore[attr-defined]
+            if name in attrs and name not in props:
+                props[name] = attrs.pop(name)
+    op = cls.create(operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
+    op.location = _UNKNOWN_LOC if loc is None else loc
+    if m.group(1) is not None:
+        bound = int(m.group(2) or 1)
+        if bound != len(outs):
+            raise ParseError(Span(start, start + 1 + len(m.group(1)), p.lexer.input),
+                             f"Operation has {len(outs)} results, but was given {bound} to bind.")
+        p.define(m.group(1), op.results, start)
+    return op

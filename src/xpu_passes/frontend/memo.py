@@ -18,14 +18,15 @@ from __future__ import annotations
 import gc
 import re
 from typing import Any
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
 from xdsl.context import Context
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xpu_passes.frontend.fasttypes import TYPE_TEXT, build_type
@@ -288,6 +289,10 @@ class MemoParser(Parser):
         self.fast_values[local] = found
         return found
 
+    def define(self, name: str, values: Sequence[SSAValue], start: int) -> None:
+        """The results `values` of an op read by a fast path, named `%name` at `start`."""
+        self._register_ssa_definition(name, values, Span(start, start + 1 + len(name), self.lexer.input))
+
     def _ends_at(self, end: int) -> bool:
         # The last parse stopped at `end`: the next token starts there (or after blanks).
         next_start = self._current_token.span.start
@@ -370,7 +375,7 @@ def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc
 
 def clear_shared() -> None:
     """Forget the process-wide tables (layouts, types, verified op signatures)."""
-    from xpu_passes.frontend.fastops import VERIFIED
+    from xpu_passes.frontend.verifier import VERIFIED
 
     _LAYOUTS.clear()
     _TYPES.clear()

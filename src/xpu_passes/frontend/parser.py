@@ -9,18 +9,18 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import UNKNOWN_LOC, FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation
-from xdsl.ir import SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.parser import UnresolvedOperand
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xpu_passes.frontend.fastops import VERIFIED, parse_fast, remember_verified, verify_key
+from xpu_passes.frontend.fastops import parse_fast
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
+from xpu_passes.frontend.verifier import verify_module
 
 
 _TYPE_CLASH = re.compile(r"operand is used with type (.*), but has been previously used or defined with type (.*)$", re.S)
@@ -37,9 +37,11 @@ class _TrackingParser(MemoParser):
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
         self.fast = True  # hot op forms through frontend/fastops.py
+        self.fast_end = 0  # where the last op read by parse_fast(lex=False) ends
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}
         self.multi_block = False  # some region has several blocks (see verify_module's `dominance`)
+        self.isolated: set[Operation] = set()  # functions read isolated from above (verify_module's `isolated`)
 
     def parse_optional_region(self, arguments=None):  # type: ignore[no-untyped-def]
         region = super().parse_optional_region(arguments)
@@ -50,6 +52,14 @@ class _TrackingParser(MemoParser):
     def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
         self.def_offsets.setdefault(name, span.start)
         super()._register_ssa_definition(name, values, span)
+
+    def define(self, name: str, values: Sequence[SSAValue], start: int) -> None:
+        if name.isdigit() and name not in self.ssa_values and name not in self.forward_ssa_references:
+            # What xDSL does for a new numbered value (no earlier use to resolve, no name hint).
+            self.def_offsets.setdefault(name, start)
+            self.ssa_values[name] = tuple(values)
+            return
+        super().define(name, values, start)
 
     def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
         if operand.operand_name not in self.ssa_values:
@@ -88,6 +98,28 @@ class _TrackingParser(MemoParser):
             if self._current_token.kind == MLIRTokenKind.EOF:
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
+
+    def _parse_block_body(self, block: Block) -> None:
+        if not self.fast:
+            return super()._parse_block_body(block)
+        text = self._text
+        while self._current_token.kind in _OP_START:
+            op = self.parse_operation()
+            block.add_op(op)
+            # The ops that follow in the usual one-line forms: read without lexing between them.
+            pos = self._current_token.span.start
+            chained = False
+            while (c := text[pos : pos + 1]) == "%" or c.islower():
+                op = parse_fast(self, pos, False)
+                if op is None:
+                    chained = True  # (the lexer is anywhere: resume at pos)
+                    break
+                self.op_offsets[op] = pos
+                _append(block, op)
+                pos = _BLANKS.match(text, self.fast_end).end()
+                chained = True
+            if chained:
+                self._resume_from(pos)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
@@ -132,6 +164,22 @@ class _TrackingParser(MemoParser):
         if all(d == "builtin" for d in self._parser_state.dialect_stack):
             return at, f"custom op '{name}' is unknown (tried 'builtin.{name}' as well)"
         return at, f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
+
+
+_OP_START = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
+_BLANKS = re.compile(r"[ \t\r\n]*")
+
+
+def _append(block: Block, op: Operation) -> None:
+    """block.add_op(op) for a new op without regions (xDSL's checks and linking, inline)."""
+    last = block._last_op
+    op.parent = block
+    if last is None:
+        block._first_op = op
+    else:
+        last._next_op = op
+        op._prev_op = last
+    block._last_op = op
 
 
 # Results before an op's name (`%a, %b:2 = `): MLIR locates an op at its name.
@@ -222,6 +270,9 @@ def parse_module(
     `text_locations`: what has no `loc(...)` gets its place in `text` (`loc("NAME":L:C)`), as
     MLIR's parser gives it; for text a user wrote, not for triton's prints that we re-read
     (there MLIR's builders, not the text, located a loop's block arguments).
+    `verify=False` (trusted): no verification beyond what building each op checks; for
+    triton's print of a module triton verified (the compile path's round trips). Ops a pass
+    later checks are verified then (RemoveLayoutConversions' incremental check).
     """
     normalized, columns, spelling = normalize(text)
     source = SourceMap(name, text, columns, line_offset)
@@ -249,7 +300,7 @@ def parse_module(
     if verify:
         # Every use after its definition in the text (no forward reference) and one block
         # per region: each definition dominates its uses, nothing to check.
-        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block)
+        verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block, isolated=parser.isolated)
     return parsed
 
 
@@ -269,153 +320,3 @@ def _parse_loc_defs(ctx: Context, text: str, name: str, defs: list[LocDef], pars
             sub.attribute_aliases = aliases
         sub._resume_from(d.offset)
         sub._parse_alias_def()
-
-
-_CONTEXT_VALUES: dict[Attribute, Attribute] = {}
-_CONTEXT_NAMES: list[tuple[object, object]] = []
-
-
-def _context_names() -> tuple[object, object]:
-    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
-    if not _CONTEXT_NAMES:
-        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
-
-        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
-    return _CONTEXT_NAMES[0]
-
-
-def _layout_context(parent: Operation | None, memo: dict[int, list[object]]) -> list[object]:
-    """The enclosing attributes layout verifiers read (dialects/traits.py), per parent op
-    (by identity: IRDL's __hash__ is Python code)."""
-    found = memo.get(id(parent))
-    if found is not None:
-        return found
-    if parent is None:
-        found = []
-    else:
-        found = _layout_context(parent.parent_op(), memo)
-        if parent.name in _context_names()[0]:
-            # Equal values as one object, so that verify_key's identities repeat across modules.
-            values = [parent.attributes.get(k) for k in _context_names()[1]]
-            found = found + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
-    memo[id(parent)] = found
-    return found
-
-
-def verify_module(parsed: ParsedModule, dominance: bool = True) -> None:
-    """Verify op by op, so an error points at the op that is wrong.
-
-    Also checks that every use is dominated by its definition, across the blocks of a
-    region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
-    caller knows they are (the parser, for text with no forward reference).
-    """
-    position: dict[Operation, int] = {}
-    doms = _Dominators()
-    contexts: dict[int, list[object]] = {}
-    for op in parsed.module.walk():
-        key = verify_key(op, _layout_context(op.parent_op(), contexts))
-        if key is None or key[0] not in VERIFIED:
-            try:
-                op.verify(verify_nested_ops=False)
-            except (VerifyException, ValueError) as e:
-                err = parsed.error_at(op, f"'{op.name}' op {e}")
-                err.more = [denormalize(f"'{op.name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
-                raise err from None
-            if key is not None:
-                remember_verified(key)
-        if dominance:
-            if op.parent is not None and op not in position:
-                for i, sibling in enumerate(op.parent.ops):
-                    position[sibling] = i
-            for index, operand in enumerate(op.operands):
-                if not _dominates(operand, op, position, doms):
-                    raise parsed.error_at(op, f"'{op.name}' op operand #{index} does not dominate this use")
-        if op.name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
-            raise parsed.error_at(op, f"'scf.if' op {why}")
-        if isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
-            raise parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
-                                      f"names, found: '{bad}'")
-
-
-def _undialected_attrs(op: ModuleOp) -> str:
-    """MLIR's ModuleOp verifier: discardable attributes must be dialect-prefixed (xDSL does not check)."""
-    return ", ".join(n for n in op.attributes if "." not in n and n not in ("sym_name", "sym_visibility"))
-
-
-def _if_yields_mismatch(op: Operation) -> str:
-    """MLIR requires both branches of an scf.if with results to yield them; xDSL does not check."""
-    want = list(op.result_types)
-    if not want:
-        return ""
-    for region, branch in zip(op.regions, ("then", "else")):
-        block = region.blocks.first
-        if block is None:
-            return f"has results but no {branch} branch"
-        last = block.last_op
-        got = list(last.operand_types) if last is not None and last.name == "scf.yield" else []
-        if got != want:
-            return f"{branch} branch yields {len(got)} values of the wrong types for its {len(want)} results"
-    return ""
-
-
-def _dominates(value: SSAValue, user: Operation, position: dict[Operation, int], doms: _Dominators) -> bool:
-    """MLIR's dominance: in the same block the definition comes first; across blocks of
-    one region (a body joined by `cf` branches) the defining block dominates the block
-    holding the user (or the op enclosing it)."""
-    definer: Operation | None = None
-    if isinstance(value, BlockArgument):
-        def_block = value.owner
-    elif isinstance(value.owner, Operation):
-        definer = value.owner
-        def_block = definer.parent
-    else:
-        return True
-    if not isinstance(def_block, Block):
-        return False
-    op: Operation | None = user
-    while op is not None:
-        block = op.parent
-        if block is None:
-            return False
-        if block is def_block:
-            return definer is None or (definer in position and op in position and position[definer] < position[op])
-        if block.parent is not None and block.parent is def_block.parent:
-            return doms.dominates(def_block, block)
-        op = op.parent_op()
-    return False
-
-
-class _Dominators:
-    """Dominator sets of the blocks of each multi-block region, computed on demand."""
-
-    def __init__(self) -> None:
-        self._sets: dict[Block, set[Block]] = {}
-
-    def dominates(self, a: Block, b: Block) -> bool:
-        if b not in self._sets:
-            self._compute(b)
-        return a in self._sets[b]
-
-    def _compute(self, some: Block) -> None:
-        region = some.parent
-        assert region is not None
-        blocks = list(region.blocks)
-        preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-        for b in blocks:
-            term = b.last_op
-            for succ in term.successors if term is not None else ():
-                if succ in preds:
-                    preds[succ].append(b)
-        entry, everything = blocks[0], set(blocks)
-        sets = {b: ({b} if b is entry else set(everything)) for b in blocks}
-        changed = True
-        while changed:  # the classic iterative data-flow solution; bodies are small
-            changed = False
-            for b in blocks[1:]:
-                ps = [sets[p] for p in preds[b]]
-                new = (set.intersection(*ps) if ps else set(everything)) | {b}
-                if not ps:
-                    new = set(everything)  # unreachable: MLIR lets anything dominate it
-                if new != sets[b]:
-                    sets[b], changed = new, True
-        self._sets.update(sets)

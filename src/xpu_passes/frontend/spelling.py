@@ -98,20 +98,29 @@ def normalize(text: str) -> tuple[str, ColumnMap, Spelling]:
             seen.names[canon] = canon
         elif _uses_prefix(old, code):
             seen.names[canon] = old
-    out: list[str] = []
+    # Only the lines holding an old `name.` can change (a token never spans lines): the
+    # rest, mostly location strings, is copied without visiting its tokens.
+    hits = sorted(i for old in old_to_new for i in _find_all(text, old + "."))
     cmap = ColumnMap()
-    pos = 0
-    new_len = 0
-    for m in _token_re(list(old_to_new)).finditer(text):
-        literal = m.group(0)
-        if (repl := _rename(m, old_to_new)) is None:
+    if not hits:
+        return text, cmap, seen
+    pattern = _token_re(list(old_to_new))
+    out: list[str] = []
+    pos = new_len = line_end = 0
+    for hit in hits:
+        if hit < line_end:
             continue
-        out.append(text[pos : m.start()])
-        new_len += m.start() - pos
-        out.append(repl)
-        new_len += len(repl)
-        cmap.add(new_len, len(literal) - len(repl))
-        pos = m.end()
+        end = text.find("\n", hit)
+        line_end = len(text) if end < 0 else end
+        for m in pattern.finditer(text, text.rfind("\n", 0, hit) + 1, line_end):
+            if (repl := _rename(m, old_to_new)) is None:
+                continue
+            out.append(text[pos : m.start()])
+            new_len += m.start() - pos
+            out.append(repl)
+            new_len += len(repl)
+            cmap.add(new_len, m.end() - m.start() - len(repl))
+            pos = m.end()
     out.append(text[pos:])
     return "".join(out), cmap, seen
 

@@ -1,0 +1,261 @@
+"""Verification of a parsed module, op by op, so that an error points at the op that is wrong.
+
+What xDSL's verifier does not check and MLIR's does is checked here too: dominance across
+the blocks of a region, scf.if's yields, a module's undialected attributes. Ops whose
+signature verified before are not verified again (fastops.verify_key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from xpu_passes.frontend.spelling import denormalize
+from xpu_passes.frontend.xdsl_compat import isolation_unchecked
+
+if TYPE_CHECKING:
+    from xpu_passes.frontend.parser import ParsedModule
+
+
+# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
+# objects whose identities it holds alive, so that no other object can take their ids.
+VERIFIED: dict[tuple[object, ...], list[object]] = {}
+_MAX_VERIFIED = 50_000
+_VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on first use: fastops imports late)
+
+
+def _verify_once() -> frozenset[str]:
+    if not _VERIFY_ONCE:
+        from xpu_passes.frontend.fastops import FAST_NAMES
+        from xpu_passes.frontend.fastops_more import TERMINATORS
+
+        _VERIFY_ONCE.append(FAST_NAMES - TERMINATORS)
+    return _VERIFY_ONCE[0]
+
+
+def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
+    """What an op of fastops.FAST_NAMES is verified on, by identity: its class, operand and
+    result types, properties and attributes (their verifiers look at nothing else: no
+    regions, no successors, no parent), and the objects named. Equal keys verify alike, so
+    each is verified once. `context`: what else the verifiers read (the enclosing
+    `ttg.num-warps` and the like: dialects/traits.py). None for other ops, and for the last
+    op of a block (xDSL checks terminators there)."""
+    if op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()) or op.next_op is None:
+        return None
+    objects: list[object] = [type(op), *context]
+    objects += [v.type for v in op.operands]
+    objects.append(None)
+    objects += [r.type for r in op.results]
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    return tuple(map(id, objects)), objects
+
+
+def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
+    if len(VERIFIED) > _MAX_VERIFIED:
+        VERIFIED.clear()
+    VERIFIED[key[0]] = key[1]
+
+
+# Block terminators whose verifiers read no more than _Walk.terminator_key holds.
+_TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
+_CONTEXT_VALUES: dict[Attribute, Attribute] = {}
+_CONTEXT_NAMES: list[tuple[object, object]] = []
+
+
+def _context_names() -> tuple[object, object]:
+    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
+    if not _CONTEXT_NAMES:
+        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+
+        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
+    return _CONTEXT_NAMES[0]
+
+
+def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:
+    """Verify op by op, so an error points at the op that is wrong.
+
+    Also checks that every use is dominated by its definition, across the blocks of a
+    region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
+    caller knows they are (the parser, for text with no forward reference). `isolated`:
+    IsolatedFromAbove ops the caller proved isolated (the parser: a function read with no
+    value in scope), whose verifier's walk over their body is skipped.
+    """
+    _Walk(parsed, dominance, isolated).op(parsed.module, [])
+
+
+class _Walk:
+    """The ops in walk order (each op, then its regions' ops), each with the layout
+    context its verifiers read (the enclosing context ops' attributes, dialects/traits.py)."""
+
+    def __init__(self, parsed: ParsedModule, dominance: bool, isolated: Collection[Operation]) -> None:
+        self.parsed = parsed
+        self.dominance = dominance
+        self.isolated = isolated
+        self.position: dict[Operation, int] = {}
+        self.doms = _Dominators()
+        self.once = _VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()
+        self.context_ops, self.context_attrs = _context_names()
+
+    def op(self, op: Operation, context: list[object]) -> None:
+        self.check(op, context)
+        if not op.regions:
+            return
+        if op.name in self.context_ops:  # type: ignore[operator]
+            values = [op.attributes.get(k) for k in self.context_attrs]  # type: ignore[attr-defined]
+            # Equal values as one object, so that verify_key's identities repeat across modules.
+            context = context + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
+        for region in op.regions:
+            for block in region.blocks:
+                child = block.first_op
+                while child is not None:
+                    self.op(child, context)
+                    child = child.next_op
+
+    @staticmethod
+    def terminator_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
+        """What a block's last op of _TERMINATORS is verified on: verify_key's signature, its
+        parent's class (HasParent) and, for tt.return, its function's type (its verify_).
+        Being last in its block (IsTerminator) is given: the op is."""
+        parent = op.parent_op()
+        objects: list[object] = [_TERMINATORS, type(op), type(parent), *context, *[v.type for v in op._operands], None]
+        objects += [r.type for r in op.results]
+        for d in (op.properties, op.attributes):
+            objects.append(None)
+            for item in d.items():
+                objects += item
+        if op.name == "tt.return":
+            objects.append(None if parent is None else parent.properties.get("function_type"))
+        return tuple(map(id, objects)), objects
+
+    def check(self, op: Operation, context: list[object]) -> None:
+        name = op.name
+        key = None
+        if name in self.once and op.next_op is not None:
+            # verify_key's key, built inline (the hottest loop of a verification)
+            objects: list[object] = [type(op), *context, *[v.type for v in op._operands], None]
+            objects += [r.type for r in op.results]
+            for d in (op.properties, op.attributes):
+                objects.append(None)
+                for item in d.items():
+                    objects += item
+            key = (tuple(map(id, objects)), objects)
+        elif name in _TERMINATORS and op.next_op is None and not op._successors:
+            key = self.terminator_key(op, context)
+        if key is None or key[0] not in VERIFIED:
+            try:
+                if op in self.isolated:
+                    with isolation_unchecked():
+                        op.verify(verify_nested_ops=False)
+                else:
+                    op.verify(verify_nested_ops=False)
+            except (VerifyException, ValueError) as e:
+                parsed = self.parsed
+                err = parsed.error_at(op, f"'{name}' op {e}")
+                err.more = [denormalize(f"'{name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+                raise err from None
+            if key is not None:
+                remember_verified(key)
+        if self.dominance:
+            position = self.position
+            if op.parent is not None and op not in position:
+                for i, sibling in enumerate(op.parent.ops):
+                    position[sibling] = i
+            for index, operand in enumerate(op.operands):
+                if not _dominates(operand, op, position, self.doms):
+                    raise self.parsed.error_at(op, f"'{name}' op operand #{index} does not dominate this use")
+        if name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
+            raise self.parsed.error_at(op, f"'scf.if' op {why}")
+        if name == "builtin.module" and isinstance(op, ModuleOp) and (bad := _undialected_attrs(op)):
+            raise self.parsed.error_at(op, f"'builtin.module' op can only contain attributes with dialect-prefixed "
+                                           f"names, found: '{bad}'")
+
+
+def _undialected_attrs(op: ModuleOp) -> str:
+    """MLIR's ModuleOp verifier: discardable attributes must be dialect-prefixed (xDSL does not check)."""
+    return ", ".join(n for n in op.attributes if "." not in n and n not in ("sym_name", "sym_visibility"))
+
+
+def _if_yields_mismatch(op: Operation) -> str:
+    """MLIR requires both branches of an scf.if with results to yield them; xDSL does not check."""
+    want = list(op.result_types)
+    if not want:
+        return ""
+    for region, branch in zip(op.regions, ("then", "else")):
+        block = region.blocks.first
+        if block is None:
+            return f"has results but no {branch} branch"
+        last = block.last_op
+        got = list(last.operand_types) if last is not None and last.name == "scf.yield" else []
+        if got != want:
+            return f"{branch} branch yields {len(got)} values of the wrong types for its {len(want)} results"
+    return ""
+
+
+def _dominates(value: SSAValue, user: Operation, position: dict[Operation, int], doms: _Dominators) -> bool:
+    """MLIR's dominance: in the same block the definition comes first; across blocks of
+    one region (a body joined by `cf` branches) the defining block dominates the block
+    holding the user (or the op enclosing it)."""
+    definer: Operation | None = None
+    if isinstance(value, BlockArgument):
+        def_block = value.owner
+    elif isinstance(value.owner, Operation):
+        definer = value.owner
+        def_block = definer.parent
+    else:
+        return True
+    if not isinstance(def_block, Block):
+        return False
+    op: Operation | None = user
+    while op is not None:
+        block = op.parent
+        if block is None:
+            return False
+        if block is def_block:
+            return definer is None or (definer in position and op in position and position[definer] < position[op])
+        if block.parent is not None and block.parent is def_block.parent:
+            return doms.dominates(def_block, block)
+        op = op.parent_op()
+    return False
+
+
+class _Dominators:
+    """Dominator sets of the blocks of each multi-block region, computed on demand."""
+
+    def __init__(self) -> None:
+        self._sets: dict[Block, set[Block]] = {}
+
+    def dominates(self, a: Block, b: Block) -> bool:
+        if b not in self._sets:
+            self._compute(b)
+        return a in self._sets[b]
+
+    def _compute(self, some: Block) -> None:
+        region = some.parent
+        assert region is not None
+        blocks = list(region.blocks)
+        preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+        for b in blocks:
+            term = b.last_op
+            for succ in term.successors if term is not None else ():
+                if succ in preds:
+                    preds[succ].append(b)
+        entry, everything = blocks[0], set(blocks)
+        sets = {b: ({b} if b is entry else set(everything)) for b in blocks}
+        changed = True
+        while changed:  # the classic iterative data-flow solution; bodies are small
+            changed = False
+            for b in blocks[1:]:
+                ps = [sets[p] for p in preds[b]]
+                new = (set.intersection(*ps) if ps else set(everything)) | {b}
+                if not ps:
+                    new = set(everything)  # unreachable: MLIR lets anything dominate it
+                if new != sets[b]:
+                    sets[b], changed = new, True
+        self._sets.update(sets)
