@@ -2,17 +2,29 @@
 
 Each kernel/config of the corpus goes through the Intel backend's stages as
 `triton.compile` runs them (make_ttir, make_ttgir, make_llir), natively and with our
-pipeline in the TTGIR stage (the plugin's code path), interleaved (native, ours, then
-ours, native, ...), best of `--repeat`. Our time is split into: `parse` (our front end
-reading triton's print, including that print), `RLC` and `other passes` (our passes: RemoveLayoutConversions,
-the rest), `print` (our printer, including triton re-reading our text), `plugin` (the plugin's own
-print of the stage's input: the fallback's backup), and `native` (everything else: native passes and
-lowering). Prints the table, the median and worst ratio ours/native, the per-column and per-pass sums, the
-front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
+pipeline in the TTGIR stage (the plugin's code path). Method, the same for both sides:
+`gc.collect()` before each timed compile; per kernel and round the sides run in rotating
+order (native, native again, ours; then native again, ours, native; ...); best of
+`--repeat`; `--warmup N` untimed rounds first. Native is compiled twice: "native again"
+against "native" is the noise floor, printed for best of 1, 2, 3, 5 ... runs (no figure
+below it means anything). Our time is split into: `parse` (our front end reading
+triton's print, including that print), `RLC` and `other passes` (our passes:
+RemoveLayoutConversions, the rest), `print` (our printer, including triton re-reading
+our text), `plugin` (the plugin's own print of the stage's input: the fallback's backup),
+and `native part` (everything else: triton's own passes and lowering). The native part
+is compared with native's stage by stage (make_ttir, make_ttgir's native passes,
+make_llir, and Python's GC time in each, least time over the runs on each side), and
+the kernels whose native part exceeds native's by more than the noise floor are listed.
+Prints the table, the median and worst ratio ours/native, the per-column and per-pass
+sums, the front end's microseconds per op, and cProfile's top entries of one pass.
+`--lower-only` times make_llir alone on native's final TTGIR and on ours (is ours slower
+to lower?); `--native-only` compiles only natively in a process that never runs ours
+(do our process-wide tables slow triton?).
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
                                       [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
                                       [--no-skip | --compare-skip] [--profile-only] [--dump-ttgir DIR]
+                                      [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
 
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
 measures both, interleaved with native, and prints both tables (before/after figures);
@@ -145,11 +157,16 @@ NATIVE, AGAIN = "native", "native again"
 
 
 def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int,
-        skips: tuple[bool, ...], noise: bool = True) -> dict[bool, list[Row]]:
+        skips: tuple[bool, ...], noise: bool = True, warmup: int = 0) -> dict[bool, list[Row]]:
     """Rows per skip setting; native (twice with `noise`: the noise floor), then each of ours, in
     rotating order per kernel and round, best of `repeat`; GC collected before each compile."""
     rows = {skip: [Row(f"{s.name} {c.name}") for s, c in kernels] for skip in skips}
     variants: list[bool | str] = [NATIVE, *([AGAIN] if noise else []), *skips]
+    for r in range(warmup):  # untimed: first-call effects of each kernel, on both sides alike
+        for spec, cfg in kernels:
+            for which in variants:
+                compile_once(spec, cfg, None if isinstance(which, str) else p, True if isinstance(which, str) else which)
+        print(f"  warm-up round {r + 1}/{warmup} done", file=sys.stderr)
     for r in range(repeat):
         for k, (spec, cfg) in enumerate(kernels):
             shift = (r + k) % len(variants)
@@ -406,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
+    ap.add_argument("--warmup", type=int, default=0, help="untimed rounds over every kernel, both sides, first")
     ap.add_argument("--no-noise", action="store_true",
                     help="do not compile natively a second time (the noise floor: native against itself)")
     ap.add_argument("--native-only", action="store_true",
@@ -440,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         profile(kernels, p, args.top or 20)
         return 0
     skips = (False, True) if args.compare_skip else (not args.no_skip,)
-    by_skip = run(kernels, p, args.repeat, skips, noise=not args.no_noise)
+    by_skip = run(kernels, p, args.repeat, skips, noise=not args.no_noise, warmup=args.warmup)
     for skip in skips:
         report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips' if skip else 'every round trip'}")
     rows = by_skip[skips[-1]]
