@@ -2,17 +2,29 @@
 
 Each kernel/config of the corpus goes through the Intel backend's stages as
 `triton.compile` runs them (make_ttir, make_ttgir, make_llir), natively and with our
-pipeline in the TTGIR stage (the plugin's code path), interleaved (native, ours, then
-ours, native, ...), best of `--repeat`. Our time is split into: `parse` (our front end
-reading triton's print, including that print), `RLC` and `other passes` (our passes: RemoveLayoutConversions,
-the rest), `print` (our printer, including triton re-reading our text), `plugin` (the plugin's own
-print of the stage's input: the fallback's backup), and `native` (everything else: native passes and
-lowering). Prints the table, the median and worst ratio ours/native, the per-column and per-pass sums, the
-front end's microseconds per op, and cProfile's top entries of one pass over the corpus.
+pipeline in the TTGIR stage (the plugin's code path). Method, the same for both sides:
+`gc.collect()` before each timed compile; per kernel and round the sides run in rotating
+order (native, native again, ours; then native again, ours, native; ...); best of
+`--repeat`; `--warmup N` untimed rounds first. Native is compiled twice: "native again"
+against "native" is the noise floor, printed for best of 1, 2, 3, 5 ... runs (no figure
+below it means anything). Our time is split into: `parse` (our front end reading
+triton's print, including that print), `RLC` and `other passes` (our passes:
+RemoveLayoutConversions, the rest), `print` (our printer, including triton re-reading
+our text), `plugin` (the plugin's own print of the stage's input: the fallback's backup),
+and `native part` (everything else: triton's own passes and lowering). The native part
+is compared with native's stage by stage (make_ttir, make_ttgir's native passes,
+make_llir, and Python's GC time in each, least time over the runs on each side), and
+the kernels whose native part exceeds native's by more than the noise floor are listed.
+Prints the table, the median and worst ratio ours/native, the per-column and per-pass
+sums, the front end's microseconds per op, and cProfile's top entries of one pass.
+`--lower-only` times make_llir alone on native's final TTGIR and on ours (is ours slower
+to lower?); `--native-only` compiles only natively in a process that never runs ours
+(do our process-wide tables slow triton?).
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
                                       [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
                                       [--no-skip | --compare-skip] [--profile-only] [--dump-ttgir DIR]
+                                      [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
 
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
 measures both, interleaved with native, and prints both tables (before/after figures);
@@ -42,21 +54,56 @@ from xpu_passes.pipeline import Plan, plan
 from xpu_passes.triton_plugin import compile_ttgir, parse_spec
 
 
+STAGES = ("ttir", "ttgir", "llir")
+
+
 @dataclass
 class Row:
     kernel: str
     native: float = float("inf")
     ours: float = float("inf")
     phases: dict[str, float] = field(default_factory=dict)  # of our best run
+    # every run's total, per side ("native", "native again", "ours"), in the order they ran
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    # per side, each stage's and its GC's least time over the runs (the same treatment for both sides)
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def ratio(self) -> float:
         return self.ours / self.native
 
+    def add(self, side: str, total: float, stages: dict[str, float]) -> None:
+        self.samples.setdefault(side, []).append(total)
+        best = self.stages.setdefault(side, {})
+        for k, v in stages.items():
+            best[k] = min(best.get(k, float("inf")), v)
+
+
+class GcClock:
+    """Time in Python's cyclic GC (gc.callbacks), per compile stage."""
+
+    def __init__(self) -> None:
+        self.stage = "other"
+        self.times: dict[str, float] = {}
+        self._t0 = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t0 = roundtrip.CLOCK()
+            return
+        key = f"gc:{self.stage}"
+        self.times[key] = self.times.get(key, 0.0) + roundtrip.CLOCK() - self._t0
+        if info["generation"] == 2:
+            self.times[f"gc2:{self.stage}"] = self.times.get(f"gc2:{self.stage}", 0) + 1
+
+
+GC = GcClock()
+
 
 def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, skip: bool = True,
-                 collect: bool = True) -> tuple[float, dict[str, float]]:
-    """Seconds for TTIR -> LLVM IR (the module built by the front end outside the clock), and phases."""
+                 collect: bool = True) -> tuple[float, dict[str, float], dict[str, float]]:
+    """Seconds for TTIR -> LLVM IR (the module built by the front end outside the clock), our phases,
+    and each stage's time (ttir, ttgir, llir) with the GC's time in it (gc:<stage>)."""
     mod, opts, backend = corpus.make_ttir_module(spec, cfg)
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
@@ -64,16 +111,27 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     pipeline.SKIP_IDLE_ROUND_TRIPS = skip
     if collect:
         gc.collect()
+    GC.times = {}
+    gc.callbacks.append(GC)
     try:
-        t0 = roundtrip.CLOCK()
+        t0 = t = roundtrip.CLOCK()
+        GC.stage = "ttir"
         mod = backend.make_ttir(mod, md, opts)
+        stages = {"ttir": roundtrip.CLOCK() - t}
+        t, GC.stage = roundtrip.CLOCK(), "ttgir"
         if p is None:
             mod = backend.make_ttgir(mod, md, opts, backend.properties)
         else:  # what the plugin runs in triton.compile (by default: with the native fallback)
             mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
+        stages["ttgir"] = roundtrip.CLOCK() - t
+        t, GC.stage = roundtrip.CLOCK(), "llir"
         backend.make_llir(mod, md, opts)
-        return roundtrip.CLOCK() - t0, times
+        end = roundtrip.CLOCK()
+        stages["llir"] = end - t
+        return end - t0, times, {**stages, **GC.times}
     finally:
+        gc.callbacks.remove(GC)
+        GC.stage = "other"
         roundtrip.TIMES = None
         pipeline.SKIP_IDLE_ROUND_TRIPS = True
 
@@ -95,24 +153,61 @@ def phases(total: float, times: dict[str, float]) -> dict[str, float]:
             **{k: v for k, v in times.items() if k.startswith("pass:")}}
 
 
+NATIVE, AGAIN = "native", "native again"
+
+
 def run(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int,
-        skips: tuple[bool, ...]) -> dict[bool, list[Row]]:
-    """Rows per skip setting; native, then each of ours, in rotating order, best of `repeat`."""
+        skips: tuple[bool, ...], noise: bool = True, warmup: int = 0) -> dict[bool, list[Row]]:
+    """Rows per skip setting; native (twice with `noise`: the noise floor), then each of ours, in
+    rotating order per kernel and round, best of `repeat`; GC collected before each compile."""
     rows = {skip: [Row(f"{s.name} {c.name}") for s, c in kernels] for skip in skips}
-    variants: list[bool | None] = [None, *skips]
+    variants: list[bool | str] = [NATIVE, *([AGAIN] if noise else []), *skips]
+    for r in range(warmup):  # untimed: first-call effects of each kernel, on both sides alike
+        for spec, cfg in kernels:
+            for which in variants:
+                compile_once(spec, cfg, None if isinstance(which, str) else p, True if isinstance(which, str) else which)
+        print(f"  warm-up round {r + 1}/{warmup} done", file=sys.stderr)
     for r in range(repeat):
         for k, (spec, cfg) in enumerate(kernels):
             shift = (r + k) % len(variants)
             for which in variants[shift:] + variants[:shift]:
-                t, times = compile_once(spec, cfg, None if which is None else p, True if which is None else which)
+                native = isinstance(which, str)
+                t, times, stages = compile_once(spec, cfg, None if native else p, True if native else bool(which))
+                if not native:
+                    stages["ttgir_native"] = stages["ttgir"] - sum(v for k2, v in phases(t, times).items()
+                                                                   if k2 in OURS_COLS)
                 for skip in skips:
                     row = rows[skip][k]
-                    if which is None:
+                    if which == NATIVE:
                         row.native = min(row.native, t)
-                    elif which == skip and t < row.ours:
-                        row.ours, row.phases = t, phases(t, times)
+                    if native:
+                        row.add(str(which), t, {**stages, "ttgir_native": stages["ttgir"]})
+                    elif which == skip:
+                        row.add("ours", t, stages)
+                        if t < row.ours:
+                            row.ours, row.phases = t, phases(t, times)
         print(f"  round {r + 1}/{repeat} done", file=sys.stderr)
     return rows
+
+
+OURS_COLS = ("parse", "rlc", "other", "print", "plugin")
+
+
+def noise_floor(rows: list[Row]) -> list[str]:
+    """Native against itself: best of the first k runs of each, for k = 2, 3, 5, ... up to the runs made."""
+    if not rows or AGAIN not in rows[0].samples:
+        return []
+    n = min(len(r.samples[AGAIN]) for r in rows)
+    out = []
+    for k in sorted({*(k for k in (1, 2, 3, 5, 10) if k <= n), n}):
+        ratios = [(min(r.samples[AGAIN][:k]) / min(r.samples[NATIVE][:k]), r.kernel) for r in rows]
+        sym = sorted(max(x, 1 / x) for x, _ in ratios)
+        worst, kernel = max(ratios)
+        over = sum(x > 1.1 for x, _ in ratios)
+        out.append(f"best of {k}: native again / native median x{statistics.median(x for x, _ in ratios):.2f}, "
+                   f"worst x{worst:.2f} ({kernel}), {over} of {len(rows)} over x1.10, "
+                   f"95th percentile of the spread either way x{sym[int(0.95 * (len(sym) - 1))]:.2f}")
+    return out
 
 
 def report(rows: list[Row], label: str) -> None:
@@ -143,6 +238,127 @@ def report(rows: list[Row], label: str) -> None:
     print(f"round trips: {sum(r.phases['round_trips'] for r in rows):.0f}, triton's print "
           f"{sum(r.phases['triton_print'] for r in rows) * ms:.0f} ms (in parse), triton's parse of our text "
           f"{sum(r.phases['triton_parse'] for r in rows) * ms:.0f} ms (in print)")
+    floor_lines = noise_floor(rows)
+    for line in floor_lines:
+        print(f"noise floor, {line}")
+    if rows and AGAIN in rows[0].samples:
+        sym = sorted(max(x, 1 / x) for x in (min(r.samples[AGAIN]) / min(r.samples[NATIVE]) for r in rows))
+        floor = sym[int(0.95 * (len(sym) - 1))]
+    else:
+        floor = 1.1
+    line = first_runs(rows)
+    if line:
+        print(line)
+    native_part(rows, floor)
+
+
+def native_part(rows: list[Row], floor: float) -> None:
+    """Ours' native part (triton's own passes and lowering) against native's, stage by stage."""
+    if not rows or "ours" not in rows[0].stages:
+        return
+    ms = 1e3
+    cols = ("ttir", "ttgir_native", "llir")
+
+    def part(r: Row, side: str) -> float:
+        return sum(r.stages[side].get(c, 0.0) for c in cols)
+
+    def gc_ms(r: Row, side: str) -> float:
+        return sum(r.stages[side].get(f"gc:{s}", 0.0) for s in STAGES) * ms
+
+    print("\n## Native part: triton's own stages in ours vs native (least time of each over the runs, ms)\n")
+    sums = {side: {c: sum(r.stages[side].get(c, 0.0) for r in rows) * ms for c in (*cols, *(f"gc:{s}" for s in STAGES))}
+            for side in (NATIVE, "ours")}
+    for side in (NATIVE, "ours"):
+        print(f"{side}: make_ttir {sums[side]['ttir']:.0f}, make_ttgir's native passes {sums[side]['ttgir_native']:.0f}, "
+              f"make_llir {sums[side]['llir']:.0f}; in Python's GC: "
+              + ", ".join(f"{s} {sums[side][f'gc:{s}']:.0f}" for s in STAGES))
+    slow = [r for r in rows if part(r, "ours") > floor * part(r, NATIVE)]
+    print(f"\n{len(slow)} of {len(rows)} kernels have a native part over x{floor:.2f} (the noise floor) of native's:\n")
+    if slow:
+        print("| kernel | ratio | make_ttir n / o | native ttgir passes n / o | make_llir n / o | GC n / o |")
+        print("|---|---:|---:|---:|---:|---:|")
+    for r in slow:
+        n, o = r.stages[NATIVE], r.stages["ours"]
+        print(f"| {r.kernel} | {part(r, 'ours') / part(r, NATIVE):.2f} | "
+              + " | ".join(f"{n[c] * ms:.1f} / {o[c] * ms:.1f}" for c in cols)
+              + f" | {gc_ms(r, NATIVE):.1f} / {gc_ms(r, 'ours'):.1f} |")
+
+
+def first_runs(rows: list[Row]) -> str:
+    """First-call effects: each side's first run against its best later one (median over the kernels)."""
+    out = []
+    for side in rows[0].samples if rows else ():
+        ratios = [r.samples[side][0] / min(r.samples[side][1:]) for r in rows if len(r.samples[side]) > 1]
+        if ratios:
+            out.append(f"{side} x{statistics.median(ratios):.2f}")
+    return "first run / best later run, median over the kernels: " + ", ".join(out) if out else ""
+
+
+def native_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], repeat: int) -> None:
+    """Native against itself in a process that never runs ours: its stage and GC times, to compare
+    with the native side of a run with ours (same CPU clock), and the noise floor without our state."""
+    compile_once(*kernels[0], None)
+    rows = [Row(f"{s.name} {c.name}") for s, c in kernels]
+    for r in range(repeat):
+        for k, (spec, cfg) in enumerate(kernels):
+            order = (NATIVE, AGAIN) if (r + k) % 2 == 0 else (AGAIN, NATIVE)
+            for side in order:
+                t, _, stages = compile_once(spec, cfg, None)
+                rows[k].add(side, t, {**stages, "ttgir_native": stages["ttgir"]})
+                if side == NATIVE:
+                    rows[k].native = min(rows[k].native, t)
+        print(f"  round {r + 1}/{repeat} done", file=sys.stderr)
+    ms = 1e3
+    print(f"\n## Native only (never ours in this process), {gc.get_count()} GC counts, "
+          f"{len(gc.get_objects())} tracked objects\n")
+    for line in noise_floor(rows):
+        print(f"noise floor, {line}")
+    for side in (NATIVE, AGAIN):
+        print(f"{side}: total {sum(min(r.samples[side]) for r in rows) * ms:.0f}; "
+              + ", ".join(f"{c} {sum(r.stages[side].get(c, 0.0) for r in rows) * ms:.0f}"
+                          for c in (*STAGES, *(f"gc:{s}" for s in STAGES))))
+
+
+def lower_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int) -> None:
+    """make_llir alone on native's final TTGIR and on ours, each read back from its text (outside the clock)
+    into a fresh context, interleaved, best of `repeat`: does our TTGIR take longer to lower?"""
+    from xpu_passes import oracle
+
+    ms = 1e3
+    print("\n## make_llir alone: native's TTGIR vs ours (best of the runs, ms)\n")
+    print("| kernel | native | ours | ratio | ops native / ours | GC native / ours |")
+    print("|---|---:|---:|---:|---:|---:|")
+    sums = [0.0, 0.0]
+    for spec, cfg in kernels:
+        texts = []
+        for q in (None, p):
+            mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+            mod = backend.make_ttir(mod, {}, opts)
+            mod = (backend.make_ttgir(mod, {}, opts, backend.properties) if q is None else
+                   compile_ttgir(q, True, backend.make_ttgir, mod, {}, opts, backend.properties))
+            texts.append(str(mod))
+        best = [float("inf")] * 2
+        gcs = [float("inf")] * 2
+        for r in range(repeat):
+            for side in ((0, 1) if r % 2 == 0 else (1, 0)):
+                mod = oracle.parse(texts[side], oracle.context())
+                gc.collect()
+                GC.times, GC.stage = {}, "llir"
+                gc.callbacks.append(GC)
+                try:
+                    t = roundtrip.CLOCK()
+                    backend.make_llir(mod, {}, opts)
+                    t = roundtrip.CLOCK() - t
+                finally:
+                    gc.callbacks.remove(GC)
+                best[side] = min(best[side], t)
+                gcs[side] = min(gcs[side], GC.times.get("gc:llir", 0.0))
+        ops = [sum(1 for line in text.splitlines() if " = " in line or line.strip().startswith(("tt.", "scf.")))
+               for text in texts]
+        sums = [a + b for a, b in zip(sums, best)]
+        print(f"| {spec.name} {cfg.name} | {best[0] * ms:.1f} | {best[1] * ms:.1f} | {best[1] / best[0]:.2f} "
+              f"| {ops[0]} / {ops[1]} | {gcs[0] * ms:.1f} / {gcs[1] * ms:.1f} |")
+    print(f"\nsums: native {sums[0] * ms:.0f} ms, ours {sums[1] * ms:.0f} ms")
 
 
 def dump_ttgir(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, out: str) -> None:
@@ -207,6 +423,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
+    ap.add_argument("--warmup", type=int, default=0, help="untimed rounds over every kernel, both sides, first")
+    ap.add_argument("--no-noise", action="store_true",
+                    help="do not compile natively a second time (the noise floor: native against itself)")
+    ap.add_argument("--native-only", action="store_true",
+                    help="only native against itself, never ours in this process (are our tables a cost to triton?)")
+    ap.add_argument("--lower-only", action="store_true",
+                    help="only time make_llir on native's final TTGIR and on ours (interleaved, best of --repeat)")
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
@@ -223,13 +446,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.dump_ttgir:
         dump_ttgir(kernels, p, args.dump_ttgir)
         return 0
+    if args.lower_only:
+        lower_only(kernels, p, args.repeat)
+        return 0
+    if args.native_only:
+        native_only(kernels, args.repeat)
+        return 0
     compile_once(*kernels[0], p)  # warm up imports and caches on both sides
     compile_once(*kernels[0], None)
     if args.profile_only:
         profile(kernels, p, args.top or 20)
         return 0
     skips = (False, True) if args.compare_skip else (not args.no_skip,)
-    by_skip = run(kernels, p, args.repeat, skips)
+    by_skip = run(kernels, p, args.repeat, skips, noise=not args.no_noise, warmup=args.warmup)
     for skip in skips:
         report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips' if skip else 'every round trip'}")
     rows = by_skip[skips[-1]]
@@ -237,10 +466,15 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
             cols = ("parse", "rlc", "other", "print", "plugin", "native")
+            sides = [s for s in (NATIVE, AGAIN, "ours") if rows and s in rows[0].stages]
+            stage_cols = ("ttir", "ttgir_native", "llir", *(f"gc:{s}" for s in STAGES))
             w.writerow(["kernel", "native_s", "ours_s", "ratio", "parse_s", "rlc_s", "other_passes_s", "print_s",
-                        "plugin_s", "native_part_s"])
+                        "plugin_s", "native_part_s", *(f"{side}:{c}_s" for side in sides for c in stage_cols),
+                        *(f"{side}:runs_s" for side in sides)])
             for r in rows:
-                w.writerow([r.kernel, r.native, r.ours, r.ratio, *(r.phases[k] for k in cols)])
+                w.writerow([r.kernel, r.native, r.ours, r.ratio, *(r.phases[k] for k in cols),
+                            *(r.stages[side].get(c, 0.0) for side in sides for c in stage_cols),
+                            *(" ".join(f"{x:.4f}" for x in r.samples[side]) for side in sides)])
     if args.top:
         profile(kernels, p, args.top)
     return 0

@@ -127,6 +127,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     `text`: triton's print of `mod`, if the caller has it."""
     from xpu_passes.dialects import make_context
     from xpu_passes.transforms import PassError
+    from xpu_passes.transforms.base import judged_clean
 
     names = ", ".join(name for name, _ in passes)
     t = CLOCK()
@@ -141,17 +142,19 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     if TIMES is not None:
         TIMES["ops"] = TIMES.get("ops", 0) + sum(1 for _ in parsed.module.walk())
         t = CLOCK()
-    for name, p in passes:
-        try:
-            p.apply(ctx, parsed.module)
-        except PassError as e:
-            where = parsed.where(e.op)
-            raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
-                              f"{e.message}") from None
-        except Exception as e:
-            frame = traceback.extract_tb(e.__traceback__)[-1]
-            raise PassFailure(f"{name} raised {type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})") from e
-        t = record(f"pass:{name}", t)
+    with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
+        for name, p in passes:
+            try:
+                p.apply(ctx, parsed.module)
+            except PassError as e:
+                where = parsed.where(e.op)
+                raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
+                                  f"{e.message}") from None
+            except Exception as e:
+                frame = traceback.extract_tb(e.__traceback__)[-1]
+                raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
+                                  f"(at {frame.filename}:{frame.lineno})") from e
+            t = record(f"pass:{name}", t)
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)
     try:

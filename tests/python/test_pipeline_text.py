@@ -258,6 +258,15 @@ def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], mon
                      r"tritonintelgpu-remove-layout-conversions \d+ ms", out, re.M), out
     assert re.search(r"^sums over the kernels: native \d+ ms; ours: parse \d+ ms, rlc \d+ ms, other \d+ ms", out, re.M)
     assert "cProfile" in out and "tottime" in out
+    # the noise floor (native against itself) and our native part stage by stage
+    assert re.search(r"^noise floor, best of 1: native again / native median x[\d.]+, worst x[\d.]+ \(softmax ", out, re.M)
+    assert re.search(r"^ours: make_ttir \d+, make_ttgir's native passes \d+, make_llir \d+; in Python's GC: ttir \d+",
+                     out, re.M), out
+    assert re.search(r"^\d of 2 kernels have a native part over x[\d.]+ \(the noise floor\)", out, re.M)
+    assert bench.main(["--only", "softmax", "--repeat", "1", "--lower-only"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"^\| softmax (\S+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \d+ / \d+ \|", out, re.M) == [
+        "1024-w4-s1", "4096-w16-s1"]
     dump = tmp_path / "ttgir"
     assert bench.main(["--only", "softmax", "--dump-ttgir", str(dump)]) == 0
     files = sorted(f.name for f in dump.iterdir())

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, UnregisteredOp, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xpu_passes.analysis.values import splat_int
@@ -134,11 +134,18 @@ class AxisInfoAnalysis:
             elif isinstance(op, scf.WhileOp):
                 self._while(op)
             else:
+                known = _KNOWN.get(type(op))
+                if known is None:
+                    known = self._knows(op)
+                    if not isinstance(op, UnregisteredOp):  # made per context: not kept
+                        _KNOWN[type(op)] = known
                 for r in op.results:
-                    info = self._visit(op, r)
-                    if not isinstance(r.type, TensorType):
-                        info = replace(info, scalar=r, stride=(0,))
-                    self.info[r] = info
+                    if isinstance(r.type, TensorType):
+                        self.info[r] = self._visit(op, r) if known else AxisInfo.unknown(len(r.type.get_shape()))
+                    else:
+                        info = self._visit(op, r) if known else _UNKNOWN_SCALAR
+                        self.info[r] = AxisInfo(info.contiguity, info.divisibility, info.constancy, (0,),
+                                                info.value, r)
                 for region in op.regions:
                     for b in region.blocks:
                         self._block(b)
@@ -199,6 +206,11 @@ class AxisInfoAnalysis:
             self.info[r] = info
 
     # ---------------------------------------------------------- transfer
+
+    @staticmethod
+    def _knows(op: Operation) -> bool:
+        """Whether `_visit` can say more than "unknown" about ops of this class (asked once per class)."""
+        return isinstance(op, _TRANSFER_CLASSES) or op.name in _TRANSFER_NAMES
 
     def _visit(self, op: Operation, r: SSAValue) -> AxisInfo:
         shape = _shape(r)
@@ -305,6 +317,16 @@ class AxisInfoAnalysis:
         const = tuple(map(math.gcd, a.constancy, b.constancy))
         value = a.value % b.value if a.value is not None and b.value not in (None, 0) else None
         return AxisInfo(contig, div, const, (None,) * a.rank, value)
+
+
+# The op classes and names `_visit` has a transfer function for; any other op's results are unknown.
+_TRANSFER_CLASSES = (arith.ConstantOp, tt.MakeRangeOp, tt.SplatOp, tt.ExpandDimsOp, tt.BroadcastOp, tt.AddPtrOp,
+                     arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.RemSIOp, arith.RemUIOp, arith.DivSIOp,
+                     arith.DivUIOp)
+_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.cmpi",
+                             "arith.andi", "arith.ori", "arith.xori", "arith.select"))
+_KNOWN: dict[type, bool] = {}  # op class -> _knows (an op's name is fixed by its class)
+_UNKNOWN_SCALAR = AxisInfo.unknown(1)
 
 
 def _sum(x: int | SSAValue | None, y: int | SSAValue | None) -> int | SSAValue | None:
