@@ -242,6 +242,7 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
             groups.append([])
         groups[-1].append(s)
     for group in groups:
+        roundtrip.count("pass_managers")
         try:
             registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
         except registry.NativePassError as e:  # on our output, or configured by a pipeline text
