@@ -61,6 +61,9 @@ NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
 }
 # Off only to measure what skipping saves (benchmarks/compile_time.py --no-skip).
 SKIP_IDLE_ROUND_TRIPS = True
+# A round trip reading the text triton printed for our previous output takes that module instead of
+# parsing (roundtrip.Session); off only to measure what it saves (benchmarks/compile_time.py --no-reuse).
+REUSE_MODULES = True
 
 __all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options", "check_order", "option_defaults",
            "pipeline_text", "plan", "run_plan", "run_ttgir"]
@@ -239,6 +242,7 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
             groups.append([])
         groups[-1].append(s)
     for group in groups:
+        roundtrip.count("pass_managers")
         try:
             registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
         except registry.NativePassError as e:  # on our output, or configured by a pipeline text
@@ -311,6 +315,7 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
 def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Stage],
                 split: bool = False) -> Any:
     i, ours_ran = 0, False
+    session = roundtrip.Session()  # this compile's only: dropped when it returns
     while i < len(stages):
         j = i
         while j < len(stages) and stages[j].python == stages[i].python:
@@ -322,7 +327,9 @@ def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[s
                 text = str(mod)
                 roundtrip.record("triton_print", t)
             if text is None or not idle(stages[i:j], text):
-                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text)  # type: ignore[misc]
+                session.keep = REUSE_MODULES and any(s.python for s in stages[j:])
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text,  # type: ignore[misc]
+                                 session)
                 ours_ran = True
         else:
             _run_native(mod, stages[i:j], opt, properties, ours_ran, split)

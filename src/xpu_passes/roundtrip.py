@@ -3,6 +3,11 @@
 Every failure of ours becomes a `PassFailure` whose message names the pass, the op, its
 source position (the kernel's Python line, from the op's location) and its line in the
 TTGIR; the plugin turns it into a native compile with one warning, or an error when strict.
+
+Within one compile (a `Session`), a round trip whose input is the very text triton printed
+for our previous output takes our module as it was printed instead of parsing that text
+(our print is triton's print: the module is that text's parse), and a round trip whose
+passes changed nothing hands triton back its own module instead of a parse of our print.
 """
 
 from __future__ import annotations
@@ -13,11 +18,15 @@ from time import perf_counter
 from typing import Any
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.context import Context
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from xpu_passes import oracle, registry
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
+from xpu_passes.frontend.parser import ParsedModule
+# ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
+from xpu_passes.frontend.printer import _GENERIC_WITH_ARG_LOCS as GENERIC_LOOPS
 
 
 class PassFailure(RuntimeError):
@@ -122,26 +131,41 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
     return ", ".join(name for name, _ in passes)
 
 
-def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None) -> Any:
-    """One round trip through `passes` (name, instance); returns triton's module of the result.
-    `text`: triton's print of `mod`, if the caller has it."""
-    from xpu_passes.dialects import make_context
+def count(key: str, n: int = 1) -> None:
+    if TIMES is not None:
+        TIMES[key] = TIMES.get(key, 0) + n
+
+
+class Session:
+    """One compile's round trips: our module as we last printed it, with that print, so that the
+    next round trip reading that very text from triton takes the module instead of parsing it.
+    Made per compile (pipeline._run_stages), never shared between compiles."""
+
+    def __init__(self) -> None:
+        self.keep = False  # set by the caller: a later round trip may take what this one leaves
+        self._kept: tuple[str, Context, ParsedModule] | None = None
+
+    def leave(self, text: str, ctx: Context, parsed: ParsedModule) -> None:
+        """`parsed` as printed to `text` (nothing may touch it after)."""
+        self._kept = (text, ctx, parsed)
+
+    def take(self, text: str) -> tuple[Context, ParsedModule] | None:
+        """The kept module if `text` is its print (then it is the caller's to change); drops it either way."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        if kept[0] != text:
+            count("reuse_misses")
+            return None
+        count("reused")
+        return kept[1], kept[2]
+
+
+def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule) -> None:
     from xpu_passes.transforms import PassError
     from xpu_passes.transforms.base import judged_clean
 
-    names = ", ".join(name for name, _ in passes)
     t = CLOCK()
-    ctx = make_context()
-    text = str(mod) if text is None else text
-    t = record("triton_print", t)
-    try:
-        parsed = parse_module(ctx, text, "<ttgir>")
-    except TTGIRError as e:
-        raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
-    t = record("parse", t)
-    if TIMES is not None:
-        TIMES["ops"] = TIMES.get("ops", 0) + sum(1 for _ in parsed.module.walk())
-        t = CLOCK()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
         for name, p in passes:
             try:
@@ -155,14 +179,53 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
+
+
+def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None,
+               session: Session | None = None) -> Any:
+    """One round trip through `passes` (name, instance); returns triton's module of the result.
+    `text`: triton's print of `mod`, if the caller has it; `session`: the compile's, to reuse
+    our previous output when `text` is its print."""
+    from xpu_passes.dialects import make_context
+
+    names = ", ".join(name for name, _ in passes)
+    t = CLOCK()
+    text = str(mod) if text is None else text
+    t = record("triton_print", t)
+    taken = session.take(text) if session is not None else None
+    if taken is not None:
+        ctx, parsed = taken
+        try:
+            _apply(passes, ctx, parsed)
+        except PassFailure:  # said again from a parse of `text`, whose lines the message quotes
+            return run_python(mod, passes, text)
+    else:
+        ctx = make_context()
+        try:
+            parsed = parse_module(ctx, text, "<ttgir>")
+        except TTGIRError as e:
+            raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
+        record("parse", t)
+        count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
+        _apply(passes, ctx, parsed)
+    t = CLOCK()
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)
+    count("round_trips")
+    if out == text:  # nothing changed (a module without loops): triton's own, not a parse of our print
+        count("handed_back")
+        if session is not None and session.keep:
+            session.leave(text, ctx, parsed)
+        return mod
     try:
         result = oracle.parse(out, mod.context)
     except oracle.OracleError as e:
         culprit = _culprit(mod, text, passes) if len(passes) > 1 else names
         raise PassFailure(f"triton-xpu rejected the output of {culprit}: {_diagnostic(str(e))}") from None
     record("triton_parse", t)
-    if TIMES is not None:
-        TIMES["round_trips"] = TIMES.get("round_trips", 0) + 1
+    # Kept only when our print is what triton prints: not with loops, printed generically for triton
+    # (block_arg_locs). Printing triton's form to compare costs more than it saves: on the corpus the
+    # native passes between two of our round trips always change the module (accelerate-matmul, cse).
+    if session is not None and session.keep and not any(f'"{name}"' in out for name in GENERIC_LOOPS):
+        session.leave(out, ctx, parsed)
     return result

@@ -263,6 +263,11 @@ def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], mon
     assert re.search(r"^ours: make_ttir \d+, make_ttgir's native passes \d+, make_llir \d+; in Python's GC: ttir \d+",
                      out, re.M), out
     assert re.search(r"^\d of 2 kernels have a native part over x[\d.]+ \(the noise floor\)", out, re.M)
+    assert re.search(r"^native part, sums ours / native: make_ttir x[\d.]+, .* in 4\.0 pass managers per kernel "
+                     r"\(native: 2;.* in our round trips: \d+ ms", out, re.M), out
+    # softmax's one round trip has nothing before it to take (its TTGIR is unchanged: see test_roundtrip_reuse.py)
+    assert re.search(r"^round trips: 2 \(0 took our previous module, 0 could not: the text differed; 0 changed "
+                     r"nothing", out, re.M), out
     assert bench.main(["--only", "softmax", "--repeat", "1", "--lower-only"]) == 0
     out = capsys.readouterr().out
     assert re.findall(r"^\| softmax (\S+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \| \d+ / \d+ \|", out, re.M) == [
