@@ -1,0 +1,111 @@
+"""RemoveLayoutConversions' memos cannot return a stale answer.
+
+Each memo is keyed by what its answer reads; these tests change one of those things on
+the construct the memo serves and check that the answer follows (and, where the memo
+serves two spellings of one value, that both get the same answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
+
+from xpu_passes.dialects import make_context, tt, ttg
+from xpu_passes.frontend import parse_module
+from xpu_passes.layouts import journal, solution
+from xpu_passes.layouts.journal import Journal
+from xpu_passes.layouts.locality import Contexts, verify_key_of
+from xpu_passes.layouts.propagation import with_encoding
+from xpu_passes.layouts.scratch import scan_reduce_scratch_bytes
+
+# Two warps along dim 1 in #a, none in #b: a reduction along 1 needs scratch in #a only.
+TEXT = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>) {
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %m = arith.maxnumf %p, %q : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<16x32xf32, #a>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>>
+    %s = "tt.scan"(%y) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%p: f32, %q: f32):
+      %n = arith.addf %p, %q : f32
+      tt.scan.return %n : f32
+    }) : (tensor<16x32xf32, #b>) -> tensor<16x32xf32, #b>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_session_left() -> Iterator[None]:
+    yield
+    journal.close_active()  # a failed test leaves no session for the next one
+
+
+def _module() -> tuple[Operation, tt.ReduceOp, tt.ScanOp]:
+    module = parse_module(make_context(), TEXT).module
+    red = next(o for o in module.walk() if isinstance(o, tt.ReduceOp))
+    scan = next(o for o in module.walk() if isinstance(o, tt.ScanOp))
+    return module, red, scan
+
+
+def test_a_reduction_verified_once_is_verified_again_with_other_types() -> None:
+    module, red, scan = _module()
+    assert not solution._errs_alone(red, Contexts())
+    key = verify_key_of(red, Contexts().of(red))
+    assert key is not None and key[0] in key[2]  # remembered
+    # The same op with its result in another layout (not the slice of its operand's): an error.
+    j = Journal(module).begin()
+    journal.replace_value_with_new_type(red.results[0], with_encoding(red.results[0].type, scan.results[0].type.encoding))
+    assert verify_key_of(red, Contexts().of(red))[0] != key[0]
+    assert solution._errs_alone(red, Contexts())
+    j.rollback()
+    assert not solution._errs_alone(red, Contexts())
+
+
+def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> None:
+    module, red, scan = _module()
+    term = red.regions[0].block.last_op
+    assert isinstance(term, tt.ReduceReturnOp)
+    assert not solution._errs_alone(term, Contexts())
+    key = verify_key_of(term, Contexts().of(term))
+    assert key is not None and key[0] in key[2]
+    # The same signature as the scan's terminator: HasParent(ReduceOp) fails there.
+    j = Journal(module).begin()
+    old = scan.regions[0].block.last_op
+    moved = journal.created(tt.ReduceReturnOp.create(operands=list(old.operands)))
+    journal.insert_op(moved, InsertPoint.after(old))
+    journal.erase_op(old)
+    assert verify_key_of(moved, Contexts().of(moved))[0] != key[0]
+    assert solution._errs_alone(moved, Contexts())
+    j.rollback()
+    assert not solution._errs_alone(scan.regions[0].block.last_op, Contexts())
+
+
+def test_scan_and_reduce_scratch_follow_their_types_and_layout() -> None:
+    module, red, scan = _module()
+    a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding
+    with_warps = scan_reduce_scratch_bytes(red)
+    assert with_warps > 0  # two warps along the axis
+    # Asked in the scan's layout (no warp along the axis): none; asked again: the same answers.
+    sliced_b = ttg.SliceEncodingAttr.make(dim=1, parent=b)
+    assert scan_reduce_scratch_bytes(red, sliced_b) == 0
+    assert scan_reduce_scratch_bytes(red) == with_warps
+    # The op's operand retyped: the answer is the new type's, not the remembered one.
+    j = Journal(module).begin()
+    journal.replace_value_with_new_type(red.operands[0], with_encoding(red.operands[0].type, b))
+    assert scan_reduce_scratch_bytes(red) == 0
+    j.rollback()
+    assert scan_reduce_scratch_bytes(red) == with_warps
+    # A scan in #a has scratch too (two warps along its axis), in #b none.
+    assert scan_reduce_scratch_bytes(scan) == 0
+    assert scan_reduce_scratch_bytes(scan, a) > 0
+    assert isinstance(a, ttg.BlockedEncodingAttr)
