@@ -109,3 +109,33 @@ def test_scan_and_reduce_scratch_follow_their_types_and_layout() -> None:
     assert scan_reduce_scratch_bytes(scan) == 0
     assert scan_reduce_scratch_bytes(scan, a) > 0
     assert isinstance(a, ttg.BlockedEncodingAttr)
+
+
+def _region_shape(regions: list) -> list:
+    """Each nested op and block argument: name, types, location, name hints, and every use list in order."""
+    ops = [o for r in regions for b in r.blocks for o in b.walk()]
+    at = {o: i for i, o in enumerate(ops)}
+    out: list = []
+    for r in regions:
+        for b in r.blocks:
+            out.append([(a.type, a.name_hint, str(a.location), [(at.get(u.operation), u.index) for u in a.uses])
+                        for a in b.args])
+    for o in ops:
+        out.append((o.name, str(o.location), dict(o.properties), dict(o.attributes),
+                    [(at.get(v.owner), getattr(v, "index", None)) for v in o.operands]))
+        out += [(v.type, v.name_hint, [(at.get(u.operation), u.index) for u in v.uses]) for v in o.results]
+    return out
+
+
+def test_a_recomputed_combiner_is_what_region_clone_makes() -> None:
+    """materialize clones a reduction's or scan's region with layouts/clone.clone_regions: the
+    same regions as xDSL's Region.clone (and the originals keep their uses)."""
+    from xpu_passes.layouts.clone import clone_regions
+
+    module, red, scan = _module()
+    for op in (red, scan):
+        before = _region_shape(list(op.regions))
+        ours, theirs = clone_regions(op), [r.clone() for r in op.regions]
+        assert _region_shape(ours) == _region_shape(theirs) and len(before) > 3
+        assert _region_shape(list(op.regions)) == before
+        assert all(r.parent is None for r in ours)

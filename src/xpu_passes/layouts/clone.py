@@ -9,6 +9,8 @@ again per level (its value-mapping walk runs on every op) and validates every na
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.core import IRWithName
 
@@ -29,11 +31,26 @@ def clone(op: Operation) -> Operation:
     values: dict[int, SSAValue] = {}  # by id (SSAValue's __hash__ is Python code); the originals outlive the call
     pairs: list[tuple[Operation, Operation]] = []
     new = _op(op, values, {}, pairs)
+    _link(pairs, values)
+    return new
+
+
+def clone_regions(op: Operation) -> list[Region]:
+    """What `[r.clone() for r in op.regions]` returns (a rematerialized reduction's combiner)."""
+    values: dict[int, SSAValue] = {}
+    pairs: list[tuple[Operation, Operation]] = []
+    regions = [Region() for _ in op.regions]
+    _regions(op, regions, values, {}, pairs)
+    _link(pairs, values)
+    return regions
+
+
+def _link(pairs: list[tuple[Operation, Operation]], values: dict[int, SSAValue]) -> None:
+    """Operands set in walk order, as the copies' (use lists in the same order)."""
     get = values.get
     for old, n in pairs:
         if old._operands:  # pyright: ignore[reportPrivateUsage]
             n.operands = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
-    return new
 
 
 def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
@@ -54,7 +71,13 @@ def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
         if old.name_hint is not None:
             r._name = _hint(old.name_hint)  # pyright: ignore[reportPrivateUsage]
     pairs.append((op, n))
-    for src, dst in zip(op.regions, n.regions):
+    _regions(op, n.regions, values, blocks, pairs)
+    return n
+
+
+def _regions(op: Operation, into: Sequence[Region], values: dict[int, SSAValue], blocks: dict[Block, Block],
+             pairs: list[tuple[Operation, Operation]]) -> None:
+    for src, dst in zip(op.regions, into):
         made = [(b, Block()) for b in src.blocks]
         for b, nb in made:
             blocks[b] = nb
@@ -72,4 +95,3 @@ def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
             while o is not None:
                 nb.add_op(_op(o, values, blocks, pairs))
                 o = o.next_op
-    return n
