@@ -139,3 +139,17 @@ def test_a_recomputed_combiner_is_what_region_clone_makes() -> None:
         assert _region_shape(ours) == _region_shape(theirs) and len(before) > 3
         assert _region_shape(list(op.regions)) == before
         assert all(r.parent is None for r in ours)
+
+
+def test_a_blocked_tile_is_remembered_per_layout_fields() -> None:
+    """encodings._blocked_tile: one tile per (sizes, threads, warps, order), whatever the shape;
+    layouts that differ in one field get their own, equal to the tile built afresh."""
+    from xpu_passes.layouts.encodings import _blocked_tile, to_linear
+
+    _, red, scan = _module()
+    a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding
+    for layout in (a, b, a):
+        args = [tuple(v) for v in (layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta, layout.order)]
+        assert _blocked_tile(*args) == _blocked_tile.__wrapped__(*args)
+    assert to_linear(a, (16, 32)) != to_linear(b, (16, 32))
+    assert to_linear(a, (16, 32)).shape == (16, 32) and to_linear(a, (8, 64)).shape == (8, 64)
