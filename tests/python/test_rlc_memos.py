@@ -153,3 +153,42 @@ def test_a_blocked_tile_is_remembered_per_layout_fields() -> None:
         assert _blocked_tile(*args) == _blocked_tile.__wrapped__(*args)
     assert to_linear(a, (16, 32)) != to_linear(b, (16, 32))
     assert to_linear(a, (16, 32)).shape == (16, 32) and to_linear(a, (8, 64)).shape == (8, 64)
+
+
+DEAD = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>) -> tensor<16x32xf32, #b> {
+    %c = ttg.convert_layout %x : tensor<16x32xf32, #a> -> tensor<16x32xf32, #b>
+    %d = arith.addf %c, %y : tensor<16x32xf32, #b>
+    tt.return %d : tensor<16x32xf32, #b>
+  }
+}
+"""
+
+
+def test_a_conversion_left_dead_between_sweeps_is_swept() -> None:
+    """The dead-conversion sweep looks only at conversions that lost a use (or came in) since the
+    last kept sweep: one whose user moved away in a kept change without a sweep is still found;
+    a change rolled back leaves the candidates as they were."""
+    from xpu_passes.transforms.remove_layout_conversions import _erase_dead_converts
+
+    module = parse_module(make_context(), DEAD).module
+    cvt = next(o for o in module.walk() if isinstance(o, ttg.ConvertLayoutOp))
+    add = cvt.results[0].first_use.operation  # type: ignore[union-attr]
+    j = Journal(module)
+    _erase_dead_converts(j.begin())  # the first sweep looks at every conversion: none is dead
+    j.commit()
+    assert cvt.parent is not None and j.maybe_dead == set()
+    j.begin()
+    journal.set_operand(add, 0, add.operands[1])
+    j.rollback()  # undone: still used, nothing to look at
+    assert j.maybe_dead == set() and cvt.results[0].first_use is not None
+    j.begin()
+    journal.set_operand(add, 0, add.operands[1])  # kept, no sweep (as a fold's session)
+    j.commit()
+    assert j.maybe_dead == {cvt}
+    _erase_dead_converts(j.begin())
+    j.commit()
+    assert cvt.parent is None and cvt not in j.converts and j.maybe_dead == set()

@@ -1,6 +1,7 @@
 """`Operation.clone()` in one pass (RemoveLayoutConversions' working copy of its input).
 
-The same copy as xDSL's: ops created as `Operation.create` does, blocks of a region made
+The same copy as xDSL's: ops created as `Operation.create` does (`xdsl_compat.new_op` for
+ops without regions or successors), blocks of a region made
 before its ops (successors map), block arguments with their types, locations and name
 hints, result name hints through the same validation (remembered per name), then operands
 set in walk order (use lists in the same order). xDSL's clone walks each nested region
@@ -13,6 +14,8 @@ from collections.abc import Sequence
 
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.core import IRWithName
+
+from xpu_passes.frontend.xdsl_compat import new_op
 
 _HINTS: dict[str, str] = {}  # name hint -> what the name_hint setter makes of it
 
@@ -56,16 +59,20 @@ def _link(pairs: list[tuple[Operation, Operation]], values: dict[int, SSAValue])
 def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
         pairs: list[tuple[Operation, Operation]]) -> Operation:
     cls = type(op)
-    n = cls.__new__(cls)
-    Operation.__init__(
-        n,
-        result_types=[r.type for r in op.results],
-        properties=op.properties,
-        attributes=op.attributes,
-        location=op.location,
-        successors=[blocks.get(s, s) for s in op._successors],  # pyright: ignore[reportPrivateUsage]
-        regions=[Region() for _ in op.regions],
-    )
+    if not op.regions and not op._successors:  # pyright: ignore[reportPrivateUsage]
+        n = new_op(cls, (), [r.type for r in op.results], dict(op.properties), dict(op.attributes))
+        n.location = op.location
+    else:
+        n = cls.__new__(cls)
+        Operation.__init__(
+            n,
+            result_types=[r.type for r in op.results],
+            properties=op.properties,
+            attributes=op.attributes,
+            location=op.location,
+            successors=[blocks.get(s, s) for s in op._successors],  # pyright: ignore[reportPrivateUsage]
+            regions=[Region() for _ in op.regions],
+        )
     for old, r in zip(op.results, n.results):
         values[id(old)] = r
         if old.name_hint is not None:

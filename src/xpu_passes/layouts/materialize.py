@@ -23,7 +23,7 @@ from xpu_passes.layouts.remat import Slice, slots
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
+    c = journal.created(new_op(ttg.ConvertLayoutOp, [v], [t]))  # what ConvertLayoutOp.build makes
     if isinstance(v.owner, Block):
         journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:

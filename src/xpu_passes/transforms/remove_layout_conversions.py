@@ -120,10 +120,12 @@ def _erase_dead_converts(j: Journal) -> None:
     would: one left dead by erasing another, its source's owner, comes before it)."""
     keys = j.order.keys
     heap = []
-    for c in j.converts:  # once per rewrite over every conversion: kept cheap (no SSAValues.__getitem__)
+    for c in j.dead_candidates():  # those that lost a use since the last sweep (no SSAValues.__getitem__)
         (r,) = c.results
         if r.first_use is None:
             heap.append((-keys[c], id(c), c))
+    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
+        raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
     heapq.heapify(heap)
     while heap:
         c = heapq.heappop(heap)[2]
