@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
 
@@ -192,3 +193,20 @@ def test_a_conversion_left_dead_between_sweeps_is_swept() -> None:
     _erase_dead_converts(j.begin())
     j.commit()
     assert cvt.parent is None and cvt not in j.converts and j.maybe_dead == set()
+
+
+def test_conversion_figures_follow_their_layouts_not_the_last_asked() -> None:
+    """needs_slm and convert_scratch_bytes are remembered by the identity of their layouts/types:
+    each pair gets its own answer (as computed afresh), a pair equal by value the same one."""
+    from xpu_passes.layouts.scratch import _needs_slm, convert_scratch_bytes
+
+    _, red, scan = _module()
+    ta, tb = red.operands[0].type, scan.operands[0].type
+    a, b = ta.encoding, tb.encoding
+    tb2 = TensorType(tb.element_type, tb.get_shape(), tb.encoding)  # a new object of the same value
+    assert tb2 == tb and tb2 is not tb
+    for src, dst in ((ta, tb), (tb, ta), (ta, ta), (ta, tb2)):
+        assert convert_scratch_bytes(src, dst) == convert_scratch_bytes.__wrapped__(src, dst)
+        assert _needs_slm(src.encoding, dst.encoding, (16, 32)) == _needs_slm.__wrapped__(src.encoding, dst.encoding, (16, 32))
+    assert convert_scratch_bytes(ta, tb) > 0 and convert_scratch_bytes(ta, ta) == 0
+    assert _needs_slm(a, b, (16, 32)) and not _needs_slm(a, a, (16, 32))

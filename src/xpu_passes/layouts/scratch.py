@@ -125,7 +125,7 @@ def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
     return _needs_slm(src, dst, tuple(shape))
 
 
-@functools.lru_cache(maxsize=8192)
+@by_identity  # layouts by identity: hashing one (a tree of attributes) costs more than the answer's lookup
 def _needs_slm(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> bool:
     a, b = linear_of(src, shape), linear_of(dst, shape)
     if dpas_to_dot_shortcut(src, dst):
@@ -245,7 +245,7 @@ def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int
     return n * nbytes if rep else 0
 
 
-@functools.lru_cache(maxsize=8192)
+@by_identity  # (see _needs_slm)
 def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`.
 
