@@ -7,12 +7,19 @@ OUTDIR/times.json; `--compare OTHER` then says which outputs differ from OTHER's
 the times side by side. Run it once on the old tree (PYTHONPATH=old/src) and once on the new.
 
     python benchmarks/rlc_decisions.py OUTDIR [--set core|workloads|all] [--only KERNEL] [--compare OTHER]
+                                      [--profile N]
+
+`--profile N` runs the pass under cProfile and prints its top N entries (by own time and by
+cumulative time) over the dumps run; times taken so are the profiler's, not comparable.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import gc
 import json
+import pstats
 import statistics
 import sys
 import time
@@ -35,7 +42,7 @@ def dumps(specs: str, only: str | None) -> list[Path]:
     return out
 
 
-def run_one(path: Path) -> tuple[str, float]:
+def run_one(path: Path, profile: cProfile.Profile | None = None) -> tuple[str, float]:
     """Our pass's output and remarks on one dump, and its CPU seconds (parse and print outside the clock)."""
     from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 
@@ -43,8 +50,13 @@ def run_one(path: Path) -> tuple[str, float]:
     module = parse_module(ctx, path.read_text(), str(path)).module
     REMARKS.enabled = True
     REMARKS.drain()
+    gc.collect()  # earlier dumps' garbage is not this dump's: a collection of it would land in the clock
     t = time.process_time()
+    if profile is not None:
+        profile.enable()
     RemoveLayoutConversions().apply(ctx, module)
+    if profile is not None:
+        profile.disable()
     t = time.process_time() - t
     remarks = [f"// remark on {r.op.name}: {r.message}" for r in REMARKS.drain()]
     REMARKS.enabled = False
@@ -57,16 +69,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", default="all", choices=sorted(corpus.SETS))
     ap.add_argument("--only")
     ap.add_argument("--compare", type=Path, help="another OUTDIR: list the dumps whose output differs")
+    ap.add_argument("--profile", type=int, metavar="N", help="print the pass's top N profile entries")
     args = ap.parse_args(argv)
+    profile = cProfile.Profile() if args.profile else None
     args.outdir.mkdir(parents=True, exist_ok=True)
     times: dict[str, float] = {}
     for path in dumps(args.set, args.only):
         name = f"{path.parent.name}--{path.name}"
-        text, t = run_one(path)
+        text, t = run_one(path, profile)
         (args.outdir / name).write_text(text)
         times[name] = t
         print(f"{name}: {t * 1e3:.0f} ms", file=sys.stderr)
     (args.outdir / "times.json").write_text(json.dumps(times, indent=1))
+    if profile is not None:
+        for order in ("tottime", "cumulative"):
+            pstats.Stats(profile, stream=sys.stdout).strip_dirs().sort_stats(order).print_stats(args.profile)
     if args.compare is None:
         return 0
     other = json.loads((args.compare / "times.json").read_text())

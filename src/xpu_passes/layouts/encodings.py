@@ -10,6 +10,7 @@ larger than the tile; lanes/warps hold replicas when it is smaller.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import cast
 
@@ -78,13 +79,15 @@ def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> Line
 def _blocked(layout: ttg.BlockedEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
     _check_rank(layout, len(layout.order), shape)
     _single_cta(layout)
-    order = layout.order
-    tile = (
-        identity_nd("register", layout.size_per_thread, order)
-        * identity_nd("lane", layout.threads_per_warp, order)
-        * identity_nd("warp", layout.warps_per_cta, order)
-    )
+    tile = _blocked_tile(*(tuple(v) for v in (layout.size_per_thread, layout.threads_per_warp,
+                                              layout.warps_per_cta, layout.order)))
     return with_shape(tile, shape)
+
+
+@functools.lru_cache(maxsize=1024)  # a layout's tile, whatever the shape (LinearLayout is immutable)
+def _blocked_tile(size: tuple[int, ...], threads: tuple[int, ...], warps: tuple[int, ...],
+                  order: tuple[int, ...]) -> LinearLayout:
+    return identity_nd("register", size, order) * identity_nd("lane", threads, order) * identity_nd("warp", warps, order)
 
 
 def _slice(layout: ttg.SliceEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:

@@ -167,6 +167,10 @@ class Journal:
         self._undo: list[Callable[[], None]] = []
         self._created: list[Operation] = []
         self._erased: list[Operation] = []
+        # Conversions that may have no use since the last kept sweep for dead ones (None: any).
+        self.maybe_dead: set[Operation] | None = None
+        self._lost: set[Operation] = set()  # this session's: lost a use, or inserted
+        self._swept = False  # this session swept (maybe_dead is then what it lost since)
 
     # ---------------------------------------------------------------- sessions
 
@@ -183,8 +187,13 @@ class Journal:
         self._undo.clear()
         self._created.clear()
         self._erased.clear()
+        self._lost, self._swept = set(), False
 
     def commit(self) -> None:
+        if self._swept:
+            self.maybe_dead = self._lost
+        elif self.maybe_dead is not None:
+            self.maybe_dead |= self._lost
         for op in self._erased:
             if op.parent is None:  # for good: forget its keys
                 for o in _subtree(op):
@@ -208,11 +217,19 @@ class Journal:
 
     # ---------------------------------------------------------------- bookkeeping
 
+    def dead_candidates(self) -> set[Operation]:
+        """The live conversions that may have no use (all of them before the first kept sweep);
+        the caller sweeps them (erases the dead ones) in this session."""
+        found = self.converts if self.maybe_dead is None else (self.maybe_dead | self._lost) & self.converts
+        self._lost, self._swept = set(), True
+        return found
+
     def _subtree_in(self, op: Operation) -> None:
         for o in _subtree(op):
             self.touched.add(o)
             if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
                 self.converts.add(o)
+                self._lost.add(o)
         self.order.place(op)
 
     def _subtree_out(self, op: Operation) -> None:
@@ -292,6 +309,8 @@ def erase_op(op: Operation) -> None:
         for v, use in (*zip(o._operands, o._operand_uses), *zip(o._successors, o._successor_uses)):  # pyright: ignore
             dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
+            if type(getattr(v, "owner", None)) is ttg.ConvertLayoutOp:  # (successors are blocks)
+                j._lost.add(v.owner)
     block.detach_op(op)
     j._subtree_out(op)
     j._erased.append(op)
@@ -319,6 +338,8 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
     prev = use._prev_use  # pyright: ignore[reportPrivateUsage]
     op.operands[index] = value
     j.touched.add(op)
+    if type(old.owner) is ttg.ConvertLayoutOp:
+        j._lost.add(old.owner)  # type: ignore[arg-type]
 
     def undo() -> None:
         value.remove_use(use)

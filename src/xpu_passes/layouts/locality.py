@@ -12,6 +12,7 @@ from __future__ import annotations
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
+from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, verify_key
 
@@ -77,17 +78,42 @@ class Contexts:
 _VERIFIED: dict[tuple[int, ...], list[object]] = {}
 
 
+# Ops with a region whose verifier (nested ops aside) reads their signature and, of the region,
+# only its blocks' count and entry arguments (IRDL's region check); the terminators of those
+# regions, whose verifiers read their signature, their parent's class and being last (given).
+_REGION_OPS = (tt.ReduceOp, tt.ScanOp)
+_REGION_TERMINATORS = (tt.ReduceReturnOp, tt.ScanReturnOp)
+_REGION, _TERMINATOR = object(), object()  # key marks: the same signature read another way is another key
+
+
 def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
     """What verifying an op without regions or successors, not last in its block, reads: its
     signature (fastops.verify_key), the enclosing layout context and its parent's class (a
-    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing)."""
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing).
+    Also reductions and scans (with their regions' shape) and their regions' terminators."""
     key = verify_key(op, context)
     if key is not None:
         return key[0], key[1], VERIFIED
-    if op.regions or op.successors or op.next_op is None:
+    if op.successors:
         return None
-    objects: list[object] = [type(op), type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
+    cls = type(op)
+    last = op.next_op is None
+    if op.regions:
+        if last or cls not in _REGION_OPS:
+            return None
+        mark: object = _REGION
+    elif last:
+        if cls not in _REGION_TERMINATORS:
+            return None
+        mark = _TERMINATOR
+    else:
+        mark = None
+    objects: list[object] = [cls, type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
                              *(r.type for r in op.results)]
+    if mark is not None:
+        objects.append(mark)
+    for r in op.regions:
+        objects += (None, len(r.blocks), *(a.type for a in (r.blocks.first.args if r.blocks.first else ())))
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():

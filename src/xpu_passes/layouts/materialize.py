@@ -13,7 +13,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.layouts import journal
+from xpu_passes.layouts.clone import clone_regions
 from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
@@ -21,7 +23,7 @@ from xpu_passes.layouts.remat import Slice, slots
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     """A conversion of `v` to `t` placed right after `v`'s definition."""
-    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[t]))
+    c = journal.created(new_op(ttg.ConvertLayoutOp, [v], [t]))  # what ConvertLayoutOp.build makes
     if isinstance(v.owner, Block):
         journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:
@@ -53,14 +55,14 @@ def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue
     props = dict(op.properties)
     if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
-    return journal.created(type(op).create(
-        operands=[new.get(o, o) for o in operands],
-        result_types=results,
-        properties=props,
-        attributes=dict(op.attributes),
-        regions=[r.clone() for r in op.regions] if op.regions else (),
-        location=getattr(op, "location", None),
-    ))
+    ins = [new.get(o, o) for o in operands]
+    if op.regions:  # a reduction's or scan's combiner (nothing else with regions is recomputed)
+        c = type(op).create(operands=ins, result_types=results, properties=props, attributes=dict(op.attributes),
+                            regions=clone_regions(op), location=op.location)
+    else:  # what create makes, without its general path
+        c = new_op(type(op), ins, results, props, dict(op.attributes))
+        c.location = op.location
+    return journal.created(c)
 
 
 def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:

@@ -309,27 +309,29 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
     while work:
         v = work.pop()
         lv = s.layout[v]
-        for use in list(v.uses):
-            user = use.operation
+        use = v.first_use  # the use list read directly (nothing changes it during the walk)
+        while use is not None:
+            user, index = use._operation, use._index  # pyright: ignore[reportPrivateUsage]
+            use = use._next_use  # pyright: ignore[reportPrivateUsage]
             if user in s.members:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
-            if isa(user, ttg.ConvertLayoutOp):
+            if type(user) is ttg.ConvertLayoutOp:  # (a final class)
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            loop = _carried_slot(user, use.index)
+            loop = _carried_slot(user, index)
             if loop is not None:
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if isa(user, tt.StoreOp) and use.index == 1:
+            if isa(user, tt.StoreOp) and index == 1:
                 if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
                     return False
                 s.sinks.append(user)
                 out = None
             else:
-                out = _forward_layout(user, lv, use.index)
+                out = _forward_layout(user, lv, index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
             operands = user._operands  # pyright: ignore[reportPrivateUsage]

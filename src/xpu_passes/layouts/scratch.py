@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import linear_of
+from xpu_passes.layouts.memo import by_identity, linear_of
 from xpu_passes.layouts.linear import LinearLayout, mixed_transpositions, reorders_registers
 
 
@@ -125,7 +125,7 @@ def needs_slm(src: Attribute, dst: Attribute, shape: Sequence[int]) -> bool:
     return _needs_slm(src, dst, tuple(shape))
 
 
-@functools.lru_cache(maxsize=8192)
+@by_identity  # layouts by identity: hashing one (a tree of attributes) costs more than the answer's lookup
 def _needs_slm(src: Attribute, dst: Attribute, shape: tuple[int, ...]) -> bool:
     a, b = linear_of(src, shape), linear_of(dst, shape)
     if dpas_to_dot_shortcut(src, dst):
@@ -245,7 +245,7 @@ def _cvt_scratch(src: Attribute, dst: Attribute, shape: Sequence[int], bits: int
     return n * nbytes if rep else 0
 
 
-@functools.lru_cache(maxsize=8192)
+@by_identity  # (see _needs_slm)
 def convert_scratch_bytes(src: TensorType, dst: TensorType) -> int:
     """SLM bytes triton-xpu 3.3 allocates for `ttg.convert_layout` from `src` to `dst`.
 
@@ -353,16 +353,20 @@ def op_scratch_bytes(op: Operation) -> int:
 
 def scan_reduce_scratch_bytes(op: tt.ReduceOp | tt.ScanOp, result_layout: Attribute | None = None) -> int:
     """Scratch of a scan/reduction, or of the same op recomputed with results in `result_layout`."""
-    srcs = [o.type for o in op.operands]
+    return _scan_reduce_bytes(isinstance(op, tt.ReduceOp), op.axis.value.data, result_layout,
+                              *[o.type for o in op.operands])
+
+
+@by_identity  # pure in the op's kind, axis, layout and operand types (asked per op of every slice costed)
+def _scan_reduce_bytes(reduce: bool, axis: int, result_layout: Attribute | None, *srcs: Attribute) -> int:
     if not srcs or not all(isinstance(t, TensorType) and t.encoding is not None for t in srcs):
         return 0
     if result_layout is not None:
-        src_layout = result_layout.parent if isinstance(op, tt.ReduceOp) else result_layout  # type: ignore[attr-defined]
-        srcs = [TensorType(t.element_type, t.get_shape(), src_layout) for t in srcs]  # type: ignore[union-attr]
-    axis = op.axis.value.data
-    if not 0 <= axis < len(srcs[0].get_shape()):  # type: ignore[union-attr]
+        src_layout = result_layout.parent if reduce else result_layout  # type: ignore[attr-defined]
+        srcs = tuple(TensorType(t.element_type, t.get_shape(), src_layout) for t in srcs)  # type: ignore[attr-defined]
+    if not 0 <= axis < len(srcs[0].get_shape()):  # type: ignore[attr-defined]
         return 0  # an axis the operand lacks (triton's verifier lets it through): nothing to size
-    fn = reduce_scratch_bytes if isinstance(op, tt.ReduceOp) else scan_scratch_bytes
+    fn = reduce_scratch_bytes if reduce else scan_scratch_bytes
     return fn(srcs, axis)  # type: ignore[arg-type]
 
 

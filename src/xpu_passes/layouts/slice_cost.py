@@ -2,8 +2,8 @@
 
 `cost` is what the slice's boundary conversions (and in-place retypes with users
 left in the old layout) would move, plus the scan/reduce scratch it changes;
-`removed_cost` what the conversions it leaves dead cost now; `conversions_saved`
-the change in their number (a tie-breaker).
+`estimate` nets out what the conversions it leaves dead cost now and counts the
+change in their number (a tie-breaker).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from xpu_passes.layouts.propagation import encoding, retyped
 from xpu_passes.layouts.remat import Slice
 
 
-def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
-    """Whether a retyped-in-place value has users that still want its old layout."""
-    mine = set(s.ops) | {op for op, _ in s.carried}
+def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[Operation]) -> bool:
+    """Whether a retyped-in-place value has users that still want its old layout (`mine`: the
+    slice's ops and carriers)."""
     for use in v.uses:
         user = use.operation
         if user in mine or isinstance(user, scf.YieldOp | scf.ConditionOp) and user.parent_op() in mine:
@@ -30,10 +30,10 @@ def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute) -> bool:
     return False
 
 
-def _removed(s: Slice, target: Operation) -> list[ttg.ConvertLayoutOp]:
+def _removed(s: Slice, target: Operation, mine: set[Operation]) -> list[ttg.ConvertLayoutOp]:
     """Conversions other than the target that the rewrite leaves dead (the slice reads through them)."""
     dead = {v.owner for v in s.layout if type(v.owner) is ttg.ConvertLayoutOp} - {target}  # (a final class)
-    mine = set(s.ops) | dead | {target} | {op for op, _ in s.carried}
+    mine = mine | dead | {target}
     return [
         c for c in dead  # type: ignore[misc]
         if all(u.operation in mine or isinstance(u.operation, scf.YieldOp | scf.ConditionOp) and u.operation.parent_op() in mine
@@ -41,28 +41,28 @@ def _removed(s: Slice, target: Operation) -> list[ttg.ConvertLayoutOp]:
     ]
 
 
-def removed_cost(s: Slice, target: Operation) -> int:
-    """What the conversions the rewrite leaves dead cost now (besides the target)."""
-    return sum(conversion_cost(c.src.type, encoding(c.result.type)) * weight(c.result)  # type: ignore[arg-type]
-               for c in _removed(s, target))
+def estimate(s: Slice, target: Operation) -> tuple[int, int]:
+    """The slice's cost net of the conversions it leaves dead (`cost` - what those cost now), and
+    minus how many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats
+    one per branch). Each part computed once for both."""
+    mine = set(s.ops) | {op for op, _ in s.carried}
+    removed = _removed(s, target, mine)
+    # A value retyped in place whose users (the target's aside) still want its old layout.
+    foreign = [v for v in s.inplace if any(u.operation is not target for u in v.uses)
+               and _foreign_uses(v, s, s.layout[v], mine)]
+    gone = sum(conversion_cost(c.src.type, encoding(c.result.type)) * weight(c.result)  # type: ignore[arg-type]
+               for c in removed)
+    added = sum(encoding(v.type) != l for v, l in s.boundary.items()) + len(foreign)
+    return cost(s, foreign) - gone, -(1 + len(removed) - added)  # the target goes (backward: replaced; forward: every user follows)
 
 
-def conversions_saved(s: Slice, target: Operation) -> int:
-    """How many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats one per branch)."""
-    removed = 1 + len(_removed(s, target))  # the target goes (backward: replaced; forward: every user follows)
-    added = sum(encoding(v.type) != l for v, l in s.boundary.items())
-    added += sum(_foreign_uses(v, s, s.layout[v]) for v in s.inplace if any(u.operation is not target for u in v.uses))
-    return removed - added
-
-
-def cost(s: Slice, exclude: Operation) -> int:
-    """Elements the slice would convert or put through scan/reduce scratch, weighted by how often."""
+def cost(s: Slice, foreign: list[SSAValue]) -> int:
+    """Elements the slice would convert or put through scan/reduce scratch, weighted by how often
+    (`foreign`: its values retyped in place that keep users in their old layout)."""
     total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
     for op in s.ops:
         if isinstance(op, tt.ScanOp | tt.ReduceOp) and op.results[0] in s.layout:
             total += scratch_change(op, s.layout[op.results[0]]) * weight(op.results[0])
-    for v in s.inplace:
-        users = [u.operation for u in v.uses if u.operation is not exclude]
-        if users and _foreign_uses(v, s, s.layout[v]):
-            total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
+    for v in foreign:
+        total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
     return total

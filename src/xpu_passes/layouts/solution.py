@@ -10,7 +10,6 @@ one layout (its text prints one type for several values) with mixed layouts.
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -52,11 +51,6 @@ class Figures:
         return f"{self.converts} conversion(s), {self.slm} bytes of SLM, weighted cost {self.cost}"
 
 
-@functools.lru_cache(maxsize=4096)
-def _cvt_cost(src: Attribute, dst: Attribute) -> int:
-    return conversion_cost(src, dst)
-
-
 def _scratch(op: Operation) -> int:
     try:
         return op_scratch_bytes(op)
@@ -79,7 +73,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
         return hit[1]
     if type(op) is ttg.ConvertLayoutOp:
         dst = encoding(op.result.type)
-        out = (_cvt_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
+        out = (conversion_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
     else:
         bytes_ = _scratch(op)
         t = op.operands[0].type if op.operands else None

@@ -120,10 +120,12 @@ def _erase_dead_converts(j: Journal) -> None:
     would: one left dead by erasing another, its source's owner, comes before it)."""
     keys = j.order.keys
     heap = []
-    for c in j.converts:  # once per rewrite over every conversion: kept cheap (no SSAValues.__getitem__)
+    for c in j.dead_candidates():  # those that lost a use since the last sweep (no SSAValues.__getitem__)
         (r,) = c.results
         if r.first_use is None:
             heap.append((-keys[c], id(c), c))
+    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
+        raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
     heapq.heapify(heap)
     while heap:
         c = heapq.heappop(heap)[2]
@@ -355,15 +357,13 @@ class RemoveLayoutConversions(XpuPass):
         options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
         # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
         if target is not None and remat.backward(cvt.src, target, back):
-            cost = slice_cost.cost(back, cvt) - slice_cost.removed_cost(back, cvt)
-            options.append((cost, -slice_cost.conversions_saved(back, cvt), "backward", back))
+            options.append((*slice_cost.estimate(back, cvt), "backward", back))
         # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
         refused = remat.forward_refused(cvt)
         if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
             raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
         if not refused and remat.forward(cvt, fwd):
-            cost = slice_cost.cost(fwd, cvt) - slice_cost.removed_cost(fwd, cvt)
-            options.append((cost, -slice_cost.conversions_saved(fwd, cvt), "forward", fwd))
+            options.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
         options.sort(key=lambda o: o[:2])
         # Ties are tried too: the same elements moved in a narrower type need less SLM.
         good = [o[2] for o in options if o[0] <= saved]
