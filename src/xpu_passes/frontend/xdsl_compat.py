@@ -32,6 +32,12 @@ Speed (same results, less work; each is a change xDSL could take as is):
   proves the same property on the ops a trial touched (`solution._isolated`) and skips the
   walk inside this block, in this thread only. Upstream, a verifier that checks only
   changed ops needs a change-tracking hook xDSL does not have.
+- Start-up: `irdl_op_definition` reads each op's `assembly_format` when the class is
+  defined (~0.5 ms per op; loading our dialects and xDSL's arith reads 106 of them, a
+  kernel uses a dozen). `_lazy_format_accessors` reads a format when its op is first
+  parsed or printed; the program and any error in it are upstream's, raised then.
+  `format_program(cls)` reads one now (tests read every format of our dialects).
+  Upstream: a `functools.cache`d program in `get_accessors_from_op_def`.
 """
 
 from __future__ import annotations
@@ -368,3 +374,54 @@ def new_op(
     op._successor_uses = ()
     op.regions = ()
     return op
+
+
+# ----------------------------------------------------------- declarative formats, read on first use
+
+from xdsl.irdl import operations as _operations  # noqa: E402
+
+_upstream_accessors = _operations.get_accessors_from_op_def
+
+
+def _lazy_format_accessors(op_def: Any, custom_verify: Any | None) -> dict[str, Any]:
+    fmt = op_def.assembly_format
+    if fmt is None:
+        return _upstream_accessors(op_def, custom_verify)
+    op_def.assembly_format = None  # (upstream's accessors without the format's parse/print)
+    try:
+        attrs = _upstream_accessors(op_def, custom_verify)
+    finally:
+        op_def.assembly_format = fmt
+    program: list[Any] = []
+
+    def read() -> Any:
+        if not program:
+            from xdsl.irdl.declarative_assembly_format import FormatProgram
+            from xdsl.utils.exceptions import ParseError, PyRDLOpDefinitionError
+
+            try:
+                program.append(FormatProgram.from_str(fmt, op_def))
+            except ParseError as e:  # (upstream's error, as irdl_op_definition raises it)
+                raise PyRDLOpDefinitionError("Error during the parsing of the assembly format: ", e.args) from e
+        return program[0]
+
+    @classmethod  # type: ignore[misc]
+    def parse_with_format(cls: type[Operation], parser: Any) -> Operation:
+        return read().parse(parser, cls)
+
+    def print_with_format(self: Operation, printer: Any) -> None:
+        return read().print(printer, self)
+
+    print_with_format.format_program = read  # type: ignore[attr-defined]
+    attrs["parse"] = parse_with_format
+    attrs["print"] = print_with_format
+    return attrs
+
+
+def format_program(cls: type[Operation]) -> Any:
+    """The declarative format program of `cls` (read now if not yet), or None."""
+    read = getattr(cls.print, "format_program", None)
+    return None if read is None else read()
+
+
+_operations.get_accessors_from_op_def = _lazy_format_accessors
