@@ -32,18 +32,23 @@ KERNEL = """module {
 
 
 def test_every_declarative_format_of_our_dialects_reads() -> None:
-    # Formats are read on first use: a broken one must still be found, here.
+    # Formats are read on first use: a broken one must still be found, here. (A class
+    # defined before the front end was imported had its format read then, by xDSL.)
     ctx = make_context()
     for name in list(ctx.registered_dialect_names):
         if name not in {d.name for d in ctx.loaded_dialects}:
             ctx.load_registered_dialect(name)
-    read = []
+    checked = 0
     for op in ctx.loaded_ops:
         op_def = op.get_irdl_definition() if issubclass(op, IRDLOperation) else None
-        if op_def is not None and op_def.assembly_format is not None:
+        if op_def is None or op_def.assembly_format is None:
+            continue
+        if getattr(op.print, "format_program", None) is None:
+            assert op.print.__module__ == "xdsl.irdl.operations", op.name  # (read when defined)
+        else:
             assert format_program(op) is not None, op.name
-            read.append(op)
-    assert len(read) > 50  # (tt, ttg, ttig, arith, scf... declare most of theirs)
+        checked += 1
+    assert checked > 50  # (tt, ttg, ttig, arith, scf... declare most of theirs)
 
 
 def test_a_broken_format_is_upstreams_error_at_first_use() -> None:
