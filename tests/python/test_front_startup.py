@@ -102,3 +102,28 @@ def test_code_cache_file_written_read_and_bad_file_ignored(tmp_path: Path) -> No
     off = {**env, "XDG_CACHE_HOME": str(tmp_path / "off"), "XPU_PASSES_CODE_CACHE": "0"}
     assert _run(off, src) == KERNEL
     assert not (tmp_path / "off").exists()
+
+
+def test_dialects_package_entered_without_its_init_which_runs_on_first_use() -> None:
+    # In a fresh process: reading and printing a kernel needs neither the package's
+    # __init__ nor what it imports; its own names still work (and run it then).
+    code = (
+        "import sys\n"
+        "from xpu_passes.dialects import make_context\n"
+        "from xpu_passes.frontend import parse_module, print_module\n"
+        f"p = parse_module(make_context(), {KERNEL!r}, 'k')\n"
+        f"assert print_module(p.module) == {KERNEL!r}\n"
+        "assert 'xdsl.utils.dialect_loader' not in sys.modules and 'importlib.abc' not in sys.modules\n"
+        "from xdsl.dialects import scf\n"
+        "import xdsl.dialects\n"
+        "assert xdsl.dialects.scf is scf and 'xdsl.utils.dialect_loader' not in sys.modules\n"
+        "from xdsl.dialects import get_all_dialects\n"
+        "from xdsl.utils.dialect_loader import IRDLDialectFinder\n"
+        "assert 'scf' in get_all_dialects() and any(isinstance(f, IRDLDialectFinder) for f in sys.meta_path)\n"
+        "try:\n"
+        "    xdsl.dialects.no_such_name\n"
+        "except AttributeError:\n"
+        "    print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out == "ok\n"
