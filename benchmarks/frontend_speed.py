@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
-import os
 import pstats
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -86,10 +86,11 @@ def startup(repeat: int, first: Path | None = None) -> dict[str, float]:
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(repeat):  # interleaved
         for name, cmd in runs.items():
-            before = os.times()
+            # (getrusage: microseconds; os.times counts 10 ms clock ticks)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            after = os.times()
-            times[name].append(after.children_user - before.children_user + after.children_system - before.children_system)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     Path(f.name).unlink()
     return {k: statistics.median(v) for k, v in times.items()}
 
@@ -129,6 +130,56 @@ def parse_stages(texts: list[str], repeat: int) -> dict[str, float]:
             P.verify_module(parsed, dominance=bool(p.first_use) or p.multi_block, isolated=p.isolated)
             t5 = time.process_time()
             for name, dt in zip(names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
+                spent[name] += dt
+        best = {k: min(best[k], spent[k]) for k in names}
+    return {k: v / n_ops * 1e6 for k, v in best.items()}
+
+
+def print_stages(texts: list[str], repeat: int) -> dict[str, float]:
+    """Where a print's CPU time goes, us/op over `texts` (each module printed once before,
+    as the benchmark's print is: the tables warm): SSA numbering, the ops (templates,
+    locations and aliases visited), alias definitions and their numbers (finish), old
+    dialect spellings put back. The steps of printer._print, timed apart."""
+    import gc
+
+    from xpu_passes.frontend import fastprint
+    from xpu_passes.frontend import printer as PR
+    from xpu_passes.frontend.asm_names import ssa_name_ids
+    from xpu_passes.frontend.spelling import Spelling, denormalize
+
+    names = ("numbering", "ops", "finish", "spelling")
+    best = dict.fromkeys(names, float("inf"))
+    ctx = make_context()
+    modules = [parse_module(ctx, t, "bench") for t in texts]
+    n_ops = sum(sum(1 for _ in p.module.walk()) for p in modules)
+    spelling = Spelling.choose("triton-3.3")
+    for p in modules:
+        print_module(p.module, p.spelling, debuginfo=True)
+    for _ in range(repeat):
+        spent = dict.fromkeys(names, 0.0)
+        for p in modules:
+            body = io.StringIO()
+            printer = PR.TTGIRPrinter(renames={c: n for c, n in (p.spelling or spelling).names.items() if c != n},
+                                      stream=body, print_debuginfo=True)
+            printer._reuse = True
+            fastprint.begin()
+            mode = tuple(sorted(printer.renames.items()))
+            printer._templates = fastprint.table(("ops", False, True, mode))
+            printer._attr_texts = fastprint.table(("attributes", True, mode))
+            printer._definitions = fastprint.table(("definitions", mode))
+            gc.disable()
+            t0 = time.process_time()
+            printer._names = ssa_name_ids(p.module, False)
+            t1 = time.process_time()
+            printer.print_op(p.module)
+            text = body.getvalue()
+            t2 = time.process_time()
+            text = printer.finish(text, True)
+            t3 = time.process_time()
+            denormalize(text, p.spelling or spelling)
+            t4 = time.process_time()
+            gc.enable()
+            for name, dt in zip(names, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
                 spent[name] += dt
         best = {k: min(best[k], spent[k]) for k in names}
     return {k: v / n_ops * 1e6 for k, v in best.items()}
@@ -222,6 +273,9 @@ def main() -> int:
           " us/op median over the dumps")
     stages = parse_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
     print("parse, where the time goes (us/op, all dumps): " + ", ".join(f"{k} {v:.0f}" for k, v in stages.items()))
+    stages = print_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
+    print("print, where the time goes (us/op, all dumps, gc paused as print_module does): "
+          + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()))
     by_size = sorted(rows, key=lambda r: r[1])
     s = startup(args.startup_repeat, by_size[len(by_size) // 2][0])
     print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")

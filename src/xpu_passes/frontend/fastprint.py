@@ -65,6 +65,7 @@ def _handwritten() -> set[Callable[..., None]]:
 
 
 _HANDWRITTEN: set[Callable[..., None]] | None = None
+_DECLARATIVE_MODULES = ("xdsl.irdl.operations", "xpu_passes.frontend.xdsl_compat")  # (upstream's, read on first use)
 
 
 def _eligible(cls: type[Operation], generic: bool) -> bool:
@@ -76,7 +77,7 @@ def _eligible(cls: type[Operation], generic: bool) -> bool:
         if _HANDWRITTEN is None:
             _HANDWRITTEN = _handwritten()
         fn = cls.print
-        declarative = fn.__qualname__.endswith("print_with_format") and fn.__module__ == "xdsl.irdl.operations"
+        declarative = fn.__qualname__.endswith("print_with_format") and fn.__module__ in _DECLARATIVE_MODULES
         hit = _eligible_cache[cls] = declarative or fn in _HANDWRITTEN
     return hit
 

@@ -20,7 +20,7 @@ from xdsl.parser import Parser
 from xdsl.utils.lexer import Span
 
 from xpu_passes.frontend.fasttypes import TYPE_TEXT
-from xpu_passes.frontend.memo import _SIMPLE_LOC
+from xpu_passes.frontend.memo import _SIMPLE_LOC, function_type
 
 if TYPE_CHECKING:
     from xdsl.ir import Region
@@ -45,7 +45,7 @@ def _region(p: MemoParser, args: list[Parser.Argument], dialect: str) -> Region:
 
 def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The `tt.func` at `start` (name at `start`), or None with nothing consumed."""
-    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, StringAttr
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 
     text = p._text
     head = _HEAD.match(text, start)  # (a result, `%x = tt.func`: xDSL's error)
@@ -106,7 +106,7 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
     visibility = head.group(1)
     props: dict[str, Attribute | None] = {
         "sym_name": StringAttr(name[1:-1] if name.startswith('"') else name),
-        "function_type": FunctionType.from_lists([a.type for a in args], outs),
+        "function_type": function_type([a.type for a in args], outs),
         "sym_visibility": StringAttr(visibility) if visibility else None,
         "arg_attrs": ArrayAttr(DictionaryAttr(a) for a in arg_attrs) if any(arg_attrs) else None,
     }

@@ -8,6 +8,7 @@ only resolves aliases defined before use. We cut those definitions out of the te
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 # A top-level location alias definition: MLIR prints each on one line, at column 1.
@@ -48,7 +49,7 @@ def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
     seen: set[str] = set()
     pieces: list[str] = []
     pos = 0
-    for m in _LOC_DEF.finditer(text):
+    for m in _loc_def_matches(text):
         if m.start() < pos:
             continue  # inside the previous definition (a string spanning lines)
         name = m.group(1)
@@ -78,6 +79,23 @@ def extract_loc_defs(text: str) -> tuple[str, list[LocDef]]:
         pos = end
     pieces.append(text[pos:])
     return "".join(pieces), dependency_order(defs)
+
+
+def _loc_def_matches(text: str) -> Iterator[re.Match[str]]:
+    """_LOC_DEF.finditer(text): the same matches, tried only where a line starts with `#`
+    (the regex engine alone tries `^` at every character of the text, most of the cost)."""
+    match = _LOC_DEF.match
+    if text.startswith("#") and (m := match(text, 0)) is not None:
+        yield m
+    find = text.find
+    i = find("\n#")
+    while i >= 0:
+        m = match(text, i + 1)
+        if m is not None:
+            yield m
+            i = find("\n#", m.end())
+        else:
+            i = find("\n#", i + 1)
 
 
 def _loc_end(text: str, start: int) -> int:

@@ -64,6 +64,7 @@ _MAX_BUCKET = 64
 _REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
 _LOCS: dict[tuple[str, str, str], FileLineColLoc] = {}  # file_line_col's
 _CALLSITES: dict[tuple[int, int], tuple[CallSiteLoc, Attribute, Attribute]] = {}  # _callsite's
+_FUNCTION_TYPES: dict[tuple[int, ...], Any] = {}  # function_type's
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
 _NAMED = re.compile(_ALIAS)
@@ -373,6 +374,21 @@ def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc
     return hit[0]
 
 
+def function_type(inputs: list[Attribute], outputs: list[Attribute]) -> Any:
+    """`FunctionType.from_lists(inputs, outputs)`, one object per list of type objects (by
+    identity; the object keeps them): a function's verified terminators are then verified
+    once for all its parses (their key holds the function's type)."""
+    key = (*map(id, inputs), -1, *map(id, outputs))
+    hit = _FUNCTION_TYPES.get(key)
+    if hit is None:
+        from xdsl.dialects.builtin import FunctionType
+
+        if len(_FUNCTION_TYPES) > _MAX_SHARED:
+            _FUNCTION_TYPES.clear()
+        hit = _FUNCTION_TYPES[key] = FunctionType.from_lists(inputs, outputs)
+    return hit
+
+
 def clear_shared() -> None:
     """Forget the process-wide tables (layouts, types, verified op signatures)."""
     from xpu_passes.frontend.verifier import VERIFIED
@@ -384,6 +400,7 @@ def clear_shared() -> None:
     _MEMO.clear()
     _LOCS.clear()
     _CALLSITES.clear()
+    _FUNCTION_TYPES.clear()
     VERIFIED.clear()
 
 

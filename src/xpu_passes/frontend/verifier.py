@@ -8,6 +8,7 @@ signature verified before are not verified again (fastops.verify_key).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 # objects whose identities it holds alive, so that no other object can take their ids.
 VERIFIED: dict[tuple[object, ...], list[object]] = {}
 _MAX_VERIFIED = 50_000
+_TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 _VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on first use: fastops imports late)
 
 
@@ -112,11 +114,13 @@ class _Walk:
             # Equal values as one object, so that verify_key's identities repeat across modules.
             context = context + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
         for region in op.regions:
-            for block in region.blocks:
+            block = region.first_block
+            while block is not None:  # (xDSL's `blocks` and `next_op` are Python calls)
                 child = block.first_op
                 while child is not None:
                     self.op(child, context)
-                    child = child.next_op
+                    child = child._next_op
+                block = block._next_block
 
     @staticmethod
     def terminator_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
@@ -137,16 +141,18 @@ class _Walk:
     def check(self, op: Operation, context: list[object]) -> None:
         name = op.name
         key = None
-        if name in self.once and op.next_op is not None:
+        if name in self.once and op._next_op is not None:
             # verify_key's key, built inline (the hottest loop of a verification)
-            objects: list[object] = [type(op), *context, *[v.type for v in op._operands], None]
-            objects += [r.type for r in op.results]
-            for d in (op.properties, op.attributes):
-                objects.append(None)
+            objects: list[object] = [op.__class__, *context, *map(_TYPE, op._operands), None, *map(_TYPE, op.results), None]
+            if d := op.properties:
+                for item in d.items():
+                    objects += item
+            objects.append(None)
+            if d := op.attributes:
                 for item in d.items():
                     objects += item
             key = (tuple(map(id, objects)), objects)
-        elif name in _TERMINATORS and op.next_op is None and not op._successors:
+        elif name in _TERMINATORS and op._next_op is None and not op._successors:
             key = self.terminator_key(op, context)
         if key is None or key[0] not in VERIFIED:
             try:

@@ -32,17 +32,59 @@ Speed (same results, less work; each is a change xDSL could take as is):
   proves the same property on the ops a trial touched (`solution._isolated`) and skips the
   walk inside this block, in this thread only. Upstream, a verifier that checks only
   changed ops needs a change-tracking hook xDSL does not have.
+- Start-up: `irdl_op_definition` reads each op's `assembly_format` when the class is
+  defined (~0.5 ms per op; loading our dialects and xDSL's arith reads 106 of them, a
+  kernel uses a dozen). `_lazy_format_accessors` reads a format when its op is first
+  parsed or printed; the program and any error in it are upstream's, raised then.
+  `format_program(cls)` reads one now (tests read every format of our dialects).
+  Upstream: a `functools.cache`d program in `get_accessors_from_op_def`.
+- Start-up: the `xdsl.dialects` package's `__init__` (`get_all_dialects`, and a finder
+  for `.irdl` dialect files, which imports `importlib.abc`/`importlib.resources`/
+  `tempfile`...: ~15 ms) runs before any dialect module is imported, though importing
+  one needs none of it. `_enter_dialects_package` enters the package without running
+  it; its own names (`get_all_dialects`...) run it on first access. Upstream: the finder
+  registered by the tools that read `.irdl` files, `get_all_dialects` in its own module.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 import struct
 import sys
 from typing import Any
 
-from xdsl.dialects.builtin import (
+
+def _enter_dialects_package() -> None:
+    if "xdsl.dialects" in sys.modules:
+        return
+    spec = importlib.util.find_spec("xdsl.dialects")
+    if spec is None or spec.loader is None or not spec.submodule_search_locations:
+        return
+    package = importlib.util.module_from_spec(spec)
+    ran: list[bool] = []
+
+    def __getattr__(name: str) -> object:  # (a module's own __getattr__: names not set yet)
+        if not ran and not name.startswith("__"):
+            if importlib.util.find_spec(f"xdsl.dialects.{name}") is not None:
+                raise AttributeError(name)  # a submodule: the import system loads it
+            ran.append(True)
+            spec.loader.exec_module(package)  # type: ignore[union-attr]  (upstream's __init__, now)
+            if name in vars(package):
+                return vars(package)[name]
+        raise AttributeError(f"module 'xdsl.dialects' has no attribute '{name}'")
+
+    package.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    sys.modules["xdsl.dialects"] = package
+    parent = sys.modules.get("xdsl")
+    if parent is not None:
+        parent.dialects = package  # type: ignore[attr-defined]
+
+
+_enter_dialects_package()
+
+from xdsl.dialects.builtin import (  # noqa: E402  (after the package is entered)
     AnyFloat,
     BFloat16Type,
     BytesAttr,
@@ -55,12 +97,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     RankedStructure,
 )
-from xdsl.irdl import base
-from xdsl.parser import AttrParser
-from xdsl.printer import Printer
-from xdsl.utils.base_printer import BasePrinter
-from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral
+from xdsl.irdl import base  # noqa: E402
+from xdsl.parser import AttrParser  # noqa: E402
+from xdsl.printer import Printer  # noqa: E402
+from xdsl.utils.base_printer import BasePrinter  # noqa: E402
+from xdsl.utils.lexer import Span, Token  # noqa: E402
+from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral  # noqa: E402
 
 _FORMATS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
 
@@ -368,3 +410,54 @@ def new_op(
     op._successor_uses = ()
     op.regions = ()
     return op
+
+
+# ----------------------------------------------------------- declarative formats, read on first use
+
+from xdsl.irdl import operations as _operations  # noqa: E402
+
+_upstream_accessors = _operations.get_accessors_from_op_def
+
+
+def _lazy_format_accessors(op_def: Any, custom_verify: Any | None) -> dict[str, Any]:
+    fmt = op_def.assembly_format
+    if fmt is None:
+        return _upstream_accessors(op_def, custom_verify)
+    op_def.assembly_format = None  # (upstream's accessors without the format's parse/print)
+    try:
+        attrs = _upstream_accessors(op_def, custom_verify)
+    finally:
+        op_def.assembly_format = fmt
+    program: list[Any] = []
+
+    def read() -> Any:
+        if not program:
+            from xdsl.irdl.declarative_assembly_format import FormatProgram
+            from xdsl.utils.exceptions import ParseError, PyRDLOpDefinitionError
+
+            try:
+                program.append(FormatProgram.from_str(fmt, op_def))
+            except ParseError as e:  # (upstream's error, as irdl_op_definition raises it)
+                raise PyRDLOpDefinitionError("Error during the parsing of the assembly format: ", e.args) from e
+        return program[0]
+
+    @classmethod  # type: ignore[misc]
+    def parse_with_format(cls: type[Operation], parser: Any) -> Operation:
+        return read().parse(parser, cls)
+
+    def print_with_format(self: Operation, printer: Any) -> None:
+        return read().print(printer, self)
+
+    print_with_format.format_program = read  # type: ignore[attr-defined]
+    attrs["parse"] = parse_with_format
+    attrs["print"] = print_with_format
+    return attrs
+
+
+def format_program(cls: type[Operation]) -> Any:
+    """The declarative format program of `cls` (read now if not yet), or None."""
+    read = getattr(cls.print, "format_program", None)
+    return None if read is None else read()
+
+
+_operations.get_accessors_from_op_def = _lazy_format_accessors
