@@ -7,7 +7,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from xpu_passes.frontend import codecache  # noqa: F401, I001  (before xDSL: see there)
+from xpu_passes import codecache  # noqa: F401, I001  (before xDSL: see there; xpu-opt only, not the library)
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.utils.exceptions import DiagnosticException
 

@@ -1,5 +1,5 @@
 """Start-up savings that must not change behaviour: declarative formats read on first use
-(xdsl_compat), dataclass methods compiled from a cache (frontend/codecache)."""
+(xdsl_compat), dataclass methods compiled from a cache (xpu_passes/codecache: xpu-opt only)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from xdsl.dialects.builtin import i32
 from xdsl.utils.exceptions import PyRDLOpDefinitionError
 
 from xpu_passes.dialects import make_context
-from xpu_passes.frontend import codecache, parse_module, print_module
+from xpu_passes import codecache
+from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.frontend.xdsl_compat import format_program
 
 XPU_OPT = str(Path(sys.executable).with_name("xpu-opt"))
@@ -81,6 +82,19 @@ def test_dataclasses_built_through_the_cache_behave() -> None:
     assert hash(p) == hash(P(1)) and p == P(1, "x") and p != P(2)
     with pytest.raises(dataclasses.FrozenInstanceError):
         p.a = 2  # type: ignore[misc]
+
+
+def test_the_library_leaves_dataclasses_alone() -> None:
+    # Only xpu-opt routes dataclasses' exec through the cache: the plugin runs in users' processes.
+    code = (
+        "import dataclasses, xpu_passes.frontend, xpu_passes.dialects, xpu_passes.triton_plugin\n"
+        "assert 'exec' not in vars(dataclasses) and 'xpu_passes.codecache' not in __import__('sys').modules\n"
+        "import xpu_passes.cli_chunk\n"
+        "assert 'exec' in vars(dataclasses)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out == "ok\n"
 
 
 def _run(env: dict[str, str], path: Path) -> str:

@@ -5,7 +5,6 @@ location aliases after the module, alias printing, located diagnostics) is
 handled here and nowhere else.
 """
 
-from xpu_passes.frontend import codecache  # noqa: F401  (first: before xDSL defines its dataclasses)
 from xpu_passes.frontend import xdsl_compat  # noqa: F401  (patches xDSL on import)
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.parser import ParsedModule, parse_module, record_copies, verify_module

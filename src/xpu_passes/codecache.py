@@ -1,4 +1,7 @@
-"""Dataclass methods compiled once per machine, not at every start-up.
+"""Dataclass methods compiled once per machine, not at every `xpu-opt` start-up.
+
+Installed by `xpu-opt` alone (cli_chunk imports it before xDSL): the library and the triton
+plugin, which run in users' processes, leave `dataclasses` as it is.
 
 CPython's `dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`, `__hash__`,
 `__setattr__`... as source text and compiles it with `exec`, at every import: xDSL
