@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from xpu_passes import codecache  # noqa: F401, I001  (before xDSL: see there; xpu-opt only, not the library)
+from xpu_passes.frontend import xdsl_compat  # noqa: F401, I001  (enters xdsl.dialects without its __init__)
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.utils.exceptions import DiagnosticException
 

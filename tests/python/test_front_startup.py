@@ -84,13 +84,14 @@ def test_dataclasses_built_through_the_cache_behave() -> None:
         p.a = 2  # type: ignore[misc]
 
 
-def test_the_library_leaves_dataclasses_alone() -> None:
+def test_the_library_leaves_dataclasses_alone_and_xpu_opt_skips_the_dialects_init() -> None:
     # Only xpu-opt routes dataclasses' exec through the cache: the plugin runs in users' processes.
     code = (
         "import dataclasses, xpu_passes.frontend, xpu_passes.dialects, xpu_passes.triton_plugin\n"
         "assert 'exec' not in vars(dataclasses) and 'xpu_passes.codecache' not in __import__('sys').modules\n"
         "import xpu_passes.cli_chunk\n"
         "assert 'exec' in vars(dataclasses)\n"
+        "assert 'xdsl.utils.dialect_loader' not in __import__('sys').modules  # xpu-opt skips it too\n"
         "print('ok')\n"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
