@@ -84,6 +84,11 @@ def test_dataclasses_built_through_the_cache_behave() -> None:
         p.a = 2  # type: ignore[misc]
 
 
+def _fresh(code: str) -> str:
+    """stdout of `code` in a fresh interpreter (import order is what is tested)."""
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+
+
 def test_the_library_leaves_dataclasses_alone_and_xpu_opt_skips_the_dialects_init() -> None:
     # Only xpu-opt routes dataclasses' exec through the cache: the plugin runs in users' processes.
     code = (
@@ -93,11 +98,11 @@ def test_the_library_leaves_dataclasses_alone_and_xpu_opt_skips_the_dialects_ini
         "assert 'exec' in vars(dataclasses)\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    out = _fresh(code)
     assert out == "ok\n"
     # xpu-opt's own import order (cli_chunk first) enters xdsl.dialects without its __init__ too
     code = "import sys, xpu_passes.cli_chunk\nprint('xdsl.utils.dialect_loader' in sys.modules)\n"
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    out = _fresh(code)
     assert out == "False\n"
 
 
@@ -143,5 +148,5 @@ def test_dialects_package_entered_without_its_init_which_runs_on_first_use() -> 
         "except AttributeError:\n"
         "    print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    out = _fresh(code)
     assert out == "ok\n"
