@@ -8,7 +8,7 @@ anything else; `tests/python/test_fastops.py` checks both paths build the same I
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
@@ -45,7 +45,10 @@ def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -
     return new_op(cls, operands=[_operand(p, m, 1, 0, t), *_uses(p, m, 2, i32)], result_types=[t])  # type: ignore[list-item]
 
 
-def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+def _pointer_types(p: MemoParser, cls: type[Operation], m: re.Match[str], mask_group: int
+                   ) -> tuple[Attribute, Attribute, Attribute | None, Any] | None:
+    """A load's/store's pointer type (group 5), its pointee, its mask type if the mask is there, and the
+    attributes (group 4); None where the op's own parser must say what is wrong."""
     from xpu_passes.dialects.tt import mask_type, pointee_type
 
     pt = p.fast_type(m.start(5), m.end(5))
@@ -53,10 +56,17 @@ def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> O
     if pt is None or split is None:
         return None
     try:
-        result = _derived(p, "pointee", pt, pointee_type)
-        mask = _derived(p, "mask", pt, mask_type) if m.group(2) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
+        pointee = _derived(p, "pointee", pt, pointee_type)
+        mask = _derived(p, "mask", pt, mask_type) if m.group(mask_group) is not None else None
+    except VerifyException:  # not a pointer
         return None
+    return pt, pointee, mask, split
+
+
+def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    if (typed := _pointer_types(p, cls, m, 2)) is None:
+        return None
+    pt, result, mask, split = typed
     ops = [_operand(p, m, 1, 0, pt)]
     if mask is not None:
         ops.append(_operand(p, m, 2, 0, mask))
@@ -79,17 +89,9 @@ def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base
 
 
 def _store(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xpu_passes.dialects.tt import mask_type, pointee_type
-
-    pt = p.fast_type(m.start(5), m.end(5))
-    split = _split(p, m, 4, getattr(cls, "INHERENT", ()))
-    if pt is None or split is None:
+    if (typed := _pointer_types(p, cls, m, 3)) is None:
         return None
-    try:
-        value = _derived(p, "pointee", pt, pointee_type)
-        mask = _derived(p, "mask", pt, mask_type) if m.group(3) is not None else None
-    except VerifyException:  # not a pointer: the op's parser says so
-        return None
+    pt, value, mask, split = typed
     ops = [_operand(p, m, 1, 0, pt), _operand(p, m, 2, 0, value)]
     if mask is not None:
         ops.append(_operand(p, m, 3, 0, mask))
