@@ -52,7 +52,8 @@ def test_a_kept_rewrite_that_adds_and_erases_conversions_is_followed() -> None:
         c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, other)]))
         journal.insert_op(c, InsertPoint.after(v.owner))  # type: ignore[arg-type]
         made.append(c)
-    twin = journal.created(ttg.ConvertLayoutOp.build(operands=[later.operands[0]], result_types=[later.results[0].type]))
+    twin = ttg.ConvertLayoutOp.build(operands=[later.operands[0]], result_types=[later.results[0].type])
+    journal.created(twin)
     journal.insert_op(twin, InsertPoint.before(later))
     journal.replace_all_uses_with(later.results[0], twin.results[0])
     journal.erase_op(later)
