@@ -38,6 +38,7 @@ from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.layouts import clone, costs, journal, materialize, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
+from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
@@ -293,22 +294,23 @@ class RemoveLayoutConversions(XpuPass):
         w.tried = set()
         j = w.journal
         # The live conversions in walk order, again after each kept rewrite (as a restart of the walk).
-        while pending := sorted(j.converts - w.tried, key=j.order.keys.__getitem__):
-            for cvt in pending:
-                w.tried.add(cvt)
-                if cvt.parent is None:
-                    continue
-                j.begin()
-                if fold(cvt):
-                    changed = True
-                    w.settle()
-                    continue
-                j.commit()  # nothing was changed
-                why = self._remove(w, cvt)
-                if why is None:  # a rewrite was kept: look at the conversions again
-                    changed = True
-                    break
-                w.kept[cvt] = why
+        pending = Pending(j, w.tried)
+        while (cvt := pending.next()) is not None or pending.refresh() or (cvt := pending.next()) is not None:
+            w.tried.add(cvt)
+            if not pending.live(cvt):
+                continue
+            j.begin()
+            if fold(cvt):
+                changed = True
+                w.settle()
+                continue
+            j.commit()  # nothing was changed
+            why = self._remove(w, cvt)
+            if why is None:  # a rewrite was kept: look at the conversions again
+                changed = True
+                pending.refresh()
+                continue
+            w.kept[cvt] = why
         return changed
 
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
