@@ -91,6 +91,43 @@ def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> 
     assert not solution._errs_alone(scan.regions[0].block.last_op, Contexts())
 
 
+LOOP = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x32xf32, #a>)  : i32 {
+      %s = arith.addf %acc, %acc : tensor<16x32xf32, #a>
+      scf.yield %s : tensor<16x32xf32, #a>
+    }
+    tt.return
+  }
+}
+"""
+
+
+def test_a_loop_verified_once_is_verified_again_when_its_yield_changes() -> None:
+    """scf.for's verifier reads its terminator's operand types: they are part of its key."""
+    module = parse_module(make_context(), LOOP).module
+    loop = next(o for o in module.walk() if o.name == "scf.for")
+    yield_ = loop.body.block.last_op
+    assert not solution._errs_alone(loop, Contexts()) and not solution._errs_alone(yield_, Contexts())
+    key, ykey = verify_key_of(loop, Contexts().of(loop)), verify_key_of(yield_, Contexts().of(yield_))
+    assert key is not None and key[0] in key[2] and ykey is not None and ykey[0] in ykey[2]
+    # The yielded value in another layout: the loop's own verifier refuses it (not _op_error's checks).
+    j = Journal(module).begin()
+    b = next(o for o in module.walk() if o.name == "tt.func").regions[0].block.args[1].type.encoding
+    s = yield_.operands[0]
+    journal.replace_value_with_new_type(s, with_encoding(s.type, b))
+    assert verify_key_of(loop, Contexts().of(loop))[0] != key[0]
+    assert solution._errs_alone(loop, Contexts())
+    assert solution._op_error(loop) is None  # the refusal was the verifier's
+    j.rollback()
+    assert not solution._errs_alone(loop, Contexts())
+
+
 def test_scan_and_reduce_scratch_follow_their_types_and_layout() -> None:
     module, red, scan = _module()
     a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding

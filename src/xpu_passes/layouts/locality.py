@@ -9,10 +9,11 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
+from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import mlir_compat, tt
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, verify_key
 
@@ -78,11 +79,12 @@ class Contexts:
 _VERIFIED: dict[tuple[int, ...], list[object]] = {}
 
 
-# Ops with a region whose verifier (nested ops aside) reads their signature and, of the region,
-# only its blocks' count and entry arguments (IRDL's region check); the terminators of those
-# regions, whose verifiers read their signature, their parent's class and being last (given).
-_REGION_OPS = (tt.ReduceOp, tt.ScanOp)
-_REGION_TERMINATORS = (tt.ReduceReturnOp, tt.ScanReturnOp)
+# Ops with regions whose verifier (nested ops aside) reads their signature and, of the regions,
+# only the blocks' count, entry arguments and last op (its class and operand types: scf.for's
+# yield check, SingleBlockImplicitTerminator); the terminators of such regions, whose verifiers
+# read their signature, their parent's class and being last (given).
+_REGION_OPS = (tt.ReduceOp, tt.ScanOp, scf.ForOp, mlir_compat.ForOp)  # (the latter parses MLIR's forms only)
+_REGION_TERMINATORS = (tt.ReduceReturnOp, tt.ScanReturnOp, scf.YieldOp)
 _REGION, _TERMINATOR = object(), object()  # key marks: the same signature read another way is another key
 
 
@@ -90,7 +92,7 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     """What verifying an op without regions or successors, not last in its block, reads: its
     signature (fastops.verify_key), the enclosing layout context and its parent's class (a
     HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing).
-    Also reductions and scans (with their regions' shape) and their regions' terminators."""
+    Also reductions, scans and scf.for (with their regions' shape) and their regions' terminators."""
     key = verify_key(op, context)
     if key is not None:
         return key[0], key[1], VERIFIED
@@ -113,7 +115,10 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
-        objects += (None, len(r.blocks), *(a.type for a in (r.blocks.first.args if r.blocks.first else ())))
+        objects += (None, len(r.blocks))
+        for b in r.blocks:
+            objects += (None, *(a.type for a in b.args), None, type(last := b.last_op))
+            objects += (v.type for v in last.operands) if last is not None else ()
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():
