@@ -247,3 +247,18 @@ def test_conversion_figures_follow_their_layouts_not_the_last_asked() -> None:
         assert _needs_slm(src.encoding, dst.encoding, (16, 32)) == _needs_slm.__wrapped__(src.encoding, dst.encoding, (16, 32))
     assert convert_scratch_bytes(ta, tb) > 0 and convert_scratch_bytes(ta, ta) == 0
     assert _needs_slm(a, b, (16, 32)) and not _needs_slm(a, a, (16, 32))
+
+
+def test_intern_gives_one_object_per_value_and_remembers_objects_by_identity() -> None:
+    """memo.intern's id table: an equal layout made afresh maps to the first one's object, and an
+    object interned again answers the same (with no stale answer for another object)."""
+    from xpu_passes.layouts import memo
+
+    module, red, scan = _module()
+    a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding
+    fresh = ttg.BlockedEncodingAttr(*a.parameters)  # equal to #a, another object
+    assert fresh == a and fresh is not a
+    one = memo.intern(a)
+    assert memo.intern(fresh) is one and memo.intern(a) is one and memo.intern(fresh) is one
+    assert memo.intern(b) is not one and memo.intern(b) == b
+    assert memo.intern((1, 2)) == (1, 2)  # not an attribute: itself
