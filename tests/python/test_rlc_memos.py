@@ -262,3 +262,54 @@ def test_intern_gives_one_object_per_value_and_remembers_objects_by_identity() -
     assert memo.intern(fresh) is one and memo.intern(a) is one and memo.intern(fresh) is one
     assert memo.intern(b) is not one and memo.intern(b) == b
     assert memo.intern((1, 2)) == (1, 2)  # not an attribute: itself
+
+
+FOUR_WARPS = """
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @g(%z: tensor<16x32xf32, #c>) {
+    tt.return
+  }
+}
+"""
+
+
+def test_a_conversion_is_judged_by_its_shapes_elements_and_layout_validity_not_its_layouts() -> None:
+    """ttg.convert_layout's key leaves its layouts out but keeps what its verifier reads of
+    them: where two conversions share a key, xDSL's verifier says the same of both."""
+    from xdsl.dialects.builtin import f16
+
+    module, red, scan = _module()
+    x, y = red.operands[0], scan.operands[0]  # 16x32xf32 in #a and in #b
+    b = y.type.encoding
+    four = parse_module(make_context(), FOUR_WARPS).module
+    in_four = next(o for o in four.walk() if isinstance(o, tt.FuncOp)).regions[0].block.args[0].type
+    j = Journal(module).begin()
+    point = InsertPoint.before(scan)
+
+    def convert(v, t):
+        op = journal.created(ttg.ConvertLayoutOp.create(operands=[v], result_types=[t]))
+        journal.insert_op(op, point)
+        return op
+
+    def verifies(op) -> bool:
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception:
+            return False
+        return True
+
+    first = convert(x, y.type)  # #a -> #b
+    assert not solution._errs_alone(first, Contexts())
+    key = verify_key_of(first, Contexts().of(first))
+    assert key[0] in key[2]
+    other = convert(y, x.type)  # #b -> #a: another signature with the same key, and xDSL agrees
+    assert verify_key_of(other, Contexts().of(other))[0] == key[0] and verifies(other)
+    assert not solution._errs_alone(other, Contexts())
+    # Another element type, another shape: other keys, and xDSL refuses both.
+    # A layout of 4 warps in this 2-warp module: xDSL refuses it (TritonGPU's layout check).
+    for t in (TensorType(f16, [16, 32], b), TensorType(y.type.element_type, [32, 16], b), in_four):
+        wrong = convert(x, t)
+        assert verify_key_of(wrong, Contexts().of(wrong))[0] != key[0]
+        assert not verifies(wrong) and solution._errs_alone(wrong, Contexts())
+    j.rollback()
