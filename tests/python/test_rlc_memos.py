@@ -91,6 +91,43 @@ def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> 
     assert not solution._errs_alone(scan.regions[0].block.last_op, Contexts())
 
 
+LOOP = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x32xf32, #a>)  : i32 {
+      %s = arith.addf %acc, %acc : tensor<16x32xf32, #a>
+      scf.yield %s : tensor<16x32xf32, #a>
+    }
+    tt.return
+  }
+}
+"""
+
+
+def test_a_loop_verified_once_is_verified_again_when_its_yield_changes() -> None:
+    """scf.for's verifier reads its terminator's operand types: they are part of its key."""
+    module = parse_module(make_context(), LOOP).module
+    loop = next(o for o in module.walk() if o.name == "scf.for")
+    yield_ = loop.body.block.last_op
+    assert not solution._errs_alone(loop, Contexts()) and not solution._errs_alone(yield_, Contexts())
+    key, ykey = verify_key_of(loop, Contexts().of(loop)), verify_key_of(yield_, Contexts().of(yield_))
+    assert key is not None and key[0] in key[2] and ykey is not None and ykey[0] in ykey[2]
+    # The yielded value in another layout: the loop's own verifier refuses it (not _op_error's checks).
+    j = Journal(module).begin()
+    b = next(o for o in module.walk() if o.name == "tt.func").regions[0].block.args[1].type.encoding
+    s = yield_.operands[0]
+    journal.replace_value_with_new_type(s, with_encoding(s.type, b))
+    assert verify_key_of(loop, Contexts().of(loop))[0] != key[0]
+    assert solution._errs_alone(loop, Contexts())
+    assert solution._op_error(loop) is None  # the refusal was the verifier's
+    j.rollback()
+    assert not solution._errs_alone(loop, Contexts())
+
+
 def test_scan_and_reduce_scratch_follow_their_types_and_layout() -> None:
     module, red, scan = _module()
     a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding
@@ -210,3 +247,69 @@ def test_conversion_figures_follow_their_layouts_not_the_last_asked() -> None:
         assert _needs_slm(src.encoding, dst.encoding, (16, 32)) == _needs_slm.__wrapped__(src.encoding, dst.encoding, (16, 32))
     assert convert_scratch_bytes(ta, tb) > 0 and convert_scratch_bytes(ta, ta) == 0
     assert _needs_slm(a, b, (16, 32)) and not _needs_slm(a, a, (16, 32))
+
+
+def test_intern_gives_one_object_per_value_and_remembers_objects_by_identity() -> None:
+    """memo.intern's id table: an equal layout made afresh maps to the first one's object, and an
+    object interned again answers the same (with no stale answer for another object)."""
+    from xpu_passes.layouts import memo
+
+    module, red, scan = _module()
+    a, b = red.operands[0].type.encoding, scan.operands[0].type.encoding
+    fresh = ttg.BlockedEncodingAttr(*a.parameters)  # equal to #a, another object
+    assert fresh == a and fresh is not a
+    one = memo.intern(a)
+    assert memo.intern(fresh) is one and memo.intern(a) is one and memo.intern(fresh) is one
+    assert memo.intern(b) is not one and memo.intern(b) == b
+    assert memo.intern((1, 2)) == (1, 2)  # not an attribute: itself
+
+
+FOUR_WARPS = """
+#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @g(%z: tensor<16x32xf32, #c>) {
+    tt.return
+  }
+}
+"""
+
+
+def test_a_conversion_is_judged_by_its_shapes_elements_and_layout_validity_not_its_layouts() -> None:
+    """ttg.convert_layout's key leaves its layouts out but keeps what its verifier reads of
+    them: where two conversions share a key, xDSL's verifier says the same of both."""
+    from xdsl.dialects.builtin import f16
+
+    module, red, scan = _module()
+    x, y = red.operands[0], scan.operands[0]  # 16x32xf32 in #a and in #b
+    b = y.type.encoding
+    four = parse_module(make_context(), FOUR_WARPS).module
+    in_four = next(o for o in four.walk() if isinstance(o, tt.FuncOp)).regions[0].block.args[0].type
+    j = Journal(module).begin()
+    point = InsertPoint.before(scan)
+
+    def convert(v, t):
+        op = journal.created(ttg.ConvertLayoutOp.create(operands=[v], result_types=[t]))
+        journal.insert_op(op, point)
+        return op
+
+    def verifies(op) -> bool:
+        try:
+            op.verify(verify_nested_ops=False)
+        except Exception:
+            return False
+        return True
+
+    first = convert(x, y.type)  # #a -> #b
+    assert not solution._errs_alone(first, Contexts())
+    key = verify_key_of(first, Contexts().of(first))
+    assert key[0] in key[2]
+    other = convert(y, x.type)  # #b -> #a: another signature with the same key, and xDSL agrees
+    assert verify_key_of(other, Contexts().of(other))[0] == key[0] and verifies(other)
+    assert not solution._errs_alone(other, Contexts())
+    # Another element type, another shape: other keys, and xDSL refuses both.
+    # A layout of 4 warps in this 2-warp module: xDSL refuses it (TritonGPU's layout check).
+    for t in (TensorType(f16, [16, 32], b), TensorType(y.type.element_type, [32, 16], b), in_four):
+        wrong = convert(x, t)
+        assert verify_key_of(wrong, Contexts().of(wrong))[0] != key[0]
+        assert not verifies(wrong) and solution._errs_alone(wrong, Contexts())
+    j.rollback()

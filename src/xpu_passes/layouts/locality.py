@@ -9,11 +9,13 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
-from xpu_passes.dialects import tt
-from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.dialects import mlir_compat, tt, ttg
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS, _layout_error
 from xpu_passes.frontend.fastops import VERIFIED, verify_key
 
 
@@ -78,11 +80,12 @@ class Contexts:
 _VERIFIED: dict[tuple[int, ...], list[object]] = {}
 
 
-# Ops with a region whose verifier (nested ops aside) reads their signature and, of the region,
-# only its blocks' count and entry arguments (IRDL's region check); the terminators of those
-# regions, whose verifiers read their signature, their parent's class and being last (given).
-_REGION_OPS = (tt.ReduceOp, tt.ScanOp)
-_REGION_TERMINATORS = (tt.ReduceReturnOp, tt.ScanReturnOp)
+# Ops with regions whose verifier (nested ops aside) reads their signature and, of the regions,
+# only the blocks' count, entry arguments and last op (its class and operand types: scf.for's
+# yield check, SingleBlockImplicitTerminator); the terminators of such regions, whose verifiers
+# read their signature, their parent's class and being last (given).
+_REGION_OPS = (tt.ReduceOp, tt.ScanOp, scf.ForOp, mlir_compat.ForOp)  # (the latter parses MLIR's forms only)
+_REGION_TERMINATORS = (tt.ReduceReturnOp, tt.ScanReturnOp, scf.YieldOp)
 _REGION, _TERMINATOR = object(), object()  # key marks: the same signature read another way is another key
 
 
@@ -90,8 +93,15 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     """What verifying an op without regions or successors, not last in its block, reads: its
     signature (fastops.verify_key), the enclosing layout context and its parent's class (a
     HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing).
-    Also reductions and scans (with their regions' shape) and their regions' terminators."""
+    Also reductions, scans and scf.for (with their regions' shape) and their regions' terminators."""
+    blind = _convert_key(op) if type(op) is ttg.ConvertLayoutOp else None
+    if blind is not None and blind[0] in _CONVERTS:
+        return blind
     key = verify_key(op, context)
+    if blind is not None:
+        if key is not None and key[0] in VERIFIED:  # (the parser verified this very signature)
+            _CONVERTS[blind[0]] = blind[1]
+        return blind
     if key is not None:
         return key[0], key[1], VERIFIED
     if op.successors:
@@ -113,12 +123,37 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
-        objects += (None, len(r.blocks), *(a.type for a in (r.blocks.first.args if r.blocks.first else ())))
+        objects += (None, len(r.blocks))
+        for b in r.blocks:
+            objects += (None, *(a.type for a in b.args), None, type(last := b.last_op))
+            objects += (v.type for v in last.operands) if last is not None else ()
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():
             objects += (name, value)
     return tuple(map(id, objects)), objects, _VERIFIED
+
+
+# ttg.convert_layout's verifier reads its layouts only through TritonGPU's layout check of each
+# type (in the op's context) and of their shapes and element types only whether they agree:
+# keyed by those (not by the layouts), a layout change of a verified signature is not verified again.
+_CONVERTS: dict[tuple[object, ...], list[object]] = {}
+
+
+def _convert_key(op: Operation) -> tuple[tuple[object, ...], list[object], dict] | None:
+    if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors or op.next_op is None:
+        return None
+    s, r = op.operands[0].type, op.results[0].type
+    if type(s) is not TensorType or type(r) is not TensorType:
+        return None
+    objects: list[object] = []
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for name, value in d.items():
+            objects += (name, value)
+    key = (type(op.parent_op()), tuple(s.get_shape()), tuple(r.get_shape()), s.element_type, r.element_type,
+           not _layout_error(op, s), not _layout_error(op, r), *map(id, objects))
+    return key, objects, _CONVERTS
 
 
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)

@@ -24,15 +24,24 @@ A = TypeVar("A")
 
 _MAX = 65536
 _ONE: dict[Attribute, Attribute] = {}
+# id(a) -> (a, its one object): an object interned before is not hashed again (every memo
+# interns its arguments on a miss, and hashing a layout walks its whole tree). Keeps `a` alive.
+_BY_ID: dict[int, tuple[object, object]] = {}
 
 
 def intern(a: A) -> A:
     """The one object of `a`'s value (attributes; anything else is returned as is)."""
+    hit = _BY_ID.get(id(a))
+    if hit is not None and hit[0] is a:
+        return hit[1]  # type: ignore[return-value]
     if not _is_attr(a):
         return a
-    if len(_ONE) >= _MAX:
+    if len(_BY_ID) >= _MAX:  # (it holds at least as many entries as _ONE)
         _ONE.clear()
-    return _ONE.setdefault(a, a)  # type: ignore[return-value]
+        _BY_ID.clear()
+    one = _ONE.setdefault(a, a)
+    _BY_ID[id(a)] = (a, one)
+    return one  # type: ignore[return-value]
 
 
 _IS_ATTR: dict[type, bool] = {}  # class -> is an Attribute (isinstance through ABCMeta is slow)
@@ -47,7 +56,8 @@ def _is_attr(a: Any) -> bool:
 
 
 def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(id(a) if _is_attr(a) else a for a in args)
+    get = _IS_ATTR.get
+    return tuple([id(a) if (get(type(a)) or _is_attr(a)) else a for a in args])
 
 
 def by_identity(fn: F) -> F:
