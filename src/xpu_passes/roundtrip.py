@@ -26,7 +26,7 @@ from xpu_passes import oracle, registry
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
-from xpu_passes.frontend.printer import _GENERIC_WITH_ARG_LOCS as GENERIC_LOOPS
+from xpu_passes.frontend.printer import GENERIC_WITH_ARG_LOCS
 
 
 class PassFailure(RuntimeError):
@@ -226,6 +226,6 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     # Kept only when our print is what triton prints: not with loops, printed generically for triton
     # (block_arg_locs). Printing triton's form to compare costs more than it saves: on the corpus the
     # native passes between two of our round trips always change the module (accelerate-matmul, cse).
-    if session is not None and session.keep and not any(f'"{name}"' in out for name in GENERIC_LOOPS):
+    if session is not None and session.keep and not any(f'"{name}"' in out for name in GENERIC_WITH_ARG_LOCS):
         session.leave(out, ctx, parsed)
     return result

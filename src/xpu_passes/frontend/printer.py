@@ -37,7 +37,7 @@ from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
 _BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
-_GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
+GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
 
 
 @dataclass(eq=False, repr=False)
@@ -146,7 +146,7 @@ class TTGIRPrinter(AliasPrinter):
         return (
             self.print_generic_format
             or Operation.print is type(op).print
-            or (self.block_arg_locs and op.name in _GENERIC_WITH_ARG_LOCS and self.print_debuginfo)
+            or (self.block_arg_locs and op.name in GENERIC_WITH_ARG_LOCS and self.print_debuginfo)
         )
 
     def _op_line(self, op: Operation) -> str | None:
