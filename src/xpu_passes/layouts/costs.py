@@ -12,21 +12,13 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity
+from xpu_passes.layouts.memo import by_identity, per_class
 from xpu_passes.layouts.propagation import encoding, numel
 from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
 
-_LOOP: dict[type, bool] = {}  # class -> is a loop (isinstance on op classes goes through ABCMeta, slowly)
-
-
-def _is_loop(op: Operation | None) -> bool:
-    t = type(op)
-    hit = _LOOP.get(t)
-    if hit is None:
-        hit = _LOOP[t] = isinstance(op, scf.ForOp | scf.WhileOp)
-    return hit
+_is_loop = per_class(scf.ForOp | scf.WhileOp)
 
 
 def loop_depth(op: Operation | None) -> int:

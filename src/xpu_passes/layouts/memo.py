@@ -44,20 +44,25 @@ def intern(a: A) -> A:
     return one  # type: ignore[return-value]
 
 
-_IS_ATTR: dict[type, bool] = {}  # class -> is an Attribute (isinstance through ABCMeta is slow)
+def per_class(classes: Any) -> Callable[[object], bool]:
+    """`isinstance(x, classes)` remembered per class of `x` (op and attribute classes check
+    instances through ABCMeta, slowly); `classes`: a class, a tuple or a union of them."""
+    known: dict[type, bool] = {}
+
+    def test(x: object) -> bool:
+        hit = known.get(type(x))
+        if hit is None:
+            hit = known[type(x)] = isinstance(x, classes)
+        return hit
+
+    return test
 
 
-def _is_attr(a: Any) -> bool:
-    t = type(a)
-    hit = _IS_ATTR.get(t)
-    if hit is None:
-        hit = _IS_ATTR[t] = isinstance(a, Attribute)
-    return hit
+_is_attr = per_class(Attribute)
 
 
 def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    get = _IS_ATTR.get
-    return tuple([id(a) if (get(type(a)) or _is_attr(a)) else a for a in args])
+    return tuple([id(a) if _is_attr(a) else a for a in args])
 
 
 def by_identity(fn: F) -> F:

@@ -16,7 +16,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
 from xpu_passes.layouts import journal
-from xpu_passes.layouts.memo import by_identity
+from xpu_passes.layouts.memo import by_identity, per_class
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,
@@ -206,12 +206,4 @@ def _rule(op: Operation) -> _Rule:
     return _none
 
 
-_TENSOR: dict[type, bool] = {}
-
-
-def is_tensor(t: Attribute) -> bool:
-    """`isinstance(t, TensorType)`, remembered per class."""
-    hit = _TENSOR.get(type(t))
-    if hit is None:
-        hit = _TENSOR[type(t)] = isinstance(t, TensorType)
-    return hit
+is_tensor = per_class(TensorType)

@@ -24,6 +24,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.locality import Contexts, attached_of, isolated, isolated_module, near, verify_key_of
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.remat import pointer_to_dot
@@ -85,15 +86,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
     return out
 
 
-_COSTED: dict[type, bool] = {}  # class -> a conversion, scan or reduction (isinstance through ABCMeta is slow)
-
-
-def _costed(op: Operation) -> bool:
-    t = type(op)
-    hit = _COSTED.get(t)
-    if hit is None:
-        hit = _COSTED[t] = isinstance(op, ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)
-    return hit
+_costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)  # a conversion, scan or reduction
 
 
 def figures(module: Operation) -> Figures:
