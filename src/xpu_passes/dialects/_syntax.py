@@ -106,22 +106,31 @@ def stripped_type_directive(name: str, cls: type[ParametrizedAttribute]) -> type
         type: TypeDirective
 
         def parse(self, parser: Parser, state: ParsingState) -> None:
-            pos = parser.pos
-            if parser._current_token.text.startswith("!"):  # pyright: ignore[reportPrivateUsage]
-                t = parser.parse_type()
-            else:
-                t = cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]
-            if not isinstance(t, cls):
-                parser.raise_error(f"expected {cls.name} type, got {t}", pos, parser.pos)
-            self.type.set(state, (t,))
+            self.type.set(state, (parse_stripped(parser, cls),))
 
         def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
             (t,) = self.type.get(op)
             state.print_whitespace(printer)
-            t.print_parameters(printer)  # type: ignore[attr-defined]
+            print_stripped(printer, t)
 
     Stripped.__name__ = Stripped.__qualname__ = name
     return irdl_custom_directive(Stripped)
+
+
+def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
+    """A type of class `cls` as MLIR's `type($x)` of a TypeDef prints it (`<64x32xf16>`), or in full."""
+    pos = parser.pos
+    if parser._current_token.text.startswith("!"):  # pyright: ignore[reportPrivateUsage]
+        t = parser.parse_type()
+    else:
+        t = cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]
+    if not isinstance(t, cls):
+        parser.raise_error(f"expected {cls.name} type, got {t}", pos, parser.pos)
+    return t
+
+
+def print_stripped(printer: Printer, t: Attribute) -> None:
+    t.print_parameters(printer)  # type: ignore[attr-defined]
 
 
 @irdl_custom_directive

@@ -71,7 +71,9 @@ from xpu_passes.dialects._syntax import (
     i32_attr,
     parse_attr_dict,
     parse_keyword_enum,
+    parse_stripped,
     print_attr_dict,
+    print_stripped,
 )
 
 # Triton's I32EnumAttr cases: keyword -> value.
@@ -157,29 +159,6 @@ def pointee_type(ptr_type: Attribute) -> Attribute:
 
 def mask_type(ptr_type: Attribute) -> Attribute:
     return with_element(pointee_type(ptr_type), i1)
-
-
-def _parse_stripped_ptr(parser: Parser) -> PointerType:
-    """`<tensor<...>>`: how MLIR prints a type whose class is fixed by the op; MLIR also
-    reads the full `!tt.ptr<tensor<...>>`."""
-    if parser._current_token.text.startswith("!"):
-        pos = parser.pos
-        t = parser.parse_type()
-        if not isinstance(t, PointerType):
-            parser.raise_error(f"expected a !tt.ptr type, got {t}", pos, parser.pos)
-        return t
-    parser.parse_punctuation("<")
-    pointee = parser.parse_type()
-    space = 1
-    if parser.parse_optional_punctuation(","):
-        space = parser.parse_integer(allow_boolean=False, allow_negative=False)
-    parser.parse_punctuation(">")
-    return PointerType(pointee, space)
-
-
-def _print_stripped_ptr(printer: Printer, t: Attribute) -> None:
-    assert isinstance(t, PointerType)
-    t.print_parameters(printer)
 
 
 def _check(cond: bool, message: str | Callable[[], str]) -> None:
@@ -677,7 +656,7 @@ class MakeTensorPtrOp(IRDLOperation):
             lists.append(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand))
         props, attrs = parse_attr_dict(parser, ("order",))
         parser.parse_punctuation(":")
-        t = _parse_stripped_ptr(parser)
+        t = cast(PointerType, parse_stripped(parser, PointerType))
         block = t.pointee
         if not isinstance(block, TensorType):
             parser.raise_error("tt.make_tensor_ptr yields a pointer to a tensor")
@@ -703,7 +682,7 @@ class MakeTensorPtrOp(IRDLOperation):
             printer.print_string("]")
         print_attr_dict(printer, self, skip=("operandSegmentSizes",))
         printer.print_string(" : ")
-        _print_stripped_ptr(printer, self.result.type)
+        print_stripped(printer, self.result.type)
 
     def verify_(self) -> None:
         t = cast(PointerType, self.result.type)
@@ -727,7 +706,7 @@ _LOAD_DEFAULTS: dict[str, Attribute | None] = {
 }
 
 
-def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
+def parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
     """The `cacheModifier = X` / `evictionPolicy = Y` clauses, any order."""
     props: dict[str, Attribute] = {}
     while True:
@@ -741,7 +720,7 @@ def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
             return props
 
 
-def _print_cache_evict(printer: Printer, op: IRDLOperation) -> None:
+def print_cache_evict(printer: Printer, op: IRDLOperation) -> None:
     cache, evict = op.properties.get("cache"), op.properties.get("evict")
     if cache is not None and cache != _LOAD_DEFAULTS["cache"]:
         printer.print_string(f" cacheModifier = {enum_keyword(cache, CACHE)}")
@@ -785,7 +764,7 @@ class LoadOp(_MemoryOp):
         xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         if len(xs) > 3:
             parser.raise_error("tt.load takes a pointer, an optional mask and an optional other")
-        props = _parse_cache_evict(parser)
+        props = parse_cache_evict(parser)
         more, attrs = parse_attr_dict(parser, cls.INHERENT)
         parser.parse_punctuation(":")
         pos = parser.pos
@@ -805,7 +784,7 @@ class LoadOp(_MemoryOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_cache_evict(printer, self)
+        print_cache_evict(printer, self)
         print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict", "operandSegmentSizes"))
         emit(printer, " : ", self.ptr.type)
 
@@ -835,7 +814,7 @@ class StoreOp(_MemoryOp):
         xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         if not 2 <= len(xs) <= 3:
             parser.raise_error("tt.store takes a pointer, a value and an optional mask")
-        props = _parse_cache_evict(parser)
+        props = parse_cache_evict(parser)
         more, attrs = parse_attr_dict(parser, cls.INHERENT)
         parser.parse_punctuation(":")
         pos = parser.pos
@@ -850,7 +829,7 @@ class StoreOp(_MemoryOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_cache_evict(printer, self)
+        print_cache_evict(printer, self)
         print_attr_dict(printer, self, _LOAD_DEFAULTS, skip=("cache", "evict"))
         emit(printer, " : ", self.ptr.type)
 

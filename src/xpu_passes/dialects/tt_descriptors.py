@@ -15,12 +15,14 @@ from collections.abc import Sequence
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, TensorType, i1, i32, i64
-from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
-    ParsePropInAttrDict,
     AttrSizedOperandSegments,
+    BaseAttr,
     IRDLOperation,
+    ParsePropInAttrDict,
     SameVariadicOperandSize,
+    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -28,30 +30,43 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
-    var_operand_def,
     traits_def,
+    var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._syntax import (
     emit,
-    enum_keyword,
     i32_attr,
     keyword_directive,
     parse_attr_dict,
-    parse_keyword_enum,
     print_attr_dict,
-    print_operands,
     stripped_type_directive,
 )
-from xpu_passes.dialects.tt import CACHE, EVICT, PADDING, SCOPE, SEM, PointerType, Scope, Sem, element_type
+from xpu_passes.dialects.tt import (
+    PointerType,
+    Scope,
+    Sem,
+    StrippedPtr,
+    element_type,
+    parse_cache_evict,
+    print_cache_evict,
+)
 
 SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
 REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
 ReduceKind = keyword_directive("ReduceKind", REDUCE_KIND, "reduction kind")
+ScaleDotElem = keyword_directive("ScaleDotElem", SCALE_DOT_ELEM, "scaled-dot element type")
 
 
 @irdl_attr_definition
@@ -107,36 +122,25 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
 StrippedDesc = stripped_type_directive("StrippedDesc", TensorDescType)
 
 
-def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
-    """`<...>`: how MLIR prints a type whose class the op fixes (`type($x)` of a TypeDef)."""
-    return cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]
+@irdl_custom_directive
+class CacheEvict(CustomDirective):
+    """MLIR's `oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)` as
+    `custom<CacheEvict>($cache, $evict)`: the clauses tt.load prints, defaults left out."""
+
+    cache: AttributeVariable
+    evict: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        for key, value in parse_cache_evict(parser).items():
+            (self.cache if key == "cache" else self.evict).set(state, value)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        if any(v.get(op) not in (None, _DEFAULT) for v in (self.cache, self.evict)):
+            print_cache_evict(printer, op)
+            state.last_was_punctuation, state.should_emit_space = False, True
 
 
-def print_stripped(printer: Printer, t: Attribute) -> None:
-    t.print_parameters(printer)  # type: ignore[attr-defined]
-
-
-def _parse_cache_evict(parser: Parser) -> dict[str, Attribute]:
-    """MLIR's `oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)`, in any order."""
-    props: dict[str, Attribute] = {}
-    for _ in range(2):
-        if parser.parse_optional_keyword("cacheModifier"):
-            parser.parse_punctuation("=")
-            props["cache"] = parse_keyword_enum(parser, CACHE, "cache modifier")
-        elif parser.parse_optional_keyword("evictionPolicy"):
-            parser.parse_punctuation("=")
-            props["evict"] = parse_keyword_enum(parser, EVICT, "eviction policy")
-    return props
-
-
-_DEFAULTS: dict[str, Attribute | None] = {"cache": i32_attr(1), "evict": i32_attr(1), "padding": i32_attr(1)}
-
-
-def _print_cache_evict(printer: Printer, op: IRDLOperation) -> None:
-    for key, word, cases in (("cache", "cacheModifier", CACHE), ("evict", "evictionPolicy", EVICT)):
-        v = op.properties.get(key)
-        if v is not None and v != _DEFAULTS[key]:
-            printer.print_string(f" {word} = {enum_keyword(v, cases)}")
+_DEFAULT = i32_attr(1)  # of every I32 enum here (cache, evict, padding)
 
 
 def _desc(op: IRDLOperation, value: Attribute) -> TensorDescType:
@@ -156,42 +160,15 @@ class MakeTensorDescOp(IRDLOperation):
     base = operand_def(PointerType)
     shape = var_operand_def(i32)
     strides = var_operand_def(i64)
-    padding = opt_prop_def(IntegerAttr)
+    padding = opt_prop_def(IntegerAttr, default_value=_DEFAULT)
     result = result_def(TensorDescType)
     traits = traits_def(Pure())
-    irdl_options = (SameVariadicOperandSize(),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MakeTensorDescOp:
-        base = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        shape = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        parser.parse_punctuation(",")
-        strides = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, ("padding",))
-        parser.parse_punctuation(":")
-        pt = parse_stripped(parser, PointerType)
-        parser.parse_punctuation(",")
-        rt = parse_stripped(parser, TensorDescType)
-        ops = [
-            parser.resolve_operand(base, pt),
-            [parser.resolve_operand(s, i32) for s in shape],
-            [parser.resolve_operand(s, i64) for s in strides],
-        ]
-        return cls.build(operands=ops, result_types=[rt], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.base)
-        for group in (self.shape, self.strides):
-            printer.print_string(", [")
-            print_operands(printer, group)
-            printer.print_string("]")
-        print_attr_dict(printer, self, defaults=_DEFAULTS)
-        printer.print_string(" : ")
-        print_stripped(printer, self.base.type)
-        printer.print_string(", ")
-        print_stripped(printer, self.result.type)
+    irdl_options = (SameVariadicOperandSize(), ParsePropInAttrDict())
+    custom_directives = (StrippedPtr, StrippedDesc)
+    assembly_format = (
+        "$base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` custom<StrippedPtr>(type($base)) `,` "
+        "custom<StrippedDesc>(type($result))"
+    )
 
     def verify_(self) -> None:
         d = _desc(self, self.result.type)
@@ -201,42 +178,19 @@ class MakeTensorDescOp(IRDLOperation):
 
 
 class _DescriptorLoad(IRDLOperation):
-    """`desc[%i, %j] (cacheModifier = ..)? (evictionPolicy = ..)? attr-dict : !tt.tensordesc<..> -> T`."""
-
     desc = operand_def(TensorDescType)
     indices = var_operand_def(i32)
     cache = opt_prop_def(IntegerAttr)
     evict = opt_prop_def(IntegerAttr)
     result = result_def(TensorType)
-
-    @classmethod
-    def parse(cls, parser: Parser):  # type: ignore[override]
-        desc = parser.parse_unresolved_operand()
-        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props = _parse_cache_evict(parser)
-        more, attrs = parse_attr_dict(parser, ("cache", "evict"))
-        parser.parse_punctuation(":")
-        dt = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        ops = [parser.resolve_operand(desc, dt), [parser.resolve_operand(i, i32) for i in idx]]
-        return cls.build(operands=ops, result_types=[rt], properties=props | more, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.desc)
-        printer.print_string("[")
-        print_operands(printer, self.indices)
-        printer.print_string("]")
-        _print_cache_evict(printer, self)
-        print_attr_dict(printer, self, skip=("cache", "evict"))
-        emit(printer, " : ", self.desc.type, " -> ", self.result.type)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (CacheEvict,)
+    assembly_format = (
+        "$desc `[` $indices `]` custom<CacheEvict>($cache, $evict) attr-dict `:` type($desc) `->` type($result)"
+    )
 
     def verify_(self) -> None:
-        d = _desc(self, self.desc.type)
-        if len(self.indices) != len(d.get_shape()):
-            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
-        _load_store_checks(self, d, self.result.type)
+        _indexed_checks(self, self.desc.type, self.indices, self.result.type)
 
 
 @irdl_op_definition
@@ -256,10 +210,7 @@ class _DescriptorStore(IRDLOperation):
     assembly_format = "$desc `[` $indices `]` `,` $src attr-dict `:` type($desc) `,` type($src)"
 
     def verify_(self) -> None:
-        d = _desc(self, self.desc.type)
-        if len(self.indices) != len(d.get_shape()):
-            raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(self.indices)}")
-        _load_store_checks(self, d, self.src.type)
+        _indexed_checks(self, self.desc.type, self.indices, self.src.type)
 
 
 @irdl_op_definition
@@ -342,6 +293,13 @@ def _gather_checks(op: IRDLOperation, desc: Attribute, x: Attribute, data: Attri
         raise VerifyException(f"result tensor number of columns must match block ({shape[1]}), but got '{t}'")
     if t.element_type != d.element_type:
         raise VerifyException(f"result tensor element type must match block ('{d.element_type}'), but got '{t}'")
+
+
+def _indexed_checks(op: IRDLOperation, desc: Attribute, indices: Sequence[SSAValue], data: Attribute) -> None:
+    d = _desc(op, desc)
+    if len(indices) != len(d.get_shape()):
+        raise VerifyException(f"expected {len(d.get_shape())} indices, but got {len(indices)}")
+    _load_store_checks(op, d, data)
 
 
 def _load_store_checks(op: IRDLOperation, d: TensorDescType, data: Attribute) -> None:
@@ -429,10 +387,7 @@ class UnsplatOp(IRDLOperation):
         emit(printer, " : ", self.src.type)
 
     def verify_(self) -> None:
-        n = 1
-        for d in cast(TensorType, self.src.type).get_shape():
-            n *= d
-        if n != 1:
+        if _numel(cast(TensorType, self.src.type).get_shape()) != 1:
             raise VerifyException("source tensor must have exactly one element")
 
 
@@ -460,72 +415,24 @@ class DotScaledOp(IRDLOperation):
     """`tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = e2m1 rhs = bf16 {fastMath = false} : A(, SA)? * B(, SB)? -> D`."""
 
     name = "tt.dot_scaled"
+    T: ClassVar = VarConstraint("T", BaseAttr(TensorType))
     a = operand_def(TensorType)
     b = operand_def(TensorType)
-    c = operand_def(TensorType)
+    c = operand_def(T)
     a_scale = opt_operand_def(TensorType)
     b_scale = opt_operand_def(TensorType)
     a_elem_type = prop_def(IntegerAttr)
     b_elem_type = prop_def(IntegerAttr)
-    d = result_def(TensorType)
+    d = result_def(T)
     traits = traits_def(Pure())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DotScaledOp:
-        def operand_and_scale() -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
-            x = parser.parse_unresolved_operand()
-            return x, (parser.parse_unresolved_operand() if parser.parse_optional_keyword("scale") else None)
-
-        (a, sa), (b, sb) = operand_and_scale(), (parser.parse_punctuation(","), operand_and_scale())[1]
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
-        props: dict[str, Attribute] = {}
-        for side, key in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
-            parser.parse_keyword(side)
-            parser.parse_punctuation("=")
-            props[key] = parse_keyword_enum(parser, SCALE_DOT_ELEM, "scaled-dot element type")
-        more, attrs = parse_attr_dict(parser, ("operandSegmentSizes",))
-        more.pop("operandSegmentSizes", None)
-        # fastMath and the k-pack flags are inherent in Triton: kept where they print (the dict).
-        parser.parse_punctuation(":")
-        at = parser.parse_type()
-        sat = parser.parse_type() if sa is not None and parser.parse_optional_punctuation(",") else None
-        parser.parse_punctuation("*")
-        bt = parser.parse_type()
-        sbt = parser.parse_type() if sb is not None and parser.parse_optional_punctuation(",") else None
-        parser.parse_punctuation("->")
-        dt = parser.parse_type()
-        if (sa is None) != (sat is None) or (sb is None) != (sbt is None):
-            parser.raise_error("each scale operand needs its type after its operand's type")
-        ops = [
-            parser.resolve_operand(a, at),
-            parser.resolve_operand(b, bt),
-            parser.resolve_operand(c, dt),
-            [] if sa is None or sat is None else [parser.resolve_operand(sa, sat)],
-            [] if sb is None or sbt is None else [parser.resolve_operand(sb, sbt)],
-        ]
-        return cls.build(operands=ops, result_types=[dt], properties=props | more, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        for i, (x, scale) in enumerate(((self.a, self.a_scale), (self.b, self.b_scale))):
-            printer.print_operand(x)
-            if scale is not None:
-                printer.print_string(" scale ")
-                printer.print_operand(scale)
-            printer.print_string(", ")
-        printer.print_operand(self.c)
-        lhs, rhs = (enum_keyword(v, SCALE_DOT_ELEM) for v in (self.a_elem_type, self.b_elem_type))
-        printer.print_string(f" lhs = {lhs} rhs = {rhs}")
-        print_attr_dict(printer, self, skip=("a_elem_type", "b_elem_type", "operandSegmentSizes"))
-        emit(printer, " : ", self.a.type)
-        if self.a_scale is not None:
-            emit(printer, ", ", self.a_scale.type)
-        emit(printer, " * ", self.b.type)
-        if self.b_scale is not None:
-            emit(printer, ", ", self.b_scale.type)
-        emit(printer, " -> ", self.d.type)
+    # fastMath and the k-pack flags are inherent in Triton: kept where they print (the dict).
+    custom_directives = (ScaleDotElem,)
+    assembly_format = (
+        "$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` custom<ScaleDotElem>($a_elem_type) "
+        "`rhs` `=` custom<ScaleDotElem>($b_elem_type) attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) "
+        "(`,` type($b_scale)^)? `->` type($d)"
+    )
 
     def verify_(self) -> None:
         """verifyDotOpInterface's K check, with e2m1 packing two elements per byte along K."""

@@ -41,9 +41,9 @@ from xdsl.traits import IsTerminator, Pure
 
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._syntax import Offsets, emit, parse_attr_dict, print_attr_dict
-from xpu_passes.dialects.tt import PointerType, mask_type, pointee_type
-from xpu_passes.dialects.tt_descriptors import _parse_cache_evict, _print_cache_evict, parse_stripped, print_stripped
+from xpu_passes.dialects._syntax import (Offsets, UnaryOp, emit, parse_attr_dict, parse_stripped, print_attr_dict,
+                                         print_stripped)
+from xpu_passes.dialects.tt import PointerType, mask_type, parse_cache_evict, pointee_type, print_cache_evict
 from xpu_passes.dialects.ttg import MemDescType, _ASYNC_TOKEN, AsyncTokenType
 
 # ------------------------------------------------------------ foreign layouts
@@ -125,11 +125,8 @@ class AsyncCommitGroupOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AsyncCommitGroupOp:
         keyword = parser.parse_optional_keyword("tokens") is not None
-        toks = []
-        if (t := parser.parse_optional_unresolved_operand()) is not None:
-            toks = [t]
-            while parser.parse_optional_punctuation(","):
-                toks.append(parser.parse_unresolved_operand())
+        toks = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand) or []
         props, attrs = parse_attr_dict(parser, ())
         ops = [[parser.resolve_operand(t, _ASYNC_TOKEN) for t in toks]]
         op = cls.build(operands=ops, result_types=[_ASYNC_TOKEN], properties=props, attributes=attrs)
@@ -168,7 +165,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
         dst = parser.parse_unresolved_operand()
         mask = parser.parse_unresolved_operand() if parser.parse_optional_keyword("mask") else None
         other = parser.parse_unresolved_operand() if parser.parse_optional_keyword("other") else None
-        props = _parse_cache_evict(parser)
+        props = parse_cache_evict(parser)
         more, attrs = parse_attr_dict(parser, cls.INHERENT)
         more.pop("operandSegmentSizes", None)
         parser.parse_punctuation(":")
@@ -191,7 +188,7 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
             if v is not None:
                 printer.print_string(f" {word} ")
                 printer.print_operand(v)
-        _print_cache_evict(printer, self)
+        print_cache_evict(printer, self)
         defaults = {"isVolatile": IntegerAttr(0, i1), "contiguity": IntegerAttr(1, i32)}
         print_attr_dict(printer, self, defaults=defaults, skip=("cache", "evict", "operandSegmentSizes"))
         emit(printer, " : ", self.src.type, " -> ")
@@ -202,14 +199,12 @@ class AsyncCopyGlobalToLocalOp(IRDLOperation):
 
 
 @irdl_op_definition
-class Fp4ToFpOp(IRDLOperation):
+class Fp4ToFpOp(UnaryOp):
     name = "ttg.fp4_to_fp"
     src = operand_def(TensorType)
     axis = prop_def(IntegerAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition
@@ -286,11 +281,10 @@ class BarrierOp(IRDLOperation):
         printer.print_string(" " + "|".join(words))
 
 
-class _MemDescView(IRDLOperation):
+class _MemDescView(UnaryOp):
     src = operand_def(MemDescType)
     result = result_def(MemDescType)
     traits = traits_def(Pure())
-    assembly_format = "$src attr-dict `:` type($src) `->` type($result)"
 
 
 @irdl_op_definition

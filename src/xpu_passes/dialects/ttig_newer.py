@@ -41,17 +41,13 @@ from xpu_passes.dialects._syntax import (
     print_attr_dict,
     print_operands,
 )
-from xpu_passes.dialects.tt import PointerType, StrippedPtr, element_type
+from xpu_passes.dialects.tt import PointerType, StrippedPtr, element_type, parse_cache_evict, print_cache_evict
 from xpu_passes.dialects.tt_descriptors import (
     SCALE_DOT_ELEM,
     StrippedDesc,
     TensorDescType,
     _DescriptorGather,
     _DescriptorScatter,
-    _parse_cache_evict,
-    _print_cache_evict,
-    parse_stripped,
-    print_stripped,
 )
 
 BLOCK_IO_MODE = {"row_major": 0, "column_major": 1}
@@ -235,7 +231,7 @@ class DescriptorPrefetchOp(IRDLOperation):
     def parse(cls, parser: Parser) -> DescriptorPrefetchOp:
         d = parser.parse_unresolved_operand()
         idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        props = _parse_cache_evict(parser)
+        props = parse_cache_evict(parser)
         more, attrs = parse_attr_dict(parser, ("cache", "evict"))
         parser.parse_punctuation(":")
         t = parser.parse_type()
@@ -248,7 +244,7 @@ class DescriptorPrefetchOp(IRDLOperation):
         printer.print_string("[")
         print_operands(printer, self.indices)
         printer.print_string("]")
-        _print_cache_evict(printer, self)
+        print_cache_evict(printer, self)
         print_attr_dict(printer, self, skip=("cache", "evict"))
         emit(printer, " : ", self.desc.type)
 
