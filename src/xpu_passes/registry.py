@@ -13,7 +13,7 @@ import difflib
 import functools
 import importlib
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +99,8 @@ class PassInfo:
 
 # ----------------------------------------------------------------- python passes
 
+# The one registry of Python pass classes: ours (their modules register them when imported,
+# `transforms.base.register` is this decorator) and those of `register_pass` users.
 _REGISTERED: dict[str, type[ModulePass]] = {}
 
 
@@ -107,20 +109,42 @@ def register_pass(cls: type[ModulePass]) -> type[ModulePass]:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
         raise TypeError(f"{cls.__qualname__} has no pass name (a class attribute `name`)")
+    if name in OURS and cls.__module__ != _our_module(name):
+        return cls  # ours' flags stay ours (as python_passes and list_passes rank them)
     _REGISTERED[name] = cls
     return cls
 
 
+def _our_module(name: str) -> str:
+    return f"xpu_passes.transforms.{OURS[name][0]}"
+
+
 def _our_factory(name: str) -> Callable[[], type[ModulePass]]:
     def load() -> type[ModulePass]:
-        from xpu_passes.transforms.base import PASSES
-
-        importlib.import_module(f"xpu_passes.transforms.{OURS[name][0]}")
-        if name in PASSES:
-            return PASSES[name]()
-        raise UnknownPassError(f"xpu_passes.transforms.{OURS[name][0]} does not define pass '{name}'")
+        importlib.import_module(_our_module(name))
+        if name in _REGISTERED:
+            return _REGISTERED[name]
+        raise UnknownPassError(f"{_our_module(name)} does not define pass '{name}'")
 
     return load
+
+
+class OurPasses(Mapping[str, "Callable[[], type[ModulePass]]"]):
+    """Ours by flag -> a factory importing the pass's module: a view of OURS and the registry."""
+
+    def __getitem__(self, name: str) -> Callable[[], type[ModulePass]]:
+        if name not in OURS:
+            raise KeyError(name)
+        return _our_factory(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(OURS)
+
+    def __len__(self) -> int:
+        return len(OURS)
+
+
+OUR_PASSES = OurPasses()
 
 
 _EP_CACHE: dict[tuple[str, ...], list[Any]] = {}

@@ -138,6 +138,30 @@ def test_register_pass_decorator() -> None:
         r._REGISTERED.pop("test-registered-pass")
 
 
+def test_one_registry_transforms_passes_is_its_view_of_ours() -> None:
+    """`transforms.base.register` is `register_pass` and `transforms.PASSES` a view of OURS: a pass class is
+    found the same way from both; a class of another module named like one of ours does not shadow it."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass
+
+    from xpu_passes import transforms
+
+    assert transforms.register is r.register_pass and list(transforms.PASSES) == list(r.OURS)
+    assert all(transforms.PASSES[n]() is r.pass_class(n) for n in r.OURS)
+    assert all(r._REGISTERED[n] is r.pass_class(n) for n in r.OURS)
+
+    @r.register_pass
+    @dataclass(frozen=True)
+    class Impostor(ModulePass):
+        name = r.RLC
+
+        def apply(self, ctx: object, op: object) -> None:
+            pass
+
+    assert r.pass_class(r.RLC) is not Impostor and {i.name: i.kind for i in r.list_passes()}[r.RLC] == "ours"
+
+
 def test_entry_point_listed_lazily_and_loaded_when_used(installed: Path) -> None:
     info = {i.name: i for i in r.list_passes()}["test-count-ops"]
     assert (info.kind, info.package, info.target) == ("installed", "xpu-test-plugin 0.3", "xpu_test_plugin:CountOps")

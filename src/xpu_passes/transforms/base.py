@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,6 +13,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.passes import ModulePass
+
+from xpu_passes.registry import OUR_PASSES, register_pass
 
 
 @dataclass(frozen=True)
@@ -143,10 +145,7 @@ def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
     return None
 
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
-
-
-def register(cls: type[ModulePass]) -> type[ModulePass]:
-    """Class decorator: make a pass available to xpu-opt and pipelines."""
-    PASSES[cls.name] = lambda: cls
-    return cls
+# Our passes live in the registry (`xpu_passes.registry`): `register` is its decorator and
+# PASSES its view of ours by flag (each a factory importing the pass's module).
+register = register_pass
+PASSES = OUR_PASSES
