@@ -106,6 +106,7 @@ def main(verbose: bool = False, corpus: bool = True) -> int:
 # ------------------------------------------------------------ issue 13's kernels
 
 if triton is not None:
+    from xpu_passes.corpus.kernels_gemm import gemm_tail
 
     @triton.jit
     def softmax_rows(out_ptr, in_ptr, stride, n_rows, n_cols, BM: tl.constexpr, BLOCK: tl.constexpr):
@@ -125,27 +126,6 @@ if triton is not None:
         o = tl.load(o_ptr + off_hz * HEAD * n_ctx + off_m[:, None] * HEAD + off_n[None, :])
         do = tl.load(do_ptr + off_hz * HEAD * n_ctx + off_m[:, None] * HEAD + off_n[None, :]).to(tl.float32)
         tl.store(delta_ptr + off_hz * n_ctx + off_m, tl.sum(o * do, axis=1))
-
-    @triton.jit
-    def gemm_tail(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-        """K // BK unmasked steps, then the loop's pointers used after it for a masked tail step."""
-        offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
-        offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
-        offs_k = tl.arange(0, BK)
-        a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
-        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for _ in range(0, K // BK):
-            acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
-            a_ptrs += BK
-            b_ptrs += BK * stride_bk
-        rem = K % BK
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < rem, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < rem, other=0.0)
-        acc += tl.dot(a, b)
-        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
-        tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
     @triton.jit
     def gemm_wrap_padded_c(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,

@@ -20,27 +20,8 @@ pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), rea
 
 if oracle.available():
     import triton
-    import triton.language as tl
 
-    @triton.jit
-    def gemm_tail(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-        offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
-        offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
-        offs_k = tl.arange(0, BK)
-        a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
-        b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for _ in range(0, K // BK):
-            acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
-            a_ptrs += BK
-            b_ptrs += BK * stride_bk
-        rem = K % BK
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < rem, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < rem, other=0.0)
-        acc += tl.dot(a, b)
-        c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
-        tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+    from xpu_passes.corpus.kernels_gemm import gemm_tail
 
 
 def _compile() -> Any:

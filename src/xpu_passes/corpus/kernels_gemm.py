@@ -1,5 +1,6 @@
 """GEMM families as run on Intel GPUs: split-K and stream-K with atomic epilogues,
-persistent, grouped (pointer arrays), batched with tensors of pointers, int8.
+persistent, grouped (pointer arrays), batched with tensors of pointers, int8; and
+`gemm_tail`, not a corpus workload: the kernel of tests and benchmarks of its own.
 
 Written after the structure of Intel's benchmark kernels and Triton's tutorials
 (facts: tile swizzling, which accesses use block pointers, atomic epilogues).
@@ -176,3 +177,26 @@ def gemm_lowp(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
                    tl.float32)
     c = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
     tl.store(c, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
+def gemm_tail(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """K // BK unmasked steps, then the loop's pointers used after it for a masked tail step (issue 13;
+    tests/python/test_rlc_pointers_to_dot.py, benchmarks/raise_block_pointer.py)."""
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(0, K // BK):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    rem = K % BK
+    a = tl.load(a_ptrs, mask=offs_k[None, :] < rem, other=0.0)
+    b = tl.load(b_ptrs, mask=offs_k[:, None] < rem, other=0.0)
+    acc += tl.dot(a, b)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
