@@ -1,7 +1,6 @@
 # lit configuration for the xpu-passes IR tests (FileCheck'd .mlir files).
 import importlib.util
 import os
-import shutil
 import sys
 
 import lit.formats
@@ -9,7 +8,7 @@ import lit.formats
 config.name = "xpu-passes"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".ttgir", ".ttir"]
-config.excludes = ["Inputs", "lit.cfg.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "filecheck_wrapper.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "Output")
 
@@ -19,7 +18,8 @@ for var in ("HOME", "TMPDIR", "XPU_PASSES_CORPUS_DIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
-filecheck = shutil.which("filecheck", path=config.environment["PATH"]) or "filecheck"
+# The Python filecheck, with LLVM's --implicit-check-not added (the one wrapper of it).
+filecheck = f"{sys.executable} {os.path.join(os.path.dirname(__file__), 'filecheck_wrapper.py')}"
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
