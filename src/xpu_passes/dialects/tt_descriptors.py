@@ -2,11 +2,12 @@
 
 Triton 3.3 spells the ops `tt.experimental_descriptor_*`; Intel main (2026) spells
 them `tt.descriptor_*` and adds `tt.descriptor_reduce`, `tt.unsplat`,
-`tt.atomic_poll`. Each op's text is Triton's `assemblyFormat` (TritonOps.td): ops
-whose format xDSL's declarative `assembly_format` expresses use it (xDSL always
-prints types qualified, so `qualified(...)` is dropped); the others print a type
-without its `!tt.ptr`/`!tt.tensordesc` prefix or use `oilist`/enum keywords, which
-it cannot express, and are written by hand here.
+`tt.atomic_poll`. Each op's text is Triton's `assemblyFormat` (TritonOps.td), in
+xDSL's declarative `assembly_format` (xDSL always prints types qualified, so
+`qualified(...)` is dropped) with custom directives for what it lacks: types printed
+without their `!tt.ptr`/`!tt.tensordesc` prefix (StrippedPtr/StrippedDesc), enum
+keywords, and the load's `oilist` (CacheEvict). Only `tt.unsplat`, whose result type
+is its operand's element type, is written by hand.
 """
 
 from __future__ import annotations
