@@ -38,6 +38,7 @@ from xpu_passes.frontend.spelling import Spelling, denormalize
 
 _BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
 GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
+_KEY_TEXTS: dict[str, str] = {}  # attribute name -> its printed text (attr_dict_text)
 
 
 @dataclass(eq=False, repr=False)
@@ -79,22 +80,37 @@ class TTGIRPrinter(AliasPrinter):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        if self._slots is None and self._frames is None and not self.printing_location:
-            text = self.attr_dict_text(attr_dict)
-            if text is not None:
-                self.print_string(text)
-                return
+        if self._reuse and self._slots is None and self._frames is None and not self.printing_location:
+            self.print_string(self.attr_dict_text(attr_dict))
+            return
         super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
 
-    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str | None:
+    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str:
         """xDSL's print_attr_dict in one string, the values' texts reused (outside alias
-        definitions and capture); None for a key that needs quotes."""
+        definitions and capture)."""
         parts = []
-        for name, value in sorted(attr_dict.items(), key=self._printed_name):
-            if _BARE_NAME.fullmatch(name) is None:
-                return None
-            parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+        items = attr_dict.items()
+        for name, value in sorted(items, key=self._printed_name) if len(items) > 1 else items:
+            key = _KEY_TEXTS.get(name) or self._key_text(name)
+            parts.append(key if isinstance(value, UnitAttr) else f"{key} = {self.attribute_text(value)}")
         return "{" + ", ".join(parts) + "}"
+
+    def _key_text(self, name: str) -> str:
+        """An attribute name as xDSL prints it (quoted unless a bare identifier), kept."""
+        if _BARE_NAME.fullmatch(name) is not None:
+            text = name
+        else:
+            saved = self.stream, self._current_column
+            self.stream = StringIO()
+            try:
+                self.print_string_literal(name)
+                text = self.stream.getvalue()  # type: ignore[union-attr]
+            finally:
+                self.stream, self._current_column = saved
+        if len(_KEY_TEXTS) > 10_000:
+            _KEY_TEXTS.clear()
+        _KEY_TEXTS[name] = text
+        return text
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
