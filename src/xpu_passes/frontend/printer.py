@@ -168,7 +168,11 @@ class TTGIRPrinter(AliasPrinter):
     def _op_line(self, op: Operation) -> str | None:
         """The op's whole text when its form has a template (fastprint), else None. Its
         location is visited first (MLIR visits an op's location before its contents)."""
-        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
+        if self.print_debuginfo and self.use_aliases:
+            seen = self._visited.get(id(op.location))  # (visit_op_location's first step, inline)
+            loc = self.visit_op_location(op.location) if seen is None else seen[1]
+        else:
+            loc = None
         cls = op.__class__
         generic = self._generic_by_class.get(cls)
         if generic is None:
@@ -182,9 +186,17 @@ class TTGIRPrinter(AliasPrinter):
         text = fastprint.op_text(self, op, generic, self._templates)
         if text is None:
             return None
-        head = self._results_text(op)
-        if head is None:
-            return None
+        results = op.results
+        if len(results) == 1:  # (_results_text's usual case, inline)
+            (result,) = results
+            name = self._names.get(id(result))
+            if name is None:
+                return None
+            head = f"%{name} = "
+        else:
+            head = self._results_text(op)
+            if head is None:
+                return None
         if not self.print_debuginfo:
             return head + text
         if loc is not None:
@@ -354,6 +366,7 @@ def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool
         printer._templates = fastprint.table(("ops", generic, not local_scope, mode))  # (texts in templates)
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
+        printer._plain = fastprint.table(("plain", not local_scope, mode))
     printer._names = ssa_name_ids(op, generic)
     printer.print_op(op)
     text = body.getvalue()
