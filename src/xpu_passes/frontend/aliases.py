@@ -18,6 +18,7 @@ aliases they visit visited again in the same order, so the numbering is the same
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
@@ -66,6 +67,8 @@ _KNOWN = fastprint._known  # (emptied in place, never replaced)
 
 # An alias use in the printed text: \x00<index>\x01.
 _REF = re.compile("\x00(\\d+)\x01")
+_DEPTH = attrgetter("depth")
+_STEM = attrgetter("stem")
 
 
 class _Alias:
@@ -320,24 +323,23 @@ class AliasPrinter(Printer):
     def finish(self, body: str, debuginfo: bool) -> str:
         """Alias definitions before (and, with debug info, after) the printed `body`."""
         aliases = self._aliases
-        order = [i for _, _, i in sorted([(a.depth, a.stem, i) for i, a in enumerate(aliases)])]
+        # By depth, then stem, then first visit (a stable sort of the visit order).
+        order = sorted(range(len(aliases)), key=[*zip(map(_DEPTH, aliases), map(_STEM, aliases))].__getitem__)
         names = [""] * len(order)
         counts: dict[str, int] = {}
+        before: list[str] = []
+        after: list[str] = []
         for i in order:
-            stem = aliases[i].stem
+            alias = aliases[i]
+            stem = alias.stem
             n = counts.get(stem, 0)
             counts[stem] = n + 1
-            names[i] = f"#{stem}{n if n else ''}"
-        by_ref = dict(zip(map(str, range(len(names))), names))
-
-        def sub(text: str) -> str:
-            parts = _REF.split(text)
-            parts[1::2] = map(by_ref.__getitem__, parts[1::2])
-            return "".join(parts)
-
-        before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
-        after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
-        return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
+            name = names[i] = f"#{stem}{n}" if n else f"#{stem}"
+            (after if alias.deferrable else before).append(f"{name} = {alias.text}\n")
+        # One pass over the whole text puts the names in place of the placeholders.
+        parts = _REF.split("".join(before) + body + "\n" + ("".join(after) if debuginfo else ""))
+        parts[1::2] = map(names.__getitem__, map(int, parts[1::2]))
+        return "".join(parts)
 
     def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
         """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""
