@@ -167,6 +167,7 @@ def print_stages(texts: list[str], repeat: int) -> dict[str, float]:
             printer._templates = fastprint.table(("ops", False, True, mode))
             printer._attr_texts = fastprint.table(("attributes", True, mode))
             printer._definitions = fastprint.table(("definitions", mode))
+            printer._plain = fastprint.table(("plain", True, mode))
             gc.disable()
             t0 = time.process_time()
             printer._names = ssa_name_ids(p.module, False)
@@ -183,6 +184,26 @@ def print_stages(texts: list[str], repeat: int) -> dict[str, float]:
                 spent[name] += dt
         best = {k: min(best[k], spent[k]) for k in names}
     return {k: v / n_ops * 1e6 for k, v in best.items()}
+
+
+def first_seen(texts: list[str], repeat: int) -> tuple[float, float]:
+    """Print us/op of each module and of a copy of its functions printed with it (scaled_module
+    x2): the copy's ops cost what an op costs once its attributes and locations have been
+    seen by the printer (their aliases defined); the rest of the module's print is what it
+    pays for being a module (setup, headers, alias definitions) and for first visits.
+    Medians over `texts`: (whole print, the copy's marginal cost)."""
+    ctx = make_context()
+    whole, marginal = [], []
+    for text in texts:
+        one = parse_module(ctx, text, "bench")
+        two = parse_module(ctx, scaled_module(text, 2), "bench")
+        n = sum(1 for _ in one.module.walk())
+        n2 = sum(1 for _ in two.module.walk())
+        t1 = _best(lambda: print_module(one.module, one.spelling, debuginfo=True), repeat)
+        t2 = _best(lambda: print_module(two.module, two.spelling, debuginfo=True), repeat)
+        whole.append(t1 / n * 1e3)
+        marginal.append((t2 - t1) / (n2 - n) * 1e3)
+    return statistics.median(whole), statistics.median(marginal)
 
 
 def profile(text: str, top: int, print_only: bool = False) -> str:
@@ -276,6 +297,9 @@ def main() -> int:
     stages = print_stages([r[0].read_text() for r in rows], 1 if len(rows) > 100 else args.repeat)
     print("print, where the time goes (us/op, all dumps, gc paused as print_module does): "
           + ", ".join(f"{k} {v:.1f}" for k, v in stages.items()))
+    whole, marginal = first_seen([r[0].read_text() for r in rows[:: max(1, len(rows) // 40)]], args.repeat)
+    print(f"print of a module {whole:.1f} us/op, of a copy of its functions printed with it {marginal:.1f} us/op"
+          " (medians: the difference is the module's setup, headers and first visits of its attributes and locations)")
     by_size = sorted(rows, key=lambda r: r[1])
     s = startup(args.startup_repeat, by_size[len(by_size) // 2][0])
     print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")

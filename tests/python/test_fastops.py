@@ -257,6 +257,8 @@ def test_more_fast_shapes_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
     "%bad = tt.splat %a : i32 -> tensor<64xi32, #ttg.slice<{dim = 5, parent = #nope}>>",
     "%x = arith.addi %y, %a : i32\n    %y = arith.addi %a, %a : i32",  # used before its definition
     "tt.store %a, %b : i32",  # not a pointer
+    # a load's result (a type computed from the pointer's) used with another type
+    "%bad = ttg.convert_layout %t : tensor<8x16xf16, #blocked2> -> tensor<8x16xf16, #blocked>",
     "tt.store %7, %6 : tensor<64x!tt.ptr<f32>, #blocked>",  # the value's type clashes
     "%bad = tt.get_program_id w : i32",
     "%bad = tt.get_program_id x : i64",  # the verifier's
@@ -368,3 +370,52 @@ def test_loop_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.
         errors.append(e.value)
     fast, slow = errors
     assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
+
+
+class _Types:
+    """What fastops_more._type_list reads of a parser: the text, and each type's text."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    def fast_type(self, start: int, end: int) -> str | None:
+        piece = self._text[start:end]
+        return None if not piece or piece != piece.strip() else piece
+
+
+def _split_by_depth(text: str) -> list[str] | None:
+    # The reference: cut at `, ` outside `<...>`.
+    out, depth, cut = [], 0, 0
+    for i, c in enumerate(text):
+        depth += (c == "<") - (c == ">")
+        if c == "," and depth == 0:
+            if text[i + 1 : i + 2] != " ":
+                return None
+            out.append(text[cut:i])
+            cut = i + 2
+    out.append(text[cut:])
+    return None if any(not p or p != p.strip() for p in out) else out
+
+
+@pytest.mark.parametrize("text", [
+    "i32",
+    "i32, f32",
+    "tensor<64xf32, #blocked>, !tt.ptr<tensor<8x16xf32, #blocked2>>, i64",
+    "tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>, i32",
+    "!tt.ptr<tensor<8x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.slice<{dim = 0, parent = #b}>}>>>, i1",
+    "i32,f32",  # no space after the comma
+    "i32, ",  # nothing after it
+    "i32 , f32",
+])  # fmt: skip
+def test_type_lists_split_at_top_level_commas(text: str) -> None:
+    from xpu_passes.frontend.fastops_more import _type_list
+
+    assert _type_list(_Types(text), 0, len(text)) == _split_by_depth(text)  # type: ignore[arg-type]
+
+
+def test_type_lists_nested_deeper_than_the_split_reads_go_to_xdsl() -> None:
+    from xpu_passes.frontend.fastops_more import _type_list
+
+    deep = "i32, " + "!tt.ptr<" * 6 + "f32" + ">" * 6
+    assert _split_by_depth(deep) is not None
+    assert _type_list(_Types(deep), 0, len(deep)) is None  # type: ignore[arg-type]

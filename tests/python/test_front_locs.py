@@ -43,3 +43,21 @@ def test_definitions_and_blanked_text_as_with_the_whole_text_regex(monkeypatch: 
     fast = [extract_loc_defs(t) for t in texts]
     monkeypatch.setattr(locations, "_loc_def_matches", _LOC_DEF.finditer)
     assert fast == [extract_loc_defs(t) for t in texts]
+
+
+def _defs(*specs: tuple[str, tuple[str, ...]]) -> list:  # type: ignore[type-arg]
+    from xpu_passes.frontend.locations import LocDef
+
+    return [LocDef(name, f"{name} = loc(...)", i, refs) for i, (name, refs) in enumerate(specs)]
+
+
+@pytest.mark.parametrize("specs, expected", [
+    ((("#a", ()), ("#b", ()), ("#c", ("#a", "#b"))), ["#a", "#b", "#c"]),  # MLIR's order: kept
+    ((("#c", ("#a", "#b")), ("#a", ()), ("#b", ())), ["#a", "#b", "#c"]),  # refs first
+    ((("#d", ("#c",)), ("#c", ("#a",)), ("#a", ())), ["#a", "#c", "#d"]),
+    ((("#a", ("#nope",)), ("#b", ())), ["#a", "#b"]),  # unknown: left to the parser
+])  # fmt: skip
+def test_definitions_follow_the_aliases_they_refer_to(specs: tuple, expected: list[str]) -> None:  # type: ignore[type-arg]
+    from xpu_passes.frontend.locations import dependency_order
+
+    assert [d.name for d in dependency_order(_defs(*specs))] == expected

@@ -18,6 +18,7 @@ aliases they visit visited again in the same order, so the numbering is the same
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import Any
@@ -66,16 +67,18 @@ _KNOWN = fastprint._known  # (emptied in place, never replaced)
 
 # An alias use in the printed text: \x00<index>\x01.
 _REF = re.compile("\x00(\\d+)\x01")
+_DEPTH = attrgetter("depth")
+_STEM = attrgetter("stem")
 
 
 class _Alias:
     __slots__ = ("stem", "deferrable", "text", "depth", "children")
 
-    def __init__(self, stem: str, deferrable: bool) -> None:
+    def __init__(self, stem: str, deferrable: bool, text: str = "", depth: int = 1) -> None:
         self.stem = stem
         self.deferrable = deferrable
-        self.text = ""  # the definition, with placeholders for nested aliases
-        self.depth = 1
+        self.text = text  # the definition, with placeholders for nested aliases
+        self.depth = depth
         self.children: list[int] = []
 
 
@@ -100,6 +103,9 @@ class AliasPrinter(Printer):
     # Process-wide texts of attributes and of alias definitions (fastprint), for this mode.
     _attr_texts: dict[int, Any] = field(default_factory=dict)
     _definitions: dict[int, Any] = field(default_factory=dict)
+    # Process-wide, this mode: texts of attributes that visit no alias, by identity (the
+    # same text in every printer of the mode; the object kept so that its id stays its own).
+    _plain: dict[int, Any] = field(default_factory=dict)
     _reuse: bool = True  # (fastprint.enabled: tests compare with everything printed afresh)
     _alias_attrs: list[Attribute] = field(default_factory=list)  # by alias index
     # Aliases visited at the top of the attribute being printed, as (attribute, stem); a
@@ -121,9 +127,14 @@ class AliasPrinter(Printer):
         """What print_attribute prints for an attribute outside alias definitions."""
         hit = self._printed.get(id(attribute))
         if hit is None:
+            plain = self._plain.get(id(attribute))
+            if plain is not None:  # (visits no alias: nothing to record)
+                return plain[1]
             hit = self._attribute_text(attribute)
             if "\n" not in hit[1]:  # (never for attributes; print_string indents the lines)
                 self._printed[id(attribute)] = hit
+                if not hit[2] and self._reuse:
+                    self._plain[id(attribute)] = hit
         if self._recording is not None:  # nested in another attribute's text
             self._recording.extend(hit[2])
         return hit[1]
@@ -234,8 +245,7 @@ class AliasPrinter(Printer):
         _, pieces, nested, depth = known[0]
         index = self._alias_index[canon] = len(self._aliases)
         self._visited[id(attr)] = (attr, index)
-        alias = _Alias("loc", True)
-        alias.depth = depth
+        alias = _Alias("loc", True, "", depth)
         self._aliases.append(alias)
         self._alias_attrs.append(attr)
         if not nested:
@@ -244,8 +254,23 @@ class AliasPrinter(Printer):
         # What _define does with a known definition: visit what it nests, in order.
         children: list[int] = []
         out = [pieces[0]]
+        visited, alias_index, definitions = self._visited, self._alias_index, self._definitions
         for (child, stem), piece in zip(nested, pieces[1:]):
-            seen = self._visited.get(id(child))
+            seen = visited.get(id(child))
+            if seen is None:
+                # (_visit's first visit of a deferrable child whose definition is known
+                # and nests nothing, inline: a callsite's file locations)
+                child_canon = (_KNOWN.get(id(child)) or fastprint._learn(child))[2]
+                child_index = alias_index.get(child_canon)
+                if child_index is None:
+                    child_known = definitions.get(child_canon)
+                    if child_known is not None and not child_known[0][2]:
+                        child_index = alias_index[child_canon] = len(self._aliases)
+                        self._aliases.append(_Alias(stem, True, child_known[0][1][0], child_known[0][3]))
+                        self._alias_attrs.append(child)
+                if child_index is not None:
+                    visited[id(child)] = (child, child_index)
+                    seen = (child, child_index)
             if seen is None:
                 saved = self._frames, self._children
                 self._frames, self._children, self._deferrable = [0], children, True
@@ -298,24 +323,23 @@ class AliasPrinter(Printer):
     def finish(self, body: str, debuginfo: bool) -> str:
         """Alias definitions before (and, with debug info, after) the printed `body`."""
         aliases = self._aliases
-        order = [i for _, _, i in sorted([(a.depth, a.stem, i) for i, a in enumerate(aliases)])]
+        # By depth, then stem, then first visit (a stable sort of the visit order).
+        order = sorted(range(len(aliases)), key=[*zip(map(_DEPTH, aliases), map(_STEM, aliases))].__getitem__)
         names = [""] * len(order)
         counts: dict[str, int] = {}
+        before: list[str] = []
+        after: list[str] = []
         for i in order:
-            stem = aliases[i].stem
+            alias = aliases[i]
+            stem = alias.stem
             n = counts.get(stem, 0)
             counts[stem] = n + 1
-            names[i] = f"#{stem}{n if n else ''}"
-        by_ref = dict(zip(map(str, range(len(names))), names))
-
-        def sub(text: str) -> str:
-            parts = _REF.split(text)
-            parts[1::2] = map(by_ref.__getitem__, parts[1::2])
-            return "".join(parts)
-
-        before = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if not self._aliases[i].deferrable)
-        after = "".join(f"{names[i]} = {self._aliases[i].text}\n" for i in order if self._aliases[i].deferrable)
-        return sub(before) + sub(body) + "\n" + (sub(after) if debuginfo else "")
+            name = names[i] = f"#{stem}{n}" if n else f"#{stem}"
+            (after if alias.deferrable else before).append(f"{name} = {alias.text}\n")
+        # One pass over the whole text puts the names in place of the placeholders.
+        parts = _REF.split("".join(before) + body + "\n" + ("".join(after) if debuginfo else ""))
+        parts[1::2] = map(names.__getitem__, map(int, parts[1::2]))
+        return "".join(parts)
 
     def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
         """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""

@@ -16,28 +16,33 @@ class SourceMap:
     original: str
     columns: ColumnMap = field(default_factory=ColumnMap)
     line_offset: int = 0  # lines before this chunk (--split-input-file)
-    _line_starts: list[int] = field(default_factory=list, init=False)
+    _starts: list[int] | None = field(default=None, init=False)  # computed on first use (a diagnostic)
 
-    def __post_init__(self) -> None:
-        starts = [0]
-        find = self.original.find
-        i = find("\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
-        self._line_starts = starts
+    @property
+    def _line_starts(self) -> list[int]:
+        if self._starts is None:
+            starts = [0]
+            find = self.original.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._starts = starts
+        return self._starts
 
     def locate(self, parsed_offset: int) -> tuple[int, int]:
         off = min(self.columns.original_offset(parsed_offset), len(self.original))
-        line = bisect.bisect_right(self._line_starts, off) - 1
-        return line + 1 + self.line_offset, off - self._line_starts[line] + 1
+        starts = self._line_starts
+        line = bisect.bisect_right(starts, off) - 1
+        return line + 1 + self.line_offset, off - starts[line] + 1
 
     def line_text(self, line: int) -> str:
         i = line - 1 - self.line_offset
-        if not 0 <= i < len(self._line_starts):
+        starts = self._line_starts
+        if not 0 <= i < len(starts):
             return ""
-        end = self.original.find("\n", self._line_starts[i])
-        return self.original[self._line_starts[i] : end if end >= 0 else None]
+        end = self.original.find("\n", starts[i])
+        return self.original[starts[i] : end if end >= 0 else None]
 
 
 @dataclass

@@ -58,10 +58,7 @@ def _func_args(printer: TTGIRPrinter, op: Any) -> str | None:
             return None
         part = f"%{name}: {attribute_text(arg.type)}"
         if arg_attrs is not None and (attrs := arg_attrs.data[i].data):
-            dict_text = printer.attr_dict_text(attrs)
-            if dict_text is None:
-                return None
-            part += " " + dict_text
+            part += " " + printer.attr_dict_text(attrs)
         if debuginfo:
             part += " " + attribute_text(arg.location)
         parts.append(part)

@@ -55,8 +55,12 @@ def use(p: MemoParser, name: str, index: int, start: int, type: Attribute):  # t
     type object directly, anything else (forward references, type clashes) through the
     parser's resolve_operand, which records and reports them."""
     values = p.ssa_values.get(name)
-    if values is not None and index < len(values) and values[index].type is type:
-        return values[index]
+    if values is not None and index < len(values):
+        value = values[index]
+        # (what resolve_operand returns for a defined value of an equal type; types computed
+        # from others, a load's result, a pointer's base, are equal but other objects)
+        if value._type is type or value._type == type:
+            return value
     return p.resolve_operand(UnresolvedOperand(Span(start, start + 1 + len(name), p.lexer.input), index), type)
 
 

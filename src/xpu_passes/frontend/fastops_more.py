@@ -40,28 +40,34 @@ def _i32(value: int) -> Attribute:
     return found
 
 
+# One type of a list: no `,` outside `<...>` (nested up to 4 deep; deeper: xDSL reads it).
+_NEST = r"[^<>]*"
+for _ in range(4):
+    _NEST = rf"(?:[^<>]|<{_NEST}>)*"
+_ONE_TYPE = re.compile(rf"(?:[^,<>]|<{_NEST}>)+")
+
+
 def _type_list(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
     """`T1, T2, ...`: split at the commas outside `<...>`."""
     text = p._text[start:end]
     if "(" in text or "-" in text or '"' in text:
         return None  # function types, `->`, strings: leave it to xDSL
     out: list[Attribute] = []
-    depth, cut = 0, 0
-    for i, c in enumerate(text):
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            depth -= 1
-        elif c == "," and depth == 0:
-            if text[i + 1 : i + 2] != " ":
-                return None
-            t = p.fast_type(start + cut, start + i)
-            if t is None:
-                return None
-            out.append(t)
-            cut = i + 2
-    t = p.fast_type(start + cut, end)
-    return None if t is None else out + [t]
+    pos, n, match = 0, len(text), _ONE_TYPE.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return None
+        t = p.fast_type(start + pos, start + m.end())
+        if t is None:
+            return None
+        out.append(t)
+        pos = m.end()
+        if pos == n:
+            return out
+        if not text.startswith(", ", pos):
+            return None
+        pos += 2
 
 
 def _return(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:

@@ -240,11 +240,6 @@ def _learn(attr: Attribute) -> tuple[Attribute, int, int, Attribute]:
     return entry
 
 
-def hash_of(attr: Attribute) -> int:
-    """`hash(attr)`, computed once per attribute object."""
-    return (_known.get(id(attr)) or _learn(attr))[1]
-
-
 def canonical_id(attr: Attribute) -> int:
     """The id of `canonical(attr)`."""
     return (_known.get(id(attr)) or _learn(attr))[2]

@@ -12,15 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
-    TensorType,
-)
+from xdsl.dialects.builtin import IndexType, TensorType, bf16, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute
 
 _SCALAR = r"(?:i1|i8|i16|i32|i64|f16|bf16|f32|f64|index)(?![\w$.])"
@@ -34,9 +26,12 @@ TYPE_TEXT = re.compile(rf"{_TENSOR}|!tt\.ptr<{_TENSOR}{_SPACE}>|{_PTR}|{_SCALAR}
 _TENSOR_PARTS = re.compile(rf"tensor<((?:[0-9]+x)+)(.*?)(?:, ({_ENCODING}))?>")
 _PTR_PARTS = re.compile(r"!tt\.ptr<(.*?)(?:, ([0-9]+))?>")
 
-_SCALARS: dict[str, Callable[[], Attribute]] = {
-    **{f"i{w}": (lambda w=w: IntegerType(w)) for w in (1, 8, 16, 32, 64)},
-    "f16": Float16Type, "bf16": BFloat16Type, "f32": Float32Type, "f64": Float64Type, "index": IndexType,
+# xDSL's own objects (`builtin.i32`...): the types the fast op parsers pass for operands
+# (`tt.make_tensor_ptr`'s i64 shape) are then the very objects defining ops' results have,
+# so fastops.use finds them by identity.
+_SCALARS: dict[str, Attribute] = {
+    "i1": i1, "i8": i8, "i16": i16, "i32": i32, "i64": i64,
+    "f16": f16, "bf16": bf16, "f32": f32, "f64": f64, "index": IndexType(),
 }  # fmt: skip
 
 
@@ -48,7 +43,7 @@ def build_type(
     `encoding` gives the attribute of an encoding's text, `pointer` the class of `!tt.ptr`."""
     scalar = _SCALARS.get(text)
     if scalar is not None:
-        return scalar()
+        return scalar
     if text.startswith("tensor<"):
         m = _TENSOR_PARTS.fullmatch(text)
         if m is None:

@@ -126,8 +126,13 @@ def dependency_order(defs: list[LocDef]) -> list[LocDef]:
 
     Unknown references and cycles are left for the parser to report.
     """
-    if not any(d.refs for d in defs):
-        return defs  # (the usual case: file locations only)
+    seen: set[str] = set()
+    for d in defs:  # (the usual case: MLIR prints an alias after those it refers to)
+        if d.refs and not seen.issuperset(d.refs):
+            break
+        seen.add(d.name)
+    else:
+        return defs
     by_name = {d.name: d for d in defs}
     done: set[str] = set()
     order: list[LocDef] = []

@@ -38,6 +38,7 @@ from xpu_passes.frontend.spelling import Spelling, denormalize
 
 _BARE_NAME = MLIRLexer.bare_identifier_regex  # a key printed without quotes
 GENERIC_WITH_ARG_LOCS = frozenset(("scf.for", "scf.while"))  # block_arg_locs, see the module docstring
+_KEY_TEXTS: dict[str, str] = {}  # attribute name -> its printed text (attr_dict_text)
 
 
 @dataclass(eq=False, repr=False)
@@ -79,22 +80,37 @@ class TTGIRPrinter(AliasPrinter):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's attribute dictionaries are sorted by name, as printed (`triton_intel_gpu.`
         # sorts before `ttg.`, `ttig.` after).
-        if self._slots is None and self._frames is None and not self.printing_location:
-            text = self.attr_dict_text(attr_dict)
-            if text is not None:
-                self.print_string(text)
-                return
+        if self._reuse and self._slots is None and self._frames is None and not self.printing_location:
+            self.print_string(self.attr_dict_text(attr_dict))
+            return
         super().print_attr_dict(dict(sorted(attr_dict.items(), key=self._printed_name)))
 
-    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str | None:
+    def attr_dict_text(self, attr_dict: Mapping[str, Attribute]) -> str:
         """xDSL's print_attr_dict in one string, the values' texts reused (outside alias
-        definitions and capture); None for a key that needs quotes."""
+        definitions and capture)."""
         parts = []
-        for name, value in sorted(attr_dict.items(), key=self._printed_name):
-            if _BARE_NAME.fullmatch(name) is None:
-                return None
-            parts.append(name if isinstance(value, UnitAttr) else f"{name} = {self.attribute_text(value)}")
+        items = attr_dict.items()
+        for name, value in sorted(items, key=self._printed_name) if len(items) > 1 else items:
+            key = _KEY_TEXTS.get(name) or self._key_text(name)
+            parts.append(key if isinstance(value, UnitAttr) else f"{key} = {self.attribute_text(value)}")
         return "{" + ", ".join(parts) + "}"
+
+    def _key_text(self, name: str) -> str:
+        """An attribute name as xDSL prints it (quoted unless a bare identifier), kept."""
+        if _BARE_NAME.fullmatch(name) is not None:
+            text = name
+        else:
+            saved = self.stream, self._current_column
+            self.stream = StringIO()
+            try:
+                self.print_string_literal(name)
+                text = self.stream.getvalue()  # type: ignore[union-attr]
+            finally:
+                self.stream, self._current_column = saved
+        if len(_KEY_TEXTS) > 10_000:
+            _KEY_TEXTS.clear()
+        _KEY_TEXTS[name] = text
+        return text
 
     def _printed_name(self, item: tuple[str, Attribute]) -> str:
         name = item[0]
@@ -152,7 +168,11 @@ class TTGIRPrinter(AliasPrinter):
     def _op_line(self, op: Operation) -> str | None:
         """The op's whole text when its form has a template (fastprint), else None. Its
         location is visited first (MLIR visits an op's location before its contents)."""
-        loc = self.visit_op_location(op.location) if self.print_debuginfo and self.use_aliases else None
+        if self.print_debuginfo and self.use_aliases:
+            seen = self._visited.get(id(op.location))  # (visit_op_location's first step, inline)
+            loc = self.visit_op_location(op.location) if seen is None else seen[1]
+        else:
+            loc = None
         cls = op.__class__
         generic = self._generic_by_class.get(cls)
         if generic is None:
@@ -166,9 +186,17 @@ class TTGIRPrinter(AliasPrinter):
         text = fastprint.op_text(self, op, generic, self._templates)
         if text is None:
             return None
-        head = self._results_text(op)
-        if head is None:
-            return None
+        results = op.results
+        if len(results) == 1:  # (_results_text's usual case, inline)
+            (result,) = results
+            name = self._names.get(id(result))
+            if name is None:
+                return None
+            head = f"%{name} = "
+        else:
+            head = self._results_text(op)
+            if head is None:
+                return None
         if not self.print_debuginfo:
             return head + text
         if loc is not None:
@@ -338,6 +366,7 @@ def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool
         printer._templates = fastprint.table(("ops", generic, not local_scope, mode))  # (texts in templates)
         printer._attr_texts = fastprint.table(("attributes", not local_scope, mode))
         printer._definitions = fastprint.table(("definitions", mode))
+        printer._plain = fastprint.table(("plain", not local_scope, mode))
     printer._names = ssa_name_ids(op, generic)
     printer.print_op(op)
     text = body.getvalue()

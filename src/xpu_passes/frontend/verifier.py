@@ -173,7 +173,7 @@ class _Walk:
             if op.parent is not None and op not in position:
                 for i, sibling in enumerate(op.parent.ops):
                     position[sibling] = i
-            for index, operand in enumerate(op.operands):
+            for index, operand in enumerate(op._operands):  # (`operands` builds a view per call)
                 if not _dominates(operand, op, position, self.doms):
                     raise self.parsed.error_at(op, f"'{name}' op operand #{index} does not dominate this use")
         if name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily
