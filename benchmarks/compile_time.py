@@ -127,7 +127,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
     roundtrip.TIMES = times if p is not None else None
-    pipeline.SKIP_IDLE_ROUND_TRIPS = skip
+    pipeline.SKIP_IDLE_ROUND_TRIPS = roundtrip.SKIP_REPEATS = skip
     pipeline.REUSE_MODULES = REUSE
     if collect:
         gc.collect()
@@ -153,7 +153,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
         gc.callbacks.remove(GC)
         GC.stage = "other"
         roundtrip.TIMES = None
-        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = True
+        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = roundtrip.SKIP_REPEATS = True
 
 
 RLC = pipeline.RLC
@@ -162,7 +162,8 @@ REUSE = True  # --no-reuse: False
 
 def phases(total: float, times: dict[str, float]) -> dict[str, float]:
     rlc = times.get(f"pass:{RLC}", 0.0)
-    other = sum(v for k, v in times.items() if k.startswith("pass:") and k != f"pass:{RLC}")
+    # with the check that skips a repeated run (roundtrip.REPEATS)
+    other = sum(v for k, v in times.items() if k.startswith("pass:") and k != f"pass:{RLC}") + times.get("repeat_check", 0.0)
     parse = times.get("parse", 0.0) + times.get("triton_print", 0.0)
     printing = times.get("print", 0.0) + times.get("triton_parse", 0.0)
     plugin = times.get("plugin", 0.0)
@@ -171,7 +172,8 @@ def phases(total: float, times: dict[str, float]) -> dict[str, float]:
             "ops": times.get("ops", 0), "parse_only": times.get("parse", 0.0), "print_only": times.get("print", 0.0),
             "triton_print": times.get("triton_print", 0.0), "triton_parse": times.get("triton_parse", 0.0),
             "round_trips": times.get("round_trips", 0),
-            **{k: times.get(k, 0) for k in ("reused", "reuse_misses", "handed_back", "pass_managers")},
+            **{k: times.get(k, 0) for k in ("reused", "reuse_misses", "handed_back", "pass_managers", "repeat_check",
+                                            "repeats_skipped")},
             **{k: v for k, v in times.items() if k.startswith("pass:")}}
 
 
@@ -256,7 +258,9 @@ def report(rows: list[Row], label: str) -> None:
     print(f"sums over the kernels: native {native * ms:.0f} ms; ours: "
           + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
     passes = sorted({k for r in rows for k in r.phases if k.startswith("pass:")})
-    print("our passes: " + ", ".join(f"{k[5:]} {sum(r.phases.get(k, 0.0) for r in rows) * ms:.0f} ms" for k in passes))
+    print("our passes: " + ", ".join(f"{k[5:]} {sum(r.phases.get(k, 0.0) for r in rows) * ms:.0f} ms" for k in passes)
+          + f"; repeated runs skipped: {sum(r.phases.get('repeats_skipped', 0) for r in rows):.0f}, their check "
+          f"{sum(r.phases.get('repeat_check', 0.0) for r in rows) * ms:.0f} ms (in other passes)")
     count = {k: sum(r.phases.get(k, 0) for r in rows) for k in ("reused", "reuse_misses", "handed_back",
                                                                 "pass_managers")}
     print(f"round trips: {sum(r.phases['round_trips'] for r in rows):.0f} ({count['reused']:.0f} took our previous "
@@ -417,16 +421,16 @@ def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) 
         for skip in (False, True):
             mod, opts, backend = corpus.make_ttir_module(spec, cfg)
             mod = backend.make_ttir(mod, {}, opts)
-            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = {}, skip
+            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = {}, skip, skip
             try:
                 mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
-                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0))
+                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0), roundtrip.TIMES.get("repeats_skipped", 0))
             finally:
-                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = None, True
+                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = None, True, True
         same = out[False][0] == out[True][0]
         differ += not same
         print(f"{spec.name} {cfg.name}: round trips {out[False][1]:.0f} -> {out[True][1]:.0f}, "
-              f"TTGIR {'identical' if same else 'DIFFERENT'}")
+              f"repeated runs skipped {out[True][2]:.0f}, TTGIR {'identical' if same else 'DIFFERENT'}")
     print(f"{differ} of {len(kernels)} differ")
     return differ
 
