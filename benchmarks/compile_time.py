@@ -24,17 +24,21 @@ to lower?); `--native-only` compiles only natively in a process that never runs 
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
                                       [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
-                                      [--no-skip | --compare-skip] [--profile-only] [--dump-ttgir DIR]
+                                      [--no-skip | --compare-skip | --compare-repeats] [--profile-only]
+                                      [--dump-ttgir DIR]
                                       [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
                                       [--no-reuse]
 
 `--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
-`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
-measures both, interleaved with native, and prints both tables (before/after figures);
+`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
+pass in a round trip (roundtrip.SKIP_REPEATS off); `--compare-skip` measures both, interleaved with
+native, and prints both tables (before/after figures); `--compare-repeats` the same for the repeated
+runs alone (idle round trips skipped on both sides);
 `--cpu` measures this process's CPU time instead of wall time (steadier when other jobs share
-the machine; triton's passes run in this thread). `--check-skip` only checks that skipping changes no kernel's TTGIR (exit 1 if one differs):
-run it after changing a pass that pipeline.NEEDS_TEXT makes claims about. `--dump-ttgir DIR` writes
+the machine; triton's passes run in this thread). `--check-skip` only checks that skipping (idle round trips, repeated runs) changes no kernel's
+TTGIR (exit 1 if one differs): run it after changing a pass that pipeline.NEEDS_TEXT or
+roundtrip.REPEATS makes claims about. `--dump-ttgir DIR` writes
 each kernel's final TTGIR with ours (strict) to DIR/<kernel>__<config>.ttgir and exits: run it on two
 versions and `diff -r` the directories to show a change leaves every kernel's TTGIR as it was.
 """
@@ -127,7 +131,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
     roundtrip.TIMES = times if p is not None else None
-    pipeline.SKIP_IDLE_ROUND_TRIPS = roundtrip.SKIP_REPEATS = skip
+    pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = skip or ONLY_REPEATS, skip
     pipeline.REUSE_MODULES = REUSE
     if collect:
         gc.collect()
@@ -158,6 +162,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
 
 RLC = pipeline.RLC
 REUSE = True  # --no-reuse: False
+ONLY_REPEATS = False  # --compare-repeats: "no skipping" still skips idle round trips, runs every repeated pass
 
 
 def phases(total: float, times: dict[str, float]) -> dict[str, float]:
@@ -461,6 +466,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
     ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (pipeline.REUSE_MODULES off)")
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
+    ap.add_argument("--compare-repeats", action="store_true",
+                    help="measure with and without skipping repeated runs of a pass (roundtrip.REPEATS) alone")
     ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
     ap.add_argument("--warmup", type=int, default=0, help="untimed rounds over every kernel, both sides, first")
@@ -473,8 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
-    global REUSE
+    global REUSE, ONLY_REPEATS
     REUSE = not args.no_reuse
+    ONLY_REPEATS = args.compare_repeats
 
     from xpu_passes import triton_plugin
 
@@ -499,10 +507,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile_only:
         profile(kernels, p, args.top or 20)
         return 0
-    skips = (False, True) if args.compare_skip else (not args.no_skip,)
+    skips = (False, True) if args.compare_skip or args.compare_repeats else (not args.no_skip,)
     by_skip = run(kernels, p, args.repeat, skips, noise=not args.no_noise, warmup=args.warmup)
     for skip in skips:
-        report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips' if skip else 'every round trip'}")
+        off = "every repeated run" if args.compare_repeats else "every round trip"
+        report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips and repeated runs' if skip else off}")
     rows = by_skip[skips[-1]]
     if args.csv:
         with open(args.csv, "w", newline="") as f:
