@@ -27,8 +27,11 @@ to lower?); `--native-only` compiles only natively in a process that never runs 
                                       [--no-skip | --compare-skip | --compare-repeats] [--profile-only]
                                       [--dump-ttgir DIR]
                                       [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
-                                      [--no-reuse]
+                                      [--no-reuse] [--long-process KERNEL [--rounds N]]
 
+`--long-process KERNEL [--rounds N]` times KERNEL alone and after N passes over the set compiled
+as a user's process would (no collections of ours), native alongside as the control, with Python's
+GC per generation, the tracked objects and what one full collection costs.
 `--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
@@ -405,6 +408,57 @@ def lower_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, 
     print(f"\nsums: native {sums[0] * ms:.0f} ms, ours {sums[1] * ms:.0f} ms")
 
 
+def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, probe_name: str, rounds: int,
+                 repeat: int) -> None:
+    """Does a kernel compile slower late in a long process? `probe_name`'s first config, ours and native
+    interleaved (`repeat` each, 2nd best), alone, then after each of `rounds` passes over `kernels`
+    compiled as a user's process does (no collections of ours: Python's GC as it comes). Native is the
+    control: a slowdown both sides share is the process's or the machine's, not our tables'."""
+    spec, cfg = next((s, c) for s, c in kernels if s.name == probe_name)
+    ms = 1e3
+    stats = {"n": [0, 0, 0], "t": [0.0, 0.0, 0.0], "t0": 0.0}
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            stats["t0"] = roundtrip.CLOCK()
+            return
+        stats["n"][info["generation"]] += 1
+        stats["t"][info["generation"]] += roundtrip.CLOCK() - stats["t0"]
+
+    def probe(label: str) -> None:
+        nat, ours = [], []
+        for _ in range(repeat):
+            nat.append(compile_once(spec, cfg, None)[0])
+            total, times, _ = compile_once(spec, cfg, p)
+            ours.append((total, phases(total, times)))
+        second = sorted(ours, key=lambda x: x[0])[min(1, repeat - 1)]
+        ph = second[1]
+        t = roundtrip.CLOCK()
+        gc.collect()
+        full = roundtrip.CLOCK() - t
+        print(f"| {label} | {sorted(nat)[min(1, repeat - 1)] * ms:.1f} | {second[0] * ms:.1f} | {ph['parse'] * ms:.1f} "
+              f"| {ph['rlc'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['native'] * ms:.1f} | {len(gc.get_objects())} "
+              f"| {full * ms:.0f} |", flush=True)
+
+    print(f"\n## Long process: {spec.name} {cfg.name}, 2nd best of {repeat} (ms)\n")
+    print("| when | native | ours | parse | RLC | print | native part | tracked objects | a full collection |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    probe("alone")
+    gc.callbacks.append(on_gc)
+    try:
+        for r in range(rounds):
+            stats["n"], stats["t"] = [0, 0, 0], [0.0, 0.0, 0.0]
+            t = roundtrip.CLOCK()
+            for s, c in kernels:
+                compile_once(s, c, p, collect=False)
+            took = roundtrip.CLOCK() - t
+            gc_line = (f"{len(kernels)} compiles in {took:.1f} s, Python's GC {sum(stats['t']):.2f} s: collections per "
+                       f"generation {stats['n']}, seconds {[round(x, 2) for x in stats['t']]}")
+            probe(f"after {r + 1} x {len(kernels)} ({gc_line})")
+    finally:
+        gc.callbacks.remove(on_gc)
+
+
 def dump_ttgir(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, out: str) -> None:
     """Each kernel's final TTGIR with ours (strict), one file per kernel/config."""
     from pathlib import Path
@@ -478,6 +532,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lower-only", action="store_true",
                     help="only time make_llir on native's final TTGIR and on ours (interleaved, best of --repeat)")
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
+    ap.add_argument("--long-process", metavar="KERNEL",
+                    help="time KERNEL (ours and native) alone, then after --rounds passes over the kernels, and exit")
+    ap.add_argument("--rounds", type=int, default=1, help="passes over the kernels for --long-process")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
     global REUSE, ONLY_REPEATS
@@ -495,6 +552,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if check_skip(kernels, p) else 0
     if args.dump_ttgir:
         dump_ttgir(kernels, p, args.dump_ttgir)
+        return 0
+    if args.long_process:
+        every = [(s, c) for s in corpus.SETS[args.set] for c in s.configs]  # --only names the probe, not the load
+        long_process(every, p, args.long_process, args.rounds, max(args.repeat, 2))
         return 0
     if args.lower_only:
         lower_only(kernels, p, args.repeat)
