@@ -27,9 +27,9 @@ to lower?); `--native-only` compiles only natively in a process that never runs 
                                       [--no-skip | --compare-skip | --compare-repeats] [--profile-only]
                                       [--dump-ttgir DIR]
                                       [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
-                                      [--no-reuse] [--long-process KERNEL [--rounds N]]
+                                      [--no-reuse] [--long-process KERNEL[:CONFIG] [--rounds N]]
 
-`--long-process KERNEL [--rounds N]` times KERNEL alone and after N passes over the set compiled
+`--long-process KERNEL[:CONFIG] [--rounds N]` times KERNEL (its first config by default) alone and after N passes over the set compiled
 as a user's process would (no collections of ours), native alongside as the control, with Python's
 GC per generation, the tracked objects and what one full collection costs.
 `--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
@@ -414,7 +414,8 @@ def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan
     interleaved (`repeat` each, 2nd best), alone, then after each of `rounds` passes over `kernels`
     compiled as a user's process does (no collections of ours: Python's GC as it comes). Native is the
     control: a slowdown both sides share is the process's or the machine's, not our tables'."""
-    spec, cfg = next((s, c) for s, c in kernels if s.name == probe_name)
+    name, _, config = probe_name.partition(":")
+    spec, cfg = next((s, c) for s, c in kernels if s.name == name and config in ("", c.name))
     ms = 1e3
     stats = {"n": [0, 0, 0], "t": [0.0, 0.0, 0.0], "t0": 0.0}
 
@@ -532,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lower-only", action="store_true",
                     help="only time make_llir on native's final TTGIR and on ours (interleaved, best of --repeat)")
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
-    ap.add_argument("--long-process", metavar="KERNEL",
+    ap.add_argument("--long-process", metavar="KERNEL[:CONFIG]",
                     help="time KERNEL (ours and native) alone, then after --rounds passes over the kernels, and exit")
     ap.add_argument("--rounds", type=int, default=1, help="passes over the kernels for --long-process")
     args = ap.parse_args(argv)
