@@ -28,10 +28,13 @@ to lower?); `--native-only` compiles only natively in a process that never runs 
                                       [--dump-ttgir DIR]
                                       [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
                                       [--no-reuse] [--long-process KERNEL[:CONFIG] [--rounds N]]
+                                      [--native-changes]
 
 `--long-process KERNEL[:CONFIG] [--rounds N]` times KERNEL (its first config by default) alone and after N passes over the set compiled
 as a user's process would (no collections of ours), native alongside as the control, with Python's
 GC per generation, the tracked objects and what one full collection costs.
+`--native-changes` compares triton's print of our output of each round trip with the next round
+trip's input (renumbering only? op order? conversions added or removed? which op kinds?).
 `--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
 `--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
@@ -54,6 +57,7 @@ import csv
 import gc
 import io
 import pstats
+import re
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -460,6 +464,63 @@ def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan
         gc.callbacks.remove(on_gc)
 
 
+_SSA = re.compile(r"%[A-Za-z0-9_#]+|\^bb\d+|loc\([^()]*(\([^()]*\))?[^()]*\)|#loc\d*")
+_OP = re.compile(r'(?:= )?"?([a-z_]+\.[a-z_.]+)')
+
+
+def _normalized_ops(text: str) -> list[str]:
+    """The op lines of a TTGIR text without SSA names, block labels and locations."""
+    return [_SSA.sub("%", line).strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def native_changes(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) -> None:
+    """What triton's passes between two of our round trips change: triton's print of our output of
+    round trip k against the input of round trip k+1, per kernel, classified (renumbering only, op
+    order only, ops changed) with the conversions and the op kinds removed and added."""
+    import collections
+
+    trips: list[tuple[str, str, str]] = []  # (our first pass, input text, triton's print of our output)
+    inner = pipeline.run_python
+
+    def run(mod: Any, passes: Any, text: str | None = None, session: Any = None) -> Any:
+        text = str(mod) if text is None else text
+        out = inner(mod, passes, text, session)
+        trips.append((passes[0][0], text, str(out)))
+        return out
+
+    pipeline.run_python = run  # type: ignore[assignment]
+    kinds: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
+    removed: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    added: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    try:
+        for spec, cfg in kernels:
+            trips.clear()
+            mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+            mod = backend.make_ttir(mod, {}, opts)
+            compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+            for k, ((_, _, ours), (_, text, _)) in enumerate(zip(trips, trips[1:])):
+                a, b = _normalized_ops(ours), _normalized_ops(text)
+                gone, new = collections.Counter(a) - collections.Counter(b), collections.Counter(b) - collections.Counter(a)
+                kind = ("identical" if ours == text else "renumbering only" if a == b
+                        else "op order only" if not gone and not new else "ops changed")
+                cvt = [f"{sign}{sum('convert_layout' in x for x in c.elements())} conversions"
+                       for sign, c in (("-", gone), ("+", new)) if any("convert_layout" in x for x in c)]
+                where = f"round trip {k + 1} -> {k + 2} of {len(trips)}"
+                kinds[(where, f"{kind}{', ' if cvt else ''}{' '.join(cvt)}")].append(f"{spec.name} {cfg.name}")
+                for line in gone.elements():
+                    removed[where][m.group(1) if (m := _OP.search(line)) else line[:20]] += 1
+                for line in new.elements():
+                    added[where][m.group(1) if (m := _OP.search(line)) else line[:20]] += 1
+    finally:
+        pipeline.run_python = inner  # type: ignore[assignment]
+    print("\n## What triton's passes change between two of our round trips\n")
+    for (where, kind), names in sorted(kinds.items()):
+        print(f"- {where}: {kind}: {len(names)} kernels ({', '.join(names[:4])}{' ...' if len(names) > 4 else ''})")
+    for where in sorted(removed.keys() | added.keys()):
+        print(f"- {where}, op kinds removed: {dict(removed[where].most_common(10))}; added: "
+              f"{dict(added[where].most_common(10))}")
+
+
 def dump_ttgir(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, out: str) -> None:
     """Each kernel's final TTGIR with ours (strict), one file per kernel/config."""
     from pathlib import Path
@@ -535,6 +596,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
     ap.add_argument("--long-process", metavar="KERNEL[:CONFIG]",
                     help="time KERNEL (ours and native) alone, then after --rounds passes over the kernels, and exit")
+    ap.add_argument("--native-changes", action="store_true",
+                    help="what triton's passes change between two of our round trips, per kernel, and exit")
     ap.add_argument("--rounds", type=int, default=1, help="passes over the kernels for --long-process")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
@@ -553,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if check_skip(kernels, p) else 0
     if args.dump_ttgir:
         dump_ttgir(kernels, p, args.dump_ttgir)
+        return 0
+    if args.native_changes:
+        native_changes(kernels, p)
         return 0
     if args.long_process:
         every = [(s, c) for s in corpus.SETS[args.set] for c in s.configs]  # --only names the probe, not the load
