@@ -24,17 +24,27 @@ to lower?); `--native-only` compiles only natively in a process that never runs 
 
     python benchmarks/compile_time.py [--repeat 3] [--pipeline xpu|xpu:raise_block_pointer|TEXT]
                                       [--set core|workloads|all] [--only KERNEL] [--top 20] [--csv out.csv]
-                                      [--no-skip | --compare-skip] [--profile-only] [--dump-ttgir DIR]
+                                      [--no-skip | --compare-skip | --compare-repeats] [--profile-only]
+                                      [--dump-ttgir DIR]
                                       [--warmup N] [--no-noise] [--lower-only] [--native-only] [--cpu]
-                                      [--no-reuse]
+                                      [--no-reuse] [--long-process KERNEL[:CONFIG] [--rounds N]]
+                                      [--native-changes]
 
+`--long-process KERNEL[:CONFIG] [--rounds N]` times KERNEL (its first config by default) alone and after N passes over the set compiled
+as a user's process would (no collections of ours), native alongside as the control, with Python's
+GC per generation, the tracked objects and what one full collection costs.
+`--native-changes` compares triton's print of our output of each round trip with the next round
+trip's input (renumbering only? op order? conversions added or removed? which op kinds?).
 `--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
-`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off); `--compare-skip`
-measures both, interleaved with native, and prints both tables (before/after figures);
+`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
+pass in a round trip (roundtrip.SKIP_REPEATS off); `--compare-skip` measures both, interleaved with
+native, and prints both tables (before/after figures); `--compare-repeats` the same for the repeated
+runs alone (idle round trips skipped on both sides);
 `--cpu` measures this process's CPU time instead of wall time (steadier when other jobs share
-the machine; triton's passes run in this thread). `--check-skip` only checks that skipping changes no kernel's TTGIR (exit 1 if one differs):
-run it after changing a pass that pipeline.NEEDS_TEXT makes claims about. `--dump-ttgir DIR` writes
+the machine; triton's passes run in this thread). `--check-skip` only checks that skipping (idle round trips, repeated runs) changes no kernel's
+TTGIR (exit 1 if one differs): run it after changing a pass that pipeline.NEEDS_TEXT or
+roundtrip.REPEATS makes claims about. `--dump-ttgir DIR` writes
 each kernel's final TTGIR with ours (strict) to DIR/<kernel>__<config>.ttgir and exits: run it on two
 versions and `diff -r` the directories to show a change leaves every kernel's TTGIR as it was.
 """
@@ -47,6 +57,7 @@ import csv
 import gc
 import io
 import pstats
+import re
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -127,7 +138,7 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
     roundtrip.TIMES = times if p is not None else None
-    pipeline.SKIP_IDLE_ROUND_TRIPS = skip
+    pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = skip or ONLY_REPEATS, skip
     pipeline.REUSE_MODULES = REUSE
     if collect:
         gc.collect()
@@ -153,16 +164,18 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
         gc.callbacks.remove(GC)
         GC.stage = "other"
         roundtrip.TIMES = None
-        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = True
+        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = roundtrip.SKIP_REPEATS = True
 
 
 RLC = pipeline.RLC
 REUSE = True  # --no-reuse: False
+ONLY_REPEATS = False  # --compare-repeats: "no skipping" still skips idle round trips, runs every repeated pass
 
 
 def phases(total: float, times: dict[str, float]) -> dict[str, float]:
     rlc = times.get(f"pass:{RLC}", 0.0)
-    other = sum(v for k, v in times.items() if k.startswith("pass:") and k != f"pass:{RLC}")
+    # with the check that skips a repeated run (roundtrip.REPEATS)
+    other = sum(v for k, v in times.items() if k.startswith("pass:") and k != f"pass:{RLC}") + times.get("repeat_check", 0.0)
     parse = times.get("parse", 0.0) + times.get("triton_print", 0.0)
     printing = times.get("print", 0.0) + times.get("triton_parse", 0.0)
     plugin = times.get("plugin", 0.0)
@@ -171,7 +184,8 @@ def phases(total: float, times: dict[str, float]) -> dict[str, float]:
             "ops": times.get("ops", 0), "parse_only": times.get("parse", 0.0), "print_only": times.get("print", 0.0),
             "triton_print": times.get("triton_print", 0.0), "triton_parse": times.get("triton_parse", 0.0),
             "round_trips": times.get("round_trips", 0),
-            **{k: times.get(k, 0) for k in ("reused", "reuse_misses", "handed_back", "pass_managers")},
+            **{k: times.get(k, 0) for k in ("reused", "reuse_misses", "handed_back", "pass_managers", "repeat_check",
+                                            "repeats_skipped")},
             **{k: v for k, v in times.items() if k.startswith("pass:")}}
 
 
@@ -256,7 +270,9 @@ def report(rows: list[Row], label: str) -> None:
     print(f"sums over the kernels: native {native * ms:.0f} ms; ours: "
           + ", ".join(f"{k} {v * ms:.0f} ms" for k, v in total.items()))
     passes = sorted({k for r in rows for k in r.phases if k.startswith("pass:")})
-    print("our passes: " + ", ".join(f"{k[5:]} {sum(r.phases.get(k, 0.0) for r in rows) * ms:.0f} ms" for k in passes))
+    print("our passes: " + ", ".join(f"{k[5:]} {sum(r.phases.get(k, 0.0) for r in rows) * ms:.0f} ms" for k in passes)
+          + f"; repeated runs skipped: {sum(r.phases.get('repeats_skipped', 0) for r in rows):.0f}, their check "
+          f"{sum(r.phases.get('repeat_check', 0.0) for r in rows) * ms:.0f} ms (in other passes)")
     count = {k: sum(r.phases.get(k, 0) for r in rows) for k in ("reused", "reuse_misses", "handed_back",
                                                                 "pass_managers")}
     print(f"round trips: {sum(r.phases['round_trips'] for r in rows):.0f} ({count['reused']:.0f} took our previous "
@@ -396,6 +412,115 @@ def lower_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, 
     print(f"\nsums: native {sums[0] * ms:.0f} ms, ours {sums[1] * ms:.0f} ms")
 
 
+def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, probe_name: str, rounds: int,
+                 repeat: int) -> None:
+    """Does a kernel compile slower late in a long process? `probe_name`'s first config, ours and native
+    interleaved (`repeat` each, 2nd best), alone, then after each of `rounds` passes over `kernels`
+    compiled as a user's process does (no collections of ours: Python's GC as it comes). Native is the
+    control: a slowdown both sides share is the process's or the machine's, not our tables'."""
+    name, _, config = probe_name.partition(":")
+    spec, cfg = next((s, c) for s, c in kernels if s.name == name and config in ("", c.name))
+    ms = 1e3
+    stats = {"n": [0, 0, 0], "t": [0.0, 0.0, 0.0], "t0": 0.0}
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            stats["t0"] = roundtrip.CLOCK()
+            return
+        stats["n"][info["generation"]] += 1
+        stats["t"][info["generation"]] += roundtrip.CLOCK() - stats["t0"]
+
+    def probe(label: str) -> None:
+        nat, ours = [], []
+        for _ in range(repeat):
+            nat.append(compile_once(spec, cfg, None)[0])
+            total, times, _ = compile_once(spec, cfg, p)
+            ours.append((total, phases(total, times)))
+        second = sorted(ours, key=lambda x: x[0])[min(1, repeat - 1)]
+        ph = second[1]
+        t = roundtrip.CLOCK()
+        gc.collect()
+        full = roundtrip.CLOCK() - t
+        print(f"| {label} | {sorted(nat)[min(1, repeat - 1)] * ms:.1f} | {second[0] * ms:.1f} | {ph['parse'] * ms:.1f} "
+              f"| {ph['rlc'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['native'] * ms:.1f} | {len(gc.get_objects())} "
+              f"| {full * ms:.0f} |", flush=True)
+
+    print(f"\n## Long process: {spec.name} {cfg.name}, 2nd best of {repeat} (ms)\n")
+    print("| when | native | ours | parse | RLC | print | native part | tracked objects | a full collection |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    probe("alone")
+    gc.callbacks.append(on_gc)
+    try:
+        for r in range(rounds):
+            stats["n"], stats["t"] = [0, 0, 0], [0.0, 0.0, 0.0]
+            t = roundtrip.CLOCK()
+            for s, c in kernels:
+                compile_once(s, c, p, collect=False)
+            took = roundtrip.CLOCK() - t
+            gc_line = (f"{len(kernels)} compiles in {took:.1f} s, Python's GC {sum(stats['t']):.2f} s: collections per "
+                       f"generation {stats['n']}, seconds {[round(x, 2) for x in stats['t']]}")
+            probe(f"after {r + 1} x {len(kernels)} ({gc_line})")
+    finally:
+        gc.callbacks.remove(on_gc)
+
+
+_SSA = re.compile(r"%[A-Za-z0-9_#]+|\^bb\d+|loc\([^()]*(\([^()]*\))?[^()]*\)|#loc\d*")
+_OP = re.compile(r'(?:= )?"?([a-z_]+\.[a-z_.]+)')
+
+
+def _normalized_ops(text: str) -> list[str]:
+    """The op lines of a TTGIR text without SSA names, block labels and locations."""
+    return [_SSA.sub("%", line).strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def native_changes(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) -> None:
+    """What triton's passes between two of our round trips change: triton's print of our output of
+    round trip k against the input of round trip k+1, per kernel, classified (renumbering only, op
+    order only, ops changed) with the conversions and the op kinds removed and added."""
+    import collections
+
+    trips: list[tuple[str, str, str]] = []  # (our first pass, input text, triton's print of our output)
+    inner = pipeline.run_python
+
+    def run(mod: Any, passes: Any, text: str | None = None, session: Any = None) -> Any:
+        text = str(mod) if text is None else text
+        out = inner(mod, passes, text, session)
+        trips.append((passes[0][0], text, str(out)))
+        return out
+
+    pipeline.run_python = run  # type: ignore[assignment]
+    kinds: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
+    removed: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    added: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    try:
+        for spec, cfg in kernels:
+            trips.clear()
+            mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+            mod = backend.make_ttir(mod, {}, opts)
+            compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+            for k, ((_, _, ours), (_, text, _)) in enumerate(zip(trips, trips[1:])):
+                a, b = _normalized_ops(ours), _normalized_ops(text)
+                gone, new = collections.Counter(a) - collections.Counter(b), collections.Counter(b) - collections.Counter(a)
+                kind = ("identical" if ours == text else "renumbering only" if a == b
+                        else "op order only" if not gone and not new else "ops changed")
+                cvt = [f"{sign}{sum('convert_layout' in x for x in c.elements())} conversions"
+                       for sign, c in (("-", gone), ("+", new)) if any("convert_layout" in x for x in c)]
+                where = f"round trip {k + 1} -> {k + 2} of {len(trips)}"
+                kinds[(where, f"{kind}{', ' if cvt else ''}{' '.join(cvt)}")].append(f"{spec.name} {cfg.name}")
+                for line in gone.elements():
+                    removed[where][m.group(1) if (m := _OP.search(line)) else line[:20]] += 1
+                for line in new.elements():
+                    added[where][m.group(1) if (m := _OP.search(line)) else line[:20]] += 1
+    finally:
+        pipeline.run_python = inner  # type: ignore[assignment]
+    print("\n## What triton's passes change between two of our round trips\n")
+    for (where, kind), names in sorted(kinds.items()):
+        print(f"- {where}: {kind}: {len(names)} kernels ({', '.join(names[:4])}{' ...' if len(names) > 4 else ''})")
+    for where in sorted(removed.keys() | added.keys()):
+        print(f"- {where}, op kinds removed: {dict(removed[where].most_common(10))}; added: "
+              f"{dict(added[where].most_common(10))}")
+
+
 def dump_ttgir(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, out: str) -> None:
     """Each kernel's final TTGIR with ours (strict), one file per kernel/config."""
     from pathlib import Path
@@ -417,16 +542,16 @@ def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) 
         for skip in (False, True):
             mod, opts, backend = corpus.make_ttir_module(spec, cfg)
             mod = backend.make_ttir(mod, {}, opts)
-            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = {}, skip
+            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = {}, skip, skip
             try:
                 mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
-                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0))
+                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0), roundtrip.TIMES.get("repeats_skipped", 0))
             finally:
-                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS = None, True
+                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = None, True, True
         same = out[False][0] == out[True][0]
         differ += not same
         print(f"{spec.name} {cfg.name}: round trips {out[False][1]:.0f} -> {out[True][1]:.0f}, "
-              f"TTGIR {'identical' if same else 'DIFFERENT'}")
+              f"repeated runs skipped {out[True][2]:.0f}, TTGIR {'identical' if same else 'DIFFERENT'}")
     print(f"{differ} of {len(kernels)} differ")
     return differ
 
@@ -457,6 +582,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
     ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (pipeline.REUSE_MODULES off)")
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
+    ap.add_argument("--compare-repeats", action="store_true",
+                    help="measure with and without skipping repeated runs of a pass (roundtrip.REPEATS) alone")
     ap.add_argument("--check-skip", action="store_true", help="check that skipping changes no TTGIR, and exit")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of wall time")
     ap.add_argument("--warmup", type=int, default=0, help="untimed rounds over every kernel, both sides, first")
@@ -467,10 +594,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lower-only", action="store_true",
                     help="only time make_llir on native's final TTGIR and on ours (interleaved, best of --repeat)")
     ap.add_argument("--dump-ttgir", metavar="DIR", help="write each kernel's final TTGIR (ours) to DIR, and exit")
+    ap.add_argument("--long-process", metavar="KERNEL[:CONFIG]",
+                    help="time KERNEL (ours and native) alone, then after --rounds passes over the kernels, and exit")
+    ap.add_argument("--native-changes", action="store_true",
+                    help="what triton's passes change between two of our round trips, per kernel, and exit")
+    ap.add_argument("--rounds", type=int, default=1, help="passes over the kernels for --long-process")
     args = ap.parse_args(argv)
     roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
-    global REUSE
+    global REUSE, ONLY_REPEATS
     REUSE = not args.no_reuse
+    ONLY_REPEATS = args.compare_repeats
 
     from xpu_passes import triton_plugin
 
@@ -484,6 +617,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.dump_ttgir:
         dump_ttgir(kernels, p, args.dump_ttgir)
         return 0
+    if args.native_changes:
+        native_changes(kernels, p)
+        return 0
+    if args.long_process:
+        every = [(s, c) for s in corpus.SETS[args.set] for c in s.configs]  # --only names the probe, not the load
+        long_process(every, p, args.long_process, args.rounds, max(args.repeat, 2))
+        return 0
     if args.lower_only:
         lower_only(kernels, p, args.repeat)
         return 0
@@ -495,10 +635,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile_only:
         profile(kernels, p, args.top or 20)
         return 0
-    skips = (False, True) if args.compare_skip else (not args.no_skip,)
+    skips = (False, True) if args.compare_skip or args.compare_repeats else (not args.no_skip,)
     by_skip = run(kernels, p, args.repeat, skips, noise=not args.no_noise, warmup=args.warmup)
     for skip in skips:
-        report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips' if skip else 'every round trip'}")
+        off = "every repeated run" if args.compare_repeats else "every round trip"
+        report(by_skip[skip], f"{args.pipeline}, {'skipping idle round trips and repeated runs' if skip else off}")
     rows = by_skip[skips[-1]]
     if args.csv:
         with open(args.csv, "w", newline="") as f:

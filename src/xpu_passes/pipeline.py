@@ -12,7 +12,10 @@ raising of pointer arithmetic to block pointers on the TTIR.
 name or such a text. Native options the text leaves out come from the compile
 (`num-warps`, `num-stages`, `threads-per-warp`, target properties). Consecutive Python
 passes share one text round trip (`roundtrip.py`), consecutive native passes one pass
-manager.
+manager. In a round trip, a repeated RemoveLayoutConversions run on the module its previous,
+idle run was given is skipped (`roundtrip.REPEATS`); across round trips nothing is skipped that
+way: the native passes between two of our runs always change the text (accelerate-matmul adds
+conversions; pipelining, cse and prefetch reorder, merge and add ops in conversions' slices).
 """
 
 from __future__ import annotations

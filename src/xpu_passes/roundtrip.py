@@ -161,13 +161,72 @@ class Session:
         return kept[1], kept[2]
 
 
+# A pass -> a run of it skipped when the module is, in content, what its previous run in the
+# same round trip was given and left as it was: the pass is a function of the module's content
+# (its decisions never depend on object identities or earlier runs; benchmarks/rlc_decisions.py
+# gets the same outputs in other processes), so that run would leave it as it is again. On the
+# corpus: RemoveLayoutConversions after MaterializeBlockPointer and OptimizeBlockIOEncoding,
+# when neither of them nor the RemoveLayoutConversions before them changed anything.
+REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})
+# Off only to measure what it saves or to check it (benchmarks/compile_time.py --no-skip, --check-skip).
+SKIP_REPEATS = True
+
+
+def content(module: Operation) -> list[tuple[object, ...]]:
+    """`module` as a list two modules compare equal (==) by when they print alike: every op in walk
+    order with its name, operands, results (types, name hints), attributes, properties, location,
+    regions (blocks, their arguments with types, name hints, locations) and successors; values and
+    blocks are numbered by first occurrence, so a clone compares equal to its original."""
+    num: dict[int, int] = {}  # id -> number (the module keeps every object alive meanwhile)
+    n = num.setdefault
+    out: list[tuple[object, ...]] = []
+    stack: list[Operation] = [module]
+    while stack:
+        op = stack.pop()
+        regions = []
+        kids: list[Operation] = []
+        for region in op.regions:
+            blocks = []
+            for block in region.blocks:
+                blocks.append((n(id(block), len(num)), len(block.ops),
+                               tuple((n(id(a), len(num)), a.type, a.name_hint, getattr(a, "location", None))
+                                     for a in block.args)))
+                kids.extend(block.ops)
+            regions.append(tuple(blocks))
+        kids.reverse()
+        stack.extend(kids)  # popped in walk order
+        out.append((op.name, tuple([n(id(v), len(num)) for v in op.operands]),
+                    tuple([(n(id(r), len(num)), r.type, r.name_hint) for r in op.results]),
+                    tuple(op.attributes.items()), tuple(op.properties.items()), op.location, tuple(regions),
+                    tuple([n(id(b), len(num)) for b in op.successors])))
+    return out
+
+
 def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule) -> None:
     from xpu_passes.transforms import PassError
-    from xpu_passes.transforms.base import judged_clean
+    from xpu_passes.transforms.base import REMARKS, judged_clean
 
+    # a repeated pass -> (its instance, the module's content when its last run left it unchanged)
+    idle: dict[str, tuple[ModulePass, list[tuple[object, ...]]]] = {}
+    last: tuple[int, list[tuple[object, ...]]] | None = None  # the content before pass i, if known
     t = CLOCK()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
-        for name, p in passes:
+        for i, (name, p) in enumerate(passes):
+            later = any(n == name for n, _ in passes[i + 1:])
+            # Watched: a run that may be skipped, or whose being idle may let the next one be skipped,
+            # but not the first in the round trip (on the corpus it always changes the module, 112 of 112:
+            # the check would be paid for nothing). With remarks on (xpu-opt --remarks), a repeated run
+            # still says why it leaves things alone.
+            earlier = any(n == name for n, _ in passes[:i])
+            watch = (SKIP_REPEATS and not REMARKS.enabled and name in REPEATS
+                     and (name in idle or later and earlier))
+            before = None
+            if watch:
+                before = last[1] if last is not None and last[0] == i else content(parsed.module)
+                t = record("repeat_check", t)
+                if name in idle and idle[name][0] == p and idle[name][1] == before:
+                    count("repeats_skipped")
+                    continue
             try:
                 p.apply(ctx, parsed.module)
             except PassError as e:
@@ -179,6 +238,15 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
+            count(f"runs:{name}")
+            if watch and later:
+                after = content(parsed.module)
+                if after == before:
+                    idle[name] = (p, after)
+                else:
+                    idle.pop(name, None)
+                last = (i + 1, after)
+                t = record("repeat_check", t)
 
 
 def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None,
