@@ -1,4 +1,5 @@
-"""Rewriting the IR as a `remat.Slice` says (RemoveLayoutConversions' rewrite step).
+"""Rewriting the IR as a `remat.Slice` says (RemoveLayoutConversions' rewrite step), and the
+sweep of conversions left dead.
 
 Clones recompute the slice's values in their new layouts, loop-carried values are
 retyped in place, boundary values get a conversion right after their definition; every
@@ -7,6 +8,8 @@ change goes through `layouts/journal.py`, so a trial that is not kept is undone.
 
 from __future__ import annotations
 
+import heapq
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -14,8 +17,9 @@ from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import new_op
-from xpu_passes.layouts import journal
+from xpu_passes.layouts import journal, solution
 from xpu_passes.layouts.clone import clone_regions
+from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
@@ -113,3 +117,41 @@ def erase_dead(ops: list[Operation]) -> None:
             journal.erase_op(op)
         elif isa(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
+
+
+def erase_dead_converts(j: Journal) -> None:
+    """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
+    would: one left dead by erasing another, its source's owner, comes before it)."""
+    keys = j.order.keys
+    heap = []
+    for c in j.dead_candidates():  # those that lost a use since the last sweep (no SSAValues.__getitem__)
+        (r,) = c.results
+        if r.first_use is None:
+            heap.append((-keys[c], id(c), c))
+    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
+        raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
+    heapq.heapify(heap)
+    while heap:
+        c = heapq.heappop(heap)[2]
+        if c.parent is None:  # pushed twice
+            continue
+        src = c.operands[0].owner
+        journal.erase_op(c)
+        if src in j.converts and src.results[0].first_use is None:  # type: ignore[union-attr]
+            heapq.heappush(heap, (-keys[src], id(src), src))  # type: ignore[index]
+
+
+def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set[Operation],
+            new_loads: set[Operation]) -> None:
+    """Remove `cvt` by `s` ("backward" or "forward"), then the ops and conversions left dead
+    (`new_loads` gets the clones of `loads` the slice recomputes)."""
+    src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
+    new = materialize(s, ordered)
+    new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    if how == "backward":
+        journal.replace_all_uses_with(cvt.result, new[src])
+        journal.erase_op(cvt)
+    erase_dead(ordered)
+    if how == "forward" and not cvt.result.uses:
+        journal.erase_op(cvt)
+    erase_dead_converts(j)
