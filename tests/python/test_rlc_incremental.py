@@ -100,10 +100,10 @@ def test_every_trial_rolls_back_exactly(kernel: str, config: str | None, positio
         found = candidates.options(cvt, loads)
         if isinstance(found, str):
             continue
-        for how in found[0]:
+        for how in found.good():
             before = _fingerprint(module)
             j.begin()
-            materialize.rewrite(j, cvt, found[3][how], how, loads, set())
+            materialize.rewrite(j, cvt, found.slices[how], how, loads, set())
             assert j.touched and _fingerprint(module) != before
             j.rollback()
             assert _fingerprint(module) == before, f"{how} rewrite of {cvt} not undone exactly"

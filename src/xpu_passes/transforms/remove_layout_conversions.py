@@ -296,12 +296,11 @@ class RemoveLayoutConversions(XpuPass):
         found = candidates.options(cvt, w.block_loads)
         if isinstance(found, str):
             return found
-        options, ties, why, slices = found
-        for how in options:
+        for how in found.tries():
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
-                materialize.rewrite(w.journal, cvt, slices[how], how, w.block_loads, new_loads)
+                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads)
             except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
                 w.undo()
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
@@ -320,6 +319,7 @@ class RemoveLayoutConversions(XpuPass):
             w.undo()
             if bad and w.valid is None:  # learn whether the module itself is valid
                 w.valid = not w.errors(now=False)
+        options, ties = found.good(), found.ties()
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
-            return why()
+            return found.why()
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
