@@ -32,7 +32,7 @@ def least(s: remat.Slice, target: Operation) -> Estimate:
     low = 0
     for op in s.ops:
         if isa(op, _SCRATCH) and op.results[0] in layout:
-            change = costs.scratch_change(op, layout[op.results[0]])  # type: ignore[arg-type]
+            change = slice_cost.change_of(op, layout[op.results[0]])  # type: ignore[arg-type]
             if change < 0:
                 low += change * costs.weight(op.results[0])
     return low, -1

@@ -35,7 +35,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import candidates, clone, journal, materialize, solution
+from xpu_passes.layouts import candidates, clone, journal, materialize, propagation, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
@@ -217,6 +217,8 @@ class RemoveLayoutConversions(XpuPass):
                 self._apply(op)
             finally:  # a failure leaves no session open (the input is only changed at the end)
                 journal.close_active()
+                propagation.forget(solution.CHECK_INCREMENTAL)  # answers that keep this run's ops alive
+                slice_cost.forget()
 
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
