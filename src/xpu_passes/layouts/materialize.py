@@ -53,13 +53,13 @@ def _dense(t: Attribute, data: Attribute) -> Attribute:
     return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
 
 
-def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
+def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[int, SSAValue]) -> Operation:
     layout = s.layout
     results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
     props = dict(op.properties)
     if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
-    ins = [new.get(o, o) for o in operands]
+    ins = [new.get(id(o), o) for o in operands]
     if op.regions:  # a reduction's or scan's combiner (nothing else with regions is recomputed)
         c = type(op).create(operands=ins, result_types=results, properties=props, attributes=dict(op.attributes),
                             regions=clone_regions(op), location=op.location)
@@ -69,42 +69,42 @@ def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue
     return journal.created(c)
 
 
-def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
-    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns old value ->
-    its value in the new layout.
+def materialize(s: Slice, ops: list[Operation]) -> dict[int, SSAValue]:
+    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
+    -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive).
 
     Operands are read before anything is retyped: retyping in place redirects the
     old users to a conversion back, which the clones must not see.
     """
-    new: dict[SSAValue, SSAValue] = dict(s.replace)
+    new: dict[int, SSAValue] = {id(v): r for v, r in s.replace.items()}
     for fam, layout in s.families:
-        new.update(retype_family(fam, layout))
-    operands = {op: list(op.operands) for op in ops}
+        new.update({id(v): r for v, r in retype_family(fam, layout).items()})
+    operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
                        and u.operation.results[0] in s.layout] for src in s.boundary}
     for v in s.inplace:
-        new[v] = _retype_in_place(v, s.layout[v])
+        new[id(v)] = _retype_in_place(v, s.layout[v])
     for src, layout in s.boundary.items():
-        base = new.get(src, src)
+        base = new.get(id(src), src)
         nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
         if src in s.direct:
-            new[src] = nb
+            new[id(src)] = nb
         for r in cvt_users[src]:
-            new[r] = nb
-    for op in ops:
+            new[id(r)] = nb
+    for op, ins in zip(ops, operands):
         if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
+            journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
-        clone = _clone(op, operands[op], s, new)
+        clone = _clone(op, ins, s, new)
         journal.insert_op(clone, InsertPoint.before(op))
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
-            new[old] = r
+            new[id(old)] = r
     for user, i, v in feeds:
-        journal.set_operand(user, i, new.get(v, v))
+        journal.set_operand(user, i, new.get(id(v), v))
     for r in s.scalars:
-        journal.replace_all_uses_with(r, new[r])
+        journal.replace_all_uses_with(r, new[id(r)])
     for op in s.sinks:
         journal.erase_op(op)
     return new
@@ -147,9 +147,9 @@ def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set
     (`new_loads` gets the clones of `loads` the slice recomputes)."""
     src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
     new = materialize(s, ordered)
-    new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    new_loads.update(new[id(ld.results[0])].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
     if how == "backward":
-        journal.replace_all_uses_with(cvt.result, new[src])
+        journal.replace_all_uses_with(cvt.result, new[id(src)])
         journal.erase_op(cvt)
     erase_dead(ordered)
     if how == "forward" and not cvt.result.uses:
