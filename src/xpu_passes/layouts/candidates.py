@@ -104,7 +104,7 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> Plan | str
     if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
         raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
     later = None
-    if not refused and remat.forward(cvt, fwd):
+    if not refused and remat.forward(cvt, fwd, admitted=True):
         # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
         if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
             later = fwd

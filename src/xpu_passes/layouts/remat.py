@@ -301,8 +301,9 @@ def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     return None
 
 
-def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
-    """Add to `s` what lets the users of `cvt` consume its source layout instead.
+def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
+    """Add to `s` what lets the users of `cvt` consume its source layout instead (`admitted`: the
+    caller found `forward_refused(cvt)` false, on the module as it is).
 
     The layout flows through elementwise ops, broadcasts, reductions (into a slice
     of it) and expand_dims (back to the parent); other operands of those ops are
@@ -364,7 +365,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    if _more_replicas(cvt):
+    if not admitted and _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 
