@@ -21,7 +21,7 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes import oracle
 from xpu_passes.dialects import make_context, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.layouts import journal, solution
+from xpu_passes.layouts import candidates, journal, materialize, solution
 from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.propagation import encoding, with_encoding
 from xpu_passes.transforms import remove_layout_conversions as rlc
@@ -97,13 +97,13 @@ def test_every_trial_rolls_back_exactly(kernel: str, config: str | None, positio
     loads = rlc._block_loads(module)
     tried = 0
     for cvt in sorted(j.converts, key=j.order.__getitem__):
-        found = rlc.RemoveLayoutConversions()._options(cvt, loads)
+        found = candidates.options(cvt, loads)
         if isinstance(found, str):
             continue
-        for how in found[0]:
+        for how in found.good():
             before = _fingerprint(module)
             j.begin()
-            rlc.RemoveLayoutConversions._rewrite(j, cvt, found[3][how], how, loads, set())
+            materialize.rewrite(j, cvt, found.slices[how], how, loads, set())
             assert j.touched and _fingerprint(module) != before
             j.rollback()
             assert _fingerprint(module) == before, f"{how} rewrite of {cvt} not undone exactly"
@@ -270,6 +270,8 @@ def test_a_refused_forward_is_walked_only_for_its_reason(monkeypatch: pytest.Mon
     refused: list[bool] = []
     real = remat.forward_refused
     monkeypatch.setattr(remat, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
+    walk = remat.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
+    monkeypatch.setattr(remat, "forward", lambda cvt, s, admitted=False: walk(cvt, s))
     walked = _remarks_and_output(path)
     assert any(refused), "no forward was refused: the dump no longer exercises the lazy reason"
     assert "forward: the source layout holds more replicas" in lazy
@@ -303,7 +305,7 @@ def test_dead_conversions_are_erased_last_first_through_chains(monkeypatch: pyte
     real = journal.erase_op
     monkeypatch.setattr(journal, "erase_op", lambda op: (erased.append(names.get(op)), real(op)))
     j.begin()
-    rlc._erase_dead_converts(j)
+    materialize.erase_dead_converts(j)
     assert erased == ["c", "b", "a"]
     assert [c.results[0].name_hint for c in j.converts] == ["e"]
     j.rollback()

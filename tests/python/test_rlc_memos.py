@@ -210,13 +210,13 @@ def test_a_conversion_left_dead_between_sweeps_is_swept() -> None:
     """The dead-conversion sweep looks only at conversions that lost a use (or came in) since the
     last kept sweep: one whose user moved away in a kept change without a sweep is still found;
     a change rolled back leaves the candidates as they were."""
-    from xpu_passes.transforms.remove_layout_conversions import _erase_dead_converts
+    from xpu_passes.layouts.materialize import erase_dead_converts
 
     module = parse_module(make_context(), DEAD).module
     cvt = next(o for o in module.walk() if isinstance(o, ttg.ConvertLayoutOp))
     add = cvt.results[0].first_use.operation  # type: ignore[union-attr]
     j = Journal(module)
-    _erase_dead_converts(j.begin())  # the first sweep looks at every conversion: none is dead
+    erase_dead_converts(j.begin())  # the first sweep looks at every conversion: none is dead
     j.commit()
     assert cvt.parent is not None and j.maybe_dead == set()
     j.begin()
@@ -227,7 +227,7 @@ def test_a_conversion_left_dead_between_sweeps_is_swept() -> None:
     journal.set_operand(add, 0, add.operands[1])  # kept, no sweep (as a fold's session)
     j.commit()
     assert j.maybe_dead == {cvt}
-    _erase_dead_converts(j.begin())
+    erase_dead_converts(j.begin())
     j.commit()
     assert cvt.parent is None and cvt not in j.converts and j.maybe_dead == set()
 

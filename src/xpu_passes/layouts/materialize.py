@@ -1,4 +1,5 @@
-"""Rewriting the IR as a `remat.Slice` says (RemoveLayoutConversions' rewrite step).
+"""Rewriting the IR as a `remat.Slice` says (RemoveLayoutConversions' rewrite step), and the
+sweep of conversions left dead.
 
 Clones recompute the slice's values in their new layouts, loop-carried values are
 retyped in place, boundary values get a conversion right after their definition; every
@@ -7,6 +8,8 @@ change goes through `layouts/journal.py`, so a trial that is not kept is undone.
 
 from __future__ import annotations
 
+import heapq
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -14,8 +17,9 @@ from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import new_op
-from xpu_passes.layouts import journal
+from xpu_passes.layouts import journal, solution
 from xpu_passes.layouts.clone import clone_regions
+from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
@@ -49,13 +53,13 @@ def _dense(t: Attribute, data: Attribute) -> Attribute:
     return DenseIntOrFPElementsAttr(t, data)  # type: ignore[arg-type]
 
 
-def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue, SSAValue]) -> Operation:
+def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[int, SSAValue]) -> Operation:
     layout = s.layout
     results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
     props = dict(op.properties)
     if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
-    ins = [new.get(o, o) for o in operands]
+    ins = [new.get(id(o), o) for o in operands]
     if op.regions:  # a reduction's or scan's combiner (nothing else with regions is recomputed)
         c = type(op).create(operands=ins, result_types=results, properties=props, attributes=dict(op.attributes),
                             regions=clone_regions(op), location=op.location)
@@ -65,42 +69,42 @@ def _clone(op: Operation, operands: list[SSAValue], s: Slice, new: dict[SSAValue
     return journal.created(c)
 
 
-def materialize(s: Slice, ops: list[Operation]) -> dict[SSAValue, SSAValue]:
-    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns old value ->
-    its value in the new layout.
+def materialize(s: Slice, ops: list[Operation]) -> dict[int, SSAValue]:
+    """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
+    -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive).
 
     Operands are read before anything is retyped: retyping in place redirects the
     old users to a conversion back, which the clones must not see.
     """
-    new: dict[SSAValue, SSAValue] = dict(s.replace)
+    new: dict[int, SSAValue] = {id(v): r for v, r in s.replace.items()}
     for fam, layout in s.families:
-        new.update(retype_family(fam, layout))
-    operands = {op: list(op.operands) for op in ops}
+        new.update({id(v): r for v, r in retype_family(fam, layout).items()})
+    operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
                        and u.operation.results[0] in s.layout] for src in s.boundary}
     for v in s.inplace:
-        new[v] = _retype_in_place(v, s.layout[v])
+        new[id(v)] = _retype_in_place(v, s.layout[v])
     for src, layout in s.boundary.items():
-        base = new.get(src, src)
+        base = new.get(id(src), src)
         nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
         if src in s.direct:
-            new[src] = nb
+            new[id(src)] = nb
         for r in cvt_users[src]:
-            new[r] = nb
-    for op in ops:
+            new[id(r)] = nb
+    for op, ins in zip(ops, operands):
         if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
-            journal.set_operand(op, 0, new.get(operands[op][0], operands[op][0]))
+            journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
-        clone = _clone(op, operands[op], s, new)
+        clone = _clone(op, ins, s, new)
         journal.insert_op(clone, InsertPoint.before(op))
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
-            new[old] = r
+            new[id(old)] = r
     for user, i, v in feeds:
-        journal.set_operand(user, i, new.get(v, v))
+        journal.set_operand(user, i, new.get(id(v), v))
     for r in s.scalars:
-        journal.replace_all_uses_with(r, new[r])
+        journal.replace_all_uses_with(r, new[id(r)])
     for op in s.sinks:
         journal.erase_op(op)
     return new
@@ -113,3 +117,41 @@ def erase_dead(ops: list[Operation]) -> None:
             journal.erase_op(op)
         elif isa(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
+
+
+def erase_dead_converts(j: Journal) -> None:
+    """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
+    would: one left dead by erasing another, its source's owner, comes before it)."""
+    keys = j.order.keys
+    heap = []
+    for c in j.dead_candidates():  # those that lost a use since the last sweep (no SSAValues.__getitem__)
+        (r,) = c.results
+        if r.first_use is None:
+            heap.append((-keys[c], id(c), c))
+    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
+        raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
+    heapq.heapify(heap)
+    while heap:
+        c = heapq.heappop(heap)[2]
+        if c.parent is None:  # pushed twice
+            continue
+        src = c.operands[0].owner
+        journal.erase_op(c)
+        if src in j.converts and src.results[0].first_use is None:  # type: ignore[union-attr]
+            heapq.heappush(heap, (-keys[src], id(src), src))  # type: ignore[index]
+
+
+def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set[Operation],
+            new_loads: set[Operation]) -> None:
+    """Remove `cvt` by `s` ("backward" or "forward"), then the ops and conversions left dead
+    (`new_loads` gets the clones of `loads` the slice recomputes)."""
+    src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
+    new = materialize(s, ordered)
+    new_loads.update(new[id(ld.results[0])].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    if how == "backward":
+        journal.replace_all_uses_with(cvt.result, new[id(src)])
+        journal.erase_op(cvt)
+    erase_dead(ordered)
+    if how == "forward" and not cvt.result.uses:
+        journal.erase_op(cvt)
+    erase_dead_converts(j)

@@ -54,11 +54,24 @@ def with_encoding(t: Attribute, enc: Attribute) -> Attribute:
     return t
 
 
+# (id(type), id(layout)) -> (type, layout, answer): retyped's answers by identity without the
+# generic memo's key building (asked for every result of every clone); the entry keeps both alive.
+_RETYPED: dict[tuple[int, int], tuple[Attribute, Attribute, Attribute]] = {}
+
+
 def retyped(t: Attribute, layout: Attribute) -> Attribute:
     """`with_encoding`, also through a block pointer (`!tt.ptr<tensor<..., layout>>`)."""
+    hit = _RETYPED.get((id(t), id(layout)))
+    if hit is not None and hit[0] is t and hit[1] is layout:
+        return hit[2]
     if isinstance(t, tt.PointerType) and isinstance(t.pointee, TensorType):
-        return _pointer_to(t, with_encoding(t.pointee, layout))
-    return with_encoding(t, layout)
+        out = _pointer_to(t, with_encoding(t.pointee, layout))
+    else:
+        out = with_encoding(t, layout)
+    if len(_RETYPED) > 65536:
+        _RETYPED.clear()
+    _RETYPED[(id(t), id(layout))] = (t, layout, out)
+    return out
 
 
 @by_identity
@@ -134,15 +147,43 @@ _SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp)
 
 
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
-    """Per operand, the layout it must have for `op` to yield `result_layout`.
+    """Per operand, the layout it must have for `op` to yield `result_layout` (read-only: shared).
 
     None for the whole answer: `op` cannot be recomputed in that layout. None for
     one operand: a scalar, which has no layout.
     """
+    key = (id(op), id(result_layout))
+    hit = _ANSWERS.get(key)
+    if hit is not None and hit[0] is op and hit[1] is result_layout:
+        return hit[2]
+    out = _fresh(op, result_layout)
+    if len(_ANSWERS) > 65536:
+        _ANSWERS.clear()
+    _ANSWERS[key] = (op, result_layout, out)
+    return out
+
+
+def _fresh(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
     rule = _RULES.get(type(op))
     if rule is None:
         rule = _RULES[type(op)] = _rule(op)
     return rule(op, result_layout)
+
+
+# (id(op), id(layout)) -> (op, layout, operand_layouts' answer). The rules read what a rewrite
+# never changes in an op: its class, attributes, shapes and which operands are tensors (a
+# rewrite retypes layouts only); slices walked again ask again. Kept for one pass run (`forget`):
+# the entries keep their ops alive.
+_ANSWERS: dict[tuple[int, int], tuple[Operation, Attribute, list[Attribute | None] | None]] = {}
+
+
+def forget(check: bool = False) -> None:
+    """Drop the remembered answers (the end of a pass run); `check`: first compare each with
+    its rule's answer now (raise on a difference)."""
+    stale = [op.name for op, layout, out in (_ANSWERS.values() if check else ()) if _fresh(op, layout) != out]
+    _ANSWERS.clear()
+    if stale:
+        raise AssertionError(f"operand_layouts remembered a stale answer for '{stale[0]}'")
 
 
 _Rule = Callable[[Any, Attribute], "list[Attribute | None] | None"]

@@ -38,7 +38,7 @@ from xpu_passes.layouts.propagation import (
     trans_perm,
 )
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity, linear_of
+from xpu_passes.layouts.memo import by_identity, linear_of, per_class
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 @dataclass
@@ -87,17 +87,19 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     enc = t.encoding  # type: ignore[attr-defined]
     if enc is layout or enc == layout:
         return True
-    if isa(v, BlockArgument):
-        return _block_arg(v, layout, s)
+    if _is_arg(v):
+        return _block_arg(v, layout, s)  # type: ignore[arg-type]
     op = v.owner
-    assert isinstance(op, Operation)
-    if isa(op, ttg.ConvertLayoutOp):
+    kind = _KIND.get(type(op))
+    if kind is None:
+        kind = _KIND[type(op)] = next((k for c, k in _KINDS if isinstance(op, c)), 0)
+    if kind == _CVT:
         s.layout[v] = layout
-        return _boundary(op.operands[0], layout, s)
-    if isa(op, _REGIONED):
-        return _carried(op, v.index, layout, s)  # type: ignore[attr-defined]
-    needed = operand_layouts(op, layout)
-    load = isa(op, tt.LoadOp)
+        return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
+    if kind == _REGION:
+        return _carried(op, v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    needed = operand_layouts(op, layout)  # type: ignore[arg-type]
+    load = kind == _LOAD
     if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
@@ -108,7 +110,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
         return _boundary(v, layout, s)
     if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
         return s.fail("a load with several users would be duplicated")
-    if isa(op, _MULTI):
+    if kind == _MULTI_KIND:
         for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
             if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
                 return s.fail("a value is needed in two layouts")
@@ -126,6 +128,12 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
 
 _MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
 _MISSING = object()
+# What backward does with a value's defining op, per op class (isinstance on op classes is slow).
+_CVT, _REGION, _LOAD, _MULTI_KIND = 1, 2, 3, 4
+_KINDS: tuple[tuple[Any, int], ...] = ((ttg.ConvertLayoutOp, _CVT), (_REGIONED, _REGION), (tt.LoadOp, _LOAD),
+                                       (_MULTI, _MULTI_KIND))
+_KIND: dict[type, int] = {}
+_is_arg = per_class(BlockArgument)
 
 
 def _module_int(op: Operation, key: str, default: int) -> int:
@@ -274,6 +282,7 @@ def _replicas(t: Attribute) -> int:
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
+_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 0 other
 
 
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
@@ -292,8 +301,9 @@ def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     return None
 
 
-def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
-    """Add to `s` what lets the users of `cvt` consume its source layout instead.
+def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
+    """Add to `s` what lets the users of `cvt` consume its source layout instead (`admitted`: the
+    caller found `forward_refused(cvt)` false, on the module as it is).
 
     The layout flows through elementwise ops, broadcasts, reductions (into a slice
     of it) and expand_dims (back to the parent); other operands of those ops are
@@ -320,12 +330,15 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
             if type(user) is ttg.ConvertLayoutOp:  # (a final class)
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            loop = _carried_slot(user, index)
+            role = _ROLE.get(type(user))
+            if role is None:
+                role = _ROLE[type(user)] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
+            loop = _carried_slot(user, index) if role == 1 else None
             if loop is not None:
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if isa(user, tt.StoreOp) and index == 1:
+            if role == 2 and index == 1:
                 if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
                     return False
                 s.sinks.append(user)
@@ -352,7 +365,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    if _more_replicas(cvt):
+    if not admitted and _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 

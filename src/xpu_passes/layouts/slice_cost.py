@@ -13,8 +13,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.costs import conversion_cost, scratch_change, weight
-from xpu_passes.layouts.propagation import encoding, retyped
+from xpu_passes.layouts.propagation import encoding, isa, retyped
 from xpu_passes.layouts.remat import Slice
+
+_SCRATCH = (tt.ScanOp, tt.ReduceOp)
 
 
 def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[Operation]) -> bool:
@@ -56,13 +58,41 @@ def estimate(s: Slice, target: Operation) -> tuple[int, int]:
     return cost(s, foreign) - gone, -(1 + len(removed) - added)  # the target goes (backward: replaced; forward: every user follows)
 
 
+# (op, layout) ids -> (op, layout, its operand types, the scratch change): what a scan/reduction's
+# scratch_change reads (its kind and axis are fixed), checked by identity on a hit. Slices walked
+# again and again (a bitonic network's forward slices) ask for the same ops' changes.
+_CHANGE: dict[tuple[int, int], tuple[Operation, Attribute, list[Attribute], int]] = {}
+
+
+def change_of(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
+    """`costs.scratch_change(op, layout)`, remembered while `op`'s operand types are the same objects."""
+    types = [o.type for o in op._operands]  # pyright: ignore[reportPrivateUsage]
+    hit = _CHANGE.get((id(op), id(layout)))
+    if hit is not None and hit[0] is op and hit[1] is layout and len(hit[2]) == len(types) and all(
+            a is b for a, b in zip(hit[2], types)):
+        return hit[3]
+    if len(_CHANGE) > 65536:
+        _CHANGE.clear()
+    out = scratch_change(op, layout)
+    _CHANGE[(id(op), id(layout))] = (op, layout, types, out)  # keeps op and layout alive: ids stay theirs
+    return out
+
+
 def cost(s: Slice, foreign: list[SSAValue]) -> int:
     """Elements the slice would convert or put through scan/reduce scratch, weighted by how often
     (`foreign`: its values retyped in place that keep users in their old layout)."""
     total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
+    layout = s.layout
     for op in s.ops:
-        if isinstance(op, tt.ScanOp | tt.ReduceOp) and op.results[0] in s.layout:
-            total += scratch_change(op, s.layout[op.results[0]]) * weight(op.results[0])
+        if isa(op, _SCRATCH) and op.results[0] in layout:
+            change = change_of(op, layout[op.results[0]])  # type: ignore[arg-type]
+            if change:
+                total += change * weight(op.results[0])
     for v in foreign:
         total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
     return total
+
+
+def forget() -> None:
+    """Drop the remembered scratch changes (the end of a pass run: they keep their ops alive)."""
+    _CHANGE.clear()

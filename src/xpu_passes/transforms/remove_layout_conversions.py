@@ -10,7 +10,7 @@ results, and loads Intel lets move: 2D-block-capable, one splat address, or fewe
 elements than threads); forward propagation lets the users take X (the same ops,
 stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
 cannot be recomputed get a conversion right after their definition (hoisted out
-of loops). A rewrite is estimated on its slice (`layouts/slice_cost.py`), then
+of loops). A rewrite is estimated on its slice (`layouts/candidates.py`), then
 tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
 whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
 and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
@@ -22,7 +22,6 @@ Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 from __future__ import annotations
 
 import functools
-import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -36,7 +35,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import clone, costs, journal, materialize, remat, slice_cost, solution
+from xpu_passes.layouts import candidates, clone, journal, materialize, propagation, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
@@ -114,28 +113,6 @@ def anchor_block_pointers(module: ModuleOp) -> int:
                     journal.erase_op(cvt)
         changed += 1
     return changed
-
-
-def _erase_dead_converts(j: Journal) -> None:
-    """Erase the conversions nothing uses, last first in walk order (as a backward walk over all
-    would: one left dead by erasing another, its source's owner, comes before it)."""
-    keys = j.order.keys
-    heap = []
-    for c in j.dead_candidates():  # those that lost a use since the last sweep (no SSAValues.__getitem__)
-        (r,) = c.results
-        if r.first_use is None:
-            heap.append((-keys[c], id(c), c))
-    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
-        raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
-    heapq.heapify(heap)
-    while heap:
-        c = heapq.heappop(heap)[2]
-        if c.parent is None:  # pushed twice
-            continue
-        src = c.operands[0].owner
-        journal.erase_op(c)
-        if src in j.converts and src.results[0].first_use is None:  # type: ignore[union-attr]
-            heapq.heappush(heap, (-keys[src], id(src), src))  # type: ignore[index]
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -240,6 +217,8 @@ class RemoveLayoutConversions(XpuPass):
                 self._apply(op)
             finally:  # a failure leaves no session open (the input is only changed at the end)
                 journal.close_active()
+                propagation.forget(solution.CHECK_INCREMENTAL)  # answers that keep this run's ops alive
+                slice_cost.forget()
 
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
@@ -285,7 +264,7 @@ class RemoveLayoutConversions(XpuPass):
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
-        _erase_dead_converts(w.journal.begin())  # left dead by the rewrites above
+        materialize.erase_dead_converts(w.journal.begin())  # left dead by the rewrites above
         w.settle()
         return w
 
@@ -316,15 +295,14 @@ class RemoveLayoutConversions(XpuPass):
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
-        found = self._options(cvt, w.block_loads)
+        found = candidates.options(cvt, w.block_loads)
         if isinstance(found, str):
             return found
-        options, ties, why, slices = found
-        for how in options:
+        for how in found.tries():
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
-                self._rewrite(w.journal, cvt, slices[how], how, w.block_loads, new_loads)
+                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads)
             except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
                 w.undo()
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
@@ -343,65 +321,7 @@ class RemoveLayoutConversions(XpuPass):
             w.undo()
             if bad and w.valid is None:  # learn whether the module itself is valid
                 w.valid = not w.errors(now=False)
+        options, ties = found.good(), found.ties()
         if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
-            return why()
+            return found.why()
         return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
-
-    def _options(self, cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]
-                 ) -> tuple[list[str], set[str], Callable[[], str], dict[str, remat.Slice]] | str:
-        """The rewrites worth trying, cheapest first by the slice's own estimate (those that only
-        tie, and why none is cheaper (asked for before any trial or after all are undone), and the
-        slices), or why none."""
-        target = encoding(cvt.result.type)
-        saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
-        back = remat.Slice(load_ok=block_loads.__contains__)
-        fwd = remat.Slice(load_ok=block_loads.__contains__)
-        options = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
-        # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
-        if target is not None and remat.backward(cvt.src, target, back):
-            options.append((*slice_cost.estimate(back, cvt), "backward", back))
-        # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
-        refused = remat.forward_refused(cvt)
-        if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
-            raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
-        if not refused and remat.forward(cvt, fwd):
-            options.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
-        options.sort(key=lambda o: o[:2])
-        # Ties are tried too: the same elements moved in a narrower type need less SLM.
-        good = [o[2] for o in options if o[0] <= saved]
-        ties = {o[2] for o in options if o[0] == saved and o[1] >= 0}
-
-        def why() -> str:  # on the module as it is now (trials not kept are undone)
-            walked = fwd
-            if refused:
-                walked = remat.Slice(load_ok=back.load_ok)
-                remat.forward(cvt, walked)
-            return self._why(back, walked, options, saved)
-
-        return (good, ties, why, {"backward": back, "forward": fwd}) if good else why()
-
-    @staticmethod
-    def _rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
-                 loads: set[Operation], new_loads: set[Operation]) -> None:
-        src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
-        new = materialize.materialize(s, ordered)
-        new_loads.update(new[ld.results[0]].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
-        if how == "backward":
-            journal.replace_all_uses_with(cvt.result, new[src])
-            journal.erase_op(cvt)
-        materialize.erase_dead(ordered)
-        if how == "forward" and not cvt.result.uses:
-            journal.erase_op(cvt)
-        _erase_dead_converts(j)
-
-    @staticmethod
-    def _why(back: remat.Slice, fwd: remat.Slice, options: list, saved: int) -> str:
-        found = {how: cost for cost, _, how, _ in options}
-        parts = []
-        for how, sl in (("backward", back), ("forward", fwd)):
-            if how not in found:
-                parts.append(f"{how}: {sl.why or 'no target layout'}")
-                continue
-            because = f" ({'; '.join(dict.fromkeys(sl.notes))})" if sl.notes else ""
-            parts.append(f"{how} would convert {found[how]} weighted elements to save {saved}{because}")
-        return "; ".join(parts)
