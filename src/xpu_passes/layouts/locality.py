@@ -152,7 +152,7 @@ _OPAQUE: dict[tuple[object, ...], list[object]] = {}
 
 def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object], dict] | None:
     if type(op) is ttg.ConvertLayoutOp:
-        key = convert_key(op)
+        key = convert_key(op, context)
         return None if key is None else (*key, _CONVERTS)
     if op.name not in OPAQUE_NAMES or op.next_op is None or op.regions or op.successors:
         return None

@@ -11,8 +11,10 @@ each type (traits._layout_error). So their answer is the same for two ops that a
 parent class, attributes, shapes, element types, which of their layouts are equal, and each
 layout's validity there: that is the key (`opaque_key`; a block pointer's layout is only
 compared, never checked). ttg.convert_layout's verifier reads its two layouts the same way
-(`convert_key`). Built only when an op's own signature was not verified (locality.py), and
-from a per-type table so that it holds ints: hashing attributes is Python code.
+(`convert_key`). Built only when an op's own signature was not verified (locality.py; a
+conversion's key first: its signature rarely repeats), each layout's validity remembered per
+context (`valid_layout`), and read from a per-type table so that it holds ints: hashing
+attributes is Python code.
 """
 
 from __future__ import annotations
@@ -145,9 +147,10 @@ def _slot(enc: Attribute | None, layouts: list[Attribute]) -> object:
     return len(layouts) - 1
 
 
-def convert_key(op: Operation) -> tuple[tuple[object, ...], list[object]] | None:
+def convert_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]] | None:
     """ttg.convert_layout's key: its verifier reads its layouts only through the layout check
-    of each type (in the op's context) and of its shapes and element types whether they agree."""
+    of each type (in the op's context: `context`) and of its shapes and element types whether
+    they agree."""
     if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors or op.next_op is None:
         return None
     s, r = op.operands[0].type, op.results[0].type
@@ -159,6 +162,6 @@ def convert_key(op: Operation) -> tuple[tuple[object, ...], list[object]] | None
         for item in d.items():
             objects += item
     key = (type(op.parent_op()), tuple(s.get_shape()), tuple(r.get_shape()), s.element_type, r.element_type,
-           not _layout_error(op, s), not _layout_error(op, r), *map(id, objects))
+           valid_layout(op, s, context), valid_layout(op, r, context), *map(id, objects))
     return key, objects
 
