@@ -823,3 +823,20 @@ def test_corpus_module_scratch() -> None:
             assert ours == measured, (entry["kernel"], entry["config"])
         convert_bearing += " ttg.convert_layout " in text
     assert convert_bearing >= 6
+
+
+def test_building_blocks_are_remembered_as_built_and_conversion_lists_src_bits_in_order() -> None:
+    """identity1d/zeros1d/empty are remembered (pure, immutable answers): the answer equals a
+    fresh build, out_order included; conversion's images list src bits by (dim, index)."""
+    from xpu_passes.layouts.linear import LinearLayout, empty, identity1d, zeros1d
+
+    for fn, args in ((identity1d, (8, "lane", 1, 2)), (zeros1d, (4, "warp", 0, 2)), (empty, (3,))):
+        got, fresh = fn(*args), fn.__wrapped__(*args)  # type: ignore[attr-defined]
+        assert got == fresh and got.out_order == fresh.out_order and fn(*args) is got
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.shape = (1,)  # type: ignore[misc]
+    # dst's lane bit 0 holds what src's register bit 0 XOR lane bit 0 hold.
+    src = LinearLayout((4,), register=((1,),), lane=((2,),))
+    dst = LinearLayout((4,), register=((2,),), lane=((3,),))
+    conv = conversion(src, dst)
+    assert conv["register"] == ((("lane", 0),),) and conv["lane"] == ((("register", 0), ("lane", 0)),)

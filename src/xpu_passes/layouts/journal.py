@@ -5,7 +5,7 @@ below record what they do, so `rollback()` leaves the IR exactly as it was: eras
 are detached and kept, then re-inserted where they were; operands, use lists (in their
 order), replaced result/argument values and name hints are put back. With no journal
 open they are the plain xDSL calls. The journal also keeps what the pass would
-otherwise walk the module for: walk-order keys of the ops (`Order`), the live
+otherwise walk the module for: walk-order keys of the ops (`walk_order.Order`), the live
 conversions, and the ops a change may have touched (`touched`, `reshaped`).
 """
 
@@ -19,126 +19,9 @@ from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import ttg
+from xpu_passes.layouts.walk_order import Order, subtree, walk_list  # walk_list: re-exported
 
 _ACTIVE: Journal | None = None
-
-
-def walk_list(root: Operation) -> list[Operation]:
-    """`list(root.walk())`, several times faster (no nested generators)."""
-    out: list[Operation] = []
-    stack = [root]
-    while stack:
-        op = stack.pop()
-        out.append(op)
-        if op.regions:
-            kids = []
-            for r in op.regions:
-                for b in r.blocks:
-                    o = b.first_op
-                    while o is not None:
-                        kids.append(o)
-                        o = o.next_op
-            stack.extend(reversed(kids))
-    return out
-
-
-def _subtree(op: Operation) -> list[Operation]:
-    """`op` and its nested ops in walk order."""
-    return walk_list(op) if op.regions else [op]
-
-
-def _last(op: Operation) -> Operation:
-    """The last op of `op`'s subtree in walk (pre-)order."""
-    for r in reversed(op.regions):
-        for b in reversed(r.blocks):
-            if b.last_op is not None:
-                return _last(b.last_op)
-    return op
-
-
-def _before(op: Operation) -> Operation | None:
-    """The op right before `op` in walk order."""
-    if op.prev_op is not None:
-        return _last(op.prev_op)
-    block = op.parent
-    assert block is not None
-    b = block.prev_block
-    while b is not None:
-        if b.last_op is not None:
-            return _last(b.last_op)
-        b = b.prev_block
-    region = block.parent
-    parent = region.parent if region is not None else None
-    if parent is None:
-        return None
-    for r in reversed(parent.regions[: parent.regions.index(region)]):  # type: ignore[arg-type]
-        for b in reversed(r.blocks):
-            if b.last_op is not None:
-                return _last(b.last_op)
-    return parent
-
-
-def _after(op: Operation) -> Operation | None:
-    """The op right after `op`'s subtree in walk order."""
-    while True:
-        if op.next_op is not None:
-            return op.next_op
-        block = op.parent
-        if block is None:
-            return None
-        b = block.next_block
-        while b is not None:
-            if b.first_op is not None:
-                return b.first_op
-            b = b.next_block
-        region = block.parent
-        parent = region.parent if region is not None else None
-        if parent is None:
-            return None
-        for r in parent.regions[parent.regions.index(region) + 1:]:  # type: ignore[arg-type]
-            for b in r.blocks:
-                if b.first_op is not None:
-                    return b.first_op
-        op = parent
-
-
-class Order:
-    """Walk-order keys of a module's ops, kept up to date as ops are inserted."""
-
-    GAP = 1 << 32
-
-    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
-        self.module = module
-        self.keys: dict[Operation, int] = {}
-        self.renumber(ops)
-
-    def renumber(self, ops: list[Operation] | None = None) -> None:
-        self.keys = {op: i * self.GAP for i, op in enumerate(ops or walk_list(self.module))}
-
-    def __getitem__(self, op: Operation) -> int:
-        return self.keys[op]
-
-    def get(self, op: Operation, default: int) -> int:
-        return self.keys.get(op, default)
-
-    def place(self, op: Operation) -> None:
-        """Key `op` (and its nested ops) where it now is."""
-        sub = _subtree(op)
-        prev, nxt = _before(op), _after(op)
-        lo = self.keys[prev] if prev is not None else -self.GAP
-        hi = self.keys[nxt] if nxt is not None else lo + self.GAP * (len(sub) + 1)
-        if hi - lo <= len(sub):
-            self.renumber()
-            return
-        step = (hi - lo) // (len(sub) + 1)
-        for i, o in enumerate(sub, 1):
-            self.keys[o] = lo + i * step
-
-    def check(self) -> None:
-        """Raise if the keys do not follow the walk (debug)."""
-        keys = [self.keys.get(o) for o in self.module.walk()]
-        if None in keys or keys != sorted(keys) or len(set(keys)) != len(keys):  # type: ignore[type-var]
-            raise AssertionError("journal: order keys do not follow the walk")
 
 
 def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
@@ -196,7 +79,7 @@ class Journal:
             self.maybe_dead |= self._lost
         for op in self._erased:
             if op.parent is None:  # for good: forget its keys
-                for o in _subtree(op):
+                for o in subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -205,7 +88,7 @@ class Journal:
             self._undo.pop()()
         for op in self._created:
             if op.parent is None:
-                for o in _subtree(op):
+                for o in subtree(op):
                     self.order.keys.pop(o, None)
         self._close()
 
@@ -225,7 +108,7 @@ class Journal:
         return found
 
     def _subtree_in(self, op: Operation) -> None:
-        for o in _subtree(op):
+        for o in subtree(op):
             self.touched.add(o)
             if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
                 self.converts.add(o)
@@ -233,7 +116,7 @@ class Journal:
         self.order.place(op)
 
     def _subtree_out(self, op: Operation) -> None:
-        for o in _subtree(op):
+        for o in subtree(op):
             self.touched.add(o)
             self.converts.discard(o)
 
@@ -270,7 +153,7 @@ def created(op: Operation) -> Operation:
 
 
 def _drop_uses(op: Operation) -> None:
-    for o in _subtree(op):
+    for o in subtree(op):
         for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
         o._operand_uses = ()  # pyright: ignore[reportPrivateUsage]
@@ -305,7 +188,7 @@ def erase_op(op: Operation) -> None:
     assert block is not None
     j._neighbours(op)
     dropped: list[tuple[Any, Use, Use | None]] = []
-    for o in _subtree(op):
+    for o in subtree(op):
         for v, use in (*zip(o._operands, o._operand_uses), *zip(o._successors, o._successor_uses)):  # pyright: ignore
             dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)

@@ -10,6 +10,7 @@ destination bit holds" (the heart of a layout conversion) are Gaussian eliminati
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -23,6 +24,16 @@ def _log2(n: int) -> int:
     if n < 1 or n & (n - 1):
         raise ValueError(f"{n} is not a power of two")
     return n.bit_length() - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def _shifts(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Where each dim's bits start in `LinearLayout.flat` (dim0 lowest); raises unless powers of two."""
+    out, shift = [], 0
+    for s in shape:
+        out.append(shift)
+        shift += _log2(s)
+    return tuple(out)
 
 
 def _xor(a: Coord, b: Coord) -> Coord:
@@ -48,14 +59,15 @@ class LinearLayout:
     out_order: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for s in self.shape:
-            _log2(s)
-        for dim in IN_DIMS:
-            for b in self.bases(dim):
-                if len(b) != self.rank:
-                    raise ValueError(f"{dim} basis {b} has rank {len(b)}, layout has rank {self.rank}")
-                if any(c < 0 or c >= s for c, s in zip(b, self.shape)):
-                    raise ValueError(f"{dim} basis {b} is outside shape {self.shape}")
+        shape, rank = self.shape, len(self.shape)
+        _shifts(shape)  # (raises unless powers of two)
+        for dim, bases in zip(IN_DIMS, (self.register, self.lane, self.warp, self.block)):
+            for b in bases:
+                if len(b) != rank:
+                    raise ValueError(f"{dim} basis {b} has rank {len(b)}, layout has rank {rank}")
+                for c, s in zip(b, shape):
+                    if c < 0 or c >= s:
+                        raise ValueError(f"{dim} basis {b} is outside shape {shape}")
 
     # ------------------------------------------------------------ access
 
@@ -115,10 +127,9 @@ class LinearLayout:
 
     def flat(self, c: Coord) -> int:
         """Coordinates as one bit vector (dim0's bits lowest)."""
-        v, shift = 0, 0
-        for x, s in zip(c, self.shape):
+        v = 0
+        for x, shift in zip(c, _shifts(self.shape)):
             v |= x << shift
-            shift += _log2(s)
         return v
 
     def images(self, dims: Iterable[str]) -> list[int]:
@@ -220,10 +231,12 @@ def _conversion(src: LinearLayout, dst: LinearLayout) -> Conversion:
     def column(ll: LinearLayout, d: str, i: int) -> int:
         return ll.flat(ll.bases(d)[i]) | fake.get((d, i), 0)
 
-    # Greedy pivots over src's input bits; each reduced row remembers which bits made it.
-    rows: dict[int, tuple[int, frozenset[tuple[str, int]]]] = {}
+    # Greedy pivots over src's input bits; each reduced row remembers which src bits made it, as
+    # a bit mask (bit k: the k-th src bit in (dim, index) order, the order the images list them).
+    bits = [(d, i) for d in IN_DIMS for i in range(len(src.bases(d)))]
+    rows: dict[int, tuple[int, int]] = {}
 
-    def reduce(v: int, made: frozenset[tuple[str, int]]) -> tuple[int, frozenset[tuple[str, int]]]:
+    def reduce(v: int, made: int) -> tuple[int, int]:
         while v:
             top = v.bit_length() - 1
             if top not in rows:
@@ -232,19 +245,18 @@ def _conversion(src: LinearLayout, dst: LinearLayout) -> Conversion:
             v, made = v ^ rv, made ^ rm
         return v, made
 
-    for d in IN_DIMS:
-        for i in range(len(src.bases(d))):
-            v, made = reduce(column(src, d, i), frozenset({(d, i)}))
-            if v:
-                rows[v.bit_length() - 1] = (v, made)
+    for k, (d, i) in enumerate(bits):
+        v, made = reduce(column(src, d, i), 1 << k)
+        if v:
+            rows[v.bit_length() - 1] = (v, made)
     out: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {}
     for d in IN_DIMS:
         images = []
         for i in range(len(dst.bases(d))):
-            v, made = reduce(column(dst, d, i), frozenset())
+            v, made = reduce(column(dst, d, i), 0)
             if v:
                 raise ValueError(f"{dst} holds elements {src} does not")
-            images.append(tuple(sorted(made, key=lambda x: (IN_DIMS.index(x[0]), x[1]))))
+            images.append(tuple(bits[k] for k in range(made.bit_length()) if made >> k & 1))
         out[d] = tuple(images)
     return out
 
@@ -325,6 +337,7 @@ class _Span:
 # ------------------------------------------------------------ building blocks
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; the layouts are immutable)
 def identity1d(size: int, in_dim: str, out_dim: int, rank: int) -> LinearLayout:
     """`size` inputs along `in_dim` that walk `out_dim` one by one."""
     bases = tuple(tuple(1 << i if d == out_dim else 0 for d in range(rank)) for i in range(_log2(size)))
@@ -332,12 +345,14 @@ def identity1d(size: int, in_dim: str, out_dim: int, rank: int) -> LinearLayout:
     return LinearLayout(shape, **{in_dim: bases}, out_order=(out_dim,))
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; the layouts are immutable)
 def zeros1d(size: int, in_dim: str, out_dim: int, rank: int) -> LinearLayout:
     """`size` inputs along `in_dim` that all hold the same element (broadcast)."""
     bases = tuple((0,) * rank for _ in range(_log2(size)))
     return LinearLayout((1,) * rank, **{in_dim: bases}, out_order=(out_dim,))
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; the layouts are immutable)
 def empty(rank: int) -> LinearLayout:
     return LinearLayout((1,) * rank, out_order=())
 

@@ -10,13 +10,13 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
 
 from xpu_passes.dialects import mlir_compat, tt, ttg
-from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS, _layout_error
-from xpu_passes.frontend.fastops import VERIFIED, verify_key
+from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
+from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
 
 def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
@@ -92,15 +92,25 @@ _REGION, _TERMINATOR = object(), object()  # key marks: the same signature read 
 def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
     """What verifying an op without regions or successors, not last in its block, reads: its
     signature (fastops.verify_key), the enclosing layout context and its parent's class (a
-    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing).
+    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing);
+    conversions and ops of opaque.OPAQUE_NAMES are keyed without their layouts (opaque.py).
     Also reductions, scans and scf.for (with their regions' shape) and their regions' terminators."""
-    blind = _convert_key(op) if type(op) is ttg.ConvertLayoutOp else None
-    if blind is not None and blind[0] in _CONVERTS:
-        return blind
+    if type(op) is ttg.ConvertLayoutOp:
+        blind = _blind_key(op, context)
+        if blind is not None and blind[0] in blind[2]:
+            return blind
     key = verify_key(op, context)
+    if type(op) is not ttg.ConvertLayoutOp:
+        if key is not None and key[0] in VERIFIED:
+            return key[0], key[1], VERIFIED
+        blind = _blind_key(op, context)  # (costs more than the signature's key: only on a miss)
+        if blind is not None and blind[0] in blind[2]:
+            if key is not None:
+                remember_verified(key)  # verifies as its twin did: next time the signature hits
+            return blind
     if blind is not None:
         if key is not None and key[0] in VERIFIED:  # (the parser verified this very signature)
-            _CONVERTS[blind[0]] = blind[1]
+            blind[2][blind[0]] = blind[1]
         return blind
     if key is not None:
         return key[0], key[1], VERIFIED
@@ -134,26 +144,20 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     return tuple(map(id, objects)), objects, _VERIFIED
 
 
-# ttg.convert_layout's verifier reads its layouts only through TritonGPU's layout check of each
-# type (in the op's context) and of their shapes and element types only whether they agree:
-# keyed by those (not by the layouts), a layout change of a verified signature is not verified again.
+# Keys that leave layouts out (layouts/opaque.py): a layout change of a verified signature is not
+# verified again.
 _CONVERTS: dict[tuple[object, ...], list[object]] = {}
+_OPAQUE: dict[tuple[object, ...], list[object]] = {}
 
 
-def _convert_key(op: Operation) -> tuple[tuple[object, ...], list[object], dict] | None:
-    if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors or op.next_op is None:
+def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object], dict] | None:
+    if type(op) is ttg.ConvertLayoutOp:
+        key = convert_key(op, context)
+        return None if key is None else (*key, _CONVERTS)
+    if op.name not in OPAQUE_NAMES or op.next_op is None or op.regions or op.successors:
         return None
-    s, r = op.operands[0].type, op.results[0].type
-    if type(s) is not TensorType or type(r) is not TensorType:
-        return None
-    objects: list[object] = []
-    for d in (op.properties, op.attributes):
-        objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    key = (type(op.parent_op()), tuple(s.get_shape()), tuple(r.get_shape()), s.element_type, r.element_type,
-           not _layout_error(op, s), not _layout_error(op, r), *map(id, objects))
-    return key, objects, _CONVERTS
+    key = opaque_key(op, context)
+    return None if key is None else (*key, _OPAQUE)
 
 
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)

@@ -1,0 +1,167 @@
+"""Verification keys that leave layouts out, for ops whose verifiers treat layouts as opaque.
+
+RemoveLayoutConversions changes layouts and little else, so keys by the identity of an
+op's types (frontend/verifier.verify_key) miss on every new layout and xDSL verifies the
+op again. The verifiers of the ops in `OPAQUE_NAMES` (read for each: IRDL type constraints
+that leave a tensor's encoding free, arith_compat's compare/select/cast checks, tt's
+splat/broadcast/expand_dims/addptr/make_range/load/store/advance/make_tensor_ptr checks and
+TT_Op's rules) read a layout only by comparing it with another of the op's layouts (equal
+types, equal encodings, `with_element` of a type) and through TritonGPU's layout check of
+each type (traits._layout_error). So their answer is the same for two ops that agree on class,
+parent class, attributes, shapes, element types, which of their layouts are equal, and each
+layout's validity there: that is the key (`opaque_key`; a block pointer's layout is only
+compared, never checked). ttg.convert_layout's verifier reads its two layouts the same way
+(`convert_key`). Built only when an op's own signature was not verified (locality.py; a
+conversion's key first: its signature rarely repeats), each layout's validity remembered per
+context (`valid_layout`), and read from a per-type table so that it holds ints: hashing
+attributes is Python code.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import NoneAttr, TensorType
+from xdsl.ir import Attribute, Operation
+
+from xpu_passes.dialects import tt
+from xpu_passes.dialects.traits import _layout_error
+
+_ARITH = ("addi", "subi", "muli", "divui", "divsi", "floordivsi", "ceildivsi", "ceildivui", "remui", "remsi",
+          "minsi", "maxsi", "minui", "maxui", "addf", "subf", "mulf", "divf", "negf", "andi", "ori", "xori",
+          "shli", "shrui", "shrsi", "minimumf", "minnumf", "maximumf", "maxnumf", "cmpi", "cmpf", "select",
+          "bitcast", "index_cast", "fptosi", "fptoui", "sitofp", "uitofp", "extf", "truncf", "trunci", "extsi",
+          "extui")
+_MATH = ("absf", "absi", "ceil", "copysign", "cos", "erf", "exp2", "exp", "floor", "fma", "log2", "log", "powf",
+         "rsqrt", "sin", "sqrt", "tanh", "trunc", "roundeven", "round")
+OPAQUE_NAMES = frozenset((*(f"arith.{n}" for n in _ARITH), *(f"math.{n}" for n in _MATH), "tt.splat",
+                          "tt.broadcast", "tt.expand_dims", "tt.addptr", "tt.make_range", "tt.load", "tt.store",
+                          "tt.advance", "tt.make_tensor_ptr"))
+
+# (ids of a layout, the op's class when it matters (tt.dot), rank, the layout context) -> the layout
+# is valid there. Keeps the objects alive, so their ids are not reused.
+_VALID: dict[tuple[int, ...], tuple[list[object], bool]] = {}
+
+
+def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
+    """`not traits._layout_error(op, t)`: it reads the layout, `op` being a tt.dot, the rank
+    and the enclosing ttg.num-warps/threads-per-warp/num-ctas (`context`, locality.Contexts)."""
+    keep = [t.encoding, type(op) is tt.DotOp, *context]
+    key = (len(t.get_shape()), *map(id, keep))
+    hit = _VALID.get(key)
+    if hit is None:
+        if len(_VALID) > 20_000:
+            _VALID.clear()
+        hit = _VALID[key] = (keep, not _layout_error(op, t))
+    return hit[1]
+
+
+# Equal attributes as one object (whose id stands for the value in keys; a key's objects keep
+# them alive, so no other object takes their ids), remembered per object id; and per type object
+# what a key reads of it: (the type, its descriptor, its layout or _NO_LAYOUT, the objects named).
+_CANON: dict[Attribute, Attribute] = {}
+_IDS: dict[int, tuple[Attribute, Attribute]] = {}
+_TYPES: dict[int, tuple[Attribute, object, object, tuple[Attribute, ...]]] = {}
+_NO_LAYOUT = object()
+_UNKEYED = object()  # a type holding a layout elsewhere (a tensor of block pointers)
+
+
+def _canon(a: Attribute) -> Attribute:
+    hit = _IDS.get(id(a))
+    if hit is None:
+        if len(_IDS) > 20_000:
+            _IDS.clear()
+            _CANON.clear()
+        hit = _IDS[id(a)] = (a, _CANON.setdefault(a, a))
+    return hit[1]
+
+
+def _describe(t: Attribute) -> tuple[Attribute, object, object, tuple[Attribute, ...]]:
+    hit = _TYPES.get(id(t))
+    if hit is not None:
+        return hit
+    if len(_TYPES) > 20_000:
+        _TYPES.clear()
+    if type(t) is TensorType:
+        elem = t.element_type
+        if type(elem) is tt.PointerType and type(elem.pointee) is TensorType:
+            hit = (t, _UNKEYED, _NO_LAYOUT, ())
+        else:
+            c = _canon(elem)
+            hit = (t, (tuple(t.get_shape()), id(c)), t.encoding, (c,))
+    elif type(t) is tt.PointerType and type(p := t.pointee) is TensorType:
+        # A block pointer: its layout is compared (load/store/advance), never checked for validity.
+        c = _canon(p.element_type)
+        hit = (t, ("ptr", t.address_space.data, tuple(p.get_shape()), id(c)), p.encoding, (c,))
+    else:
+        c = _canon(t)
+        hit = (t, id(c), _NO_LAYOUT, (c,))
+    _TYPES[id(t)] = hit
+    return hit
+
+
+def opaque_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]] | None:
+    """The key of an op of OPAQUE_NAMES (not last in its block, no regions or successors: the
+    caller checks), or None when one of its types holds a layout other than a tensor's or a
+    block pointer's own. Types, element types and attributes by value (as their one object)."""
+    layouts: list[Attribute] = []
+    objects: list[object] = [type(op), type(op.parent_op())]
+    key: list[object] = [id(objects[0]), id(objects[1])]
+    for vs in (op.operands, op.results):
+        key.append(None)
+        for v in vs:
+            t, desc, enc, keep = _describe(v.type)
+            objects += keep
+            if enc is _NO_LAYOUT:
+                if desc is _UNKEYED:
+                    return None
+                key.append(desc)
+                continue
+            i = _slot(enc, layouts)  # type: ignore[arg-type]
+            if i is None:
+                return None
+            key.append((desc, i, type(desc[0]) is str or valid_layout(op, t, context)))  # type: ignore[index]
+    for d in (op.properties, op.attributes):
+        key.append(None)
+        for name, value in d.items():
+            c = _canon(value)
+            objects.append(c)
+            key += (name, id(c))
+    return tuple(key), objects
+
+
+def _slot(enc: Attribute | None, layouts: list[Attribute]) -> object:
+    """Which of the op's distinct layouts `enc` is (by equality); "none" for no layout (NoneAttr:
+    the rules skip it, type equality sees it); None when not keyed."""
+    if enc is None:
+        return None
+    for i, e in enumerate(layouts):
+        if e is enc:
+            return i
+    if type(enc) is NoneAttr:
+        return "none"
+    if getattr(enc, "name", "") == "none":
+        return None  # (another class the rules read as no layout: not keyed)
+    for i, e in enumerate(layouts):
+        if e == enc:
+            return i
+    layouts.append(enc)
+    return len(layouts) - 1
+
+
+def convert_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]] | None:
+    """ttg.convert_layout's key: its verifier reads its layouts only through the layout check
+    of each type (in the op's context: `context`) and of its shapes and element types whether
+    they agree."""
+    if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors or op.next_op is None:
+        return None
+    s, r = op.operands[0].type, op.results[0].type
+    if type(s) is not TensorType or type(r) is not TensorType:
+        return None
+    objects: list[object] = []
+    for d in (op.properties, op.attributes):
+        objects.append(None)
+        for item in d.items():
+            objects += item
+    key = (type(op.parent_op()), tuple(s.get_shape()), tuple(r.get_shape()), s.element_type, r.element_type,
+           valid_layout(op, s, context), valid_layout(op, r, context), *map(id, objects))
+    return key, objects
+
