@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 DIRS = ("test/TritonIntelGPU", "test/Triton/Intel/RaiseToBlockPointers")
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
@@ -70,16 +71,15 @@ def chunks(text: str) -> list[tuple[str, int]]:
     return out
 
 
-# Options of LLVM's FileCheck that the `filecheck` package does not take: dropped (the check is weaker).
-_UNSUPPORTED_FILECHECK = re.compile(r"\s--?implicit-check-not[= ]\S+")
+# lit's FileCheck: the `filecheck` package plus LLVM's --implicit-check-not (our one wrapper of it).
+FILECHECK = f"{sys.executable} {Path(__file__).resolve().parents[1] / 'tests' / 'lit' / 'filecheck_wrapper.py'}"
 
 
-def command(run: str, path: str, xpu_opt: str, filecheck: str) -> tuple[str, bool]:
-    """The shell command, and whether a FileCheck option had to be dropped."""
+def command(run: str, path: str, xpu_opt: str, filecheck: str) -> str:
+    """The shell command of one RUN line."""
     cmd = re.sub(r"\btriton-opt\b", xpu_opt, run)
     cmd = re.sub(r"\bFileCheck\b", filecheck, cmd)
-    cmd, dropped = _UNSUPPORTED_FILECHECK.subn("", cmd)
-    return cmd.replace("%s", path).replace("%t", path + ".tmp"), dropped > 0
+    return cmd.replace("%s", path).replace("%t", path + ".tmp")
 
 
 def first_error(stderr: str) -> str:
@@ -120,7 +120,6 @@ def main() -> int:
     args = ap.parse_args()
     bindir = os.path.dirname(sys.executable)
     xpu_opt = shutil.which("xpu-opt", path=bindir) or "xpu-opt"
-    filecheck = shutil.which("filecheck", path=bindir) or "FileCheck"
     files = [f for f in git(args.repo, "ls-tree", "-r", "--name-only", args.ref, *DIRS).split()
              if f.endswith(".mlir") and args.filter in f]
     cases: list[Case] = []
@@ -134,10 +133,7 @@ def main() -> int:
                 with open(path, "w") as out:
                     out.write("\n" * offset + chunk)
                 for ri, run in enumerate(runs):
-                    cmd, dropped = command(run, path, xpu_opt, filecheck)
-                    acc, ok, why = run_case(cmd, args.timeout)
-                    if dropped:
-                        why = (why + " " if why else "") + "[--implicit-check-not dropped]"
+                    acc, ok, why = run_case(command(run, path, xpu_opt, FILECHECK), args.timeout)
                     cases.append(Case(f, ci, ri, acc, ok, why))
                     if args.verbose:
                         print(f"{f}#{ci} RUN{ri}: {'accepted' if acc else 'REJECTED'} "

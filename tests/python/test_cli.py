@@ -204,13 +204,18 @@ def test_intel_lit_script_reads_run_lines_and_classifies(tmp_path: Path) -> None
     m = _intel_lit()
     text = "// RUN: env A=1 \\\n// RUN: triton-opt %s -split-input-file -cse | FileCheck %s --implicit-check-not=x\n"
     assert m.run_lines(text) == ["env A=1  triton-opt %s -split-input-file -cse | FileCheck %s --implicit-check-not=x"]
-    cmd, dropped = m.command(m.run_lines(text)[0], "/t/f.mlir", "xpu-opt", "filecheck")
-    assert cmd == "env A=1  xpu-opt /t/f.mlir -split-input-file -cse | filecheck /t/f.mlir" and dropped
+    cmd = m.command(m.run_lines(text)[0], "/t/f.mlir", "xpu-opt", "fc")
+    assert cmd == "env A=1  xpu-opt /t/f.mlir -split-input-file -cse | fc /t/f.mlir --implicit-check-not=x"
     assert [c[1] for c in m.chunks("a\n// -----\nb\nc\n// -----\nd\n")] == [0, 2, 5]
     (tmp_path / "in.mlir").write_text(MODULE + "// CHECK: tt.func @f\n")
     xpu_opt = f"{sys.executable} -m xpu_passes.cli"
     assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir -no-such-flag | filecheck {tmp_path}/in.mlir", 300)[:2] == (False, False)
     assert m.run_case(f"{xpu_opt} {tmp_path}/in.mlir | filecheck {tmp_path}/in.mlir", 300) == (True, True, "")
+    # Intel's --implicit-check-not is kept and enforced (lit's FileCheck wrapper), not dropped.
+    run = f"{xpu_opt} {tmp_path}/in.mlir | {m.FILECHECK} {tmp_path}/in.mlir"
+    assert m.run_case(run + " --implicit-check-not=tt.func", 300) == (True, True, "")
+    acc, ok, why = m.run_case(run + " --implicit-check-not=tt.return", 300)
+    assert (acc, ok) == (True, False) and "excluded string found" in why
 
 
 def test_native_pass_without_triton_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
