@@ -6,9 +6,11 @@ taken before a native RLC this prints: how many solves ran, each one's CPU secon
 and trials, how many of the second's trials the first made too (same conversion of the
 input, same rewrite, same slice of the input's ops and layouts, same outcome), how
 long the two run the same trials from the start, whether the second won or ended with
-the same text, and when (share of its CPU) its module first equals the first's before
-the final clean-up (from there on no trial can change it: the first's last round found
-none). Then sums per kernel (`--kernels`) and overall.
+the same text, after what share of its steps (folds and trials) it first has figures the
+first had after one of its steps, and after what share of its steps and CPU its module
+first prints as one the first passed through (a second solve stopped where it meets the
+first, whose rest is then known, could save no more than that; printing ignores use-list
+order, so this is a bound). Then sums per kernel (`--kernels`) and overall.
 
     python benchmarks/rlc_solves.py [--set core|workloads|all] [--only KERNEL] [--kernels K ...] [--json OUT]
 
@@ -40,29 +42,46 @@ KERNELS = ["flash_attention_fwd", "rms_norm_block_fwd", "sparsemax_fwd"]
 
 @contextlib.contextmanager
 def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
-    """While open, each `_solve` appends {anchor, cpu, trials, figures, text, pre, reached} to `solves`."""
+    """While open, each `_solve` appends {anchor, cpu, trials, figures, text, reached, steps, states} to `solves`."""
     cls, cur = rlc.RemoveLayoutConversions, {}
-    saved = (cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite, materialize.erase_dead_converts)
-    solve, remove, settle, rewrite, erase = saved
+    saved = (cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite)
+    solve, remove, settle, rewrite = saved
 
     def key(w: rlc._Work, op: Any) -> Any:
         o = w.origin.get(op)
         return cur["index"][o] if o is not None else ("new", op.name)
 
-    def reached(w: rlc._Work) -> None:  # the second's module equals the first's before clean-up
-        first = solves[0] if solves else None
-        if cur["anchor"] or cur["reached"] is not None or first is None or first["pre"] is None:
+    def text(w: rlc._Work) -> str:  # its time is not the pass's: taken off the solve's CPU
+        t = time.process_time()
+        out = print_module(w.module)
+        cur["printing"] += time.process_time() - t
+        return out
+
+    def step(w: rlc._Work) -> None:
+        """After a fold or a trial: the first (when it anchored) keeps the text of each state it passes
+        through; the second notes when its module is first one of them (a change always changes figures)."""
+        if cur["steps"] and cur["steps"][-1] == w.figures:
+            cur["steps"].append(w.figures)
             return
-        if w.figures == first["pre"][0] and print_module(w.module) == first["pre"][1]:
-            cur["reached"] = time.process_time() - cur["t0"]
+        cur["steps"].append(w.figures)
+        if cur["anchor"] and w.anchored:
+            cur["states"].setdefault(w.figures, set()).add(text(w))
+            return
+        first = solves[0] if solves else None
+        if cur["anchor"] or cur["reached"] is not None or first is None or w.figures not in first["states"]:
+            return
+        if text(w) in first["states"][w.figures]:
+            cur["reached"] = (len(cur["steps"]), time.process_time() - cur["t0"] - cur["printing"])
 
     def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any) -> rlc._Work:
-        cur.update(anchor=anchor, trials=[], index={o: i for i, o in enumerate(walk_list(op))}, reached=None,
-                   pre=None, t0=time.process_time())
+        cur.update(anchor=anchor, trials=[], steps=[], states={}, reached=None,
+                   index={o: i for i, o in enumerate(walk_list(op))},
+                   printing=0.0, t0=time.process_time())
         w = solve(self, op, start, anchor, iv, loads)
-        cpu = time.process_time() - cur["t0"]
+        cpu = time.process_time() - cur["t0"] - cur["printing"]
         solves.append({"anchor": anchor, "cpu": cpu, "trials": cur["trials"], "figures": w.figures,
-                       "text": print_module(w.module), "pre": cur["pre"], "reached": cur["reached"]})
+                       "text": text(w), "reached": cur["reached"], "steps": cur["steps"], "states": cur["states"],
+                       "printing": cur["printing"]})
         return w
 
     def w_remove(self: Any, w: rlc._Work, cvt: Any) -> str | None:
@@ -70,12 +89,12 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         why = remove(self, w, cvt)
         for i, (how, sl) in enumerate(cur["this"]):
             cur["trials"].append((key(w, cvt), how, sl, why is None and i == len(cur["this"]) - 1))
-        reached(w)
+        step(w)
         return why
 
     def w_settle(self: rlc._Work) -> None:
         settle(self)
-        reached(self)
+        step(self)
 
     def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any) -> None:
         w = cur["w"]
@@ -84,22 +103,19 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         cur["this"].append((how, (frozenset(key(w, o) for o in s.ops), layouts)))
         return rewrite(j, cvt, s, how, loads, new_loads)
 
-    def w_erase(j: Any) -> Any:
-        if cur["anchor"] and "w" in cur:
-            cur["pre"] = (cur["w"].figures, print_module(cur["w"].module))
-        return erase(j)
-
     def w_round(self: Any, w: rlc._Work) -> bool:
         cur["w"] = w
+        if cur["anchor"] and w.anchored and not cur["states"]:  # the state its trials start from
+            cur["states"][w.figures] = {text(w)}
         return rnd(self, w)
 
     rnd = cls._round
     cls._solve, cls._remove, rlc._Work.settle, cls._round = w_solve, w_remove, w_settle, w_round
-    materialize.rewrite, materialize.erase_dead_converts = w_rewrite, w_erase
+    materialize.rewrite = w_rewrite
     try:
         yield
     finally:
-        cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite, materialize.erase_dead_converts = saved
+        cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite = saved
         cls._round = rnd
 
 
@@ -108,17 +124,21 @@ def measure(path: Path) -> tuple[dict[str, Any], str]:
     solves: list[dict[str, Any]] = []
     with instrument(solves):
         out, total = rlc_decisions.run_one(path)
-    d: dict[str, Any] = {"total": total, "solves": len(solves), "cpu": [s["cpu"] for s in solves],
+    d: dict[str, Any] = {"total": total - sum(s["printing"] for s in solves), "solves": len(solves),
+                         "cpu": [s["cpu"] for s in solves],
                          "trials": [len(s["trials"]) for s in solves]}
     if len(solves) == 2:
         a, b = solves[0]["trials"], solves[1]["trials"]
         prefix = 0
         while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
             prefix += 1
-        seen = set(a)
+        seen, had = set(a), set(solves[0]["steps"])
+        met = next((i for i, f in enumerate(solves[1]["steps"]) if f in had), None)
         d.update(repeated=sum(t in seen for t in b), prefix=prefix, same_text=solves[0]["text"] == solves[1]["text"],
                  second_won=solves[1]["figures"].better_than(solves[0]["figures"]),
-                 reached=None if solves[1]["reached"] is None else solves[1]["reached"] / max(solves[1]["cpu"], 1e-9))
+                 met=None if met is None else (met + 1) / len(solves[1]["steps"]),
+                 reached=None if (at := solves[1]["reached"]) is None else (at[0] / len(solves[1]["steps"]),
+                                                                          at[1] / max(solves[1]["cpu"], 1e-9)))
     return d, out
 
 
@@ -126,14 +146,19 @@ def summary(rows: dict[str, dict[str, Any]], label: str) -> str:
     total = sum(r["total"] for r in rows.values())
     both = [r for r in rows.values() if r["solves"] == 2]
     second = sum(r["cpu"][1] for r in both)
-    reach = [r["reached"] for r in both if r["reached"] is not None]
+    reach = [r["reached"][1] for r in both if r["reached"] is not None]
+    reach_steps = [r["reached"][0] for r in both if r["reached"] is not None]
+    met = [r["met"] for r in both if r["met"] is not None]
     return (f"{label}: {len(rows)} inputs, {len(both)} run both solves ({sum(r['second_won'] for r in both)} "
             f"won by the second, {sum(r['same_text'] for r in both)} with the same text); RLC CPU {total:.2f} s, "
             f"second solve {second:.2f} s ({100 * second / max(total, 1e-9):.0f}%); trials first/second "
             f"{sum(r['trials'][0] for r in both)}/{sum(r['trials'][1] for r in both)}, second's also in the first "
             f"{sum(r['repeated'] for r in both)}, same from the start {sum(r['prefix'] for r in both)}; second "
-            f"reaches the first's state at {min(reach, default=float('nan')):.0%}-{max(reach, default=float('nan')):.0%}"
-            f" of its CPU ({len(reach)} of {len(both)})")
+            f"is first in a state the first solve was in after {min(reach_steps, default=float('nan')):.0%}-"
+            f"{max(reach_steps, default=float('nan')):.0%} of its steps, {min(reach, default=float('nan')):.0%}-"
+            f"{max(reach, default=float('nan')):.0%} of its CPU ({len(reach)} of {len(both)}); its figures are "
+            f"first ones the first solve had after "
+            f"{min(met, default=float('nan')):.0%}-{max(met, default=float('nan')):.0%} of its steps")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,12 +65,13 @@ def test_solves_counted_and_decisions_unchanged(bench: Any, kernel: str, config:
     if solves == 2:
         assert 0 <= figures["repeated"] <= figures["trials"][1] and figures["prefix"] <= figures["repeated"]
         assert not (figures["same_text"] and figures["second_won"])  # the same text is not better
-        assert figures["reached"] is None or 0 < figures["reached"] <= 1
+        assert figures["reached"] is None or all(0 < x <= 1 for x in figures["reached"])
+        assert figures["met"] is None or 0 < figures["met"] <= 1
 
 
 def test_summary_counts_only_inputs_with_both_solves(bench: Any) -> None:
     rows = {"k-1--13": {"total": 1.0, "solves": 2, "cpu": [0.4, 0.5], "trials": [3, 4], "repeated": 2, "prefix": 1,
-                        "same_text": True, "second_won": False, "reached": 0.9},
+                        "same_text": True, "second_won": False, "reached": (0.9, 0.8), "met": 0.5},
             "k-1--15": {"total": 1.0, "solves": 1, "cpu": [0.9], "trials": [5]}}
     line = bench.summary(rows, "k")
     assert "2 inputs, 1 run both solves (0 won by the second, 1 with the same text)" in line
