@@ -125,7 +125,7 @@ def measure(path: Path) -> tuple[dict[str, Any], str]:
     with instrument(solves):
         out, total = rlc_decisions.run_one(path)
     d: dict[str, Any] = {"total": total - sum(s["printing"] for s in solves), "solves": len(solves),
-                         "cpu": [s["cpu"] for s in solves],
+                         "cpu": [s["cpu"] for s in solves], "kept": [sum(t[3] for t in s["trials"]) for s in solves],
                          "trials": [len(s["trials"]) for s in solves]}
     if len(solves) == 2:
         a, b = solves[0]["trials"], solves[1]["trials"]

@@ -55,7 +55,18 @@ def test_solves_counted_and_decisions_unchanged(bench: Any, kernel: str, config:
     methods = (rlc.RemoveLayoutConversions._solve, rlc.RemoveLayoutConversions._remove,
                rlc.RemoveLayoutConversions._round, rlc._Work.settle, materialize.rewrite,
                materialize.erase_dead_converts)
-    figures, out = bench.measure(path)
+    kept: list[bool] = []  # per conversion tried: was a rewrite kept (counted under the wrappers)
+    remove = rlc.RemoveLayoutConversions._remove
+
+    def counted(self: Any, w: Any, cvt: Any) -> str | None:
+        why = remove(self, w, cvt)
+        kept.append(why is None)
+        return why
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rlc.RemoveLayoutConversions, "_remove", counted)
+        figures, out = bench.measure(path)
+    assert sum(figures["kept"]) == sum(kept) and sum(figures["trials"]) >= sum(kept)
     assert (rlc.RemoveLayoutConversions._solve, rlc.RemoveLayoutConversions._remove,
             rlc.RemoveLayoutConversions._round, rlc._Work.settle, materialize.rewrite,
             materialize.erase_dead_converts) == methods  # the wrappers are gone
