@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.frontend.idkeys import IdTable
+
 if TYPE_CHECKING:
     from xpu_passes.frontend.printer import TTGIRPrinter
 
@@ -96,8 +98,7 @@ def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
 
 def recall(table: dict[int, Any], attr: Attribute) -> Any:
     """What `remember` kept for `attr` or an attribute equal to it, or None."""
-    known = _known.get(id(attr)) or _learn(attr)
-    entry = table.get(known[2])
+    entry = table.get(id(_known.get(id(attr)) or _learn(attr)))
     return None if entry is None else entry[0]
 
 
@@ -167,25 +168,25 @@ def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: di
     """The template of the op's form keyed by canonical ids, captured on first sight."""
     known = _known
     key: list[Any] = ["by value", type(op)]
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op._operands)]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op._operands)]
     ids = list(map(id, op._operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op.results)]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op.results)]
     if props := op.properties:
         key.append(None)
         key += props
-        key += [(known.get(id(a)) or _learn(a))[2] for a in props.values()]
+        key += [id(known.get(id(a)) or _learn(a)) for a in props.values()]
     if attrs := op.attributes:
         key.append(0)
         key += attrs
-        key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
+        key += [id(known.get(id(a)) or _learn(a)) for a in attrs.values()]
     entry = templates.get(k := tuple(key))
     if entry is None:
         template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
-        keep = tuple(known[i][3] for i in map(id, _objects(op)))
+        keep = tuple(known[i] for i in map(id, _objects(op)))
         entry = templates[k] = (template, keep)
     return entry[0]
 
@@ -223,31 +224,41 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
     return tuple(kept_pieces), tuple(kept_slots)
 
 
-# id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):
-# the first attribute seen equal to it. Attributes are immutable, hashing walks them.
-_known: dict[int, tuple[Attribute, int, int, Attribute]] = {}
-_by_hash: dict[int, list[Attribute]] = {}
+# id(attribute) -> its canonical object, the first attribute seen equal to it (the table pins
+# the attribute: frontend/idkeys.py). Attributes are immutable, hashing walks them. By hash:
+# the canonical objects, one (most hashes) or a list of them.
+_known = IdTable(1 << 62)  # (emptied by clear)
+_by_hash: dict[int, Attribute | list[Attribute]] = {}
 
 
-def _learn(attr: Attribute) -> tuple[Attribute, int, int, Attribute]:
+def _learn(attr: Attribute) -> Attribute:
     h = hash(attr)
-    bucket = _by_hash.setdefault(h, [])
-    canon = next((other for other in bucket if other is attr or other == attr), None)
-    if canon is None:
-        bucket.append(attr)
-        canon = attr
-    entry = _known[id(attr)] = (attr, h, id(canon), canon)
-    return entry
+    bucket = _by_hash.get(h)
+    if bucket is None:
+        canon = _by_hash[h] = attr
+    elif bucket.__class__ is not list:
+        if bucket is attr or bucket == attr:
+            canon = bucket  # type: ignore[assignment]
+        else:
+            _by_hash[h] = [bucket, attr]  # type: ignore[list-item]
+            canon = attr
+    else:
+        canon = next((other for other in bucket if other is attr or other == attr), None)  # type: ignore[union-attr]
+        if canon is None:
+            bucket.append(attr)  # type: ignore[union-attr]
+            canon = attr
+    _known.put(id(attr), (attr,), canon)
+    return canon
 
 
 def canonical_id(attr: Attribute) -> int:
     """The id of `canonical(attr)`."""
-    return (_known.get(id(attr)) or _learn(attr))[2]
+    return id(_known.get(id(attr)) or _learn(attr))
 
 
 def canonical(attr: Attribute) -> Attribute:
     """The first attribute seen equal to `attr`."""
-    return (_known.get(id(attr)) or _learn(attr))[3]
+    return _known.get(id(attr)) or _learn(attr)
 
 
 def begin() -> None:
