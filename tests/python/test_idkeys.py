@@ -161,3 +161,21 @@ def test_every_id_in_rlcs_verification_keys_is_pinned() -> None:
         assert key[0] in locality._OPAQUE.pins and key[1] in locality._OPAQUE.pins
     for table in (locality._VERIFIED, locality._CONVERTS, locality._OPAQUE, opaque._VALID):
         assert not any(gc.is_tracked(k) for k in table)
+
+
+def test_op_template_keys_are_ids_of_pinned_objects() -> None:
+    """fastprint's op templates: keys of ids, names and small indices; every id pinned, and the
+    same form in another module prints the same text."""
+    from xpu_passes.frontend import print_module
+
+    fastprint.clear()
+    texts = [print_module(parse_module(make_context(), TEXT).module) for _ in range(2)]
+    assert texts[0] == texts[1]
+    tables = [t for mode, t in fastprint._templates.items() if mode[0] == "ops"]
+    assert tables and all(isinstance(t, IdTable) and t for t in tables)
+    for _ in range(4):
+        gc.collect()
+    for t in tables:
+        ids = [i for key in t for i in key if type(i) is int and i > 1 << 16]  # (others: operand indices, marks)
+        assert ids and all(i in t.pins for i in ids)
+        assert not any(gc.is_tracked(k) for k in t)

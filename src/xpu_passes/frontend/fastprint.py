@@ -42,7 +42,7 @@ _TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
 _MAX = 50_000  # entries kept before the tables start afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
-_templates: dict[Any, dict[tuple[Any, ...], tuple[Template | None, tuple[Any, ...]]]] = {}
+_templates: dict[Any, dict[Any, Any]] = {}  # op templates: IdTable (key -> plan)
 _eligible_cache: dict[type[Operation], bool] = {}
 enabled = True  # (tests switch it off to compare with the op-by-op print)
 
@@ -85,8 +85,12 @@ def _eligible(cls: type[Operation], generic: bool) -> bool:
 
 
 def table(mode: Any) -> dict[Any, Any]:
-    """The process-wide table of one kind and printing mode (a printer looks it up once)."""
-    return _templates.setdefault(mode, {})
+    """The process-wide table of one kind and printing mode (a printer looks it up once).
+    Op templates: keys of ids and names (untracked by the GC), the objects pinned (idkeys.py)."""
+    found = _templates.get(mode)
+    if found is None:
+        found = _templates[mode] = IdTable(1 << 62) if mode[0] == "ops" else {}  # (emptied by begin only)
+    return found
 
 
 def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
@@ -126,7 +130,7 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
     # First by the ids of the very objects (a parse shares its types and attributes: most
     # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
     ids = [*map(id, operands)]
-    key = [op.__class__, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
+    key = [id(op.__class__), *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
         key.append(1)
         key += [ids.index(i) for i in ids]
@@ -138,12 +142,10 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         key.append(0)
         key += attrs
         key += map(id, attrs.values())
-    entry = templates.get(k := tuple(key))
-    if entry is None:
-        template = _by_value(printer, op, generic, templates)
-        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
-        entry = templates[k] = (plan, _objects(op))
-    plan = entry[0]
+    plan = templates.get(k := tuple(key), _MISSING)
+    if plan is _MISSING:
+        plan = _by_value(printer, op, generic, templates)
+        templates.put(k, (op.__class__, *_objects(op)), plan)
     if plan is None:
         return None
     first, pairs = plan
@@ -164,10 +166,14 @@ def _objects(op: Operation) -> tuple[Any, ...]:
     return (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values())
 
 
-def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> Template | None:
-    """The template of the op's form keyed by canonical ids, captured on first sight."""
+_MISSING = object()
+
+
+def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: IdTable) -> Any:
+    """The template of the op's form keyed by canonical ids, captured on first sight, as a
+    plan: its first piece and (slot, piece) pairs (None: print op by op)."""
     known = _known
-    key: list[Any] = ["by value", type(op)]
+    key: list[Any] = ["by value", id(type(op))]
     key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op._operands)]
     ids = list(map(id, op._operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):
@@ -183,12 +189,12 @@ def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: di
         key.append(0)
         key += attrs
         key += [id(known.get(id(a)) or _learn(a)) for a in attrs.values()]
-    entry = templates.get(k := tuple(key))
-    if entry is None:
+    plan = templates.get(k := tuple(key), _MISSING)
+    if plan is _MISSING:
         template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
-        keep = tuple(known[i] for i in map(id, _objects(op)))
-        entry = templates[k] = (template, keep)
-    return entry[0]
+        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
+        templates.put(k, (type(op), *(known[i] for i in map(id, _objects(op)))), plan)
+    return plan
 
 
 def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:
