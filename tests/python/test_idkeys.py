@@ -179,3 +179,20 @@ def test_op_template_keys_are_ids_of_pinned_objects() -> None:
         ids = [i for key in t for i in key if type(i) is int and i > 1 << 16]  # (others: operand indices, marks)
         assert ids and all(i in t.pins for i in ids)
         assert not any(gc.is_tracked(k) for k in t)
+
+
+def test_opaque_type_descriptors_start_over_with_the_canonical_objects_they_name() -> None:
+    """opaque._TYPES holds descriptors naming _CANON's objects by id: when those start over, so
+    do the descriptors (else a descriptor would name an object no longer pinned)."""
+    from xdsl.dialects.builtin import TensorType
+
+    from xpu_passes.layouts import opaque
+
+    t = TensorType(f32, [4, 8])
+    desc, _, c = opaque._describe(t)
+    assert desc == ((4, 8), id(c)) and opaque._describe(t)[2] is c and id(t) in opaque._TYPES
+    for n in range(20_002):
+        opaque._canon(TensorType(f16, [n + 1]))  # fills _IDS past its bound: a start-over
+    assert id(t) not in opaque._TYPES
+    desc2, _, c2 = opaque._describe(t)
+    assert desc2 == ((4, 8), id(c2)) and opaque._IDS.pins[id(f32)] is f32

@@ -56,8 +56,8 @@ def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
 
 # Equal attributes as one object (whose id stands for the value in keys; a key's objects keep
 # them alive, so no other object takes their ids), remembered per object id; and per type object
-# what a key reads of it: (its descriptor, its layout or _NO_LAYOUT, the object named or None).
-# Both pin the objects whose ids are their keys.
+# its descriptor (shapes, strings and ids: a tuple the GC does not track), the layout and the
+# object named being read from the type again. Both pin the objects whose ids are their keys.
 _CANON: dict[Attribute, Attribute] = {}
 _IDS = IdTable(1 << 62)  # (cleared with _CANON)
 _TYPES = IdTable(20_000)
@@ -71,31 +71,35 @@ def _canon(a: Attribute) -> Attribute:
         if len(_IDS) > 20_000:
             _IDS.clear()
             _CANON.clear()
+            _TYPES.clear()  # (its descriptors hold ids of _CANON's objects)
         hit = _CANON.setdefault(a, a)
         _IDS.put(id(a), (a,), hit)
     return hit
 
 
 def _describe(t: Attribute) -> tuple[object, object, Attribute | None]:
-    hit = _TYPES.get(id(t))
-    if hit is not None:
-        return hit
+    """(t's descriptor, its layout or _NO_LAYOUT, the object the descriptor names or None)."""
+    desc = _TYPES.get(id(t))
     if type(t) is TensorType:
         elem = t.element_type
         if type(elem) is tt.PointerType and type(elem.pointee) is TensorType:
-            hit = (_UNKEYED, _NO_LAYOUT, None)
-        else:
-            c = _canon(elem)
-            hit = ((tuple(t.get_shape()), id(c)), t.encoding, c)
+            return _UNKEYED, _NO_LAYOUT, None
+        c = _canon(elem)
+        enc: object = t.encoding
+        if desc is not None:
+            return desc, enc, c
+        desc = (tuple(t.get_shape()), id(c))
     elif type(t) is tt.PointerType and type(p := t.pointee) is TensorType:
         # A block pointer: its layout is compared (load/store/advance), never checked for validity.
-        c = _canon(p.element_type)
-        hit = (("ptr", t.address_space.data, tuple(p.get_shape()), id(c)), p.encoding, c)
+        c, enc = _canon(p.element_type), p.encoding
+        if desc is not None:
+            return desc, enc, c
+        desc = ("ptr", t.address_space.data, tuple(p.get_shape()), id(c))
     else:
-        c = _canon(t)
-        hit = (id(c), _NO_LAYOUT, c)
-    _TYPES.put(id(t), (t,), hit)
-    return hit
+        c, enc = _canon(t), _NO_LAYOUT
+        return id(c), enc, c
+    _TYPES.put(id(t), (t,), desc)  # (`c` is the same object on a hit: _TYPES starts over with _CANON)
+    return desc, enc, c
 
 
 def opaque_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]] | None:
