@@ -230,7 +230,7 @@ class AliasPrinter(Printer):
         seen = self._visited.get(id(attr))
         if seen is not None:
             return seen[1]
-        canon = (_KNOWN.get(id(attr)) or fastprint._learn(attr))[2]  # (fastprint.canonical_id, inline)
+        canon = id(_KNOWN.get(id(attr)) or fastprint._learn(attr))  # (fastprint.canonical_id, inline)
         index = self._alias_index.get(canon)
         if index is not None:
             self._visited[id(attr)] = (attr, index)
@@ -260,7 +260,7 @@ class AliasPrinter(Printer):
             if seen is None:
                 # (_visit's first visit of a deferrable child whose definition is known
                 # and nests nothing, inline: a callsite's file locations)
-                child_canon = (_KNOWN.get(id(child)) or fastprint._learn(child))[2]
+                child_canon = id(_KNOWN.get(id(child)) or fastprint._learn(child))
                 child_index = alias_index.get(child_canon)
                 if child_index is None:
                     child_known = definitions.get(child_canon)

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.frontend.idkeys import IdTable
+
 if TYPE_CHECKING:
     from xpu_passes.frontend.printer import TTGIRPrinter
 
@@ -40,7 +42,7 @@ _TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
 _MAX = 50_000  # entries kept before the tables start afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
-_templates: dict[Any, dict[tuple[Any, ...], tuple[Template | None, tuple[Any, ...]]]] = {}
+_templates: dict[Any, dict[Any, Any]] = {}  # op templates: IdTable (key -> plan)
 _eligible_cache: dict[type[Operation], bool] = {}
 enabled = True  # (tests switch it off to compare with the op-by-op print)
 
@@ -83,8 +85,12 @@ def _eligible(cls: type[Operation], generic: bool) -> bool:
 
 
 def table(mode: Any) -> dict[Any, Any]:
-    """The process-wide table of one kind and printing mode (a printer looks it up once)."""
-    return _templates.setdefault(mode, {})
+    """The process-wide table of one kind and printing mode (a printer looks it up once).
+    Op templates: keys of ids and names (untracked by the GC), the objects pinned (idkeys.py)."""
+    found = _templates.get(mode)
+    if found is None:
+        found = _templates[mode] = IdTable(1 << 62) if mode[0] == "ops" else {}  # (emptied by begin only)
+    return found
 
 
 def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
@@ -96,8 +102,7 @@ def remember(table: dict[int, Any], attr: Attribute, entry: Any) -> None:
 
 def recall(table: dict[int, Any], attr: Attribute) -> Any:
     """What `remember` kept for `attr` or an attribute equal to it, or None."""
-    known = _known.get(id(attr)) or _learn(attr)
-    entry = table.get(known[2])
+    entry = table.get(id(_known.get(id(attr)) or _learn(attr)))
     return None if entry is None else entry[0]
 
 
@@ -125,7 +130,7 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
     # First by the ids of the very objects (a parse shares its types and attributes: most
     # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
     ids = [*map(id, operands)]
-    key = [op.__class__, *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
+    key = [id(op.__class__), *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
         key.append(1)
         key += [ids.index(i) for i in ids]
@@ -137,12 +142,10 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
         key.append(0)
         key += attrs
         key += map(id, attrs.values())
-    entry = templates.get(k := tuple(key))
-    if entry is None:
-        template = _by_value(printer, op, generic, templates)
-        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
-        entry = templates[k] = (plan, _objects(op))
-    plan = entry[0]
+    plan = templates.get(k := tuple(key), _MISSING)
+    if plan is _MISSING:
+        plan = _by_value(printer, op, generic, templates)
+        templates.put(k, (op.__class__, *_objects(op)), plan)
     if plan is None:
         return None
     first, pairs = plan
@@ -163,31 +166,35 @@ def _objects(op: Operation) -> tuple[Any, ...]:
     return (*op.operand_types, *op.result_types, *op.properties.values(), *op.attributes.values())
 
 
-def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> Template | None:
-    """The template of the op's form keyed by canonical ids, captured on first sight."""
+_MISSING = object()
+
+
+def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: IdTable) -> Any:
+    """The template of the op's form keyed by canonical ids, captured on first sight, as a
+    plan: its first piece and (slot, piece) pairs (None: print op by op)."""
     known = _known
-    key: list[Any] = ["by value", type(op)]
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op._operands)]
+    key: list[Any] = ["by value", id(type(op))]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op._operands)]
     ids = list(map(id, op._operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
-    key += [(known.get(id(t)) or _learn(t))[2] for t in map(_TYPE, op.results)]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op.results)]
     if props := op.properties:
         key.append(None)
         key += props
-        key += [(known.get(id(a)) or _learn(a))[2] for a in props.values()]
+        key += [id(known.get(id(a)) or _learn(a)) for a in props.values()]
     if attrs := op.attributes:
         key.append(0)
         key += attrs
-        key += [(known.get(id(a)) or _learn(a))[2] for a in attrs.values()]
-    entry = templates.get(k := tuple(key))
-    if entry is None:
+        key += [id(known.get(id(a)) or _learn(a)) for a in attrs.values()]
+    plan = templates.get(k := tuple(key), _MISSING)
+    if plan is _MISSING:
         template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
-        keep = tuple(known[i][3] for i in map(id, _objects(op)))
-        entry = templates[k] = (template, keep)
-    return entry[0]
+        plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
+        templates.put(k, (type(op), *(known[i] for i in map(id, _objects(op)))), plan)
+    return plan
 
 
 def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:
@@ -223,31 +230,41 @@ def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | 
     return tuple(kept_pieces), tuple(kept_slots)
 
 
-# id(attribute) -> (the attribute, its hash, the id of its canonical object, that object):
-# the first attribute seen equal to it. Attributes are immutable, hashing walks them.
-_known: dict[int, tuple[Attribute, int, int, Attribute]] = {}
-_by_hash: dict[int, list[Attribute]] = {}
+# id(attribute) -> its canonical object, the first attribute seen equal to it (the table pins
+# the attribute: frontend/idkeys.py). Attributes are immutable, hashing walks them. By hash:
+# the canonical objects, one (most hashes) or a list of them.
+_known = IdTable(1 << 62)  # (emptied by clear)
+_by_hash: dict[int, Attribute | list[Attribute]] = {}
 
 
-def _learn(attr: Attribute) -> tuple[Attribute, int, int, Attribute]:
+def _learn(attr: Attribute) -> Attribute:
     h = hash(attr)
-    bucket = _by_hash.setdefault(h, [])
-    canon = next((other for other in bucket if other is attr or other == attr), None)
-    if canon is None:
-        bucket.append(attr)
-        canon = attr
-    entry = _known[id(attr)] = (attr, h, id(canon), canon)
-    return entry
+    bucket = _by_hash.get(h)
+    if bucket is None:
+        canon = _by_hash[h] = attr
+    elif bucket.__class__ is not list:
+        if bucket is attr or bucket == attr:
+            canon = bucket  # type: ignore[assignment]
+        else:
+            _by_hash[h] = [bucket, attr]  # type: ignore[list-item]
+            canon = attr
+    else:
+        canon = next((other for other in bucket if other is attr or other == attr), None)  # type: ignore[union-attr]
+        if canon is None:
+            bucket.append(attr)  # type: ignore[union-attr]
+            canon = attr
+    _known.put(id(attr), (attr,), canon)
+    return canon
 
 
 def canonical_id(attr: Attribute) -> int:
     """The id of `canonical(attr)`."""
-    return (_known.get(id(attr)) or _learn(attr))[2]
+    return id(_known.get(id(attr)) or _learn(attr))
 
 
 def canonical(attr: Attribute) -> Attribute:
     """The first attribute seen equal to `attr`."""
-    return (_known.get(id(attr)) or _learn(attr))[3]
+    return _known.get(id(attr)) or _learn(attr)
 
 
 def begin() -> None:

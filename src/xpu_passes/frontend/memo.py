@@ -30,6 +30,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xpu_passes.frontend.fasttypes import TYPE_TEXT, build_type
+from xpu_passes.frontend.idkeys import IdTable
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
@@ -49,10 +50,11 @@ _NEXT_WORD = re.compile(r"\s*(?://[^\n]*\s*)*(?:([%^}\"]|[a-zA-Z_][a-zA-Z0-9_$.]
 _LAYOUT_DEF = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(#([a-z_]+\.[a-z_]+)<[^#!\n]*>)[ \t]*(?=\n|\Z)")
 _MAX_SHARED = 20_000  # entries of a process-wide table before it starts over
 _LAYOUTS: dict[tuple[type, str], Attribute] = {}
-_TYPES: dict[tuple[object, ...], tuple[Attribute, list[Attribute | None]]] = {}
+# typed_text's: (text, pointer class, aliases named), all by id -> the type; pins the objects.
+_TYPES = IdTable(_MAX_SHARED)
 # Attribute texts the fast op parsers read (constants' values, attribute dictionaries), by
 # kind, context and text and the aliases named; the entry keeps those aliases alive.
-_VALUES: dict[tuple[object, ...], tuple[Any, list[Attribute | None]]] = {}
+_VALUES = IdTable(_MAX_SHARED)
 # Types computed from a type (a load's result, a compare's i1) by kind and the type's
 # identity; the entry keeps the type alive (fastops._derived).
 _DERIVED: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
@@ -63,7 +65,7 @@ _MAX_BUCKET = 64
 # What a text may name that an alias defines: `#name` and `!name` (`!tt.ptr` too: harmless).
 _REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
 _LOCS: dict[tuple[str, str, str], FileLineColLoc] = {}  # file_line_col's
-_CALLSITES: dict[tuple[int, int], tuple[CallSiteLoc, Attribute, Attribute]] = {}  # _callsite's
+_CALLSITES = IdTable(_MAX_SHARED)  # _callsite's
 _FUNCTION_TYPES: dict[tuple[int, ...], Any] = {}  # function_type's
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
@@ -103,18 +105,14 @@ class MemoParser(Parser):
         if found is not None:
             return found
         aliases = self.attribute_aliases
-        named = [aliases.get(n) for n in _NAMED.findall(text)]
-        key = (text, self._pointer_class(), *map(id, named))
-        hit = _TYPES.get(key)
-        if hit is None:
+        named: list[object] = [self._pointer_class(), *[aliases.get(n) for n in _NAMED.findall(text)]]
+        key = (text, *map(id, named))
+        found = _TYPES.get(key)
+        if found is None:
             found = build_type(text, self._encoding, self._pointer_class)
             if found is None:
                 return None
-            if len(_TYPES) > _MAX_SHARED:
-                _TYPES.clear()
-            _TYPES[key] = (found, named)
-        else:
-            found = hit[0]
+            _TYPES.put(key, named, found)
         self._types[text] = found
         return found
 
@@ -277,16 +275,12 @@ class MemoParser(Parser):
         aliases = self.attribute_aliases
         named = [aliases.get(n) for n in _REFS.findall(text)] if "#" in text or "!" in text else []
         key = (kind, self._ctx_kind, text, *map(id, named))
-        hit = _VALUES.get(key)
-        if hit is None:
+        found = _VALUES.get(key)
+        if found is None:
             found = parse()
             if found is None:
                 return None
-            if len(_VALUES) > _MAX_SHARED:
-                _VALUES.clear()
-            _VALUES[key] = (found, named)
-        else:
-            found = hit[0]
+            _VALUES.put(key, named, found)
         self.fast_values[local] = found
         return found
 
@@ -368,10 +362,9 @@ def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc
     key = (id(callee), id(caller))
     hit = _CALLSITES.get(key)
     if hit is None:
-        if len(_CALLSITES) > _MAX_SHARED:
-            _CALLSITES.clear()
-        hit = _CALLSITES[key] = (CallSiteLoc(callee, caller), callee, caller)
-    return hit[0]
+        hit = CallSiteLoc(callee, caller)
+        _CALLSITES.put(key, (callee, caller), hit)
+    return hit
 
 
 def function_type(inputs: list[Attribute], outputs: list[Attribute]) -> Any:

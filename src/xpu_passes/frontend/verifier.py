@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.frontend.spelling import denormalize
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked
 
@@ -22,10 +23,10 @@ if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
 
 
-# Signatures of ops verified so far (see verify_key), process-wide; each entry keeps the
-# objects whose identities it holds alive, so that no other object can take their ids.
-VERIFIED: dict[tuple[object, ...], list[object]] = {}
+# Signatures of ops verified so far (see verify_key), process-wide: `VERIFIED[key] = objects`
+# pins the objects whose identities the key holds, so that no other object can take their ids.
 _MAX_VERIFIED = 50_000
+VERIFIED = IdTable(_MAX_VERIFIED)
 _TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 _VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on first use: fastops imports late)
 
@@ -60,8 +61,6 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
 
 
 def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
-    if len(VERIFIED) > _MAX_VERIFIED:
-        VERIFIED.clear()
     VERIFIED[key[0]] = key[1]
 
 

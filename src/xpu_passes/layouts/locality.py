@@ -16,6 +16,7 @@ from xdsl.traits import IsolatedFromAbove
 from xpu_passes.dialects import mlir_compat, tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
+from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
 
@@ -77,7 +78,7 @@ class Contexts:
 
 
 # Signatures of other ops without regions that verified (see verify_key_of), like fastops.VERIFIED.
-_VERIFIED: dict[tuple[int, ...], list[object]] = {}
+_VERIFIED = IdTable(50_000)
 
 
 # Ops with regions whose verifier (nested ops aside) reads their signature and, of the regions,
@@ -146,8 +147,8 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
 
 # Keys that leave layouts out (layouts/opaque.py): a layout change of a verified signature is not
 # verified again.
-_CONVERTS: dict[tuple[object, ...], list[object]] = {}
-_OPAQUE: dict[tuple[object, ...], list[object]] = {}
+_CONVERTS = IdTable(50_000)
+_OPAQUE = IdTable(50_000)
 
 
 def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object], dict] | None:

@@ -4,8 +4,10 @@ Layouts and types are immutable attributes; hashing one (a tree of attributes) c
 than looking its answer up by identity. An argument seen for the first time is replaced by
 the one object of its value (`intern`), and attribute answers are interned too, so equal
 layouts and types made afresh by different rewrites become one object and later lookups
-(here, solution._contribution, the verified-signature cache) hit. Each entry keeps its
-arguments alive, so an id is never reused while its entry exists.
+(here, solution._contribution, the verified-signature cache) hit. The tables pin the
+attributes whose ids their keys hold (frontend/idkeys.py: keys of ints, one reference per
+object, so Python's GC tracks no object per entry), so an id is never reused while an entry
+may name it; every table starts over with _BY_ID (whose pins the memos' canonical keys rely on).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 
 from xdsl.ir import Attribute
 
+from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.layouts.encodings import to_linear
 from xpu_passes.layouts.linear import LinearLayout
 
@@ -24,23 +27,32 @@ A = TypeVar("A")
 
 _MAX = 65536
 _ONE: dict[Attribute, Attribute] = {}
-# id(a) -> (a, its one object): an object interned before is not hashed again (every memo
-# interns its arguments on a miss, and hashing a layout walks its whole tree). Keeps `a` alive.
-_BY_ID: dict[int, tuple[object, object]] = {}
+# id(a) -> its one object: an object interned before is not hashed again (every memo interns
+# its arguments on a miss, and hashing a layout walks its whole tree). Pins `a`.
+_BY_ID = IdTable(1 << 62)  # (started over by _start_over)
+_TABLES: list[IdTable] = []  # by_identity's
+_GENERATION = [0]  # how many times the tables started over
+
+
+def _start_over() -> None:
+    _ONE.clear()
+    _BY_ID.clear()
+    for t in _TABLES:
+        t.clear()
+    _GENERATION[0] += 1
 
 
 def intern(a: A) -> A:
     """The one object of `a`'s value (attributes; anything else is returned as is)."""
     hit = _BY_ID.get(id(a))
-    if hit is not None and hit[0] is a:
-        return hit[1]  # type: ignore[return-value]
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     if not _is_attr(a):
         return a
     if len(_BY_ID) >= _MAX:  # (it holds at least as many entries as _ONE)
-        _ONE.clear()
-        _BY_ID.clear()
+        _start_over()
     one = _ONE.setdefault(a, a)
-    _BY_ID[id(a)] = (a, one)
+    _BY_ID.put(id(a), (a,), one)
     return one  # type: ignore[return-value]
 
 
@@ -61,6 +73,9 @@ def per_class(classes: Any) -> Callable[[object], bool]:
 _is_attr = per_class(Attribute)
 
 
+_MISSING = object()
+
+
 def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple([id(a) if _is_attr(a) else a for a in args])
 
@@ -68,24 +83,27 @@ def _ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
 def by_identity(fn: F) -> F:
     """Memoize `fn(*args)`: attributes by identity (interned on a miss), other arguments
     (hashable) by value; an attribute answer is interned."""
-    table: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+    table = IdTable(_MAX)
+    _TABLES.append(table)
 
     @functools.wraps(fn)
     def call(*args: Any) -> Any:
         key = _ids(args)
-        hit = table.get(key)
-        if hit is not None:
-            return hit[1]
-        canon = tuple(map(intern, args))
+        hit = table.get(key, _MISSING)
+        if hit is not _MISSING:
+            return hit
+        generation = _GENERATION[0]
+        canon = tuple(map(intern, args))  # (pins the attributes of `args` and `canon` in _BY_ID)
         ckey = _ids(canon)
-        hit = table.get(ckey)
-        if hit is None:
-            hit = (canon, intern(fn(*canon)))
-        if len(table) >= _MAX:
-            table.clear()
-        table[ckey] = hit
-        table[key] = (args, hit[1])
-        return hit[1]
+        hit = table.get(ckey, _MISSING)
+        if hit is _MISSING:
+            hit = intern(fn(*canon))
+        if generation != _GENERATION[0]:  # the tables started over meanwhile: pin the arguments anew
+            canon = tuple(map(intern, args))  # (in tables with room: no second start-over)
+            ckey = _ids(canon)
+        table.put(ckey, (), hit)
+        table.put(key, (), hit)
+        return hit
 
     call.cache_clear = table.clear  # type: ignore[attr-defined]
     return call  # type: ignore[return-value]

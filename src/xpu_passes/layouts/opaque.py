@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import _layout_error
+from xpu_passes.frontend.idkeys import IdTable
 
 _ARITH = ("addi", "subi", "muli", "divui", "divsi", "floordivsi", "ceildivsi", "ceildivui", "remui", "remsi",
           "minsi", "maxsi", "minui", "maxui", "addf", "subf", "mulf", "divf", "negf", "andi", "ori", "xori",
@@ -37,8 +38,8 @@ OPAQUE_NAMES = frozenset((*(f"arith.{n}" for n in _ARITH), *(f"math.{n}" for n i
                           "tt.advance", "tt.make_tensor_ptr"))
 
 # (ids of a layout, the op's class when it matters (tt.dot), rank, the layout context) -> the layout
-# is valid there. Keeps the objects alive, so their ids are not reused.
-_VALID: dict[tuple[int, ...], tuple[list[object], bool]] = {}
+# is valid there. Pins the objects, so their ids are not reused.
+_VALID = IdTable(20_000)
 
 
 def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
@@ -48,18 +49,18 @@ def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
     key = (len(t.get_shape()), *map(id, keep))
     hit = _VALID.get(key)
     if hit is None:
-        if len(_VALID) > 20_000:
-            _VALID.clear()
-        hit = _VALID[key] = (keep, not _layout_error(op, t))
-    return hit[1]
+        hit = not _layout_error(op, t)
+        _VALID.put(key, keep, hit)
+    return hit
 
 
 # Equal attributes as one object (whose id stands for the value in keys; a key's objects keep
 # them alive, so no other object takes their ids), remembered per object id; and per type object
-# what a key reads of it: (the type, its descriptor, its layout or _NO_LAYOUT, the objects named).
+# its descriptor (shapes, strings and ids: a tuple the GC does not track), the layout and the
+# object named being read from the type again. Both pin the objects whose ids are their keys.
 _CANON: dict[Attribute, Attribute] = {}
-_IDS: dict[int, tuple[Attribute, Attribute]] = {}
-_TYPES: dict[int, tuple[Attribute, object, object, tuple[Attribute, ...]]] = {}
+_IDS = IdTable(1 << 62)  # (cleared with _CANON)
+_TYPES = IdTable(20_000)
 _NO_LAYOUT = object()
 _UNKEYED = object()  # a type holding a layout elsewhere (a tensor of block pointers)
 
@@ -70,32 +71,35 @@ def _canon(a: Attribute) -> Attribute:
         if len(_IDS) > 20_000:
             _IDS.clear()
             _CANON.clear()
-        hit = _IDS[id(a)] = (a, _CANON.setdefault(a, a))
-    return hit[1]
+            _TYPES.clear()  # (its descriptors hold ids of _CANON's objects)
+        hit = _CANON.setdefault(a, a)
+        _IDS.put(id(a), (a,), hit)
+    return hit
 
 
-def _describe(t: Attribute) -> tuple[Attribute, object, object, tuple[Attribute, ...]]:
-    hit = _TYPES.get(id(t))
-    if hit is not None:
-        return hit
-    if len(_TYPES) > 20_000:
-        _TYPES.clear()
+def _describe(t: Attribute) -> tuple[object, object, Attribute | None]:
+    """(t's descriptor, its layout or _NO_LAYOUT, the object the descriptor names or None)."""
+    desc = _TYPES.get(id(t))
     if type(t) is TensorType:
         elem = t.element_type
         if type(elem) is tt.PointerType and type(elem.pointee) is TensorType:
-            hit = (t, _UNKEYED, _NO_LAYOUT, ())
-        else:
-            c = _canon(elem)
-            hit = (t, (tuple(t.get_shape()), id(c)), t.encoding, (c,))
+            return _UNKEYED, _NO_LAYOUT, None
+        c = _canon(elem)
+        enc: object = t.encoding
+        if desc is not None:
+            return desc, enc, c
+        desc = (tuple(t.get_shape()), id(c))
     elif type(t) is tt.PointerType and type(p := t.pointee) is TensorType:
         # A block pointer: its layout is compared (load/store/advance), never checked for validity.
-        c = _canon(p.element_type)
-        hit = (t, ("ptr", t.address_space.data, tuple(p.get_shape()), id(c)), p.encoding, (c,))
+        c, enc = _canon(p.element_type), p.encoding
+        if desc is not None:
+            return desc, enc, c
+        desc = ("ptr", t.address_space.data, tuple(p.get_shape()), id(c))
     else:
-        c = _canon(t)
-        hit = (t, id(c), _NO_LAYOUT, (c,))
-    _TYPES[id(t)] = hit
-    return hit
+        c, enc = _canon(t), _NO_LAYOUT
+        return id(c), enc, c
+    _TYPES.put(id(t), (t,), desc)  # (`c` is the same object on a hit: _TYPES starts over with _CANON)
+    return desc, enc, c
 
 
 def opaque_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]] | None:
@@ -108,8 +112,9 @@ def opaque_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     for vs in (op.operands, op.results):
         key.append(None)
         for v in vs:
-            t, desc, enc, keep = _describe(v.type)
-            objects += keep
+            t = v.type
+            desc, enc, keep = _describe(t)
+            objects.append(keep)
             if enc is _NO_LAYOUT:
                 if desc is _UNKEYED:
                     return None
@@ -156,12 +161,13 @@ def convert_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...
     s, r = op.operands[0].type, op.results[0].type
     if type(s) is not TensorType or type(r) is not TensorType:
         return None
-    objects: list[object] = []
+    # (all by id, the objects pinned by the table: a key of ints and shapes is not tracked by the GC)
+    objects: list[object] = [type(op.parent_op()), _canon(s.element_type), _canon(r.element_type)]
     for d in (op.properties, op.attributes):
         objects.append(None)
         for item in d.items():
             objects += item
-    key = (type(op.parent_op()), tuple(s.get_shape()), tuple(r.get_shape()), s.element_type, r.element_type,
-           valid_layout(op, s, context), valid_layout(op, r, context), *map(id, objects))
+    key = (tuple(s.get_shape()), tuple(r.get_shape()), valid_layout(op, s, context), valid_layout(op, r, context),
+           *map(id, objects))
     return key, objects
 

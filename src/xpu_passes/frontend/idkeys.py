@@ -1,0 +1,40 @@
+"""Process-wide tables keyed by object identities, with few objects for Python's GC to track.
+
+A key holds ids (ints, strings), so it is a tuple CPython stops tracking at its first
+collection; the objects whose ids the keys hold are kept alive once each, in the table's
+`pins` (id -> object), instead of once per entry in a list or tuple: no other object can
+take an id while an entry may name it. Entries and pins are cleared together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+class IdTable(dict):  # type: ignore[type-arg]
+    """A dict whose keys hold the ids of `pins`' objects. `table[key] = objects` remembers
+    `key` (value True) and pins `objects`; `put` stores a value too. Past `limit` entries it
+    starts over (before pinning, so a new entry's objects are always pinned)."""
+
+    __slots__ = ("pins", "limit")
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.pins: dict[int, object] = {}
+        self.limit = limit
+
+    def put(self, key: Any, objects: Iterable[object], value: Any) -> None:
+        if len(self) >= self.limit:
+            self.clear()
+        pins = self.pins
+        for o in objects:
+            pins[id(o)] = o
+        dict.__setitem__(self, key, value)
+
+    def __setitem__(self, key: Any, objects: Iterable[object]) -> None:
+        self.put(key, objects, True)
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.pins.clear()
