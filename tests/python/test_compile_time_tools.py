@@ -3,28 +3,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from xpu_passes import oracle
 
+from support import load_benchmark  # noqa: E402  (tests/python/support.py)
+
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
 
 @pytest.fixture()
 def bench(monkeypatch: pytest.MonkeyPatch) -> Any:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "compile_time.py"
-    spec = importlib.util.spec_from_file_location("compile_time", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "compile_time", module)  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("compile_time", monkeypatch)
 
 
 def test_renumbering_and_locations_are_not_changes(bench: Any) -> None:

@@ -239,14 +239,9 @@ def test_a_native_pass_failing_in_a_text_falls_back(plugin: Any) -> None:
 def test_the_compile_time_benchmark_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                                          tmp_path: Path) -> None:
     """benchmarks/compile_time.py on the smallest kernel family: the table, the summary, the profile."""
-    import importlib.util
+    from support import load_benchmark  # tests/python/support.py
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "compile_time.py"
-    spec = importlib.util.spec_from_file_location("compile_time", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "compile_time", bench)  # its dataclasses look their module up
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("compile_time", monkeypatch)
     assert bench.main(["--only", "softmax", "--repeat", "1", "--top", "5"]) == 0
     out = capsys.readouterr().out
     rows = re.findall(r"^\| softmax (\S+) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|.* \| 1 \|$", out, re.M)

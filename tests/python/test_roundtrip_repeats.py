@@ -20,6 +20,8 @@ from xpu_passes.frontend.parser import ParsedModule
 from xpu_passes.layouts import clone
 from xpu_passes.pipeline import RLC, plan
 
+from support import compile_timed  # noqa: E402  (tests/python/support.py)
+
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
 TTGIR = """\
@@ -176,17 +178,8 @@ def test_off_runs_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _compile(pipe: str, skip: bool, kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch
              ) -> tuple[str, dict[str, float]]:
-    from xpu_passes import corpus
-
     monkeypatch.setattr(roundtrip, "SKIP_REPEATS", skip)
-    spec, cfg = corpus.find(*kernel)
-    mod, opts, backend = corpus.make_ttir_module(spec, cfg)
-    mod = backend.make_ttir(mod, {}, opts)
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
-    out = pipeline.run_plan(mod, {}, opts, backend.properties, plan(pipe))
-    monkeypatch.setattr(roundtrip, "TIMES", None)
-    return str(out), times
+    return compile_timed(pipe, kernel, monkeypatch)
 
 
 @needs_triton

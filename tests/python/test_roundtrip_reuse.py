@@ -14,6 +14,8 @@ from xdsl.passes import ModulePass
 from xpu_passes import oracle, pipeline, roundtrip
 from xpu_passes.pipeline import RLC, plan
 
+from support import compile_timed  # noqa: E402  (tests/python/support.py)
+
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 KERNEL = ("rms_norm_block_fwd", "16x512-w8-s1")  # no loop, no tt.dot; RLC leaves conversions
 
@@ -26,17 +28,8 @@ def _text(*middle: str, last: str = RLC) -> str:
 
 def _compile(text: str, reuse: bool, monkeypatch: pytest.MonkeyPatch, kernel: tuple[str, str] = KERNEL
              ) -> tuple[str, dict[str, float]]:
-    from xpu_passes import corpus
-
     monkeypatch.setattr(pipeline, "REUSE_MODULES", reuse)
-    spec, cfg = corpus.find(*kernel)
-    mod, opts, backend = corpus.make_ttir_module(spec, cfg)
-    mod = backend.make_ttir(mod, {}, opts)
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
-    out = pipeline.run_plan(mod, {}, opts, backend.properties, plan(text))
-    monkeypatch.setattr(roundtrip, "TIMES", None)
-    return str(out), times
+    return compile_timed(text, kernel, monkeypatch)
 
 
 @needs_triton
