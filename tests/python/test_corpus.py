@@ -171,3 +171,24 @@ def test_exit_status_and_csv(bench: ModuleType, monkeypatch: pytest.MonkeyPatch,
     if "WORSE" in verdicts:
         assert all(r["ours_reason"].startswith("SLM 0->4096") for r in rows)
         assert rows[0]["ours_shared_bytes"] == "4096" and rows[0]["native_shared_bytes"] == "0"
+
+
+def test_another_checkouts_corpus_cache_is_not_reused(tmp_path: Path) -> None:
+    """Two checkouts with the same corpus sources at different paths: the dumps' locations name each
+    checkout's kernel files (read back by the interpreter tests), so their cache keys differ."""
+    import shutil
+
+    from xpu_passes import corpus
+
+    here = Path(corpus.__file__).parent
+    keys = []
+    for name in ("a", "b"):
+        copy = tmp_path / name / "corpus"
+        shutil.copytree(here, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        (copy.parent / "oracle").mkdir()
+        shutil.copy(here.parent / "oracle" / "__init__.py", copy.parent / "oracle" / "__init__.py")
+        keys.append(corpus._cache_key(copy))
+    assert keys[0] != keys[1]
+    assert corpus._cache_key(tmp_path / "a" / "corpus") == keys[0]  # same checkout, same key
+    (tmp_path / "a" / "corpus" / "kernels.py").write_text("# changed\n")
+    assert corpus._cache_key(tmp_path / "a" / "corpus") != keys[0]  # a source changed

@@ -175,11 +175,13 @@ def compile_spec(spec: KernelSpec, config: Config) -> Compiled:
 # ---------------------------------------------------------------- cache
 
 
-def _cache_key() -> str:
+def _cache_key(here: Path = Path(__file__).parent) -> str:
+    """Triton's version, the corpus sources' text and where they are: every dump's locations name
+    the kernel's source file (read back by tests), so another checkout's dumps are not ours."""
     import triton
 
     h = hashlib.sha256(triton.__version__.encode())
-    here = Path(__file__).parent
+    h.update(str(here.resolve()).encode())
     for p in sorted(here.glob("*.py")) + [here.parent / "oracle" / "__init__.py"]:
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
