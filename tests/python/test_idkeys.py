@@ -10,6 +10,8 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
+
 from xdsl.dialects.builtin import f16, f32
 
 from xpu_passes.dialects import make_context
@@ -45,16 +47,24 @@ def test_a_table_pins_its_keys_objects_until_it_is_cleared() -> None:
     t = IdTable(2)
     a, b = _Thing(), _Thing()
     ra, rb = weakref.ref(a), weakref.ref(b)
-    t[(id(a),)] = [a]
+    t.put((id(a),), [a], True)
     t.put((id(b), 7), (b,), "b")
     del a, b
     gc.collect()
     assert ra() is not None and rb() is not None  # pinned: their ids stay theirs
     assert t[(id(ra()),)] is True and t[(id(rb()), 7)] == "b"
     c = _Thing()
-    t[(id(c),)] = [c]  # over the limit: starts over, then pins c
+    t.put((id(c),), [c], True)  # over the limit: starts over, then pins c
     gc.collect()
     assert ra() is None and rb() is None and list(t) == [(id(c),)] and t.pins == {id(c): c}
+
+
+def test_a_table_refuses_a_write_that_pins_nothing() -> None:
+    t = IdTable(2)
+    a = _Thing()
+    with pytest.raises(TypeError, match="put"):
+        t[(id(a),)] = True
+    assert not t and not t.pins
 
 
 def _id_keys(table: IdTable, skip: int = 0) -> list[int]:

@@ -13,9 +13,9 @@ from typing import Any
 
 
 class IdTable(dict):  # type: ignore[type-arg]
-    """A dict whose keys hold the ids of `pins`' objects. `table[key] = objects` remembers
-    `key` (value True) and pins `objects`; `put` stores a value too. Past `limit` entries it
-    starts over (before pinning, so a new entry's objects are always pinned)."""
+    """A dict whose keys hold the ids of `pins`' objects, written only by `put` (an entry whose
+    objects were not pinned could be named by a recycled id). Past `limit` entries it starts
+    over (before pinning, so a new entry's objects are always pinned)."""
 
     __slots__ = ("pins", "limit")
 
@@ -32,8 +32,8 @@ class IdTable(dict):  # type: ignore[type-arg]
             pins[id(o)] = o
         dict.__setitem__(self, key, value)
 
-    def __setitem__(self, key: Any, objects: Iterable[object]) -> None:
-        self.put(key, objects, True)
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError("IdTable entries are written by put(key, objects, value), which pins the objects")
 
     def clear(self) -> None:
         dict.clear(self)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
 
 
-# Signatures of ops verified so far (see verify_key), process-wide: `VERIFIED[key] = objects`
+# Signatures of ops verified so far (see verify_key), process-wide: `VERIFIED.put(key, objects, True)`
 # pins the objects whose identities the key holds, so that no other object can take their ids.
 _MAX_VERIFIED = 50_000
 VERIFIED = IdTable(_MAX_VERIFIED)
@@ -61,7 +61,7 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
 
 
 def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
-    VERIFIED[key[0]] = key[1]
+    VERIFIED.put(key[0], key[1], True)
 
 
 # Block terminators whose verifiers read no more than _Walk.terminator_key holds.

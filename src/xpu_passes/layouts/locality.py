@@ -111,7 +111,7 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
             return blind
     if blind is not None:
         if key is not None and key[0] in VERIFIED:  # (the parser verified this very signature)
-            blind[2][blind[0]] = blind[1]
+            blind[2].put(blind[0], blind[1], True)
         return blind
     if key is not None:
         return key[0], key[1], VERIFIED

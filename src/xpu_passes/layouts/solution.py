@@ -284,9 +284,7 @@ def _errs_alone(op: Operation, contexts: Contexts) -> bool:
         if key is None or key[0] not in key[2]:
             op.verify(verify_nested_ops=False)
             if key is not None:
-                if len(key[2]) > 50_000:
-                    key[2].clear()
-                key[2][key[0]] = key[1]
+                key[2].put(key[0], key[1], True)  # an IdTable: bounded, pins the key's objects
         for r in op.regions:  # what Block.verify checks of op's blocks
             if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
                 raise VerifyException(f"Operation {op.name} contains empty block")
