@@ -96,12 +96,12 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         settle(self)
         step(self)
 
-    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any) -> None:
+    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None) -> None:
         w = cur["w"]
         layouts = frozenset((key(w, v.owner) if hasattr(v.owner, "name") else "arg", str(lay))
                             for v, lay in s.layout.items())
         cur["this"].append((how, (frozenset(key(w, o) for o in s.ops), layouts)))
-        return rewrite(j, cvt, s, how, loads, new_loads)
+        return rewrite(j, cvt, s, how, loads, new_loads, cache)
 
     def w_round(self: Any, w: rlc._Work) -> bool:
         cur["w"] = w

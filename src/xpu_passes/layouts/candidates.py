@@ -84,20 +84,20 @@ class Plan:
             self._estimate_later()
         walked = self.slices["forward"]
         if self.refused:
-            walked = remat.Slice(load_ok=walked.load_ok)
+            walked = remat.Slice(load_ok=walked.load_ok, reuse=walked.reuse)
             remat.forward(self.cvt, walked)
         return why(self.slices["backward"], walked, self.found, self.saved)
 
 
-def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation]) -> Plan | str:
-    """The rewrites worth trying (`Plan`), or why none."""
+def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.Reuse | None = None) -> Plan | str:
+    """The rewrites worth trying (`Plan`), or why none (`reuse`: copies slices may read, `Slice.reuse`)."""
     target = encoding(cvt.result.type)
     saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
-    back = remat.Slice(load_ok=block_loads.__contains__)
-    fwd = remat.Slice(load_ok=block_loads.__contains__)
+    back = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse)
+    fwd = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse)
     found = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
     # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
-    if target is not None and remat.backward(cvt.src, target, back):
+    if target is not None and remat.backward(cvt.src, target, back, cvt):
         found.append((*slice_cost.estimate(back, cvt), "backward", back))
     # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
     refused = remat.forward_refused(cvt)

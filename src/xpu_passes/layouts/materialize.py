@@ -23,6 +23,7 @@ from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.memo import by_identity
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
+from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -69,9 +70,10 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     return journal.created(c)
 
 
-def materialize(s: Slice, ops: list[Operation]) -> dict[int, SSAValue]:
+def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None) -> dict[int, SSAValue]:
     """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
     -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive).
+    `cache` learns the copies made (clones, boundary conversions).
 
     Operands are read before anything is retyped: retyping in place redirects the
     old users to a conversion back, which the clones must not see.
@@ -88,6 +90,8 @@ def materialize(s: Slice, ops: list[Operation]) -> dict[int, SSAValue]:
     for src, layout in s.boundary.items():
         base = new.get(id(src), src)
         nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
+        if cache is not None:
+            cache.put(src, layout, nb)
         if src in s.direct:
             new[id(src)] = nb
         for r in cvt_users[src]:
@@ -101,6 +105,8 @@ def materialize(s: Slice, ops: list[Operation]) -> dict[int, SSAValue]:
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
             new[id(old)] = r
+            if cache is not None and old in s.layout:
+                cache.put(old, s.layout[old], r)
     for user, i, v in feeds:
         journal.set_operand(user, i, new.get(id(v), v))
     for r in s.scalars:
@@ -142,16 +148,18 @@ def erase_dead_converts(j: Journal) -> None:
 
 
 def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set[Operation],
-            new_loads: set[Operation]) -> None:
+            new_loads: set[Operation], cache: RematCache | None = None) -> None:
     """Remove `cvt` by `s` ("backward" or "forward"), then the ops and conversions left dead
-    (`new_loads` gets the clones of `loads` the slice recomputes)."""
+    (`new_loads` gets the clones of `loads` the slice recomputes; `cache`: see `materialize`)."""
     src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
-    new = materialize(s, ordered)
+    new = materialize(s, ordered, cache)
     new_loads.update(new[id(ld.results[0])].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
     if how == "backward":
         journal.replace_all_uses_with(cvt.result, new[id(src)])
         journal.erase_op(cvt)
     erase_dead(ordered)
+    if s.reused:  # the chains the copies replaced
+        sweep_dead([v.owner for v in s.reused if isinstance(v.owner, Operation)])
     if how == "forward" and not cvt.result.uses:
         journal.erase_op(cvt)
     erase_dead_converts(j)

@@ -41,6 +41,9 @@ from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memo import by_identity, linear_of, per_class
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
+Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
+
+
 @dataclass
 class Slice:
     layout: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
@@ -57,6 +60,9 @@ class Slice:
     notes: list[str] = field(default_factory=list)  # why boundaries were needed
     # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
     load_ok: Callable[[Operation], bool] = lambda op: True
+    # A copy of a value in a layout that dominates a user (`layouts/remat_cache.py`), read instead of cloning.
+    reuse: Reuse | None = None
+    reused: dict[SSAValue, Attribute] = field(default_factory=dict)  # read from `replace` (its copy)
     why: str = ""
 
     def add(self, op: Operation) -> None:
@@ -74,11 +80,19 @@ class Slice:
 _REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
 
-def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
-    """Add to `s` what recomputes `v` in `layout`."""
+def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = None) -> bool:
+    """Add to `s` what recomputes `v` in `layout` (for `user`: a copy dominating it may be read)."""
     had = s.layout.get(v, _MISSING)
     if had is not _MISSING:
         return had is layout or had == layout or s.fail("a value is needed in two layouts")
+    reuse = s.reuse if user is not None else None
+    if s.reused and v in s.reused:
+        if not (s.reused[v] is layout or s.reused[v] == layout):
+            return s.fail("a value is needed in two layouts")
+        if reuse is not None and reuse(v, layout, user) is s.replace[v]:  # type: ignore[arg-type]
+            return True
+        del s.reused[v], s.replace[v]  # a user the copy does not dominate: recomputed for all
+        reuse = None
     t = v.type
     if not is_tensor(t):
         if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
@@ -93,6 +107,10 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     kind = _KIND.get(type(op))
     if kind is None:
         kind = _KIND[type(op)] = next((k for c, k in _KINDS if isinstance(op, c)), 0)
+    # (a loop's or if's result is retyped where it is, not read from a copy)
+    if reuse is not None and kind != _REGION and (copy := reuse(v, layout, user)) is not None:  # type: ignore[arg-type]
+        s.reused[v], s.replace[v] = layout, copy
+        return True
     if kind == _CVT:
         s.layout[v] = layout
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
@@ -117,7 +135,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     s.layout[v] = layout
     for operand, want in zip(op._operands, needed):  # pyright: ignore[reportPrivateUsage]
         if want is not None:
-            if not backward(operand, want, s):
+            if not backward(operand, want, s, op):
                 return False
         elif isa(operand.type, tt.PointerType) and operand.type.is_block:  # type: ignore[attr-defined]
             if not backward(operand, layout, s):
@@ -214,7 +232,7 @@ def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
         s.layout[v] = layout
         s.inplace.append(v)
     s.carried.append((op, k))
-    return all(backward(user.operands[i], layout, s) for user, i in slots(op, k))
+    return all(backward(user.operands[i], layout, s, user) for user, i in slots(op, k))
 
 
 def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
@@ -352,7 +370,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
             for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
                 if o is v or want is None or not (is_tensor(o.type) or isa(o.type, tt.PointerType)):
                     continue
-                if not backward(o, want, s):
+                if not backward(o, want, s, user):
                     return False
             s.add(user)
             for r in user.results:

@@ -10,7 +10,8 @@ results, and loads Intel lets move: 2D-block-capable, one splat address, or fewe
 elements than threads); forward propagation lets the users take X (the same ops,
 stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
 cannot be recomputed get a conversion right after their definition (hoisted out
-of loops). A rewrite is estimated on its slice (`layouts/candidates.py`), then
+of loops). A value already recomputed in the layout a slice needs is read from that
+copy where it dominates the use (`layouts/remat_cache.py`, native's remat mapping). A rewrite is estimated on its slice (`layouts/candidates.py`), then
 tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
 whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
 and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
@@ -38,6 +39,7 @@ from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.layouts import candidates, clone, journal, materialize, propagation, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.pending import Pending
+from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
@@ -168,6 +170,7 @@ class _Work:
     ledger: Ledger  # the module's figures, per op
     block_loads: set[Operation]
     figures: Figures
+    cache: RematCache
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
@@ -259,7 +262,8 @@ class RemoveLayoutConversions(XpuPass):
             ops = walk_list(copy)
         ledger = Ledger(copy, ops)
         loads = {c for c, o in origin.items() if o in loads} if loads else set()
-        w = _Work(copy, origin, Journal(copy, ops), ledger, loads, ledger.figures(), anchored=anchored,
+        j = Journal(copy, ops)
+        w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
                   input_valid=input_valid, since=since)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
@@ -290,19 +294,20 @@ class RemoveLayoutConversions(XpuPass):
                 pending.refresh()
                 continue
             w.kept[cvt] = why
+            w.cache.put(cvt.src, encoding(cvt.result.type), cvt.result)  # a copy later slices may read
         return changed
 
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
-        found = candidates.options(cvt, w.block_loads)
+        found = candidates.options(cvt, w.block_loads, w.cache.lookup)
         if isinstance(found, str):
             return found
         for how in found.tries():
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
-                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads)
+                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache)
             except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
                 w.undo()
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
