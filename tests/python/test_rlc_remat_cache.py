@@ -37,6 +37,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
       %xb3 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #B>
       %looped = arith.muli %xb3, %xb3 : tensor<128xi32, #B>
       tt.store %p, %looped : tensor<128x!tt.ptr<i32>, #B>
+      scf.if %c {
+        %xb4 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #B>
+        %nested = arith.muli %xb4, %xb4 : tensor<128xi32, #B>
+        tt.store %p, %nested : tensor<128x!tt.ptr<i32>, #B>
+      }
     }
     %dead = arith.muli %early, %early : tensor<128xi32, #A>
     tt.store %q, %xc : tensor<128x!tt.ptr<i32>, #C>
@@ -85,6 +90,8 @@ def test_no_copy_is_read_inside_a_loop() -> None:
     assert cache.lookup(x, b, n["looped"]) is None  # defined in the loop
     cache.put(x, b, _v(n, "xb"))
     assert cache.lookup(x, b, n["looped"]) is None  # defined before it, read in it
+    cache.put(x, b, _v(n, "xb4"))
+    assert cache.lookup(x, b, n["nested"]) is None  # both in a branch inside the loop
     assert cache.lookup(x, b, n["outside"]) is _v(n, "xb")
 
 

@@ -26,6 +26,7 @@ from xpu_passes.layouts import journal
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa
 from xpu_passes.layouts.walk_order import Order
 
+_LOOPS = (scf.ForOp, scf.WhileOp)
 _KEEP = (tt.StoreOp, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp)  # never swept: effects or regions
 
 
@@ -72,15 +73,18 @@ class RematCache:
 
     def _dominates(self, d: Operation, user: Operation) -> bool:
         """Whether `d` properly dominates `user` (structured regions: `d`'s block holds `user` or
-        an ancestor of it, after `d`)."""
+        an ancestor of it, after `d`), with no loop around either (see the module's note)."""
         block, u = d.parent, user
         while u.parent is not block:
             parent = u.parent_op()
-            if parent is None or isinstance(parent, scf.ForOp | scf.WhileOp):
+            if parent is None or isinstance(parent, _LOOPS):
                 return False
             u = parent
-        if isinstance(block.parent_op(), scf.ForOp | scf.WhileOp):
-            return False
+        p = d.parent_op()
+        while p is not None:
+            if isinstance(p, _LOOPS):
+                return False
+            p = p.parent_op()
         keys = self.order.keys
         return u is not d and keys[d] < keys.get(u, -1)
 
