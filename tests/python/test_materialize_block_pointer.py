@@ -76,3 +76,29 @@ def test_extra_tags_on_tensors_of_pointers_are_listed() -> None:
     # None of the corpus's tensor-of-pointer loads is provably a tile (wrap-around
     # offsets, bounds masks along rows): no extra tag, as triton-xpu.
     assert all(t is None for tags in extra.values() for t in tags)
+
+
+def test_axis_analysis_only_for_accesses_it_can_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1D accesses are told apart before the module's axis analysis is built: a module with only
+    1D tensor-of-pointer accesses (a bitonic sort's row) never builds it; a 2D one does, once."""
+    from xpu_passes.transforms import materialize_block_pointer as mbp
+
+    built = []
+    real = mbp.AxisInfoAnalysis
+    monkeypatch.setattr(mbp, "AxisInfoAnalysis", lambda m: built.append(m) or real(m))
+    head = ('#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>\n'
+            '#r = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>\n'
+            'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, '
+            'ttig.support_sg_2d_block} {\n')
+    row = ('  tt.func @row(%p: tensor<64x!tt.ptr<f32>, #r>) {\n'
+           '    %x = tt.load %p : tensor<64x!tt.ptr<f32>, #r>\n    tt.store %p, %x : tensor<64x!tt.ptr<f32>, #r>\n'
+           '    tt.return\n  }\n')
+    tile = ('  tt.func @tile(%p: tensor<16x16x!tt.ptr<f32>, #b>) {\n'
+            '    %x = tt.load %p : tensor<16x16x!tt.ptr<f32>, #b>\n    tt.store %p, %x : tensor<16x16x!tt.ptr<f32>, #b>\n'
+            '    tt.return\n  }\n')
+    for body, builds in ((row, 0), (row + tile, 1)):
+        built.clear()
+        ctx = make_context()
+        module = parse_module(ctx, head + body + "}\n").module
+        MaterializeBlockPointer().apply(ctx, module)
+        assert len(built) == builds

@@ -84,14 +84,23 @@ def classify(load: tt.LoadOp | tt.StoreOp) -> Verdict:
     return Verdict("row_major" if row_major else "column_major")
 
 
+def _rank_verdict(op: tt.LoadOp | tt.StoreOp) -> Verdict | None:
+    """The verdict on an access of rank < 2 (no axis analysis needed), else None."""
+    data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
+    if not isinstance(data, TensorType) or len(data.get_shape()) < 2:
+        return Verdict(None, "1D access: 2D block I/O needs rank >= 2")
+    return None
+
+
 def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis, check_mask: bool = True) -> Verdict:
     """Whether a tensor-of-pointer access is a strided 2D tile 2D block I/O can serve.
 
     Without `check_mask`, only the addresses are judged (what a layout decision needs).
     """
+    if (low := _rank_verdict(op)) is not None:
+        return low
     data = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
-    if not isinstance(data, TensorType) or len(data.get_shape()) < 2:
-        return Verdict(None, "1D access: 2D block I/O needs rank >= 2")
+    assert isinstance(data, TensorType)
     shape = tuple(data.get_shape())
     rank = len(shape)
     bits = _bit_width(data.element_type)
@@ -125,13 +134,15 @@ class MaterializeBlockPointer(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if SUPPORT_2D_BLOCK not in op.attributes:
             return
-        ai: AxisInfoAnalysis | None = None
+        ai: list[AxisInfoAnalysis] = []  # built for the first access it can judge (1D ones are told apart first)
         for access in op.walk():
             if isinstance(access, tt.LoadOp) and access.is_block_pointer:
                 verdict = classify(access)
             elif isinstance(access, tt.LoadOp | tt.StoreOp) and not access.is_block_pointer:
-                ai = ai or AxisInfoAnalysis(op)
-                verdict = classify_pointer_tensor(access, ai)
+                verdict = _rank_verdict(access)
+                if verdict is None:
+                    ai = ai or [AxisInfoAnalysis(op)]
+                    verdict = classify_pointer_tensor(access, ai[0])
             else:
                 continue
             if verdict.tag is not None:
