@@ -36,7 +36,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import candidates, clone, journal, materialize, propagation, slice_cost, solution
+from xpu_passes.layouts import candidates, clone, costs, journal, materialize, propagation, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
@@ -229,11 +229,15 @@ class RemoveLayoutConversions(XpuPass):
         loads = _block_loads(op)  # anchoring retypes block pointers only: the same loads in both copies
         w = self._solve(op, start, True, input_valid, loads)
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
-        # unless the first has no cost and no conversion left (nothing is strictly better).
-        if w.anchored and (w.figures.cost, w.figures.converts) != (0, 0):
-            alt = self._solve(op, start, False, input_valid, loads)
-            if alt.figures.better_than(w.figures):
-                w = alt
+        # unless the first is at the least any can reach (nothing is strictly better).
+        if w.anchored:
+            floor = costs.least_result(op)
+            if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
+                alt = self._solve(op, start, False, input_valid, loads)
+                if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
+                    raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
+                if alt.figures.better_than(w.figures):
+                    w = alt
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
@@ -297,6 +301,13 @@ class RemoveLayoutConversions(XpuPass):
             w.cache.put(cvt.src, encoding(cvt.result.type), cvt.result)  # a copy later slices may read
         return changed
 
+    @staticmethod
+    def _floor(w: _Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int, bool] | None:
+        """`slice_cost.floor` of the backward trial of `s` on `w`'s module."""
+        f, j = w.figures, w.journal
+        unused = j.converts if j.maybe_dead is None else j.maybe_dead & j.converts  # what a sweep would find
+        return slice_cost.floor(s, cvt, w.ledger.parts, w.ledger.scratch, (f.cost, f.converts, f.slm), unused)
+
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
@@ -304,6 +315,11 @@ class RemoveLayoutConversions(XpuPass):
         if isinstance(found, str):
             return found
         for how in found.tries():
+            # A trial whose result is bounded as no cheaper would be rejected: not made (check
+            # mode makes it, and holds the bound against its figures).
+            low = self._floor(w, cvt, found.slices[how]) if how == "backward" else None
+            if low is not None and slice_cost.loses(low, w.figures) and not solution.CHECK_INCREMENTAL:
+                continue
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
@@ -313,6 +329,9 @@ class RemoveLayoutConversions(XpuPass):
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
             fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
+            if solution.CHECK_INCREMENTAL and low is not None and (
+                    fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < w.figures.slm):
+                raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low} (from {w.figures})")
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
             bad = wins and w.errors(now=True)
             if wins and not bad:
