@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.costs import conversion_cost, scratch_change, weight
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retyped
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.solution import Figures
@@ -108,7 +109,7 @@ def forget() -> None:
 # that is not erasable and keeps a use of a value keeps that value's owner alive. When the
 # bound already loses, the trial (rewrite, figures, undo) would be rejected: it is skipped.
 
-_REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+_unbounded = per_class((scf.ForOp, scf.IfOp, scf.WhileOp, ttg.ConvertLayoutOp, *ATOMICS))  # slice ops not bounded
 
 
 class _Survival:
@@ -119,6 +120,7 @@ class _Survival:
         self.feeds = {(id(u), i) for op, k in s.carried for u, i in slots(op, k)}
         self.inplace = {id(v) for v in s.inplace}
         self.memo: dict[int, bool] = {}
+        self.nests = any(op.regions for op in s.ops)  # (a reduction's combiner)
 
     def erasable(self, op: Operation) -> bool:
         return op is self.target or op in self.s.members or type(op) is ttg.ConvertLayoutOp
@@ -128,9 +130,9 @@ class _Survival:
         if key in self.memo:
             return self.memo[key]
         self.memo[key] = False  # in progress: unsure
-        p = op.parent_op()
+        p = op.parent_op() if self.nests else None
         while p is not None:  # inside an op the rewrite may erase (a combiner)
-            if p is self.target or p in self.s.members:
+            if p in self.s.members:
                 return False
             p = p.parent_op()
         out = not self.erasable(op) or any(self.use(r) for r in op.results)
@@ -164,7 +166,7 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
     that may have no use, which the rewrite's sweep would erase."""
     if s.replace or s.reused or s.families or s.sinks or s.scalars:
         return None
-    if any(isa(op, _REGIONED) or isa(op, ATOMICS) or type(op) is ttg.ConvertLayoutOp for op in s.ops):
+    if any(map(_unbounded, s.ops)):
         return None
     alive = _Survival(s, target)
     # Costed ops the rewrite may erase: the target, the originals, conversions losing a user.
