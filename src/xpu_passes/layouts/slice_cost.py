@@ -168,6 +168,18 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
         return None
     if any(map(_unbounded, s.ops)):
         return None
+    # What the rewrite may add: conversions back of values retyped in place, boundary conversions.
+    back, bounds = [], []
+    for v in s.inplace:
+        old, new_t = encoding(v.type), retyped(v.type, s.layout[v])
+        back.append((v, conversion_cost(new_t, old) * weight(v) if old is not None else 0))
+    retypes = {id(v): retyped(v.type, s.layout[v]) for v in s.inplace}
+    for src, layout in s.boundary.items():
+        t = retypes.get(id(src), src.type)
+        if encoding(t) != layout and src.owner not in s.members:
+            bounds.append((src, conversion_cost(t, layout) * weight(src)))
+    if sum(c for _, c in back) + sum(c for _, c in bounds) < parts.get(target, (0, 0))[0]:
+        return None  # it surely removes more than it can add: no bound that loses
     alive = _Survival(s, target)
     # Costed ops the rewrite may erase: the target, the originals, conversions losing a user.
     maybe: dict[int, Operation] = {id(target): target}
@@ -194,23 +206,14 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
     lost = [parts[op] for op in maybe.values() if op in parts]
     cost = now[0] - sum(p[0] for p in lost)
     n = now[1] - sum(type(op) is ttg.ConvertLayoutOp and op in parts for op in maybe.values())
-    new_type: dict[int, Attribute] = {}
-    for v in s.inplace:  # conversions back that keep a user
-        new_type[id(v)] = retyped(v.type, s.layout[v])
+    for v, c in back:  # conversions back that keep a user
         if alive.back_kept(v):
-            old = encoding(v.type)
-            cost += conversion_cost(new_type[id(v)], old) * weight(v) if old is not None else 0
-            n += 1
+            cost, n = cost + c, n + 1
     reads = {id(o) for op in s.ops for o in op.operands}
-    for src, layout in s.boundary.items():  # boundary conversions a clone reads
-        t = new_type.get(id(src), src.type)
-        if encoding(t) == layout or src.owner in s.members:
-            continue
-        read = (src in s.direct and id(src) in reads) or any(
-            type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
-            and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses)
-        if read:
-            cost += conversion_cost(t, layout) * weight(src)
-            n += 1
+    for src, c in bounds:  # boundary conversions a clone reads
+        if (src in s.direct and id(src) in reads) or any(
+                type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
+                and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses):
+            cost, n = cost + c, n + 1
     top = now[2]
     return cost, n, top == 0 or scratch.get(top, 0) > sum(p[1] == top for p in lost)
