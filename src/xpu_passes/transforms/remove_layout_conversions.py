@@ -15,7 +15,10 @@ copy where it dominates the use (`layouts/remat_cache.py`, native's remat mappin
 tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
 whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
 and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
-from the ops the trial touched) and stays valid IR (checked on those ops). A final
+from the ops the trial touched) and stays valid IR (checked on those ops); a backward
+trial that `slice_cost.floor` bounds as no cheaper (from what surely survives it) is not
+made. A second solution without anchoring is weighed unless the first reached
+`costs.least_result`, which no result beats. A final
 safety net keeps the input when the result has more conversions or SLM than it.
 Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 """
