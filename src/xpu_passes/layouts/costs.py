@@ -78,13 +78,34 @@ def _one_layout(op: Operation) -> bool:
     return len({encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}) == 1
 
 
+_EFFECTS = (tt.StoreOp, tt.AtomicRMWOp, tt.AtomicCASOp, tt.ReturnOp)
+
+
+def _kept_alive(op: Operation) -> bool:
+    """Whether `op`'s results reach a store, atomic or return (no sweep of dead ops erases it)."""
+    work, seen = [op], {id(op)}
+    while work:
+        o = work.pop()
+        users = [u.operation for r in o.results for u in r.uses]
+        if isinstance(o, scf.YieldOp) and (parent := o.parent_op()) is not None:
+            users.append(parent)  # (its results carry on)
+        for u in users:
+            if isinstance(u, _EFFECTS):
+                return True
+            if id(u) not in seen:
+                seen.add(id(u))
+                work.append(u)
+    return False
+
+
 def least_result(module: Operation) -> tuple[int, int]:
     """A lower bound of the (weighted cost, conversions) of any module RemoveLayoutConversions
     can make of `module` (a valid one): (0, 0), or one conversion's least cost when a tt.dot's
     operand is computed from another tt.dot's result in another layout by elementwise ops alone.
 
     Why it holds: the pass never changes a tt.dot's types (no layout rule recomputes or
-    forwards through one), and it only clones ops into other layouts, reads such copies,
+    forwards through one) nor erases one whose result reaches a store (only dead ops are
+    swept), and it only clones ops into other layouts, reads such copies,
     and adds or removes conversions, so the operand stays computed from that result by
     copies of the same elementwise ops, each with its operands and result in one layout
     (the result is checked valid), and conversions. At least one of those conversions
@@ -93,7 +114,7 @@ def least_result(module: Operation) -> tuple[int, int]:
     """
     best = 0
     for dot in walk_list(module):
-        if not isinstance(dot, tt.DotOp):
+        if not isinstance(dot, tt.DotOp) or not _kept_alive(dot):
             continue
         for operand in dot.operands:
             want, t = encoding(operand.type), operand.type
