@@ -68,9 +68,13 @@ def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
     return delta // max(1, element_bytes(op.operands[0].type.element_type))  # type: ignore[attr-defined]
 
 
+_elementwise = per_class(_SAME_LAYOUT)
+_carries_not = per_class((tt.BroadcastOp, tt.LoadOp))
+
+
 def _carries_layout(op: Operation) -> bool:
     """Ops whose tensor operands and result are in one layout and of one shape (elementwise)."""
-    return isinstance(op, _SAME_LAYOUT) and not isinstance(op, tt.BroadcastOp | tt.LoadOp)
+    return _elementwise(op) and not _carries_not(op)
 
 
 def _one_layout(op: Operation) -> bool:
@@ -78,7 +82,8 @@ def _one_layout(op: Operation) -> bool:
     return len({encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}) == 1
 
 
-_EFFECTS = (tt.StoreOp, tt.AtomicRMWOp, tt.AtomicCASOp, tt.ReturnOp)
+_is_effect = per_class((tt.StoreOp, tt.AtomicRMWOp, tt.AtomicCASOp, tt.ReturnOp))
+_is_dot, _is_yield = per_class(tt.DotOp), per_class(scf.YieldOp)
 
 
 def _kept_alive(op: Operation) -> bool:
@@ -87,10 +92,10 @@ def _kept_alive(op: Operation) -> bool:
     while work:
         o = work.pop()
         users = [u.operation for r in o.results for u in r.uses]
-        if isinstance(o, scf.YieldOp) and (parent := o.parent_op()) is not None:
+        if _is_yield(o) and (parent := o.parent_op()) is not None:
             users.append(parent)  # (its results carry on)
         for u in users:
-            if isinstance(u, _EFFECTS):
+            if _is_effect(u):
                 return True
             if id(u) not in seen:
                 seen.add(id(u))
@@ -114,7 +119,7 @@ def least_result(module: Operation) -> tuple[int, int]:
     """
     best = 0
     for dot in walk_list(module):
-        if not isinstance(dot, tt.DotOp) or not _kept_alive(dot):
+        if not _is_dot(dot) or not _kept_alive(dot):
             continue
         for operand in dot.operands:
             want, t = encoding(operand.type), operand.type
@@ -131,7 +136,7 @@ def least_result(module: Operation) -> tuple[int, int]:
                     work.append(op.operands[0])
                 elif isinstance(op, Operation) and _carries_layout(op) and _one_layout(op):
                     work.extend(op.operands)
-                elif isinstance(op, tt.DotOp) and encoding(v.type) != want:
+                elif _is_dot(op) and encoding(v.type) != want:
                     least = max(1, numel(v.type) // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** loop_depth(op)
                     best = max(best, least)
     return (best, 1) if best else (0, 0)
