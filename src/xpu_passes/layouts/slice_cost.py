@@ -176,7 +176,9 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
     retypes = {id(v): retyped(v.type, s.layout[v]) for v in s.inplace}
     for src, layout in s.boundary.items():
         t = retypes.get(id(src), src.type)
-        if encoding(t) != layout and src.owner not in s.members:
+        # (a conversion's result the slice reads through may be mapped to another boundary's copy)
+        if encoding(t) != layout and src.owner not in s.members and not (
+                type(src.owner) is ttg.ConvertLayoutOp and src in s.layout):
             bounds.append((src, conversion_cost(t, layout) * weight(src)))
     if sum(c for _, c in back) + sum(c for _, c in bounds) < parts.get(target, (0, 0))[0]:
         return None  # it surely removes more than it can add: no bound that loses
