@@ -212,7 +212,10 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
         if alive.back_kept(v):
             cost, n = cost + c, n + 1
     reads = {id(o) for op in s.ops for o in op.operands}
-    for src, c in bounds:  # boundary conversions a clone reads
+    # The target's users read what replaces it: its source's copy when that is a direct boundary.
+    if target.operands[0] in s.direct and any(alive.op(u.operation) for u in target.results[0].uses):
+        reads.add(id(target.operands[0]))
+    for src, c in bounds:  # boundary conversions a clone (or the target's users) reads
         if (src in s.direct and id(src) in reads) or any(
                 type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
                 and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses):
