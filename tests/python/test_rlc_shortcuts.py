@@ -17,6 +17,7 @@ from xpu_passes import oracle
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.layouts import costs, slice_cost, solution
+from xpu_passes.layouts.journal import walk_list
 from xpu_passes.transforms import base
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
@@ -128,7 +129,7 @@ def test_second_solve_skipped_at_the_least_result(position: int, monkeypatch: py
     skipping = _run(text)
     assert solves == [True]
     with monkeypatch.context() as mp:
-        mp.setattr(costs, "least_result", lambda module: (0, 0))
+        mp.setattr(costs, "least_result", lambda ops: (0, 0))
         solves.clear()
         assert _run(text) == skipping and solves == [True, False]
     monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
@@ -173,4 +174,4 @@ def test_least_result(path: str, kept: str, least: tuple[int, int]) -> None:
     input: the proof needs one layout per elementwise op), or into a dot whose result reaches no
     store or return (dead code the pass may sweep, its conversion with it)."""
     module = parse_module(make_context(), _DOTS.format(path=path, kept=kept), verify=False).module
-    assert costs.least_result(module) == least
+    assert costs.least_result(walk_list(module)) == least

@@ -13,7 +13,6 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.memo import by_identity, per_class
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel
 from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
@@ -103,10 +102,11 @@ def _kept_alive(op: Operation) -> bool:
     return False
 
 
-def least_result(module: Operation) -> tuple[int, int]:
+def least_result(ops: list[Operation]) -> tuple[int, int]:
     """A lower bound of the (weighted cost, conversions) of any module RemoveLayoutConversions
-    can make of `module` (a valid one): (0, 0), or one conversion's least cost when a tt.dot's
-    operand is computed from another tt.dot's result in another layout by elementwise ops alone.
+    can make of a (valid) module whose ops are `ops` (`walk_list`'s): (0, 0), or one
+    conversion's least cost when a tt.dot's operand is computed from another tt.dot's result
+    in another layout by elementwise ops alone.
 
     Why it holds: the pass never changes a tt.dot's types (no layout rule recomputes or
     forwards through one) nor erases one whose result reaches a store (only dead ops are
@@ -118,7 +118,7 @@ def least_result(module: Operation) -> tuple[int, int]:
     where its input is defined: inside every loop around the producing tt.dot.
     """
     best = 0
-    for dot in walk_list(module):
+    for dot in ops:
         if not _is_dot(dot) or not _kept_alive(dot):
             continue
         for operand in dot.operands:

@@ -125,7 +125,7 @@ def _module_int(module: ModuleOp, key: str, default: int) -> int:
     return v.value.data if isinstance(v, IntegerAttr) else default
 
 
-def _block_loads(module: ModuleOp) -> set[Operation]:
+def _block_loads(module: ModuleOp, ops: list[Operation]) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
     and loads of fewer elements than the CTA has threads (cache hits)."""
@@ -144,7 +144,7 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
 
     return {
-        ld for ld in walk_list(module)
+        ld for ld in ops
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
         and (BLOCK_IO in ld.attributes or cheap(ld) or tile(ld))
     }  # fmt: skip
@@ -229,12 +229,13 @@ class RemoveLayoutConversions(XpuPass):
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
-        loads = _block_loads(op)  # anchoring retypes block pointers only: the same loads in both copies
+        ops = walk_list(op)
+        loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         w = self._solve(op, start, True, input_valid, loads)
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first is at the least any can reach (nothing is strictly better).
         if w.anchored:
-            floor = costs.least_result(op)
+            floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
                 alt = self._solve(op, start, False, input_valid, loads)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
