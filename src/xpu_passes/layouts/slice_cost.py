@@ -3,7 +3,9 @@
 `cost` is what the slice's boundary conversions (and in-place retypes with users
 left in the old layout) would move, plus the scan/reduce scratch it changes;
 `estimate` nets out what the conversions it leaves dead cost now and counts the
-change in their number (a tie-breaker).
+change in their number (a tie-breaker). `floor` bounds the whole module's figures after a
+backward rewrite from below (what surely survives it, what it surely adds): a trial it
+shows cannot win is not made.
 """
 
 from __future__ import annotations
