@@ -125,7 +125,7 @@ def _module_int(module: ModuleOp, key: str, default: int) -> int:
     return v.value.data if isinstance(v, IntegerAttr) else default
 
 
-def _block_loads(module: ModuleOp, ops: list[Operation]) -> set[Operation]:
+def _block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
     and loads of fewer elements than the CTA has threads (cache hits)."""
@@ -144,7 +144,7 @@ def _block_loads(module: ModuleOp, ops: list[Operation]) -> set[Operation]:
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
 
     return {
-        ld for ld in ops
+        ld for ld in (walk_list(module) if ops is None else ops)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
         and (BLOCK_IO in ld.attributes or cheap(ld) or tile(ld))
     }  # fmt: skip
