@@ -1,7 +1,8 @@
-"""RemoveLayoutConversions' two shortcuts decide as the pass does without them.
+"""RemoveLayoutConversions' shortcuts decide as the pass does without them.
 
-A backward trial whose rewritten module `slice_cost.floor` bounds as no cheaper is not
-made (it would be rejected); the second solve (block pointers not anchored) is not run
+A backward trial whose rewritten module `slice_cost.floor` bounds as no cheaper, or a
+trial `slice_cost.slm_rises` shows needs more SLM, is not made (it would be rejected);
+the second solve (block pointers not anchored) is not run
 when the first reached `costs.least_result`, which no result can beat. Each test fails if a
 shortcut changed an answer: outputs and remarks with and without it are compared, and check
 mode (solution.CHECK_INCREMENTAL) makes the skipped work anyway and holds it to the bound.
@@ -108,6 +109,33 @@ def test_a_bound_fails_check_mode_when_it_is_not_one(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     with pytest.raises(AssertionError, match="below its bound"):
         _run(_dump(*FLASH, 0).read_text())
+
+
+@corpus
+def test_trials_needing_more_slm_are_skipped_and_decide_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The construct: flash attention's epilogue (acc / l, stored) propagated forward, which
+    converts the broadcast l into the accumulator's layout through more SLM than the module
+    needs: rejected whatever its cost. Skipped, the pass decides as when every trial is made;
+    check mode makes each such trial and raises unless its SLM rose."""
+    text = _dump(*FLASH, 0).read_text()
+    answers: list[bool] = []
+    real = slice_cost.slm_rises
+
+    def rises(s: object, slm: int) -> bool:
+        answers.append(real(s, slm))  # type: ignore[arg-type]
+        return answers[-1]
+
+    monkeypatch.setattr(slice_cost, "slm_rises", rises)
+    skipping = _run(text)
+    assert any(answers), "no trial was found to need more SLM: the dump no longer has the construct"
+    monkeypatch.setattr(slice_cost, "slm_rises", lambda s, slm: False)
+    assert _run(text) == skipping
+    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
+    monkeypatch.setattr(slice_cost, "slm_rises", real)
+    assert _run(text) == skipping
+    monkeypatch.setattr(slice_cost, "slm_rises", lambda s, slm: True)  # not a bound: caught
+    with pytest.raises(AssertionError, match="below its bound"):
+        _run(text)
 
 
 @corpus

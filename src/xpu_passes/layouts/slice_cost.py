@@ -11,13 +11,16 @@ shows cannot win is not made.
 from __future__ import annotations
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.costs import conversion_cost, scratch_change, weight
 from xpu_passes.layouts.memo import per_class
-from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retyped
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
+from xpu_passes.layouts.scratch import convert_scratch_bytes
 from xpu_passes.layouts.solution import Figures
 
 _SCRATCH = (tt.ScanOp, tt.ReduceOp)
@@ -112,6 +115,7 @@ def forget() -> None:
 # bound already loses, the trial (rewrite, figures, undo) would be rejected: it is skipped.
 
 _unbounded = per_class((scf.ForOp, scf.IfOp, scf.WhileOp, ttg.ConvertLayoutOp, *ATOMICS))  # slice ops not bounded
+_has_atomic = per_class(ATOMICS)
 
 
 class _Survival:
@@ -224,3 +228,30 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
             cost, n = cost + c, n + 1
     top = now[2]
     return cost, n, top == 0 or scratch.get(top, 0) > sum(p[1] == top for p in lost)
+
+
+def slm_rises(s: Slice, slm: int) -> bool:
+    """Whether rewriting `s` (either way) surely needs more SLM than `slm`: a boundary conversion
+    a clone reads (clones are never erased) needs more scratch. Then neither `Figures.better_than`
+    nor an SLM-only gain can hold. Slices with an atomic are not judged (a rewrite may refuse one);
+    a block-pointer family retypes pointers only, never a tensor boundary."""
+    if any(map(_has_atomic, s.ops)):
+        return False
+    reads = {id(o) for op in s.ops if type(op) is not ttg.ConvertLayoutOp for o in op.operands}
+    inplace = {id(v) for v in s.inplace}
+    for src, layout in s.boundary.items():
+        if src.owner in s.members or type(src.owner) is ttg.ConvertLayoutOp and src in s.layout:
+            continue
+        base = retyped(src.type, s.layout[src]) if id(src) in inplace else s.replace.get(src, src).type
+        if not isinstance(base, TensorType) or encoding(base) == layout:
+            continue
+        if not ((src in s.direct and id(src) in reads) or any(
+                type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
+                and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses)):
+            continue
+        try:
+            if convert_scratch_bytes(base, with_encoding(base, layout)) > slm:  # type: ignore[arg-type]
+                return True
+        except LayoutError:
+            continue
+    return False

@@ -319,10 +319,11 @@ class RemoveLayoutConversions(XpuPass):
         if isinstance(found, str):
             return found
         for how in found.tries():
-            # A trial whose result is bounded as no cheaper would be rejected: not made (check
-            # mode makes it, and holds the bound against its figures).
+            # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
+            # rejected: not made (check mode makes it, and holds the bounds against its figures).
             low = self._floor(w, cvt, found.slices[how]) if how == "backward" else None
-            if low is not None and slice_cost.loses(low, w.figures) and not solution.CHECK_INCREMENTAL:
+            rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
+            if (rises or low is not None and slice_cost.loses(low, w.figures)) and not solution.CHECK_INCREMENTAL:
                 continue
             new_loads: set[Operation] = set()
             w.journal.begin()
@@ -333,9 +334,10 @@ class RemoveLayoutConversions(XpuPass):
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
             fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
-            if solution.CHECK_INCREMENTAL and low is not None and (
-                    fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < w.figures.slm):
-                raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low} (from {w.figures})")
+            if solution.CHECK_INCREMENTAL and (low is not None and (
+                    fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < w.figures.slm)
+                    or rises and fig.slm <= w.figures.slm):
+                raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low, rises} (from {w.figures})")
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
             bad = wins and w.errors(now=True)
             if wins and not bad:
