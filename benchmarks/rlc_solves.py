@@ -1,9 +1,10 @@
 """RemoveLayoutConversions' two solves (block pointers anchored, then not): what the second costs and repeats.
 
-RLC solves once with block pointers anchored and, when that leaves a cost or a
-conversion, again without anchoring, keeping the better (issue 14). Per corpus dump
-taken before a native RLC this prints: how many solves ran, each one's CPU seconds
-and trials, how many of the second's trials the first made too (same conversion of the
+RLC solves once with block pointers anchored and, when that leaves more than
+`costs.least_result` (what no result can beat), again without anchoring, keeping the
+better (issue 14). Per corpus dump taken before a native RLC this prints: how many solves
+ran, each one's CPU seconds and trials (and backward trials not made because
+`slice_cost.floor` bounded them as losing), how many of the second's trials the first made too (same conversion of the
 input, same rewrite, same slice of the input's ops and layouts, same outcome), how
 long the two run the same trials from the start, whether the second won or ended with
 the same text, after what share of its steps (folds and trials) it first has figures the
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import rlc_decisions  # noqa: E402
 
 from xpu_passes.frontend import print_module  # noqa: E402
-from xpu_passes.layouts import materialize  # noqa: E402
+from xpu_passes.layouts import materialize, slice_cost  # noqa: E402
 from xpu_passes.layouts.journal import walk_list  # noqa: E402
 from xpu_passes.transforms import remove_layout_conversions as rlc  # noqa: E402
 
@@ -46,6 +47,12 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
     cls, cur = rlc.RemoveLayoutConversions, {}
     saved = (cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite)
     solve, remove, settle, rewrite = saved
+    loses = slice_cost.loses
+
+    def w_loses(low: Any, now: Any) -> bool:
+        out = loses(low, now)
+        cur["bounded"] += out
+        return out
 
     def key(w: rlc._Work, op: Any) -> Any:
         o = w.origin.get(op)
@@ -74,12 +81,13 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
             cur["reached"] = (len(cur["steps"]), time.process_time() - cur["t0"] - cur["printing"])
 
     def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any) -> rlc._Work:
-        cur.update(anchor=anchor, trials=[], steps=[], states={}, reached=None,
+        cur.update(anchor=anchor, trials=[], steps=[], states={}, reached=None, bounded=0,
                    index={o: i for i, o in enumerate(walk_list(op))},
                    printing=0.0, t0=time.process_time())
         w = solve(self, op, start, anchor, iv, loads)
         cpu = time.process_time() - cur["t0"] - cur["printing"]
-        solves.append({"anchor": anchor, "cpu": cpu, "trials": cur["trials"], "figures": w.figures,
+        solves.append({"anchor": anchor, "cpu": cpu, "trials": cur["trials"], "bounded": cur["bounded"],
+                       "figures": w.figures,
                        "text": text(w), "reached": cur["reached"], "steps": cur["steps"], "states": cur["states"],
                        "printing": cur["printing"]})
         return w
@@ -111,11 +119,12 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
 
     rnd = cls._round
     cls._solve, cls._remove, rlc._Work.settle, cls._round = w_solve, w_remove, w_settle, w_round
-    materialize.rewrite = w_rewrite
+    materialize.rewrite, slice_cost.loses = w_rewrite, w_loses
     try:
         yield
     finally:
         cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite = saved
+        slice_cost.loses = loses
         cls._round = rnd
 
 
@@ -126,7 +135,7 @@ def measure(path: Path) -> tuple[dict[str, Any], str]:
         out, total = rlc_decisions.run_one(path)
     d: dict[str, Any] = {"total": total - sum(s["printing"] for s in solves), "solves": len(solves),
                          "cpu": [s["cpu"] for s in solves], "kept": [sum(t[3] for t in s["trials"]) for s in solves],
-                         "trials": [len(s["trials"]) for s in solves]}
+                         "trials": [len(s["trials"]) for s in solves], "bounded": [s["bounded"] for s in solves]}
     if len(solves) == 2:
         a, b = solves[0]["trials"], solves[1]["trials"]
         prefix = 0
@@ -175,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         r = rows[name]
         print(f"{name}: {r['total'] * 1e3:.0f} ms, solves {r['solves']}, cpu "
               f"{'/'.join(f'{t * 1e3:.0f}' for t in r['cpu'])} ms, trials {'/'.join(map(str, r['trials']))}"
+              f" (not made, bounded: {'/'.join(map(str, r['bounded']))})"
               + (f", repeated {r['repeated']}, same text {r['same_text']}" if r["solves"] == 2 else ""),
               file=sys.stderr)
     if args.json:

@@ -15,7 +15,10 @@ copy where it dominates the use (`layouts/remat_cache.py`, native's remat mappin
 tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
 whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
 and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
-from the ops the trial touched) and stays valid IR (checked on those ops). A final
+from the ops the trial touched) and stays valid IR (checked on those ops); a backward
+trial that `slice_cost.floor` bounds as no cheaper (from what surely survives it) is not
+made. A second solution without anchoring is weighed unless the first reached
+`costs.least_result`, which no result beats. A final
 safety net keeps the input when the result has more conversions or SLM than it.
 Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
 """
@@ -36,7 +39,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
-from xpu_passes.layouts import candidates, clone, journal, materialize, propagation, slice_cost, solution
+from xpu_passes.layouts import candidates, clone, costs, journal, materialize, propagation, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
@@ -122,7 +125,7 @@ def _module_int(module: ModuleOp, key: str, default: int) -> int:
     return v.value.data if isinstance(v, IntegerAttr) else default
 
 
-def _block_loads(module: ModuleOp) -> set[Operation]:
+def _block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
     and loads of fewer elements than the CTA has threads (cache hits)."""
@@ -141,7 +144,7 @@ def _block_loads(module: ModuleOp) -> set[Operation]:
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
 
     return {
-        ld for ld in walk_list(module)
+        ld for ld in (walk_list(module) if ops is None else ops)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
         and (BLOCK_IO in ld.attributes or cheap(ld) or tile(ld))
     }  # fmt: skip
@@ -226,14 +229,19 @@ class RemoveLayoutConversions(XpuPass):
     def _apply(self, op: ModuleOp) -> None:
         start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
-        loads = _block_loads(op)  # anchoring retypes block pointers only: the same loads in both copies
+        ops = walk_list(op)
+        loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         w = self._solve(op, start, True, input_valid, loads)
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
-        # unless the first has no cost and no conversion left (nothing is strictly better).
-        if w.anchored and (w.figures.cost, w.figures.converts) != (0, 0):
-            alt = self._solve(op, start, False, input_valid, loads)
-            if alt.figures.better_than(w.figures):
-                w = alt
+        # unless the first is at the least any can reach (nothing is strictly better).
+        if w.anchored:
+            floor = costs.least_result(ops)
+            if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
+                alt = self._solve(op, start, False, input_valid, loads)
+                if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
+                    raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
+                if alt.figures.better_than(w.figures):
+                    w = alt
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
@@ -297,6 +305,13 @@ class RemoveLayoutConversions(XpuPass):
             w.cache.put(cvt.src, encoding(cvt.result.type), cvt.result)  # a copy later slices may read
         return changed
 
+    @staticmethod
+    def _floor(w: _Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int, bool] | None:
+        """`slice_cost.floor` of the backward trial of `s` on `w`'s module."""
+        f, j = w.figures, w.journal
+        unused = j.converts if j.maybe_dead is None else j.maybe_dead & j.converts  # what a sweep would find
+        return slice_cost.floor(s, cvt, w.ledger.parts, w.ledger.scratch, (f.cost, f.converts, f.slm), unused)
+
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
@@ -304,6 +319,12 @@ class RemoveLayoutConversions(XpuPass):
         if isinstance(found, str):
             return found
         for how in found.tries():
+            # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
+            # rejected: not made (check mode makes it, and holds the bounds against its figures).
+            low = self._floor(w, cvt, found.slices[how]) if how == "backward" else None
+            rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
+            if (rises or low is not None and slice_cost.loses(low, w.figures)) and not solution.CHECK_INCREMENTAL:
+                continue
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
@@ -313,6 +334,10 @@ class RemoveLayoutConversions(XpuPass):
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
             fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
+            if solution.CHECK_INCREMENTAL and (low is not None and (
+                    fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < w.figures.slm)
+                    or rises and fig.slm <= w.figures.slm):
+                raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low, rises} (from {w.figures})")
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
             bad = wins and w.errors(now=True)
             if wins and not bad:
