@@ -24,13 +24,16 @@ def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
     """Those of `ops` still inside `module` (ancestors looked at once for all)."""
     seen: dict[int, bool] = {id(module): True}  # by id: IRDL's __hash__ is Python code
     out: set[Operation] = set()
+    get = seen.get
     for op in ops:
         path: list[int] = []
         o: Operation | None = op
-        while o is not None and id(o) not in seen:
+        while o is not None and (hit := get(id(o))) is None:
             path.append(id(o))
-            o = o.parent_op()
-        inside = o is not None and seen[id(o)]
+            b = o.parent  # o.parent_op(), without its two calls
+            r = b.parent if b is not None else None
+            o = r.parent if r is not None else None
+        inside = o is not None and hit  # type: ignore[possibly-undefined]
         for p in path:
             seen[p] = inside
         if inside:
@@ -64,7 +67,10 @@ class Contexts:
         self._inside: dict[int, list[object]] = {id(None): []}  # by id: IRDL's __hash__ is Python code
 
     def of(self, op: Operation) -> list[object]:
-        return self._within(op.parent_op())
+        b = op.parent  # op.parent_op(), without its two calls
+        r = b.parent if b is not None else None
+        hit = self._inside.get(id(r.parent if r is not None else None))
+        return hit if hit is not None else self._within(op.parent_op())
 
     def _within(self, p: Operation | None) -> list[object]:
         hit = self._inside.get(id(p))

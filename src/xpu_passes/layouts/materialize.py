@@ -32,7 +32,7 @@ def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     if isinstance(v.owner, Block):
         journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:
-        journal.insert_op(c, InsertPoint.after(v.owner))
+        journal.insert_after(c, v.owner)
     return c.result
 
 
@@ -101,7 +101,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
             journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
         clone = _clone(op, ins, s, new)
-        journal.insert_op(clone, InsertPoint.before(op))
+        journal.insert_before(clone, op)
         for old, r in zip(op.results, clone.results):
             r.name_hint = old.name_hint
             new[id(old)] = r
