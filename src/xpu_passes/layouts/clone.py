@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.core import IRWithName
+from xdsl.ir.core import IRWithName, SSAValues, Use
 
 from xpu_passes.frontend.xdsl_compat import new_op
 
@@ -53,7 +53,19 @@ def _link(pairs: list[tuple[Operation, Operation]], values: dict[int, SSAValue])
     get = values.get
     for old, n in pairs:
         if old._operands:  # pyright: ignore[reportPrivateUsage]
-            n.operands = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+            # What the `operands` setter does on an op that has none yet: each use put first, in order.
+            ins = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+            uses = []
+            for i, v in enumerate(ins):
+                use = Use(n, i)
+                first = v.first_use
+                use._next_use = first  # pyright: ignore[reportPrivateUsage]
+                if first is not None:
+                    first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+                v.first_use = use
+                uses.append(use)
+            n._operands = SSAValues(ins)  # pyright: ignore[reportPrivateUsage]
+            n._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
 
 
 def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],

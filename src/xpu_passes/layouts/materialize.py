@@ -61,12 +61,13 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
     ins = [new.get(id(o), o) for o in operands]
-    if op.regions:  # a reduction's or scan's combiner (nothing else with regions is recomputed)
-        c = type(op).create(operands=ins, result_types=results, properties=props, attributes=dict(op.attributes),
-                            regions=clone_regions(op), location=op.location)
-    else:  # what create makes, without its general path
-        c = new_op(type(op), ins, results, props, dict(op.attributes))
-        c.location = op.location
+    # What create makes, without its general path; a reduction's or scan's combiner (nothing
+    # else with regions is recomputed) attached as create attaches regions.
+    c = new_op(type(op), ins, results, props, dict(op.attributes))
+    c.location = op.location
+    if op.regions:
+        for r in clone_regions(op):
+            c.add_region(r)
     return journal.created(c)
 
 
@@ -116,10 +117,17 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
     return new
 
 
+def _unused(op: Operation) -> bool:
+    for r in op.results:
+        if r.first_use is not None:
+            return False
+    return True
+
+
 def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
-        if op.parent is not None and not isa(op, tt.StoreOp) and all(r.first_use is None for r in op.results):
+        if op.parent is not None and not isa(op, tt.StoreOp) and _unused(op):
             journal.erase_op(op)
         elif isa(op, ATOMICS) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice

@@ -270,7 +270,7 @@ def _gather_layout(user: Any, layout: Attribute, index: int) -> Attribute | None
 
 
 _FORWARD_RULES: tuple[tuple[Any, Callable[[Any, Attribute, int], Attribute | None]], ...] = (
-    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.axis.value.data, layout)),
+    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.properties["axis"].value.data, layout)),  # (its axis)
     (tt.TransOp, lambda user, layout, _: trans_layout(layout, trans_perm(user))),
     (tt.JoinOp, lambda user, layout, _: join_layout(layout)),
     (tt.SplitOp, lambda user, layout, _: split_layout(layout)),
@@ -327,21 +327,22 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
     of it) and expand_dims (back to the parent); other operands of those ops are
     recomputed backward in the layout they then need; stores take it too.
     """
-    layout = encoding(cvt.src.type)
+    (src,), (res,) = cvt._operands, cvt.results  # pyright: ignore[reportPrivateUsage]  # (`src`, `result`: accessors)
+    layout = encoding(src.type)
     if layout is None:
         return s.fail("no source layout")
-    s.replace[cvt.result] = cvt.src
-    s.layout[cvt.result] = layout
-    work = [cvt.result]
-    seen: set[SSAValue] = {cvt.result}
+    s.replace[res] = src
+    s.layout[res] = layout
+    work, members, layouts = [res], s.members, s.layout
+    seen: set[SSAValue] = {res}
     while work:
         v = work.pop()
-        lv = s.layout[v]
+        lv = layouts[v]
         use = v.first_use  # the use list read directly (nothing changes it during the walk)
         while use is not None:
             user, index = use._operation, use._index  # pyright: ignore[reportPrivateUsage]
             use = use._next_use  # pyright: ignore[reportPrivateUsage]
-            if user in s.members:
+            if user in members:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
@@ -374,11 +375,11 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     return False
             s.add(user)
             for r in user.results:
-                had = s.layout.get(r, _MISSING)
+                had = layouts.get(r, _MISSING)
                 if had is not _MISSING and had is not out and had != out:
                     return s.fail("a value is needed in two layouts")
                 if is_tensor(r.type):
-                    s.layout[r] = out  # type: ignore[assignment]
+                    layouts[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's

@@ -185,7 +185,8 @@ def _typed_error(op: Operation, kind: str) -> str | None:
 
 def _structural_error(op: Operation, kind: str) -> str | None:
     if kind == "convert":
-        if pointer_to_dot(op.result.type, encoding(op.result.type)):
+        (r,) = op.results  # (`result`: an accessor)
+        if pointer_to_dot(r.type, encoding(r.type)):
             return "a tensor of pointers converted to a dot-operand layout"
     elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()

@@ -1,0 +1,149 @@
+"""RemoveLayoutConversions' fast paths build and key exactly what the general xDSL calls do.
+
+Each fast path here replaces an xDSL call on RLC's hot path (an op's creation, its operands'
+use lists, its insertion and walk-order key, a verification key); each test compares it
+with the general call on the construct it serves, use lists and order included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
+
+from xpu_passes.dialects import make_context, tt
+from xpu_passes.frontend import parse_module
+from xpu_passes.frontend.verifier import VERIFIED, verify_key
+from xpu_passes.layouts import journal
+from xpu_passes.layouts.journal import Journal, walk_list
+from xpu_passes.layouts.locality import Contexts
+from xpu_passes.layouts.materialize import _clone
+from xpu_passes.layouts.remat import Slice
+
+TEXT = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>> {
+    %z = arith.addf %x, %x : tensor<16x32xf32, #a>
+    %r = "tt.reduce"(%z) <{axis = 1 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %m = arith.maxnumf %p, %q : f32
+      tt.reduce.return %m : f32
+    }) {tt.custom = 1 : i32} : (tensor<16x32xf32, #a>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>>
+    %w = arith.mulf %z, %z : tensor<16x32xf32, #a>
+    tt.return %r : tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>>
+  }
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_session_left() -> Iterator[None]:
+    yield
+    journal.close_active()
+
+
+def _module() -> Operation:
+    return parse_module(make_context(), TEXT).module
+
+
+def _op(module: Operation, cls: type) -> Operation:
+    return next(o for o in walk_list(module) if isinstance(o, cls))
+
+
+def _shape(op: Operation) -> list:
+    """An op as its printer and users see it: class, operands (and their use lists, in order),
+    result types, properties, attributes, location, regions (ops, block arguments)."""
+    out: list = [type(op), [v.type for v in op.operands], [r.type for r in op.results], dict(op.properties),
+                 dict(op.attributes), str(op.location), len(op.regions)]
+    out += [[(u.operation is op, u.index) for u in v.uses] for v in op.operands]
+    for r in op.regions:
+        for b in r.blocks:
+            out.append([a.type for a in b.args])
+            out += [(o.name, [type(v).__name__ for v in o.operands], [t.type for t in o.results]) for o in b.ops]
+    out.append([r.parent is op for r in op.regions])
+    return out
+
+
+def test_a_recomputed_reduction_is_what_create_makes() -> None:
+    """materialize._clone builds a reduction (regions attached after new_op) as Operation.create
+    does: same operands and use-list order, types, properties, attributes, location, regions."""
+    made = []
+    for ours in (True, False):  # each in its own module: the use lists are compared
+        red = _op(_module(), tt.ReduceOp)
+        (z,) = red.operands
+        if ours:
+            c = _clone(red, tuple(red.operands), Slice(), {})
+        else:
+            c = type(red).create(operands=[z], result_types=[r.type for r in red.results],
+                                 properties=dict(red.properties), attributes=dict(red.attributes),
+                                 regions=[r.clone() for r in red.regions], location=red.location)
+        assert [u.operation for u in z.uses][0] is c  # the newest user first
+        made.append(_shape(c))
+    assert made[0] == made[1] and made[0][6] == 1
+
+
+def test_inserting_before_and_after_keys_the_op_where_it_is() -> None:
+    """journal.insert_before/insert_after (no InsertPoint) put the op where InsertPoint.before/
+    after do, and Order.place's direct key for an op between two plain ops keeps walk order,
+    until the gap runs out (then it renumbers)."""
+    module = _module()
+    add = _op(module, tt.ReduceOp).prev_op
+    assert add is not None and add.name == "arith.addf"
+    j = Journal(module).begin()
+    made = []
+    for i in range(40):  # more halvings of one gap than its 32 bits
+        c = journal.created(add.clone())
+        journal.insert_after(c, add) if i % 2 else journal.insert_before(c, add)
+        made.append(c)
+    j.order.check()  # keys follow the walk (raises otherwise)
+    assert {o for o in made} <= set(j.touched)
+    j.rollback()
+    assert all(o.parent is None for o in made)
+    j.order.check()
+    # The same positions as through InsertPoint.
+    a, b = add.clone(), add.clone()
+    j.begin()
+    journal.insert_before(a, add)
+    journal.insert_op(b, InsertPoint.before(add))
+    assert add.prev_op is b and b.prev_op is a
+    j.order.check()
+    j.rollback()
+
+
+def test_erasing_and_undoing_restores_every_use_list_in_order() -> None:
+    """journal.erase_op's inline unlinking: the operands' use lists lose exactly the op's uses,
+    and a rollback puts each back where it was."""
+    module = _module()
+    mul = next(o for o in walk_list(module) if o.name == "arith.mulf")
+    (z, _) = mul.operands
+    before = [(u.operation, u.index) for u in z.uses]
+    assert len(before) == 3
+    j = Journal(module).begin()
+    journal.erase_op(mul)
+    assert [(u.operation, u.index) for u in z.uses] == [x for x in before if x[0] is not mul]
+    assert mul.parent is None and mul in j.touched
+    j.rollback()
+    assert [(u.operation, u.index) for u in z.uses] == before and mul.parent is not None
+
+
+def test_the_verification_key_is_the_parsers() -> None:
+    """verify_key (read from _operands/_type) is the key the parser's walk stores (an op of a
+    signature verified while parsing is not verified again), and another signature differs."""
+    module = _module()
+    add = _op(module, tt.ReduceOp).prev_op
+    mul = next(o for o in walk_list(module) if o.name == "arith.mulf")
+    ka, km = verify_key(add, []), verify_key(mul, [])
+    assert ka is not None and km is not None and ka[0] != km[0]
+    expected = [type(add), *[v.type for v in add.operands], None, *[r.type for r in add.results], None]
+    for d in (add.properties, add.attributes):
+        for item in d.items():
+            expected += item
+        if d is add.properties:
+            expected.append(None)
+    assert ka[1] == expected and ka[0] == tuple(map(id, expected))
+    # Parsed (and verified) in its context: the parser stored this very key.
+    assert verify_key(add, Contexts().of(add))[0] in VERIFIED  # type: ignore[index]
