@@ -15,6 +15,7 @@ from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
+from xpu_passes.frontend import verifier
 from xpu_passes.frontend.verifier import VERIFIED, verify_key
 from xpu_passes.layouts import journal
 from xpu_passes.layouts.journal import Journal, walk_list
@@ -145,5 +146,31 @@ def test_the_verification_key_is_the_parsers() -> None:
         if d is add.properties:
             expected.append(None)
     assert ka[1] == expected and ka[0] == tuple(map(id, expected))
-    # Parsed (and verified) in its context: the parser stored this very key.
-    assert verify_key(add, Contexts().of(add))[0] in VERIFIED  # type: ignore[index]
+    # Verified op by op as the parser does (its walk builds its key inline): this very key is stored.
+    parsed = parse_module(make_context(), TEXT)
+    add = next(o for o in walk_list(parsed.module) if o.name == "arith.addf")
+    context = Contexts().of(add)
+    VERIFIED.clear()
+    verifier._Walk(parsed, False, ()).check(add, context)
+    assert len(VERIFIED) == 1 and verify_key(add, context)[0] in VERIFIED  # type: ignore[index]
+
+
+def test_layout_equality_by_identity_is_equality() -> None:
+    """memo.same: `==` of two attributes, remembered by their identities: equal layouts that are
+    distinct objects are the same, layouts of one class that differ are not, asked twice or
+    after the table starts over."""
+    from xpu_passes.layouts import memo
+
+    module = _module()
+    red = _op(module, tt.ReduceOp)
+    a = red.operands[0].type.encoding
+    b = parse_module(make_context(), TEXT.replace("[1, 2]", "[2, 1]", 1)).module
+    b = next(o for o in walk_list(b) if isinstance(o, tt.ReduceOp)).operands[0].type.encoding
+    twin = type(a).new(a.parameters)
+    assert twin is not a and type(b) is type(a) and a != b
+    for _ in range(2):
+        assert memo.same(a, twin) and memo.same(twin, a) and memo.same(a, a)
+        assert not memo.same(a, b) and not memo.same(b, a)
+        assert memo.same(a, None) is False
+    memo._SAME.clear()
+    assert memo.same(a, twin) and not memo.same(a, b)

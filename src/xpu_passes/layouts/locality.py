@@ -17,6 +17,7 @@ from xpu_passes.dialects import mlir_compat, tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
 from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
 
@@ -167,6 +168,7 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
+_is_op = per_class(Operation)  # (an ABC: isinstance is slow)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 
 
@@ -194,9 +196,9 @@ def isolated(dirty: set[Operation]) -> bool:
             inner[p] = q
         if q is None:
             continue
-        for v in t.operands:
+        for v in t._operands:  # pyright: ignore[reportPrivateUsage]
             owner = v.owner
-            if owner is block or (isinstance(owner, Operation) and owner.parent is block and block is not None):
+            if owner is block or (_is_op(owner) and owner.parent is block and block is not None):
                 continue  # defined in t's block: inside q (q is t's block's op or above it)
             if not q.is_ancestor(owner) or owner is q:
                 return False

@@ -109,6 +109,23 @@ def by_identity(fn: F) -> F:
     return call  # type: ignore[return-value]
 
 
+# (id(a), id(b)) -> a == b: attributes are immutable, and comparing two layouts of one class
+# walks both trees (a slice walk compares every value's layout with the one it needs).
+_SAME = IdTable(_MAX)
+
+
+def same(a: object, b: object) -> bool:
+    """`a == b` for attributes, remembered by identity (the table pins both)."""
+    if a is b:
+        return True
+    key = (id(a), id(b))
+    hit = _SAME.get(key)
+    if hit is None:
+        hit = bool(a == b)
+        _SAME.put(key, (a, b), hit)
+    return hit  # type: ignore[no-any-return]
+
+
 def linear_of(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
     """`encodings.to_linear`, remembered (a layout's map is asked for by every query about it)."""
     return _linear_of(layout, tuple(shape))

@@ -38,7 +38,7 @@ from xpu_passes.layouts.propagation import (
     trans_perm,
 )
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity, linear_of, per_class
+from xpu_passes.layouts.memo import by_identity, linear_of, per_class, same
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
@@ -84,7 +84,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     """Add to `s` what recomputes `v` in `layout` (for `user`: a copy dominating it may be read)."""
     had = s.layout.get(v, _MISSING)
     if had is not _MISSING:
-        return had is layout or had == layout or s.fail("a value is needed in two layouts")
+        return had is layout or same(had, layout) or s.fail("a value is needed in two layouts")
     reuse = s.reuse if user is not None else None
     if s.reused and v in s.reused:
         if not (s.reused[v] is layout or s.reused[v] == layout):
@@ -99,7 +99,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
             return _block_ptr(v, layout, s)
         return True
     enc = t.encoding  # type: ignore[attr-defined]
-    if enc is layout or enc == layout:
+    if enc is layout or same(enc, layout):
         return True
     if _is_arg(v):
         return _block_arg(v, layout, s)  # type: ignore[arg-type]
@@ -173,14 +173,14 @@ def cheap_load(op: tt.LoadOp) -> bool:
 def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
     """Pointers into a dot-operand layout: triton-xpu's ReduceDataDuplication sizes that SLM round
     trip by the element's bit width and aborts on pointers (triton never converts them so)."""
-    return (isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(t, TensorType)
-            and isinstance(t.element_type, tt.PointerType))
+    return (isa(layout, ttg.DotOperandEncodingAttr) and isa(t, TensorType)
+            and isa(t.element_type, tt.PointerType))  # type: ignore[attr-defined]
 
 
 def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if pointer_to_dot(v.type, layout):
         return s.fail("a tensor of pointers would be converted to a dot-operand layout")
-    if s.boundary.setdefault(v, layout) != layout:
+    if not same(s.boundary.setdefault(v, layout), layout):
         return s.fail("a value would be converted to two layouts")
     return True
 
