@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
 
@@ -17,7 +18,7 @@ from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
 from xpu_passes.frontend import verifier
 from xpu_passes.frontend.verifier import VERIFIED, verify_key
-from xpu_passes.layouts import journal
+from xpu_passes.layouts import journal, locality
 from xpu_passes.layouts.journal import Journal, walk_list
 from xpu_passes.layouts.locality import Contexts
 from xpu_passes.layouts.materialize import _clone
@@ -174,3 +175,37 @@ def test_layout_equality_by_identity_is_equality() -> None:
         assert memo.same(a, None) is False
     memo._SAME.clear()
     assert memo.same(a, twin) and not memo.same(a, b)
+
+
+def test_a_shape_by_identity_is_the_types_shape() -> None:
+    """memo.shape_of: each tensor type's own shape (types of one layout, other shapes; asked
+    again, and after the table starts over)."""
+    from xpu_passes.layouts import memo
+
+    types = {v.type for o in walk_list(_module()) for v in (*o.operands, *o.results) if isinstance(v.type, TensorType)}
+    assert {len(t.get_shape()) for t in types} == {1, 2}
+    for _ in range(2):
+        assert all(memo.shape_of(t) == tuple(t.get_shape()) for t in types)
+        memo._SHAPES.clear()
+
+
+def test_a_region_ops_key_reads_its_blocks_as_the_views_do() -> None:
+    """locality.verify_key_of of a reduction and of its terminator (read through the blocks'
+    links and `_type`): the objects the public views give, in the same order."""
+    module = _module()
+    red = _op(module, tt.ReduceOp)
+    term = red.regions[0].block.last_op
+    for op, mark in ((red, locality._REGION), (term, locality._TERMINATOR)):
+        ctx = Contexts().of(op)
+        want = [type(op), type(op.parent_op()), *ctx, None, *[v.type for v in op.operands], None,
+                *[r.type for r in op.results], mark]
+        for r in op.regions:
+            want += [None, len(r.blocks)]
+            for b in r.blocks:
+                want += [None, *[a.type for a in b.args], None, type(b.last_op), *[v.type for v in b.last_op.operands]]
+        for d in (op.properties, op.attributes):
+            want.append(None)
+            for item in d.items():
+                want += item
+        key = locality.verify_key_of(op, ctx)
+        assert key is not None and key[1] == want and key[0] == tuple(map(id, want))

@@ -9,6 +9,8 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
@@ -125,7 +127,7 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     if op.successors:
         return None
     cls = type(op)
-    last = op.next_op is None
+    last = op._next_op is None  # pyright: ignore[reportPrivateUsage]
     if op.regions:
         if last or cls not in _REGION_OPS:
             return None
@@ -136,15 +138,20 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
         mark = _TERMINATOR
     else:
         mark = None
-    objects: list[object] = [cls, type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
-                             *(r.type for r in op.results)]
+    # (`_operands`, `_type`, the blocks' links: xDSL's views and properties are Python calls)
+    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(_TYPE, op._operands), None,  # pyright: ignore
+                             *map(_TYPE, op.results)]
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
-        objects += (None, len(r.blocks))
-        for b in r.blocks:
-            objects += (None, *(a.type for a in b.args), None, type(last := b.last_op))
-            objects += (v.type for v in last.operands) if last is not None else ()
+        blocks, b = [], r._first_block  # pyright: ignore[reportPrivateUsage]
+        while b is not None:
+            blocks.append(b)
+            b = b._next_block  # pyright: ignore[reportPrivateUsage]
+        objects += (None, len(blocks))
+        for b in blocks:
+            objects += (None, *map(_TYPE, b._args), None, type(end := b._last_op))  # pyright: ignore
+            objects += map(_TYPE, end._operands) if end is not None else ()  # pyright: ignore
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():
@@ -168,6 +175,7 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
+_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
 _is_op = per_class(Operation)  # (an ABC: isinstance is slow)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 

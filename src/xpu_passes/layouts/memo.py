@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
 from xpu_passes.frontend.idkeys import IdTable
@@ -123,6 +124,18 @@ def same(a: object, b: object) -> bool:
     if hit is None:
         hit = bool(a == b)
         _SAME.put(key, (a, b), hit)
+    return hit  # type: ignore[no-any-return]
+
+
+_SHAPES = IdTable(_MAX)  # id(tensor type) -> its shape (get_shape builds it from the attribute each time)
+
+
+def shape_of(t: TensorType) -> tuple[int, ...]:
+    """`tuple(t.get_shape())`, remembered per type object (the table pins it)."""
+    hit = _SHAPES.get(id(t))
+    if hit is None:
+        hit = tuple(t.get_shape())
+        _SHAPES.put(id(t), (t,), hit)
     return hit  # type: ignore[no-any-return]
 
 
