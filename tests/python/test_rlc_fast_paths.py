@@ -209,3 +209,22 @@ def test_a_region_ops_key_reads_its_blocks_as_the_views_do() -> None:
                 want += item
         key = locality.verify_key_of(op, ctx)
         assert key is not None and key[1] == want and key[0] == tuple(map(id, want))
+
+
+def test_a_copied_name_hint_is_what_the_setter_stores() -> None:
+    """clone.valid_hint (materialize's and the journal's copies of name hints): the name_hint
+    setter's answer, asked once or twice, for valid names, numbered ones and none."""
+    from xdsl.ir.core import IRWithName
+
+    from xpu_passes.layouts.clone import valid_hint
+
+    for name in ("x", "x_12", "x_12_3", "arg4", "_", "a.b$c", None, "x_12"):
+        assert valid_hint(name) == IRWithName.extract_valid_name(name)  # type: ignore[arg-type]
+    module = _module()
+    mul = next(o for o in walk_list(module) if o.name == "arith.mulf")
+    j = Journal(module).begin()
+    new = journal.replace_value_with_new_type(mul.results[0], mul.results[0].type)
+    probe = mul.results[0]
+    probe.name_hint = new.name_hint
+    assert new.name_hint == probe.name_hint
+    j.rollback()

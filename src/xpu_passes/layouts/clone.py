@@ -21,12 +21,16 @@ _HINTS: dict[str, str] = {}  # name hint -> what the name_hint setter makes of i
 
 
 def _hint(name: str | None) -> str | None:
+    """What the `name_hint` setter stores for `name` (its regex, remembered)."""
     if name is None:
         return None
     hit = _HINTS.get(name)
     if hit is None:
         hit = _HINTS[name] = IRWithName.extract_valid_name(name)
     return hit
+
+
+valid_hint = _hint
 
 
 def clone(op: Operation) -> Operation:

@@ -19,6 +19,7 @@ from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import ttg
+from xpu_passes.layouts.clone import valid_hint
 from xpu_passes.layouts.walk_order import Order, subtree, walk_list  # walk_list: re-exported
 
 _ACTIVE: Journal | None = None
@@ -307,7 +308,7 @@ def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
         val.block._args = (*args[:index], new_value, *args[index + 1:])  # pyright: ignore[reportPrivateUsage]
     else:
         raise ValueError(f"Expected OpResult or BlockArgument, got {type(val).__name__}")
-    new_value.name_hint = val.name_hint
+    new_value._name = valid_hint(val._name)  # pyright: ignore[reportPrivateUsage]  # (the setter, remembered)
     holder = _holder(val)
     if holder is not None:
         j.touched.add(holder)

@@ -18,9 +18,9 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.layouts import journal, solution
-from xpu_passes.layouts.clone import clone_regions
+from xpu_passes.layouts.clone import clone_regions, valid_hint
 from xpu_passes.layouts.journal import Journal
-from xpu_passes.layouts.memo import by_identity
+from xpu_passes.layouts.memo import by_identity, same
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
@@ -71,6 +71,18 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     return journal.created(c)
 
 
+def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValue]:
+    """The results of `src`'s conversions that the slice recomputes, in use-list order."""
+    out = []
+    use = src.first_use  # (the list's links: IRUses iterates through Python calls)
+    while use is not None:
+        user = use._operation  # pyright: ignore[reportPrivateUsage]
+        if type(user) is ttg.ConvertLayoutOp and (r := user.results[0]) in layout:  # (a final class)
+            out.append(r)
+        use = use._next_use  # pyright: ignore[reportPrivateUsage]
+    return out
+
+
 def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None) -> dict[int, SSAValue]:
     """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
     -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive).
@@ -84,13 +96,12 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         new.update({id(v): r for v, r in retype_family(fam, layout).items()})
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
-    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
-                       and u.operation.results[0] in s.layout] for src in s.boundary}
+    cvt_users = {src: _cvt_users(src, s.layout) for src in s.boundary}
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
     for src, layout in s.boundary.items():
         base = new.get(id(src), src)
-        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
+        nb = base if same(encoding(base.type), layout) else _convert(base, with_encoding(base.type, layout))
         if cache is not None:
             cache.put(src, layout, nb)
         if src in s.direct:
@@ -104,7 +115,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         clone = _clone(op, ins, s, new)
         journal.insert_before(clone, op)
         for old, r in zip(op.results, clone.results):
-            r.name_hint = old.name_hint
+            r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's regex, remembered)
             new[id(old)] = r
             if cache is not None and old in s.layout:
                 cache.put(old, s.layout[old], r)
