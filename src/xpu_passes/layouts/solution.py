@@ -11,6 +11,7 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
@@ -149,6 +150,7 @@ def _kind(op: Operation) -> str | None:
 
 # (kind, ids of an op's types and axis) -> (those objects, what _typed_error says): kept alive, so ids stay theirs.
 _TYPED: dict[tuple[object, ...], tuple[list[object], str | None]] = {}
+_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
 
 
 def _op_error(op: Operation) -> str | None:
@@ -158,7 +160,7 @@ def _op_error(op: Operation) -> str | None:
     if kind is None:
         return None
     if kind in ("one", "reduce"):  # answers that depend on the op's types (and axis) only
-        keep = [*(v.type for v in op.operands), None, *(r.type for r in op.results), op.properties.get("axis")]
+        keep = [*map(_TYPE, op._operands), None, *map(_TYPE, op.results), op.properties.get("axis")]  # pyright: ignore
         key = (kind, *map(id, keep))
         hit = _TYPED.get(key)
         if hit is None:
@@ -286,8 +288,9 @@ def _errs_alone(op: Operation, contexts: Contexts) -> bool:
             op.verify(verify_nested_ops=False)
             if key is not None:
                 key[2].put(key[0], key[1], True)  # an IdTable: bounded, pins the key's objects
-        for r in op.regions:  # what Block.verify checks of op's blocks
-            if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
+        for r in op.regions:  # what Block.verify checks of op's blocks: one block, empty (read by its links)
+            b = r._first_block  # pyright: ignore[reportPrivateUsage]
+            if b is not None and b is r._last_block and b._first_op is None and not op.has_trait(NoTerminator):  # pyright: ignore
                 raise VerifyException(f"Operation {op.name} contains empty block")
     except VerifyException:
         return True
