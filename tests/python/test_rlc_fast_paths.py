@@ -228,3 +228,30 @@ def test_a_copied_name_hint_is_what_the_setter_stores() -> None:
     probe.name_hint = new.name_hint
     assert new.name_hint == probe.name_hint
     j.rollback()
+
+
+def test_attached_ops_are_those_whose_ancestors_reach_the_module() -> None:
+    """locality.attached_of (by blocks, each looked at once): the ops whose parent_op chain
+    reaches the module; a detached reduction takes its combiner out with it; the module counts."""
+    from xpu_passes.layouts.locality import attached_of
+
+    module = _module()
+    ops = walk_list(module)
+    red = _op(module, tt.ReduceOp)
+
+    def reference(found: set[Operation]) -> set[Operation]:
+        out = set()
+        for op in found:
+            o: Operation | None = op
+            while o is not None and o is not module:
+                o = o.parent_op()
+            if o is module:
+                out.add(op)
+        return out
+
+    assert attached_of(module, set(ops)) == set(ops)
+    red.detach()
+    inner = set(walk_list(red))
+    got = attached_of(module, set(ops))
+    assert got == reference(set(ops)) == set(ops) - inner and len(inner) == 3 and module in got
+    assert attached_of(module, inner) == set()

@@ -24,22 +24,32 @@ from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
 
 def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
-    """Those of `ops` still inside `module` (ancestors looked at once for all)."""
-    seen: dict[int, bool] = {id(module): True}  # by id: IRDL's __hash__ is Python code
-    out: set[Operation] = set()
+    """Those of `ops` still inside `module` (the blocks above them looked at once for all)."""
+    seen: dict[int, bool] = {}  # id(block) -> inside `module` (by id: IRDL's __hash__ is Python code)
     get = seen.get
+    out: set[Operation] = set()
     for op in ops:
-        path: list[int] = []
-        o: Operation | None = op
-        while o is not None and (hit := get(id(o))) is None:
-            path.append(id(o))
-            b = o.parent  # o.parent_op(), without its two calls
-            r = b.parent if b is not None else None
-            o = r.parent if r is not None else None
-        inside = o is not None and hit  # type: ignore[possibly-undefined]
-        for p in path:
-            seen[p] = inside
-        if inside:
+        b = op.parent
+        if op is module or b is None:
+            if op is module:
+                out.add(op)
+            continue
+        hit = get(id(b))
+        if hit is None:
+            path: list[int] = []
+            while hit is None:  # up through block -> region -> op -> block (op.parent_op(), inline)
+                path.append(id(b))
+                r = b.parent
+                p = r.parent if r is not None else None
+                if p is None or p is module:
+                    hit = p is module
+                elif (b := p.parent) is None:
+                    hit = False
+                else:
+                    hit = get(id(b))
+            for i in path:
+                seen[i] = hit
+        if hit:
             out.add(op)
     return out
 

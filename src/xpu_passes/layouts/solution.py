@@ -257,9 +257,11 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
-        inside = attached_of(self.module, ops)
+        inside, parts = attached_of(self.module, ops), self.parts
         for op in ops:
-            self._set(op, self._part(op) if op in inside else None)
+            new = self._part(op) if op in inside else None
+            if new is not None or op in parts:  # (else nothing to set: _set would find no change)
+                self._set(op, new)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
