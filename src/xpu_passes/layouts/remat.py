@@ -93,7 +93,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
             return True
         del s.reused[v], s.replace[v]  # a user the copy does not dominate: recomputed for all
         reuse = None
-    t = v.type
+    t = v._type  # pyright: ignore[reportPrivateUsage]  # (`type` is a property)
     if not is_tensor(t):
         if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
             return _block_ptr(v, layout, s)
@@ -369,16 +369,16 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
             operands = user._operands  # pyright: ignore[reportPrivateUsage]
             wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(operands)
             for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
-                if o is v or want is None or not (is_tensor(o.type) or isa(o.type, tt.PointerType)):
+                if o is v or want is None or not (is_tensor(t := o._type) or isa(t, tt.PointerType)):  # pyright: ignore
                     continue
                 if not backward(o, want, s, user):
                     return False
             s.add(user)
             for r in user.results:
                 had = layouts.get(r, _MISSING)
-                if had is not _MISSING and had is not out and had != out:
+                if had is not _MISSING and not same(had, out):
                     return s.fail("a value is needed in two layouts")
-                if is_tensor(r.type):
+                if is_tensor(r._type):  # pyright: ignore[reportPrivateUsage]
                     layouts[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)
