@@ -255,3 +255,24 @@ def test_attached_ops_are_those_whose_ancestors_reach_the_module() -> None:
     got = attached_of(module, set(ops))
     assert got == reference(set(ops)) == set(ops) - inner and len(inner) == 3 and module in got
     assert attached_of(module, inner) == set()
+
+
+def test_inserting_first_in_a_block_links_it_as_xdsl_does() -> None:
+    """journal.insert_before's inline linking, before a block's first op: the block's first op,
+    both directions of the list, the parent; an op already in a block is refused as xDSL does."""
+    module = _module()
+    add = _op(module, tt.ReduceOp).prev_op
+    assert add is not None and add.prev_op is None
+    block = add.parent
+    assert block is not None
+    before = list(block.ops)
+    j = Journal(module).begin()
+    c = journal.created(add.clone())
+    journal.insert_before(c, add)
+    assert block.first_op is c and c.prev_op is None and c.next_op is add and add.prev_op is c
+    assert c.parent is block and list(block.ops) == [c, *before]
+    assert [o for o in reversed(list(block.ops))] == list(reversed([c, *before]))
+    with pytest.raises(ValueError):
+        journal.insert_before(add, before[-1])  # attached: xDSL's check
+    j.rollback()
+    assert list(block.ops) == before and block.first_op is add and add.prev_op is None

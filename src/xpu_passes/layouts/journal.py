@@ -109,7 +109,7 @@ class Journal:
         return found
 
     def _subtree_in(self, op: Operation) -> None:
-        for o in subtree(op):
+        for o in subtree(op) if op.regions else (op,):
             self.touched.add(o)
             if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
                 self.converts.add(o)
@@ -125,10 +125,10 @@ class Journal:
         """What inserting or erasing `op` changes besides itself: when it is its block's last op,
         the op before it (which stops or starts being last) and its parent (whose block's last
         op, what verifiers read of a region, changes)."""
-        if op.next_op is not None:
+        if op._next_op is not None:  # pyright: ignore[reportPrivateUsage]
             return
-        if op.prev_op is not None:
-            self.touched.add(op.prev_op)
+        if op._prev_op is not None:  # pyright: ignore[reportPrivateUsage]
+            self.touched.add(op._prev_op)  # pyright: ignore[reportPrivateUsage]
         parent = op.parent_op()
         if parent is not None:
             self.reshaped.add(parent)
@@ -169,7 +169,17 @@ def insert_before(op: Operation, existing: Operation) -> None:
     """`insert_op(op, InsertPoint.before(existing))`, without the insert point."""
     block = existing.parent
     assert block is not None
-    block.insert_op_before(op, existing)
+    if op.regions or op.parent is not None:
+        block.insert_op_before(op, existing)  # (with xDSL's checks: attached, or an ancestor of the block)
+    else:  # what insert_op_before does (an op without regions is no block's ancestor)
+        prev = existing._prev_op  # pyright: ignore[reportPrivateUsage]
+        op.parent = block
+        if prev is not None:
+            prev._next_op = op  # pyright: ignore[reportPrivateUsage]
+        else:
+            block._first_op = op  # pyright: ignore[reportPrivateUsage]
+        op._prev_op, op._next_op = prev, existing  # pyright: ignore[reportPrivateUsage]
+        existing._prev_op = op  # pyright: ignore[reportPrivateUsage]
     _inserted(op)
 
 
