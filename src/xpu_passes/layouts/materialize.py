@@ -71,6 +71,9 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     return journal.created(c)
 
 
+_MISSING = object()
+
+
 def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValue]:
     """The results of `src`'s conversions that the slice recomputes, in use-list order."""
     out = []
@@ -117,8 +120,8 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         for old, r in zip(op.results, clone.results):
             r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's regex, remembered)
             new[id(old)] = r
-            if cache is not None and old in s.layout:
-                cache.put(old, s.layout[old], r)
+            if cache is not None and (lay := s.layout.get(old, _MISSING)) is not _MISSING:
+                cache.put(old, lay, r)  # type: ignore[arg-type]
     for user, i, v in feeds:
         journal.set_operand(user, i, new.get(id(v), v))
     for r in s.scalars:
