@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
 
-from xpu_passes.dialects import make_context, tt
+from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import parse_module
 from xpu_passes.frontend import verifier
 from xpu_passes.frontend.verifier import VERIFIED, verify_key
@@ -276,3 +276,55 @@ def test_inserting_first_in_a_block_links_it_as_xdsl_does() -> None:
         journal.insert_before(add, before[-1])  # attached: xDSL's check
     j.rollback()
     assert list(block.ops) == before and block.first_op is add and add.prev_op is None
+
+
+SHAPES = """
+#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
+#l = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%x: tensor<16x32xf32, #a>, %v: tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>>) {
+    %e = tt.expand_dims %v {axis = 1 : i32} : tensor<16xf32, #ttg.slice<{dim = 1, parent = #a}>> -> tensor<16x1xf32, #a>
+    %r = tt.reshape %x : tensor<16x32xf32, #a> -> tensor<512xf32, #l>
+    %q = tt.reshape %x allow_reorder : tensor<16x32xf32, #a> -> tensor<512xf32, #l>
+    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%p: f32, %q2: f32):
+      %n = arith.addf %p, %q2 : f32
+      tt.scan.return %n : f32
+    }) : (tensor<16x32xf32, #a>) -> tensor<16x32xf32, #a>
+    %c = arith.constant dense<1.0> : tensor<16x32xf32, #a>
+    tt.return
+  }
+}
+"""
+
+
+def test_operand_layout_rules_read_what_the_accessors_give() -> None:
+    """propagation's rules (reading properties, _operands and _type directly): the answers the
+    IRDL accessors give, for expand_dims, reshape (with and without allow_reorder), reduce (its
+    axis' slice, another axis, a blocked layout), scan (blocked, sliced) and elementwise/sources."""
+    from xpu_passes.layouts import propagation as P
+    from xpu_passes.layouts.shape_infer import expand_dims_operand, reshape_layout
+
+    ops = walk_list(parse_module(make_context(), SHAPES, verify=False).module) + walk_list(_module())
+    by = {o.name: [x for x in ops if x.name == o.name] for o in ops}
+    a, b = by["tt.scan"][0].operands[0].type.encoding, _op(_module(), tt.ReduceOp).operands[0].type.encoding
+    sliced = by["tt.reduce"][0].results[0].type.encoding
+    other = type(sliced).new((type(sliced.parameters[0])(0), *sliced.parameters[1:]))
+    layouts = [a, b, sliced, other, by["tt.reshape"][0].results[0].type.encoding]
+    for L in layouts:
+        for e in by["tt.expand_dims"]:
+            assert P._fresh(e, L) == [expand_dims_operand(L, e.axis.value.data)]
+        for r in by["tt.reshape"]:
+            want = reshape_layout(L, P.shape(r.result.type), P.shape(r.src.type), r.allow_reorder is not None)
+            assert P._fresh(r, L) == (None if want is None else [want])
+        for red in by["tt.reduce"]:
+            ok = isinstance(L, ttg.SliceEncodingAttr) and L.dim == red.axis.value.data
+            assert P._fresh(red, L) == ([L.parent for _ in red.operands] if ok else None)
+        for s in by["tt.scan"]:
+            assert P._fresh(s, L) == ([L] if isinstance(L, ttg.BlockedEncodingAttr) else None)
+        for add in by["arith.addf"]:
+            assert P._fresh(add, L) == [L if isinstance(v.type, TensorType) else None for v in add.operands]
+        assert P._fresh(by["arith.constant"][0], L) == []
+    assert P._fresh(by["tt.reshape"][1], a) is None and P._fresh(by["tt.reduce"][0], sliced) == [a]
+    assert P._fresh(by["tt.reduce"][0], other) is None and P.shape(a) == () and P.numel(by["tt.scan"][0].results[0].type) == 512
