@@ -220,7 +220,7 @@ def erase_op(op: Operation) -> None:
     j._neighbours(op)
     dropped: list[tuple[Any, Use, Use | None]] = []
     lost = j._lost
-    sub = subtree(op)
+    sub = subtree(op) if op.regions else (op,)
     for o in sub:
         # (SSAValue.remove_use, inline: the hottest loop of an erasure)
         for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]

@@ -53,6 +53,9 @@ class Figures:
         return f"{self.converts} conversion(s), {self.slm} bytes of SLM, weighted cost {self.cost}"
 
 
+_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
+
+
 def _scratch(op: Operation) -> int:
     try:
         return op_scratch_bytes(op)
@@ -68,7 +71,7 @@ _CONTRIBUTION: dict[tuple[int, ...], tuple[tuple[Attribute, ...], tuple[int, int
 
 def _contribution(op: Operation) -> tuple[int, int]:
     """What one conversion, scan or reduction adds to the cost (before loop weighting) and its scratch."""
-    keep = (*(v.type for v in op.operands), *(r.type for r in op.results), op.properties.get("axis"))
+    keep = (*map(_TYPE, op._operands), *map(_TYPE, op.results), op.properties.get("axis"))  # pyright: ignore
     key = (id(type(op)), *map(id, keep))
     hit = _CONTRIBUTION.get(key)
     if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
@@ -150,7 +153,6 @@ def _kind(op: Operation) -> str | None:
 
 # (kind, ids of an op's types and axis) -> (those objects, what _typed_error says): kept alive, so ids stay theirs.
 _TYPED: dict[tuple[object, ...], tuple[list[object], str | None]] = {}
-_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
 
 
 def _op_error(op: Operation) -> str | None:
