@@ -328,3 +328,22 @@ def test_operand_layout_rules_read_what_the_accessors_give() -> None:
         assert P._fresh(by["arith.constant"][0], L) == []
     assert P._fresh(by["tt.reshape"][1], a) is None and P._fresh(by["tt.reduce"][0], sliced) == [a]
     assert P._fresh(by["tt.reduce"][0], other) is None and P.shape(a) == () and P.numel(by["tt.scan"][0].results[0].type) == 512
+
+
+def test_remembered_isinstance_and_encoding_are_isinstances_answers() -> None:
+    """propagation.isa (per classes, then per class of x) and encoding (per-class tests): the
+    answers of isinstance and of reading the type, for layouts, types, ops, tuples of classes."""
+    from xdsl.dialects.builtin import NoneAttr, f32
+
+    from xpu_passes.layouts.propagation import ATOMICS, encoding, isa
+
+    module = _module()
+    red = _op(module, tt.ReduceOp)
+    t = red.operands[0].type
+    plain = TensorType(f32, [4, 4])
+    for _ in range(2):
+        for x in (t, t.encoding, red, plain, f32, None):
+            for classes in (TensorType, ttg.BlockedEncodingAttr, tt.ReduceOp, ATOMICS, (tt.ReduceOp, TensorType)):
+                assert isa(x, classes) == isinstance(x, classes)
+        assert encoding(t) is t.encoding and encoding(plain) is None and encoding(f32) is None
+        assert isinstance(plain.encoding, NoneAttr)

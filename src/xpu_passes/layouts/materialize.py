@@ -112,7 +112,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         for r in cvt_users[src]:
             new[id(r)] = nb
     for op, ins in zip(ops, operands):
-        if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
+        if type(op) is ttg.ConvertLayoutOp:  # a user conversion reached forward: now from the new layout (a final class)
             journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
         clone = _clone(op, ins, s, new)

@@ -27,22 +27,27 @@ from xpu_passes.layouts.shape_infer import (
 )
 
 
-_ISA: dict[tuple[type, int], bool] = {}
+_ISA: dict[int, dict[type, bool]] = {}  # id(classes) -> class of x -> isinstance (no tuple key to build)
 
 
 def isa(x: object, classes: type | tuple[type, ...]) -> bool:
     """`isinstance(x, classes)`, remembered per class of `x` (`classes`: a module-level constant).
     Op and attribute classes check instances through ABCMeta, slowly; a tuple of them one by one."""
-    key = (type(x), id(classes))
-    hit = _ISA.get(key)
+    known = _ISA.get(id(classes))
+    if known is None:
+        known = _ISA[id(classes)] = {}
+    hit = known.get(type(x))
     if hit is None:
-        hit = _ISA[key] = isinstance(x, classes)
+        hit = known[type(x)] = isinstance(x, classes)
     return hit
 
 
+_is_tensor_type, _is_none = per_class(TensorType), per_class(NoneAttr)
+
+
 def encoding(t: Attribute) -> Attribute | None:
-    if isa(t, TensorType) and not isa(t.encoding, NoneAttr):  # type: ignore[attr-defined]
-        return t.encoding  # type: ignore[attr-defined]
+    if _is_tensor_type(t) and not _is_none(enc := t.encoding):  # type: ignore[attr-defined]
+        return enc  # type: ignore[no-any-return]
     return None
 
 
