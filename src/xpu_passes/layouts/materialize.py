@@ -20,10 +20,13 @@ from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.layouts import journal, solution
 from xpu_passes.layouts.clone import clone_regions, valid_hint
 from xpu_passes.layouts.journal import Journal
-from xpu_passes.layouts.memo import by_identity, same
-from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
+from xpu_passes.layouts.memo import by_identity, per_class, same
+from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
+
+
+_is_store, _is_atomic, _is_constant = per_class(tt.StoreOp), per_class(ATOMICS), per_class(arith.ConstantOp)
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -58,7 +61,7 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     layout = s.layout
     results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
     props = dict(op.properties)
-    if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+    if _is_constant(op) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
     ins = [new.get(id(o), o) for o in operands]
     # What create makes, without its general path; a reduction's or scan's combiner (nothing
@@ -141,9 +144,9 @@ def _unused(op: Operation) -> bool:
 def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
-        if op.parent is not None and not isa(op, tt.StoreOp) and _unused(op):
+        if op.parent is not None and not _is_store(op) and _unused(op):
             journal.erase_op(op)
-        elif isa(op, ATOMICS) and op.parent is not None:
+        elif _is_atomic(op) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
 
 
