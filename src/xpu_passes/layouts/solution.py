@@ -74,7 +74,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
     keep = (*map(_TYPE, op._operands), *map(_TYPE, op.results), op.properties.get("axis"))  # pyright: ignore
     key = (id(type(op)), *map(id, keep))
     hit = _CONTRIBUTION.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
+    if hit is not None and hit[0] == keep:  # (the same objects: tuple == tries identity first, in C)
         return hit[1]
     if type(op) is ttg.ConvertLayoutOp:
         dst = encoding(op.result.type)
