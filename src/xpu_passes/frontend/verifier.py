@@ -47,16 +47,17 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     each is verified once. `context`: what else the verifiers read (the enclosing
     `ttg.num-warps` and the like: dialects/traits.py). None for other ops, and for the last
     op of a block (xDSL checks terminators there)."""
-    if op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()) or op.next_op is None:
+    if op._next_op is None or op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()):
         return None
-    objects: list[object] = [type(op), *context]
-    objects += [v.type for v in op.operands]
+    # (`_operands` and `_type`: xDSL's `operands` and `type` are Python calls)
+    objects: list[object] = [type(op), *context, *map(_TYPE, op._operands), None, *map(_TYPE, op.results), None]
+    if d := op.properties:
+        for item in d.items():
+            objects += item
     objects.append(None)
-    objects += [r.type for r in op.results]
-    for d in (op.properties, op.attributes):
-        objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
+    if d := op.attributes:
+        for item in d.items():
+            objects += item
     return tuple(map(id, objects)), objects
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.core import IRWithName
+from xdsl.ir.core import IRWithName, SSAValues, Use
 
 from xpu_passes.frontend.xdsl_compat import new_op
 
@@ -21,12 +21,16 @@ _HINTS: dict[str, str] = {}  # name hint -> what the name_hint setter makes of i
 
 
 def _hint(name: str | None) -> str | None:
+    """What the `name_hint` setter stores for `name` (its regex, remembered)."""
     if name is None:
         return None
     hit = _HINTS.get(name)
     if hit is None:
         hit = _HINTS[name] = IRWithName.extract_valid_name(name)
     return hit
+
+
+valid_hint = _hint
 
 
 def clone(op: Operation) -> Operation:
@@ -53,7 +57,19 @@ def _link(pairs: list[tuple[Operation, Operation]], values: dict[int, SSAValue])
     get = values.get
     for old, n in pairs:
         if old._operands:  # pyright: ignore[reportPrivateUsage]
-            n.operands = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+            # What the `operands` setter does on an op that has none yet: each use put first, in order.
+            ins = [get(id(v), v) for v in old._operands]  # pyright: ignore[reportPrivateUsage]
+            uses = []
+            for i, v in enumerate(ins):
+                use = Use(n, i)
+                first = v.first_use
+                use._next_use = first  # pyright: ignore[reportPrivateUsage]
+                if first is not None:
+                    first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+                v.first_use = use
+                uses.append(use)
+            n._operands = SSAValues(ins)  # pyright: ignore[reportPrivateUsage]
+            n._operand_uses = tuple(uses)  # pyright: ignore[reportPrivateUsage]
 
 
 def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],

@@ -19,6 +19,7 @@ from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import ttg
+from xpu_passes.layouts.clone import valid_hint
 from xpu_passes.layouts.walk_order import Order, subtree, walk_list  # walk_list: re-exported
 
 _ACTIVE: Journal | None = None
@@ -108,7 +109,7 @@ class Journal:
         return found
 
     def _subtree_in(self, op: Operation) -> None:
-        for o in subtree(op):
+        for o in subtree(op) if op.regions else (op,):
             self.touched.add(o)
             if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
                 self.converts.add(o)
@@ -124,10 +125,10 @@ class Journal:
         """What inserting or erasing `op` changes besides itself: when it is its block's last op,
         the op before it (which stops or starts being last) and its parent (whose block's last
         op, what verifiers read of a region, changes)."""
-        if op.next_op is not None:
+        if op._next_op is not None:  # pyright: ignore[reportPrivateUsage]
             return
-        if op.prev_op is not None:
-            self.touched.add(op.prev_op)
+        if op._prev_op is not None:  # pyright: ignore[reportPrivateUsage]
+            self.touched.add(op._prev_op)  # pyright: ignore[reportPrivateUsage]
         parent = op.parent_op()
         if parent is not None:
             self.reshaped.add(parent)
@@ -161,6 +162,36 @@ def _drop_uses(op: Operation) -> None:
 
 def insert_op(op: Operation, point: InsertPoint) -> None:
     Rewriter.insert_op(op, point)
+    _inserted(op)
+
+
+def insert_before(op: Operation, existing: Operation) -> None:
+    """`insert_op(op, InsertPoint.before(existing))`, without the insert point."""
+    block = existing.parent
+    assert block is not None
+    if op.regions or op.parent is not None:
+        block.insert_op_before(op, existing)  # (with xDSL's checks: attached, or an ancestor of the block)
+    else:  # what insert_op_before does (an op without regions is no block's ancestor)
+        prev = existing._prev_op  # pyright: ignore[reportPrivateUsage]
+        op.parent = block
+        if prev is not None:
+            prev._next_op = op  # pyright: ignore[reportPrivateUsage]
+        else:
+            block._first_op = op  # pyright: ignore[reportPrivateUsage]
+        op._prev_op, op._next_op = prev, existing  # pyright: ignore[reportPrivateUsage]
+        existing._prev_op = op  # pyright: ignore[reportPrivateUsage]
+    _inserted(op)
+
+
+def insert_after(op: Operation, existing: Operation) -> None:
+    """`insert_op(op, InsertPoint.after(existing))`, without the insert point."""
+    block = existing.parent
+    assert block is not None
+    block.insert_op_after(op, existing)
+    _inserted(op)
+
+
+def _inserted(op: Operation) -> None:
     j = _ACTIVE
     if j is None:
         return
@@ -184,18 +215,34 @@ def erase_op(op: Operation) -> None:
     for r in op.results:
         if r.first_use is not None:  # xDSL's safe erasure, before anything is changed
             raise ValueError(f"Attempting to delete SSA value that still has uses of result of operation:\n{op}")
-    block, nxt = op.parent, op.next_op
+    block, nxt = op.parent, op._next_op  # pyright: ignore[reportPrivateUsage]
     assert block is not None
     j._neighbours(op)
     dropped: list[tuple[Any, Use, Use | None]] = []
-    for o in subtree(op):
-        for v, use in (*zip(o._operands, o._operand_uses), *zip(o._successors, o._successor_uses)):  # pyright: ignore
+    lost = j._lost
+    sub = subtree(op) if op.regions else (op,)
+    for o in sub:
+        # (SSAValue.remove_use, inline: the hottest loop of an erasure)
+        for v, use in zip(o._operands, o._operand_uses):  # pyright: ignore[reportPrivateUsage]
+            prev, nu = use._prev_use, use._next_use  # pyright: ignore[reportPrivateUsage]
+            dropped.append((v, use, prev))
+            if prev is not None:
+                prev._next_use = nu  # pyright: ignore[reportPrivateUsage]
+            else:
+                v.first_use = nu
+            if nu is not None:
+                nu._prev_use = prev  # pyright: ignore[reportPrivateUsage]
+            owner = v.op if type(v) is OpResult else v.owner
+            if type(owner) is ttg.ConvertLayoutOp:
+                lost.add(owner)  # type: ignore[arg-type]
+        for v, use in zip(o._successors, o._successor_uses):  # pyright: ignore[reportPrivateUsage]
             dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
-            if type(getattr(v, "owner", None)) is ttg.ConvertLayoutOp:  # (successors are blocks)
-                j._lost.add(v.owner)
     block.detach_op(op)
-    j._subtree_out(op)
+    touched, converts = j.touched, j.converts
+    for o in sub:  # j._subtree_out(op), on the walk made above
+        touched.add(o)
+        converts.discard(o)
     j._erased.append(op)
 
     def undo() -> None:
@@ -271,7 +318,7 @@ def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
         val.block._args = (*args[:index], new_value, *args[index + 1:])  # pyright: ignore[reportPrivateUsage]
     else:
         raise ValueError(f"Expected OpResult or BlockArgument, got {type(val).__name__}")
-    new_value.name_hint = val.name_hint
+    new_value._name = valid_hint(val._name)  # pyright: ignore[reportPrivateUsage]  # (the setter, remembered)
     holder = _holder(val)
     if holder is not None:
         j.touched.add(holder)

@@ -9,6 +9,8 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsolatedFromAbove
@@ -17,23 +19,37 @@ from xpu_passes.dialects import mlir_compat, tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
 from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
 
 def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
-    """Those of `ops` still inside `module` (ancestors looked at once for all)."""
-    seen: dict[int, bool] = {id(module): True}  # by id: IRDL's __hash__ is Python code
+    """Those of `ops` still inside `module` (the blocks above them looked at once for all)."""
+    seen: dict[int, bool] = {}  # id(block) -> inside `module` (by id: IRDL's __hash__ is Python code)
+    get = seen.get
     out: set[Operation] = set()
     for op in ops:
-        path: list[int] = []
-        o: Operation | None = op
-        while o is not None and id(o) not in seen:
-            path.append(id(o))
-            o = o.parent_op()
-        inside = o is not None and seen[id(o)]
-        for p in path:
-            seen[p] = inside
-        if inside:
+        b = op.parent
+        if op is module or b is None:
+            if op is module:
+                out.add(op)
+            continue
+        hit = get(id(b))
+        if hit is None:
+            path: list[int] = []
+            while hit is None:  # up through block -> region -> op -> block (op.parent_op(), inline)
+                path.append(id(b))
+                r = b.parent
+                p = r.parent if r is not None else None
+                if p is None or p is module:
+                    hit = p is module
+                elif (b := p.parent) is None:
+                    hit = False
+                else:
+                    hit = get(id(b))
+            for i in path:
+                seen[i] = hit
+        if hit:
             out.add(op)
     return out
 
@@ -64,7 +80,10 @@ class Contexts:
         self._inside: dict[int, list[object]] = {id(None): []}  # by id: IRDL's __hash__ is Python code
 
     def of(self, op: Operation) -> list[object]:
-        return self._within(op.parent_op())
+        b = op.parent  # op.parent_op(), without its two calls
+        r = b.parent if b is not None else None
+        hit = self._inside.get(id(r.parent if r is not None else None))
+        return hit if hit is not None else self._within(op.parent_op())
 
     def _within(self, p: Operation | None) -> list[object]:
         hit = self._inside.get(id(p))
@@ -118,7 +137,7 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     if op.successors:
         return None
     cls = type(op)
-    last = op.next_op is None
+    last = op._next_op is None  # pyright: ignore[reportPrivateUsage]
     if op.regions:
         if last or cls not in _REGION_OPS:
             return None
@@ -129,15 +148,20 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
         mark = _TERMINATOR
     else:
         mark = None
-    objects: list[object] = [cls, type(op.parent_op()), *context, None, *(v.type for v in op.operands), None,
-                             *(r.type for r in op.results)]
+    # (`_operands`, `_type`, the blocks' links: xDSL's views and properties are Python calls)
+    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(_TYPE, op._operands), None,  # pyright: ignore
+                             *map(_TYPE, op.results)]
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
-        objects += (None, len(r.blocks))
-        for b in r.blocks:
-            objects += (None, *(a.type for a in b.args), None, type(last := b.last_op))
-            objects += (v.type for v in last.operands) if last is not None else ()
+        blocks, b = [], r._first_block  # pyright: ignore[reportPrivateUsage]
+        while b is not None:
+            blocks.append(b)
+            b = b._next_block  # pyright: ignore[reportPrivateUsage]
+        objects += (None, len(blocks))
+        for b in blocks:
+            objects += (None, *map(_TYPE, b._args), None, type(end := b._last_op))  # pyright: ignore
+            objects += map(_TYPE, end._operands) if end is not None else ()  # pyright: ignore
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():
@@ -161,6 +185,8 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
+_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
+_is_op = per_class(Operation)  # (an ABC: isinstance is slow)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 
 
@@ -188,9 +214,9 @@ def isolated(dirty: set[Operation]) -> bool:
             inner[p] = q
         if q is None:
             continue
-        for v in t.operands:
+        for v in t._operands:  # pyright: ignore[reportPrivateUsage]
             owner = v.owner
-            if owner is block or (isinstance(owner, Operation) and owner.parent is block and block is not None):
+            if owner is block or (_is_op(owner) and owner.parent is block and block is not None):
                 continue  # defined in t's block: inside q (q is t's block's op or above it)
             if not q.is_ancestor(owner) or owner is q:
                 return False

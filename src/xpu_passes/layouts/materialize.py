@@ -18,12 +18,15 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend.xdsl_compat import new_op
 from xpu_passes.layouts import journal, solution
-from xpu_passes.layouts.clone import clone_regions
+from xpu_passes.layouts.clone import clone_regions, valid_hint
 from xpu_passes.layouts.journal import Journal
-from xpu_passes.layouts.memo import by_identity
-from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retype_family, retyped, with_encoding
+from xpu_passes.layouts.memo import by_identity, per_class, same
+from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
+
+
+_is_store, _is_atomic, _is_constant = per_class(tt.StoreOp), per_class(ATOMICS), per_class(arith.ConstantOp)
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -32,7 +35,7 @@ def _convert(v: SSAValue, t: Attribute) -> SSAValue:
     if isinstance(v.owner, Block):
         journal.insert_op(c, InsertPoint.at_start(v.owner))
     else:
-        journal.insert_op(c, InsertPoint.after(v.owner))
+        journal.insert_after(c, v.owner)
     return c.result
 
 
@@ -58,16 +61,32 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     layout = s.layout
     results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
     props = dict(op.properties)
-    if isa(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+    if _is_constant(op) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props["value"] = _dense(results[0], op.value.data)
     ins = [new.get(id(o), o) for o in operands]
-    if op.regions:  # a reduction's or scan's combiner (nothing else with regions is recomputed)
-        c = type(op).create(operands=ins, result_types=results, properties=props, attributes=dict(op.attributes),
-                            regions=clone_regions(op), location=op.location)
-    else:  # what create makes, without its general path
-        c = new_op(type(op), ins, results, props, dict(op.attributes))
-        c.location = op.location
+    # What create makes, without its general path; a reduction's or scan's combiner (nothing
+    # else with regions is recomputed) attached as create attaches regions.
+    c = new_op(type(op), ins, results, props, dict(op.attributes))
+    c.location = op.location
+    if op.regions:
+        for r in clone_regions(op):
+            c.add_region(r)
     return journal.created(c)
+
+
+_MISSING = object()
+
+
+def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValue]:
+    """The results of `src`'s conversions that the slice recomputes, in use-list order."""
+    out = []
+    use = src.first_use  # (the list's links: IRUses iterates through Python calls)
+    while use is not None:
+        user = use._operation  # pyright: ignore[reportPrivateUsage]
+        if type(user) is ttg.ConvertLayoutOp and (r := user.results[0]) in layout:  # (a final class)
+            out.append(r)
+        use = use._next_use  # pyright: ignore[reportPrivateUsage]
+    return out
 
 
 def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None) -> dict[int, SSAValue]:
@@ -83,13 +102,12 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         new.update({id(v): r for v, r in retype_family(fam, layout).items()})
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
-    cvt_users = {src: [u.operation.results[0] for u in src.uses if isinstance(u.operation, ttg.ConvertLayoutOp)
-                       and u.operation.results[0] in s.layout] for src in s.boundary}
+    cvt_users = {src: _cvt_users(src, s.layout) for src in s.boundary}
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
     for src, layout in s.boundary.items():
         base = new.get(id(src), src)
-        nb = base if encoding(base.type) == layout else _convert(base, with_encoding(base.type, layout))
+        nb = base if same(encoding(base.type), layout) else _convert(base, with_encoding(base.type, layout))
         if cache is not None:
             cache.put(src, layout, nb)
         if src in s.direct:
@@ -97,16 +115,16 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         for r in cvt_users[src]:
             new[id(r)] = nb
     for op, ins in zip(ops, operands):
-        if isa(op, ttg.ConvertLayoutOp):  # a user conversion reached forward: now from the new layout
+        if type(op) is ttg.ConvertLayoutOp:  # a user conversion reached forward: now from the new layout (a final class)
             journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
         clone = _clone(op, ins, s, new)
-        journal.insert_op(clone, InsertPoint.before(op))
+        journal.insert_before(clone, op)
         for old, r in zip(op.results, clone.results):
-            r.name_hint = old.name_hint
+            r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's regex, remembered)
             new[id(old)] = r
-            if cache is not None and old in s.layout:
-                cache.put(old, s.layout[old], r)
+            if cache is not None and (lay := s.layout.get(old, _MISSING)) is not _MISSING:
+                cache.put(old, lay, r)  # type: ignore[arg-type]
     for user, i, v in feeds:
         journal.set_operand(user, i, new.get(id(v), v))
     for r in s.scalars:
@@ -116,12 +134,19 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
     return new
 
 
+def _unused(op: Operation) -> bool:
+    for r in op.results:
+        if r.first_use is not None:
+            return False
+    return True
+
+
 def erase_dead(ops: list[Operation]) -> None:
     """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
     for op in reversed(ops):
-        if op.parent is not None and not isa(op, tt.StoreOp) and all(r.first_use is None for r in op.results):
+        if op.parent is not None and not _is_store(op) and _unused(op):
             journal.erase_op(op)
-        elif isa(op, ATOMICS) and op.parent is not None:
+        elif _is_atomic(op) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
 
 

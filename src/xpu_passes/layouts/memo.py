@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
 from xpu_passes.frontend.idkeys import IdTable
@@ -107,6 +108,35 @@ def by_identity(fn: F) -> F:
 
     call.cache_clear = table.clear  # type: ignore[attr-defined]
     return call  # type: ignore[return-value]
+
+
+# (id(a), id(b)) -> a == b: attributes are immutable, and comparing two layouts of one class
+# walks both trees (a slice walk compares every value's layout with the one it needs).
+_SAME = IdTable(_MAX)
+
+
+def same(a: object, b: object) -> bool:
+    """`a == b` for attributes, remembered by identity (the table pins both)."""
+    if a is b:
+        return True
+    key = (id(a), id(b))
+    hit = _SAME.get(key)
+    if hit is None:
+        hit = bool(a == b)
+        _SAME.put(key, (a, b), hit)
+    return hit  # type: ignore[no-any-return]
+
+
+_SHAPES = IdTable(_MAX)  # id(tensor type) -> its shape (get_shape builds it from the attribute each time)
+
+
+def shape_of(t: TensorType) -> tuple[int, ...]:
+    """`tuple(t.get_shape())`, remembered per type object (the table pins it)."""
+    hit = _SHAPES.get(id(t))
+    if hit is None:
+        hit = tuple(t.get_shape())
+        _SHAPES.put(id(t), (t,), hit)
+    return hit  # type: ignore[no-any-return]
 
 
 def linear_of(layout: Attribute, shape: Sequence[int]) -> LinearLayout:

@@ -25,6 +25,7 @@ from xdsl.ir import Attribute, Operation
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import _layout_error
 from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.layouts.memo import shape_of
 
 _ARITH = ("addi", "subi", "muli", "divui", "divsi", "floordivsi", "ceildivsi", "ceildivui", "remui", "remsi",
           "minsi", "maxsi", "minui", "maxui", "addf", "subf", "mulf", "divf", "negf", "andi", "ori", "xori",
@@ -46,7 +47,7 @@ def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
     """`not traits._layout_error(op, t)`: it reads the layout, `op` being a tt.dot, the rank
     and the enclosing ttg.num-warps/threads-per-warp/num-ctas (`context`, locality.Contexts)."""
     keep = [t.encoding, type(op) is tt.DotOp, *context]
-    key = (len(t.get_shape()), *map(id, keep))
+    key = (len(shape_of(t)), *map(id, keep))
     hit = _VALID.get(key)
     if hit is None:
         hit = not _layout_error(op, t)
@@ -156,9 +157,10 @@ def convert_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...
     """ttg.convert_layout's key: its verifier reads its layouts only through the layout check
     of each type (in the op's context: `context`) and of its shapes and element types whether
     they agree."""
-    if len(op.operands) != 1 or len(op.results) != 1 or op.regions or op.successors or op.next_op is None:
+    ins, outs = op._operands, op.results  # pyright: ignore[reportPrivateUsage]  # (not the views' Python calls)
+    if len(ins) != 1 or len(outs) != 1 or op.regions or op._successors or op._next_op is None:  # pyright: ignore
         return None
-    s, r = op.operands[0].type, op.results[0].type
+    s, r = ins[0]._type, outs[0]._type  # pyright: ignore[reportPrivateUsage]
     if type(s) is not TensorType or type(r) is not TensorType:
         return None
     # (all by id, the objects pinned by the table: a key of ints and shapes is not tracked by the GC)
@@ -167,7 +169,7 @@ def convert_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...
         objects.append(None)
         for item in d.items():
             objects += item
-    key = (tuple(s.get_shape()), tuple(r.get_shape()), valid_layout(op, s, context), valid_layout(op, r, context),
+    key = (shape_of(s), shape_of(r), valid_layout(op, s, context), valid_layout(op, r, context),
            *map(id, objects))
     return key, objects
 

@@ -16,7 +16,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import arith_compat, tt, ttg, ttig
 from xpu_passes.layouts import journal
-from xpu_passes.layouts.memo import by_identity, per_class
+from xpu_passes.layouts.memo import by_identity, per_class, shape_of
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,
@@ -27,22 +27,27 @@ from xpu_passes.layouts.shape_infer import (
 )
 
 
-_ISA: dict[tuple[type, int], bool] = {}
+_ISA: dict[int, dict[type, bool]] = {}  # id(classes) -> class of x -> isinstance (no tuple key to build)
 
 
 def isa(x: object, classes: type | tuple[type, ...]) -> bool:
     """`isinstance(x, classes)`, remembered per class of `x` (`classes`: a module-level constant).
     Op and attribute classes check instances through ABCMeta, slowly; a tuple of them one by one."""
-    key = (type(x), id(classes))
-    hit = _ISA.get(key)
+    known = _ISA.get(id(classes))
+    if known is None:
+        known = _ISA[id(classes)] = {}
+    hit = known.get(type(x))
     if hit is None:
-        hit = _ISA[key] = isinstance(x, classes)
+        hit = known[type(x)] = isinstance(x, classes)
     return hit
 
 
+_is_tensor_type, _is_none = per_class(TensorType), per_class(NoneAttr)
+
+
 def encoding(t: Attribute) -> Attribute | None:
-    if isa(t, TensorType) and not isa(t.encoding, NoneAttr):  # type: ignore[attr-defined]
-        return t.encoding  # type: ignore[attr-defined]
+    if _is_tensor_type(t) and not _is_none(enc := t.encoding):  # type: ignore[attr-defined]
+        return enc  # type: ignore[no-any-return]
     return None
 
 
@@ -97,13 +102,13 @@ def slice_away(enc: Attribute, dims: list[int]) -> Attribute:
 
 
 def shape(t: Attribute) -> tuple[int, ...]:
-    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+    return shape_of(t) if isa(t, TensorType) else ()  # type: ignore[arg-type]
 
 
 def numel(t: Attribute) -> int:
     """Elements of a tensor type (1 for a scalar)."""
     n = 1
-    for s in t.get_shape() if isinstance(t, TensorType) else ():
+    for s in shape_of(t) if isa(t, TensorType) else ():  # type: ignore[arg-type]
         n *= s
     return n
 
@@ -190,23 +195,27 @@ _Rule = Callable[[Any, Attribute], "list[Attribute | None] | None"]
 _RULES: dict[type, _Rule] = {}  # op class -> its rule (isinstance on op classes is slow: ABCMeta)
 
 
+# (The rules read `_operands`, `_type` and `properties` directly, and test attribute classes with
+# `isa`: xDSL's views and accessors, and isinstance on attribute classes, are slow Python paths.)
+
+
 def _same(op: Operation, layout: Attribute) -> list[Attribute | None]:
-    return [layout if is_tensor(o.type) else None for o in op._operands]  # pyright: ignore[reportPrivateUsage]
+    return [layout if is_tensor(o._type) else None for o in op._operands]  # pyright: ignore[reportPrivateUsage]
 
 
 def _expand_dims(op: Any, layout: Attribute) -> list[Attribute | None]:
-    return [expand_dims_operand(layout, op.axis.value.data)]
+    return [expand_dims_operand(layout, op.properties["axis"].value.data)]
 
 
 def _reduce(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     # A reduction yields a slice of its operands' layout along its axis (all results alike).
-    ok = isinstance(layout, ttg.SliceEncodingAttr) and layout.dim == op.axis.value.data
-    return [layout.parent for _ in op.operands] if ok else None  # type: ignore[union-attr]
+    ok = isa(layout, ttg.SliceEncodingAttr) and layout.dim == op.properties["axis"].value.data  # type: ignore[attr-defined]
+    return [layout.parent] * len(op._operands) if ok else None  # type: ignore[attr-defined]
 
 
 def _scan(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     # Operands and results share one layout, blocked (triton lowers no other).
-    return [layout for _ in op.operands] if isinstance(layout, ttg.BlockedEncodingAttr) else None
+    return [layout] * len(op._operands) if isa(layout, ttg.BlockedEncodingAttr) else None
 
 
 def _trans(op: Any, layout: Attribute) -> list[Attribute | None] | None:
@@ -221,7 +230,8 @@ def _join_split(op: Any, layout: Attribute) -> list[Attribute | None] | None:
 
 
 def _reshape(op: Any, layout: Attribute) -> list[Attribute | None] | None:
-    src = reshape_layout(layout, shape(op.result.type), shape(op.src.type), op.allow_reorder is not None)
+    (src_v,), (res,) = op._operands, op.results  # (`src`, `result`, `allow_reorder`: accessors)
+    src = reshape_layout(layout, shape(res._type), shape(src_v._type), op.properties.get("allow_reorder") is not None)
     return [src] if src is not None else None
 
 
@@ -231,7 +241,7 @@ def _gather(op: Any, layout: Attribute) -> list[Attribute | None] | None:
 
 
 def _source(op: Operation, layout: Attribute) -> list[Attribute | None]:
-    return [None for _ in op.operands]
+    return [None] * len(op._operands)  # pyright: ignore[reportPrivateUsage]
 
 
 def _none(op: Operation, layout: Attribute) -> None:

@@ -38,7 +38,7 @@ from xpu_passes.layouts.propagation import (
     trans_perm,
 )
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity, linear_of, per_class
+from xpu_passes.layouts.memo import by_identity, linear_of, per_class, same
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
@@ -84,7 +84,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     """Add to `s` what recomputes `v` in `layout` (for `user`: a copy dominating it may be read)."""
     had = s.layout.get(v, _MISSING)
     if had is not _MISSING:
-        return had is layout or had == layout or s.fail("a value is needed in two layouts")
+        return had is layout or same(had, layout) or s.fail("a value is needed in two layouts")
     reuse = s.reuse if user is not None else None
     if s.reused and v in s.reused:
         if not (s.reused[v] is layout or s.reused[v] == layout):
@@ -93,13 +93,13 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
             return True
         del s.reused[v], s.replace[v]  # a user the copy does not dominate: recomputed for all
         reuse = None
-    t = v.type
+    t = v._type  # pyright: ignore[reportPrivateUsage]  # (`type` is a property)
     if not is_tensor(t):
         if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
             return _block_ptr(v, layout, s)
         return True
     enc = t.encoding  # type: ignore[attr-defined]
-    if enc is layout or enc == layout:
+    if enc is layout or same(enc, layout):
         return True
     if _is_arg(v):
         return _block_arg(v, layout, s)  # type: ignore[arg-type]
@@ -173,14 +173,14 @@ def cheap_load(op: tt.LoadOp) -> bool:
 def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
     """Pointers into a dot-operand layout: triton-xpu's ReduceDataDuplication sizes that SLM round
     trip by the element's bit width and aborts on pointers (triton never converts them so)."""
-    return (isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(t, TensorType)
-            and isinstance(t.element_type, tt.PointerType))
+    return (isa(layout, ttg.DotOperandEncodingAttr) and isa(t, TensorType)
+            and isa(t.element_type, tt.PointerType))  # type: ignore[attr-defined]
 
 
 def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if pointer_to_dot(v.type, layout):
         return s.fail("a tensor of pointers would be converted to a dot-operand layout")
-    if s.boundary.setdefault(v, layout) != layout:
+    if not same(s.boundary.setdefault(v, layout), layout):
         return s.fail("a value would be converted to two layouts")
     return True
 
@@ -270,7 +270,7 @@ def _gather_layout(user: Any, layout: Attribute, index: int) -> Attribute | None
 
 
 _FORWARD_RULES: tuple[tuple[Any, Callable[[Any, Attribute, int], Attribute | None]], ...] = (
-    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.axis.value.data, layout)),
+    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.properties["axis"].value.data, layout)),  # (its axis)
     (tt.TransOp, lambda user, layout, _: trans_layout(layout, trans_perm(user))),
     (tt.JoinOp, lambda user, layout, _: join_layout(layout)),
     (tt.SplitOp, lambda user, layout, _: split_layout(layout)),
@@ -327,21 +327,22 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
     of it) and expand_dims (back to the parent); other operands of those ops are
     recomputed backward in the layout they then need; stores take it too.
     """
-    layout = encoding(cvt.src.type)
+    (src,), (res,) = cvt._operands, cvt.results  # pyright: ignore[reportPrivateUsage]  # (`src`, `result`: accessors)
+    layout = encoding(src.type)
     if layout is None:
         return s.fail("no source layout")
-    s.replace[cvt.result] = cvt.src
-    s.layout[cvt.result] = layout
-    work = [cvt.result]
-    seen: set[SSAValue] = {cvt.result}
+    s.replace[res] = src
+    s.layout[res] = layout
+    work, members, layouts = [res], s.members, s.layout
+    seen: set[SSAValue] = {res}
     while work:
         v = work.pop()
-        lv = s.layout[v]
+        lv = layouts[v]
         use = v.first_use  # the use list read directly (nothing changes it during the walk)
         while use is not None:
             user, index = use._operation, use._index  # pyright: ignore[reportPrivateUsage]
             use = use._next_use  # pyright: ignore[reportPrivateUsage]
-            if user in s.members:
+            if user in members:
                 work += [r for r in user.results if r not in seen]
                 seen.update(user.results)
                 continue
@@ -368,17 +369,17 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
             operands = user._operands  # pyright: ignore[reportPrivateUsage]
             wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(operands)
             for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
-                if o is v or want is None or not (is_tensor(o.type) or isa(o.type, tt.PointerType)):
+                if o is v or want is None or not (is_tensor(t := o._type) or isa(t, tt.PointerType)):  # pyright: ignore
                     continue
                 if not backward(o, want, s, user):
                     return False
             s.add(user)
             for r in user.results:
-                had = s.layout.get(r, _MISSING)
-                if had is not _MISSING and had is not out and had != out:
+                had = layouts.get(r, _MISSING)
+                if had is not _MISSING and not same(had, out):
                     return s.fail("a value is needed in two layouts")
-                if is_tensor(r.type):
-                    s.layout[r] = out  # type: ignore[assignment]
+                if is_tensor(r._type):  # pyright: ignore[reportPrivateUsage]
+                    layouts[r] = out  # type: ignore[assignment]
                     seen.add(r)
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's

@@ -11,6 +11,7 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
@@ -52,6 +53,9 @@ class Figures:
         return f"{self.converts} conversion(s), {self.slm} bytes of SLM, weighted cost {self.cost}"
 
 
+_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
+
+
 def _scratch(op: Operation) -> int:
     try:
         return op_scratch_bytes(op)
@@ -67,10 +71,10 @@ _CONTRIBUTION: dict[tuple[int, ...], tuple[tuple[Attribute, ...], tuple[int, int
 
 def _contribution(op: Operation) -> tuple[int, int]:
     """What one conversion, scan or reduction adds to the cost (before loop weighting) and its scratch."""
-    keep = (*(v.type for v in op.operands), *(r.type for r in op.results), op.properties.get("axis"))
+    keep = (*map(_TYPE, op._operands), *map(_TYPE, op.results), op.properties.get("axis"))  # pyright: ignore
     key = (id(type(op)), *map(id, keep))
     hit = _CONTRIBUTION.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], keep)):
+    if hit is not None and hit[0] == keep:  # (the same objects: tuple == tries identity first, in C)
         return hit[1]
     if type(op) is ttg.ConvertLayoutOp:
         dst = encoding(op.result.type)
@@ -158,7 +162,7 @@ def _op_error(op: Operation) -> str | None:
     if kind is None:
         return None
     if kind in ("one", "reduce"):  # answers that depend on the op's types (and axis) only
-        keep = [*(v.type for v in op.operands), None, *(r.type for r in op.results), op.properties.get("axis")]
+        keep = [*map(_TYPE, op._operands), None, *map(_TYPE, op.results), op.properties.get("axis")]  # pyright: ignore
         key = (kind, *map(id, keep))
         hit = _TYPED.get(key)
         if hit is None:
@@ -185,7 +189,8 @@ def _typed_error(op: Operation, kind: str) -> str | None:
 
 def _structural_error(op: Operation, kind: str) -> str | None:
     if kind == "convert":
-        if pointer_to_dot(op.result.type, encoding(op.result.type)):
+        (r,) = op.results  # (`result`: an accessor)
+        if pointer_to_dot(r.type, encoding(r.type)):
             return "a tensor of pointers converted to a dot-operand layout"
     elif kind == "yield" and isinstance(op.parent_op(), scf.ForOp | scf.IfOp):
         parent = op.parent_op()
@@ -254,9 +259,11 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
-        inside = attached_of(self.module, ops)
+        inside, parts = attached_of(self.module, ops), self.parts
         for op in ops:
-            self._set(op, self._part(op) if op in inside else None)
+            new = self._part(op) if op in inside else None
+            if new is not None or op in parts:  # (else nothing to set: _set would find no change)
+                self._set(op, new)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
@@ -285,8 +292,9 @@ def _errs_alone(op: Operation, contexts: Contexts) -> bool:
             op.verify(verify_nested_ops=False)
             if key is not None:
                 key[2].put(key[0], key[1], True)  # an IdTable: bounded, pins the key's objects
-        for r in op.regions:  # what Block.verify checks of op's blocks
-            if len(r.blocks) == 1 and r.block.first_op is None and not op.has_trait(NoTerminator):
+        for r in op.regions:  # what Block.verify checks of op's blocks: one block, empty (read by its links)
+            b = r._first_block  # pyright: ignore[reportPrivateUsage]
+            if b is not None and b is r._last_block and b._first_op is None and not op.has_trait(NoTerminator):  # pyright: ignore
                 raise VerifyException(f"Operation {op.name} contains empty block")
     except VerifyException:
         return True

@@ -106,6 +106,12 @@ class Order:
 
     def place(self, op: Operation) -> None:
         """Key `op` (and its nested ops) where it now is."""
+        prev, nxt = op._prev_op, op._next_op  # pyright: ignore[reportPrivateUsage]
+        if prev is not None and nxt is not None and not op.regions and not prev.regions:
+            lo, hi = self.keys[prev], self.keys[nxt]  # (what _before and _after find there)
+            if hi - lo > 1:
+                self.keys[op] = lo + (hi - lo) // 2
+                return
         sub = subtree(op)
         prev, nxt = _before(op), _after(op)
         lo = self.keys[prev] if prev is not None else -self.GAP
