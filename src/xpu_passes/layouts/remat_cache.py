@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
 from xpu_passes.dialects import tt
 from xpu_passes.layouts import journal
+from xpu_passes.layouts.memo import same
 from xpu_passes.layouts.propagation import ATOMICS, encoding, isa
 from xpu_passes.layouts.walk_order import Order
 
@@ -62,14 +63,14 @@ class RematCache:
         if not entries:
             return None
         for old, lay, copy in entries:
-            if old is root and (lay is layout or lay == layout) and self._live(copy, layout) and self._dominates(copy.op, user):
+            if old is root and same(lay, layout) and self._live(copy, layout) and self._dominates(copy.op, user):
                 return copy
         return None
 
     def _live(self, copy: OpResult, layout: Attribute) -> bool:
         op = copy.op
         return (op.parent is not None and op in self.order.keys and op.results[copy.index] is copy
-                and encoding(copy.type) == layout)
+                and same(encoding(copy.type), layout))
 
     def _dominates(self, d: Operation, user: Operation) -> bool:
         """Whether `d` properly dominates `user` (structured regions: `d`'s block holds `user` or
