@@ -24,8 +24,10 @@ _is_loop = per_class(scf.ForOp | scf.WhileOp)
 
 def loop_depth(op: Operation | None) -> int:
     depth = 0
-    while op is not None:
-        op = op.parent_op()
+    while op is not None:  # parent_op() without its property calls (asked per costed value)
+        block = op.parent
+        region = block.parent if block is not None else None
+        op = region.parent if region is not None else None
         depth += _is_loop(op)
     return depth
 
