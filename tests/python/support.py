@@ -1,4 +1,5 @@
-"""Helpers shared by tests: a corpus kernel compiled with the round trips' times, a benchmark script loaded as a module."""
+"""Helpers shared by tests: a corpus kernel compiled with the round trips' times, a benchmark script loaded as a
+module, a corpus dump taken before a RemoveLayoutConversions and the pass's output and remarks on a text."""
 
 from __future__ import annotations
 
@@ -35,3 +36,34 @@ def load_benchmark(name: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setitem(sys.modules, name, module)
     spec.loader.exec_module(module)
     return module
+
+
+RLC_STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
+
+
+def rlc_dump(kernel: str, config: str | None, position: int) -> Path:
+    """The corpus dump taken before the kernel's `position`-th RemoveLayoutConversions (`config`
+    None: its first config)."""
+    from xpu_passes.corpus import entries
+
+    entry = next(e for e in entries() if e["kernel"] == kernel and config in (None, e["config"]))
+    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == RLC_STEP][position]
+
+
+def rlc_output(text: str) -> str:
+    """Our RemoveLayoutConversions on `text`: its remarks, then the module as triton 3.3 prints it."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import Spelling, parse_module, print_module
+    from xpu_passes.transforms import base
+    from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
+
+    ctx = make_context()
+    module = parse_module(ctx, text).module
+    base.REMARKS.enabled = True
+    base.REMARKS.drain()
+    try:
+        RemoveLayoutConversions().apply(ctx, module)
+        remarks = [f"{r.op.name}: {r.message}" for r in base.REMARKS.drain()]
+    finally:
+        base.REMARKS.enabled = False
+    return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])

@@ -3,41 +3,16 @@ cannot sort before the backward one is estimated only when the backward trial is
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from xpu_passes import oracle
 from xpu_passes.dialects import make_context
-from xpu_passes.frontend import Spelling, parse_module, print_module
+from xpu_passes.frontend import parse_module
 from xpu_passes.layouts import candidates, solution
-from xpu_passes.transforms import base
-from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
+
+from support import rlc_dump as _dump, rlc_output as _run
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
-
-STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
-
-
-def _dump(kernel: str, config: str, position: int) -> Path:
-    from xpu_passes.corpus import entries
-
-    entry = next(e for e in entries() if e["kernel"] == kernel and e["config"] == config)
-    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == STEP][position]
-
-
-def _run(text: str) -> str:
-    """The pass's output and remarks."""
-    ctx = make_context()
-    module = parse_module(ctx, text).module
-    base.REMARKS.enabled = True
-    base.REMARKS.drain()
-    try:
-        RemoveLayoutConversions().apply(ctx, module)
-        remarks = [f"{r.op.name}: {r.message}" for r in base.REMARKS.drain()]
-    finally:
-        base.REMARKS.enabled = False
-    return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 
 def test_a_deferred_forward_slice_is_estimated_on_the_undone_module(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,19 +26,12 @@ from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.propagation import encoding, with_encoding
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
+from support import rlc_dump as _dump
+
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 
-STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
 # Small dumps with several accepted candidates each (loops, reductions, a dot).
 DUMPS = [("flash_attention_fwd", "64x32x64-w4-s2", 0), ("layer_norm_fwd", "256-w4-s1", 0), ("gemm_add_block_ptr", "8x128x64-w4-s3", 1)]
-
-
-def _dump(kernel: str, config: str | None, position: int) -> Path:
-    from xpu_passes.corpus import entries
-
-    entry = next(e for e in entries() if e["kernel"] == kernel and config in (None, e["config"]))
-    files = [s["file"] for s in entry["steps"] if s["step"] == STEP]
-    return Path(entry["dir"]) / files[position]
 
 
 def _fingerprint(module: Operation) -> tuple:

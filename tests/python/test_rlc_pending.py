@@ -16,7 +16,7 @@ from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.propagation import encoding, with_encoding
 
-from test_rlc_incremental import _dump
+from support import rlc_dump as _dump
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 

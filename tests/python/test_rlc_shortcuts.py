@@ -10,45 +10,21 @@ mode (solution.CHECK_INCREMENTAL) makes the skipped work anyway and holds it to 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from xpu_passes import oracle
 from xpu_passes.dialects import make_context
-from xpu_passes.frontend import Spelling, parse_module, print_module
+from xpu_passes.frontend import parse_module
 from xpu_passes.layouts import costs, slice_cost, solution
 from xpu_passes.layouts.journal import walk_list
-from xpu_passes.transforms import base
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
-STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
+from support import rlc_dump as _dump, rlc_output as _run
+
 
 def corpus(test):  # type: ignore[no-untyped-def]
     """A test on corpus dumps: they are made with triton-xpu."""
     return pytest.mark.triton(pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")(test))
-
-
-
-def _dump(kernel: str, config: str, position: int) -> Path:
-    from xpu_passes.corpus import entries
-
-    entry = next(e for e in entries() if e["kernel"] == kernel and e["config"] == config)
-    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == STEP][position]
-
-
-def _run(text: str) -> str:
-    """The pass's output and remarks."""
-    ctx = make_context()
-    module = parse_module(ctx, text).module
-    base.REMARKS.enabled = True
-    base.REMARKS.drain()
-    try:
-        rlc.RemoveLayoutConversions().apply(ctx, module)
-        remarks = [f"{r.op.name}: {r.message}" for r in base.REMARKS.drain()]
-    finally:
-        base.REMARKS.enabled = False
-    return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 
 FLASH = ("flash_attention_fwd", "64x32x64-w4-s2")

@@ -18,9 +18,9 @@ from xpu_passes import oracle
 from xpu_passes.layouts import materialize
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
-pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
+from support import rlc_dump as _dump
 
-STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
+pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 
 
 @pytest.fixture()
@@ -33,13 +33,6 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setitem(sys.modules, "rlc_solves", module)
     spec.loader.exec_module(module)
     return module
-
-
-def _dump(kernel: str, config: str, position: int) -> Path:
-    from xpu_passes.corpus import entries
-
-    entry = next(e for e in entries() if e["kernel"] == kernel and e["config"] == config)
-    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == STEP][position]
 
 
 # (kernel, config, RLC position, solves): block pointers anchored with a conversion left (two solves);
