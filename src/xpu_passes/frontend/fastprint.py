@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.frontend.xdsl_compat import value_type
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.printer import TTGIRPrinter
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 # or an attribute to print).
 Template = tuple[tuple[str, ...], tuple["int | Attribute", ...]]
 
-_TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 MARK = "\x02"  # a slot in captured text (never printed otherwise: MLIR escapes it)
 _MAX = 50_000  # entries kept before the tables start afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
@@ -130,7 +129,7 @@ def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict
     # First by the ids of the very objects (a parse shares its types and attributes: most
     # ops hit here, in C-level maps), else by canonical ids (equal attributes print alike).
     ids = [*map(id, operands)]
-    key = [id(op.__class__), *map(id, map(_TYPE, operands)), None, *map(id, map(_TYPE, op.results))]
+    key = [id(op.__class__), *map(id, map(value_type, operands)), None, *map(id, map(value_type, op.results))]
     if len(ids) > 1 and len(set(ids)) != len(ids):  # which operands are the same value is part of the form
         key.append(1)
         key += [ids.index(i) for i in ids]
@@ -174,13 +173,13 @@ def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: Id
     plan: its first piece and (slot, piece) pairs (None: print op by op)."""
     known = _known
     key: list[Any] = ["by value", id(type(op))]
-    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op._operands)]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(value_type, op._operands)]
     ids = list(map(id, op._operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
-    key += [id(known.get(id(t)) or _learn(t)) for t in map(_TYPE, op.results)]
+    key += [id(known.get(id(t)) or _learn(t)) for t in map(value_type, op.results)]
     if props := op.properties:
         key.append(None)
         key += props

@@ -8,7 +8,6 @@ signature verified before are not verified again (fastops.verify_key).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
@@ -17,7 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.frontend.spelling import denormalize
-from xpu_passes.frontend.xdsl_compat import isolation_unchecked
+from xpu_passes.frontend.xdsl_compat import isolation_unchecked, value_type
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
 # pins the objects whose identities the key holds, so that no other object can take their ids.
 _MAX_VERIFIED = 50_000
 VERIFIED = IdTable(_MAX_VERIFIED)
-_TYPE = attrgetter("_type")  # an SSA value's type (xDSL's `type` is a property)
 _VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on first use: fastops imports late)
 
 
@@ -50,7 +48,7 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     if op._next_op is None or op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()):
         return None
     # (`_operands` and `_type`: xDSL's `operands` and `type` are Python calls)
-    objects: list[object] = [type(op), *context, *map(_TYPE, op._operands), None, *map(_TYPE, op.results), None]
+    objects: list[object] = [type(op), *context, *map(value_type, op._operands), None, *map(value_type, op.results), None]
     if d := op.properties:
         for item in d.items():
             objects += item
@@ -143,7 +141,7 @@ class _Walk:
         key = None
         if name in self.once and op._next_op is not None:
             # verify_key's key, built inline (the hottest loop of a verification)
-            objects: list[object] = [op.__class__, *context, *map(_TYPE, op._operands), None, *map(_TYPE, op.results), None]
+            objects: list[object] = [op.__class__, *context, *map(value_type, op._operands), None, *map(value_type, op.results), None]
             if d := op.properties:
                 for item in d.items():
                     objects += item

@@ -53,6 +53,7 @@ import math
 import re
 import struct
 import sys
+from operator import attrgetter
 from typing import Any
 
 
@@ -364,6 +365,10 @@ def _defaults(cls: type[Operation]) -> tuple[tuple[tuple[str, Any], ...], tuple[
         found = (pick(op_def.properties), pick(op_def.attributes))
     _DEFAULTS[cls] = found
     return found
+
+
+# An SSA value's type read from its slot (xDSL's `type` is a property: a Python call per read).
+value_type = attrgetter("_type")
 
 
 def new_op(

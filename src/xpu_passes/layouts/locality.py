@@ -9,7 +9,6 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
-from operator import attrgetter
 
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, OpResult, SSAValue
@@ -19,6 +18,7 @@ from xpu_passes.dialects import mlir_compat, tt, ttg
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
 from xpu_passes.frontend.fastops import VERIFIED, remember_verified, verify_key
 from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.frontend.xdsl_compat import value_type
 from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.opaque import OPAQUE_NAMES, convert_key, opaque_key
 
@@ -149,8 +149,8 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     else:
         mark = None
     # (`_operands`, `_type`, the blocks' links: xDSL's views and properties are Python calls)
-    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(_TYPE, op._operands), None,  # pyright: ignore
-                             *map(_TYPE, op.results)]
+    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(value_type, op._operands), None,  # pyright: ignore
+                             *map(value_type, op.results)]
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
@@ -160,8 +160,8 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
             b = b._next_block  # pyright: ignore[reportPrivateUsage]
         objects += (None, len(blocks))
         for b in blocks:
-            objects += (None, *map(_TYPE, b._args), None, type(end := b._last_op))  # pyright: ignore
-            objects += map(_TYPE, end._operands) if end is not None else ()  # pyright: ignore
+            objects += (None, *map(value_type, b._args), None, type(end := b._last_op))  # pyright: ignore
+            objects += map(value_type, end._operands) if end is not None else ()  # pyright: ignore
     for d in (op.properties, op.attributes):
         objects.append(None)
         for name, value in d.items():
@@ -185,7 +185,6 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
-_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
 _is_op = per_class(Operation)  # (an ABC: isinstance is slow)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 

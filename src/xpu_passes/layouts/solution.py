@@ -11,7 +11,6 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 import os
-from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
@@ -22,7 +21,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.frontend.xdsl_compat import isolation_unchecked
+from xpu_passes.frontend.xdsl_compat import isolation_unchecked, value_type
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.memo import per_class
@@ -53,7 +52,6 @@ class Figures:
         return f"{self.converts} conversion(s), {self.slm} bytes of SLM, weighted cost {self.cost}"
 
 
-_TYPE = attrgetter("_type")  # an SSA value's type (`type` is a property)
 
 
 def _scratch(op: Operation) -> int:
@@ -71,7 +69,7 @@ _CONTRIBUTION: dict[tuple[int, ...], tuple[tuple[Attribute, ...], tuple[int, int
 
 def _contribution(op: Operation) -> tuple[int, int]:
     """What one conversion, scan or reduction adds to the cost (before loop weighting) and its scratch."""
-    keep = (*map(_TYPE, op._operands), *map(_TYPE, op.results), op.properties.get("axis"))  # pyright: ignore
+    keep = (*map(value_type, op._operands), *map(value_type, op.results), op.properties.get("axis"))  # pyright: ignore
     key = (id(type(op)), *map(id, keep))
     hit = _CONTRIBUTION.get(key)
     if hit is not None and hit[0] == keep:  # (the same objects: tuple == tries identity first, in C)
@@ -162,7 +160,7 @@ def _op_error(op: Operation) -> str | None:
     if kind is None:
         return None
     if kind in ("one", "reduce"):  # answers that depend on the op's types (and axis) only
-        keep = [*map(_TYPE, op._operands), None, *map(_TYPE, op.results), op.properties.get("axis")]  # pyright: ignore
+        keep = [*map(value_type, op._operands), None, *map(value_type, op.results), op.properties.get("axis")]  # pyright: ignore
         key = (kind, *map(id, keep))
         hit = _TYPED.get(key)
         if hit is None:
