@@ -20,7 +20,7 @@ from xpu_passes.frontend.xdsl_compat import new_op
 _HINTS: dict[str, str] = {}  # name hint -> what the name_hint setter makes of it
 
 
-def _hint(name: str | None) -> str | None:
+def valid_hint(name: str | None) -> str | None:
     """What the `name_hint` setter stores for `name` (its regex, remembered)."""
     if name is None:
         return None
@@ -28,9 +28,6 @@ def _hint(name: str | None) -> str | None:
     if hit is None:
         hit = _HINTS[name] = IRWithName.extract_valid_name(name)
     return hit
-
-
-valid_hint = _hint
 
 
 def clone(op: Operation) -> Operation:
@@ -92,7 +89,7 @@ def _op(op: Operation, values: dict[int, SSAValue], blocks: dict[Block, Block],
     for old, r in zip(op.results, n.results):
         values[id(old)] = r
         if old.name_hint is not None:
-            r._name = _hint(old.name_hint)  # pyright: ignore[reportPrivateUsage]
+            r._name = valid_hint(old.name_hint)  # pyright: ignore[reportPrivateUsage]
     pairs.append((op, n))
     _regions(op, n.regions, values, blocks, pairs)
     return n
@@ -110,7 +107,7 @@ def _regions(op: Operation, into: Sequence[Region], values: dict[int, SSAValue],
             for a in b.args:
                 na = BlockArgument(a.type, nb, a.index, a.location)
                 if a.name_hint is not None:
-                    na._name = _hint(a.name_hint)  # pyright: ignore[reportPrivateUsage]
+                    na._name = valid_hint(a.name_hint)  # pyright: ignore[reportPrivateUsage]
                 values[id(a)] = na
                 args.append(na)
             nb._args = tuple(args)  # pyright: ignore[reportPrivateUsage]
