@@ -11,7 +11,8 @@ from xpu_passes.frontend import parse_module
 from xpu_passes.layouts import journal
 from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.propagation import encoding
-from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
+from xpu_passes.layouts.materialize import sweep_dead
+from xpu_passes.layouts.remat_cache import RematCache
 
 TEXT = """
 #A = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>

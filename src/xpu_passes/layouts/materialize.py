@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import heapq
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
@@ -23,10 +23,11 @@ from xpu_passes.layouts.journal import Journal
 from xpu_passes.layouts.memo import by_identity, per_class, same
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
-from xpu_passes.layouts.remat_cache import RematCache, sweep_dead
+from xpu_passes.layouts.remat_cache import RematCache
 
 
 _is_store, _is_atomic, _is_constant = per_class(tt.StoreOp), per_class(ATOMICS), per_class(arith.ConstantOp)
+_is_kept = per_class((tt.StoreOp, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp))  # never swept: effects or regions
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -148,6 +149,19 @@ def erase_dead(ops: list[Operation]) -> None:
             journal.erase_op(op)
         elif _is_atomic(op) and op.parent is not None:
             raise RuntimeError(f"'{op.name}' was cloned but the original is still used")  # would run twice
+
+
+def sweep_dead(ops: list[Operation]) -> None:
+    """Erase `ops` that nothing uses any more, and the operands' defining ops left dead by that
+    (what a copy the slice read replaced: the old chain, `layouts/remat_cache.py`)."""
+    work = list(ops)
+    while work:
+        op = work.pop()
+        if op.parent is None or not op.results or _is_kept(op) or not _unused(op):
+            continue
+        feeds = [o.op for o in op.operands if isinstance(o, OpResult)]
+        journal.erase_op(op)
+        work += feeds
 
 
 def erase_dead_converts(j: Journal) -> None:

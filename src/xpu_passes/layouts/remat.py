@@ -87,7 +87,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         return had is layout or same(had, layout) or s.fail("a value is needed in two layouts")
     reuse = s.reuse if user is not None else None
     if s.reused and v in s.reused:
-        if not (s.reused[v] is layout or s.reused[v] == layout):
+        if not same(s.reused[v], layout):
             return s.fail("a value is needed in two layouts")
         if reuse is not None and reuse(v, layout, user) is s.replace[v]:  # type: ignore[arg-type]
             return True

@@ -18,17 +18,12 @@ layout (a trial not kept detaches its clones).
 
 from __future__ import annotations
 
-from xdsl.dialects import scf
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 
-from xpu_passes.dialects import tt
-from xpu_passes.layouts import journal
+from xpu_passes.layouts.costs import loop_depth
 from xpu_passes.layouts.memo import same
-from xpu_passes.layouts.propagation import ATOMICS, encoding, isa
+from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.walk_order import Order
-
-_LOOPS = (scf.ForOp, scf.WhileOp)
-_KEEP = (tt.StoreOp, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp)  # never swept: effects or regions
 
 
 class RematCache:
@@ -75,29 +70,14 @@ class RematCache:
     def _dominates(self, d: Operation, user: Operation) -> bool:
         """Whether `d` properly dominates `user` (structured regions: `d`'s block holds `user` or
         an ancestor of it, after `d`), with no loop around either (see the module's note)."""
+        if loop_depth(d) or loop_depth(user):
+            return False
         block, u = d.parent, user
         while u.parent is not block:
             parent = u.parent_op()
-            if parent is None or isinstance(parent, _LOOPS):
+            if parent is None:
                 return False
             u = parent
-        p = d.parent_op()
-        while p is not None:
-            if isinstance(p, _LOOPS):
-                return False
-            p = p.parent_op()
         keys = self.order.keys
         return u is not d and keys[d] < keys.get(u, -1)
 
-
-def sweep_dead(ops: list[Operation]) -> None:
-    """Erase `ops` that nothing uses any more, and the operands' defining ops left dead by that
-    (what a reused copy replaced: the old chain)."""
-    work = list(ops)
-    while work:
-        op = work.pop()
-        if op.parent is None or not op.results or isa(op, _KEEP) or any(r.first_use is not None for r in op.results):
-            continue
-        feeds = [o.op for o in op.operands if isinstance(o, OpResult)]
-        journal.erase_op(op)
-        work += feeds
