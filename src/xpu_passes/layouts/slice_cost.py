@@ -155,6 +155,20 @@ class _Survival:
                    and self.op(u.operation) for u in v.uses)
 
 
+def _converted(s: Slice, src: SSAValue) -> bool:
+    """Whether boundary `src` gets its own conversion: not a clone's value, nor a conversion's
+    result the slice reads through (materialize may map that to another boundary's copy)."""
+    return src.owner not in s.members and not (type(src.owner) is ttg.ConvertLayoutOp and src in s.layout)
+
+
+def _read(s: Slice, src: SSAValue, reads: set[int]) -> bool:
+    """Whether boundary `src`'s conversion is read (`reads`: ids of the values the clones read):
+    directly, or through a conversion of it the slice recomputes and does not rewrite."""
+    return (src in s.direct and id(src) in reads) or any(
+        type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
+        and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses)
+
+
 def loses(low: tuple[int, int, bool], now: Figures) -> bool:
     """Whether a result bounded by `floor`'s `low` is surely no cheaper than `now`: (cost,
     conversions) above, or not below and SLM not lower, so neither `Figures.better_than` nor an
@@ -182,9 +196,7 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
     retypes = {id(v): retyped(v.type, s.layout[v]) for v in s.inplace}
     for src, layout in s.boundary.items():
         t = retypes.get(id(src), src.type)
-        # (a conversion's result the slice reads through may be mapped to another boundary's copy)
-        if encoding(t) != layout and src.owner not in s.members and not (
-                type(src.owner) is ttg.ConvertLayoutOp and src in s.layout):
+        if encoding(t) != layout and _converted(s, src):
             bounds.append((src, conversion_cost(t, layout) * weight(src)))
     if sum(c for _, c in back) + sum(c for _, c in bounds) < parts.get(target, (0, 0))[0]:
         return None  # it surely removes more than it can add: no bound that loses
@@ -222,9 +234,7 @@ def floor(s: Slice, target: ttg.ConvertLayoutOp, parts: dict[Operation, tuple[in
     if target.operands[0] in s.direct and any(alive.op(u.operation) for u in target.results[0].uses):
         reads.add(id(target.operands[0]))
     for src, c in bounds:  # boundary conversions a clone (or the target's users) reads
-        if (src in s.direct and id(src) in reads) or any(
-                type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
-                and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses):
+        if _read(s, src, reads):
             cost, n = cost + c, n + 1
     top = now[2]
     return cost, n, top == 0 or scratch.get(top, 0) > sum(p[1] == top for p in lost)
@@ -240,14 +250,10 @@ def slm_rises(s: Slice, slm: int) -> bool:
     reads = {id(o) for op in s.ops if type(op) is not ttg.ConvertLayoutOp for o in op.operands}
     inplace = {id(v) for v in s.inplace}
     for src, layout in s.boundary.items():
-        if src.owner in s.members or type(src.owner) is ttg.ConvertLayoutOp and src in s.layout:
+        if not _converted(s, src):
             continue
         base = retyped(src.type, s.layout[src]) if id(src) in inplace else s.replace.get(src, src).type
-        if not isinstance(base, TensorType) or encoding(base) == layout:
-            continue
-        if not ((src in s.direct and id(src) in reads) or any(
-                type(u.operation) is ttg.ConvertLayoutOp and u.operation.results[0] in s.layout
-                and id(u.operation.results[0]) in reads and u.operation not in s.members for u in src.uses)):
+        if not isinstance(base, TensorType) or encoding(base) == layout or not _read(s, src, reads):
             continue
         try:
             if convert_scratch_bytes(base, with_encoding(base, layout)) > slm:  # type: ignore[arg-type]
