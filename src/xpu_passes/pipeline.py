@@ -13,7 +13,8 @@ name or such a text. Native options the text leaves out come from the compile
 (`num-warps`, `num-stages`, `threads-per-warp`, target properties). Consecutive Python
 passes share one text round trip (`roundtrip.py`), consecutive native passes one pass
 manager. In a round trip, a repeated RemoveLayoutConversions run on the module its previous,
-idle run was given is skipped (`roundtrip.REPEATS`); across round trips nothing is skipped that
+idle run was given, or on a result its previous run said is a fixpoint, is skipped
+(`roundtrip.REPEATS`, `XpuPass.said`); across round trips nothing is skipped that
 way: the native passes between two of our runs always change the text (accelerate-matmul adds
 conversions; pipelining, cse and prefetch reorder, merge and add ops in conversions' slices).
 """

@@ -12,6 +12,7 @@ passes changed nothing hands triton back its own module instead of a parse of ou
 
 from __future__ import annotations
 
+import os
 import traceback
 from functools import cache
 from time import perf_counter
@@ -27,6 +28,7 @@ from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
 from xpu_passes.frontend.printer import GENERIC_WITH_ARG_LOCS
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass
 
 
 class PassFailure(RuntimeError):
@@ -162,14 +164,17 @@ class Session:
 
 
 # A pass -> a run of it skipped when the module is, in content, what its previous run in the
-# same round trip was given and left as it was: the pass is a function of the module's content
-# (its decisions never depend on object identities or earlier runs; benchmarks/rlc_decisions.py
-# gets the same outputs in other processes), so that run would leave it as it is again. On the
-# corpus: RemoveLayoutConversions after MaterializeBlockPointer and OptimizeBlockIOEncoding,
-# when neither of them nor the RemoveLayoutConversions before them changed anything.
+# same round trip was given and left as it was, or a module its previous run said is a fixpoint
+# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
+# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
+# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
+# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
+# OptimizeBlockIOEncoding, when those changed nothing.
 REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})
 # Off only to measure what it saves or to check it (benchmarks/compile_time.py --no-skip, --check-skip).
 SKIP_REPEATS = True
+# Every report of our passes (unchanged, fixpoint) is verified: contents compared, a fixpoint run again.
+CHECK_REPORTS = os.environ.get("XPU_PASSES_CHECK_REPORTS", "") not in ("", "0")
 
 
 def content(module: Operation) -> list[tuple[object, ...]]:
@@ -202,31 +207,65 @@ def content(module: Operation) -> list[tuple[object, ...]]:
     return out
 
 
+class _Versions:
+    """The module's version in a round trip: bumped by every run that may have changed it. Our
+    passes say when they did not (`XpuPass.said`); for others contents are compared, when a skip
+    could follow."""
+
+    def __init__(self, module: Operation) -> None:
+        self.module, self.now = module, 0
+        self._known: tuple[int, list[tuple[object, ...]]] | None = None  # a version's content
+
+    def content(self) -> list[tuple[object, ...]]:
+        if self._known is None or self._known[0] != self.now:
+            self._known = (self.now, content(self.module))
+        return self._known[1]
+
+    def after(self, before: list[tuple[object, ...]] | None) -> bool:
+        """After a run that said nothing (`before`: the content it was given, if taken): whether
+        the module is as it was (else it has a new version)."""
+        if before is not None and content(self.module) == before:
+            self._known = (self.now, before)
+            return True
+        self.now += 1
+        return False
+
+
+def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operation,
+                  before: list[tuple[object, ...]]) -> None:
+    """CHECK_REPORTS: what a run said holds."""
+    if said == UNCHANGED and content(module) != before:
+        raise AssertionError(f"{p.name} said it left the module unchanged, and changed it")
+    if said == FIXPOINT:
+        now = content(module)
+        p.apply(ctx, module)  # type: ignore[arg-type]
+        if content(module) != now:
+            raise AssertionError(f"{p.name} said its result is a fixpoint, and a second run changed it")
+
+
 def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule) -> None:
     from xpu_passes.transforms import PassError
-    from xpu_passes.transforms.base import REMARKS, judged_clean
+    from xpu_passes.transforms.base import REMARKS, judged_clean, last_said
 
-    # a repeated pass -> (its instance, the module's content when its last run left it unchanged)
-    idle: dict[str, tuple[ModulePass, list[tuple[object, ...]]]] = {}
-    last: tuple[int, list[tuple[object, ...]]] | None = None  # the content before pass i, if known
+    # a repeated pass -> (its instance, the module's version it leaves as it is)
+    idle: dict[str, tuple[ModulePass, int]] = {}
+    v = _Versions(parsed.module)
     t = CLOCK()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
         for i, (name, p) in enumerate(passes):
-            later = any(n == name for n, _ in passes[i + 1:])
-            # Watched: a run that may be skipped, or whose being idle may let the next one be skipped,
-            # but not the first in the round trip (on the corpus it always changes the module, 112 of 112:
-            # the check would be paid for nothing). With remarks on (xpu-opt --remarks), a repeated run
-            # still says why it leaves things alone.
-            earlier = any(n == name for n, _ in passes[:i])
-            watch = (SKIP_REPEATS and not REMARKS.enabled and name in REPEATS
-                     and (name in idle or later and earlier))
-            before = None
-            if watch:
-                before = last[1] if last is not None and last[0] == i else content(parsed.module)
-                t = record("repeat_check", t)
-                if name in idle and idle[name][0] == p and idle[name][1] == before:
-                    count("repeats_skipped")
-                    continue
+            # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
+            skipping = SKIP_REPEATS and not REMARKS.enabled
+            if skipping and name in idle and idle[name][0] == p and idle[name][1] == v.now:
+                count("repeats_skipped")
+                continue
+            # Contents are compared around a run of another pass than ours (which say what they left)
+            # when a repeated run follows that could then be skipped: this one again, unless it is
+            # its first run in the round trip (on the corpus a first run always changes the module),
+            # or one idle at this version.
+            follows = {n for n, _ in passes[i + 1:]} & REPEATS
+            again = name in follows and any(n == name for n, _ in passes[:i])
+            watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
+            before = v.content() if watch or CHECK_REPORTS else None
             try:
                 p.apply(ctx, parsed.module)
             except PassError as e:
@@ -239,14 +278,20 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
             count(f"runs:{name}")
-            if watch and later:
-                after = content(parsed.module)
-                if after == before:
-                    idle[name] = (p, after)
-                else:
-                    idle.pop(name, None)
-                last = (i + 1, after)
-                t = record("repeat_check", t)
+            said = last_said() if isinstance(p, XpuPass) else None
+            if CHECK_REPORTS and said is not None:
+                assert before is not None
+                _check_report(said, p, ctx, parsed.module, before)
+            if said == UNCHANGED or said is None and watch and v.after(before):
+                if name in REPEATS:
+                    idle[name] = (p, v.now)
+            else:
+                if said is None and not watch or said == FIXPOINT:
+                    v.now += 1
+                idle.pop(name, None)
+                if said == FIXPOINT and name in REPEATS:
+                    idle[name] = (p, v.now)
+            t = record("repeat_check", t)
 
 
 def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None,

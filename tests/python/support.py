@@ -44,10 +44,16 @@ RLC_STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
 def rlc_dump(kernel: str, config: str | None, position: int) -> Path:
     """The corpus dump taken before the kernel's `position`-th RemoveLayoutConversions (`config`
     None: its first config)."""
+    return step_dump(kernel, config, RLC_STEP, position)
+
+
+def step_dump(kernel: str, config: str | None, step: str, position: int = 0, specs: str = "core") -> Path:
+    """The corpus dump taken before the kernel's `position`-th run of `step` ("ttgir.<flag>"), from
+    the corpus set `specs`."""
     from xpu_passes.corpus import entries
 
-    entry = next(e for e in entries() if e["kernel"] == kernel and config in (None, e["config"]))
-    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == RLC_STEP][position]
+    entry = next(e for e in entries(specs=specs) if e["kernel"] == kernel and config in (None, e["config"]))
+    return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == step][position]
 
 
 def rlc_output(text: str) -> str:

@@ -168,14 +168,17 @@ def test_safety_net_keeps_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
     before = steps[[i for i, (n, _) in enumerate(steps) if n == RLC][0]][1]
 
     def add_a_pair(module: object) -> int:  # a broken anchoring step: convert there and back
-        from xdsl.rewriter import InsertPoint, Rewriter
+        from xdsl.rewriter import InsertPoint
+
+        from xpu_passes.layouts import journal
 
         cvt = next(o for o in module.walk() if isinstance(o, ttg.ConvertLayoutOp))  # type: ignore[attr-defined]
         there = ttg.ConvertLayoutOp.build(operands=[cvt.result], result_types=[cvt.src.type])
         back = ttg.ConvertLayoutOp.build(operands=[there.result], result_types=[cvt.result.type])
-        Rewriter.insert_op([there, back], InsertPoint.after(cvt))
-        cvt.result.replace_all_uses_with(back.result)
-        there.operands[0] = cvt.result
+        journal.insert_op(journal.created(back), InsertPoint.after(cvt))  # recorded, as every rewrite is
+        journal.insert_op(journal.created(there), InsertPoint.after(cvt))
+        journal.replace_all_uses_with(cvt.result, back.result)
+        journal.set_operand(there, 0, cvt.result)
         return 0  # reports no family retyped: no second solution without anchoring is tried
 
     monkeypatch.setattr(rlc, "anchor_block_pointers", add_a_pair)

@@ -35,6 +35,7 @@ class RematCache:
         # the objects pinned by the entries.
         self._copies: dict[int, list[tuple[SSAValue, Attribute, OpResult]]] = {}
         self._root: dict[int, tuple[SSAValue, SSAValue]] = {}  # id(copy) -> (copy, first value)
+        self.hits = 0  # copies found (a run that found none decided as with an empty cache)
 
     def root(self, v: SSAValue) -> SSAValue:
         got = self._root.get(id(v))
@@ -59,6 +60,7 @@ class RematCache:
             return None
         for old, lay, copy in entries:
             if old is root and same(lay, layout) and self._live(copy, layout) and self._dominates(copy.op, user):
+                self.hits += 1
                 return copy
         return None
 

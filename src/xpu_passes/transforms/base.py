@@ -52,15 +52,35 @@ class PassError(Exception):
         self.message = message
 
 
+# What a run said of its result (`XpuPass.said`), for the round trip that skips repeated runs
+# (`roundtrip._apply`): the module is as it was given, or a run of the same pass with the same
+# options on the result would leave it as it is. Nothing said: it may have changed.
+UNCHANGED, FIXPOINT = "unchanged", "fixpoint"
+_SAID: list[str | None] = []  # one entry per run under way (a pass may run another)
+_LAST: list[str | None] = [None]
+
+
+def last_said() -> str | None:
+    """What the last finished run of one of our passes said of its result (None: nothing)."""
+    return _LAST[0]
+
+
 @dataclass(frozen=True)
 class XpuPass(ModulePass):
-    """Base of our passes: `remark()` says why a rewrite was not done."""
+    """Base of our passes: `remark()` says why a rewrite was not done, `said()` what a run left."""
 
     name = "xpu-pass"
     summary: ClassVar[str] = ""
 
     def remark(self, op: Operation, message: str) -> None:
         REMARKS.emit(self.name, op, message)
+
+    @staticmethod
+    def said(what: str) -> None:
+        """UNCHANGED or FIXPOINT, only when sure (the round trip then skips a repeated run of the
+        pass; its check mode, XPU_PASSES_CHECK_REPORTS=1, verifies every report)."""
+        if _SAID:
+            _SAID[-1] = what
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # Every pass leaves a module that holds another backend's layout alone (one
@@ -72,11 +92,17 @@ class XpuPass(ModulePass):
 
         @functools.wraps(inner)
         def apply(self: XpuPass, ctx: Context, op: ModuleOp) -> None:
-            found = None if _JUDGED_CLEAN[0] is op else foreign_layout_use(op)
-            if found is not None:
-                self.remark(found[0], f"left alone: {found[1]} is another backend's layout, not modelled here")
-                return
-            inner(self, ctx, op)
+            _SAID.append(None)
+            _LAST[0] = None
+            try:
+                found = None if _JUDGED_CLEAN[0] is op else foreign_layout_use(op)
+                if found is not None:
+                    self.remark(found[0], f"left alone: {found[1]} is another backend's layout, not modelled here")
+                    self.said(UNCHANGED)
+                    return
+                inner(self, ctx, op)
+            finally:
+                _LAST[0] = _SAID.pop()
 
         cls.apply = apply  # type: ignore[method-assign]
 

@@ -35,7 +35,7 @@ from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.propagation import encoding, retype_family, retyped, with_encoding
-from xpu_passes.transforms.base import PassError, XpuPass, register
+from xpu_passes.transforms.base import UNCHANGED, PassError, XpuPass, register
 from xpu_passes.transforms.optimize_block_io_encoding import pointer_family
 
 
@@ -108,11 +108,14 @@ class LegalizeBlockIOEncoding(XpuPass):
     fold_register_permutations: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = False
         for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:
             layout = _block_layout(load.result.type)
             if layout is not None:
+                found = True
                 self._legalize_load(load, layout)
-        self._sweep(op)
+        if not self._sweep(op) and not found:
+            self.said(UNCHANGED)
 
     def _legalize_load(self, load: tt.LoadOp, layout: Subgroup2DBlockEncodingAttr) -> None:
         shape = _shape(load.result.type)
@@ -161,8 +164,9 @@ class LegalizeBlockIOEncoding(XpuPass):
             cvt.results[0].replace_all_uses_with(loaded)
             Rewriter.erase_op(cvt)
 
-    def _sweep(self, module: ModuleOp) -> None:
-        """Re-express every value still in a 2D block layout as its #ttg.linear equal."""
+    def _sweep(self, module: ModuleOp) -> bool:
+        """Re-express every value still in a 2D block layout as its #ttg.linear equal (whether any was)."""
+        found = False
         for o in module.walk():
             values: list[SSAValue] = list(o.results)
             for region in o.regions:
@@ -179,3 +183,5 @@ class LegalizeBlockIOEncoding(XpuPass):
                 except Exception as e:
                     raise PassError(o, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
                 Rewriter.replace_value_with_new_type(v, retyped(v.type, linear))
+                found = True
+        return found

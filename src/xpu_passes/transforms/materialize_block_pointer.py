@@ -23,7 +23,7 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 # The strictest pitch rule across Intel GPUs: a multiple of an OWord (16 bytes).
 PITCH_ALIGN_BITS = 128
@@ -133,8 +133,10 @@ class MaterializeBlockPointer(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if SUPPORT_2D_BLOCK not in op.attributes:
+            self.said(UNCHANGED)
             return
         ai: list[AxisInfoAnalysis] = []  # built for the first access it can judge (1D ones are told apart first)
+        changed = False
         for access in op.walk():
             if isinstance(access, tt.LoadOp) and access.is_block_pointer:
                 verdict = classify(access)
@@ -146,7 +148,11 @@ class MaterializeBlockPointer(XpuPass):
             else:
                 continue
             if verdict.tag is not None:
-                access.attributes[BLOCK_IO] = StringAttr(verdict.tag)
+                tag = StringAttr(verdict.tag)
+                changed = changed or access.attributes.get(BLOCK_IO) != tag
+                access.attributes[BLOCK_IO] = tag
             else:
                 kind = "read" if isinstance(access, tt.LoadOp) else "write"
                 self.remark(access, f"not a 2D block {kind}: {verdict.reason}")
+        if not changed:
+            self.said(UNCHANGED)

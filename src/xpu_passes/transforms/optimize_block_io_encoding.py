@@ -30,7 +30,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 
 def pointer_family(load: tt.LoadOp) -> Family | str:
@@ -92,6 +92,7 @@ class OptimizeBlockIOEncoding(XpuPass):
     name = "tritonintelgpu-optimize-block-io-encoding"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        changed = False
         for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:
             tag = load.attributes.get(BLOCK_IO)
             if tag is None:
@@ -99,11 +100,14 @@ class OptimizeBlockIOEncoding(XpuPass):
                     self.remark(load, "kept: not tagged ttig.block_io (no 2D block read proven)")
                 continue
             why = self._try(load, tag)
+            changed = changed or why is None
             if why:
                 self.remark(load, f"kept: {why}")
+        if not changed:
+            self.said(UNCHANGED)
 
-    def _try(self, load: tt.LoadOp, tag: Attribute) -> str:
-        """Rewrite `load`; return why not ("" when done or already done)."""
+    def _try(self, load: tt.LoadOp, tag: Attribute) -> str | None:
+        """Rewrite `load` (None); else why not ("" when already done)."""
         if not load.is_block_pointer:
             return "a tensor-of-pointer load (only block-pointer loads are given 2D block layouts)"
         t = load.result.type
@@ -128,7 +132,7 @@ class OptimizeBlockIOEncoding(XpuPass):
         if isinstance(layout, NoBlockRead):
             return layout.reason
         self._rewrite(load, fam, layout, with_encoding(t, target), uses)
-        return ""
+        return None
 
     @staticmethod
     def _rewrite(load: tt.LoadOp, fam: Family, layout: Attribute, target: Attribute, uses: DotUses) -> None:

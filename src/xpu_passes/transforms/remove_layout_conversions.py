@@ -46,7 +46,7 @@ from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
 from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
 
@@ -181,6 +181,10 @@ class _Work:
     input_valid: Callable[[], bool] = lambda: False  # whether the pass's input has none (asked once)
     # While `valid` is None: what changed since the input (journal.Journal's touched, reshaped).
     since: tuple[set[Operation], set[Operation]] = field(default_factory=lambda: (set(), set()))
+    changed: bool = False  # anything kept (a rewrite, a fold, anchoring, the sweep)
+    # The last round changed nothing and read no copy, and nothing was swept after it: a run on
+    # the result (given the same block loads, no block pointers) makes that round again.
+    settled: bool = False
 
     def errors(self, now: bool) -> bool:
         """Whether `module` has layout_errors, `now`: with the journal's open change."""
@@ -245,16 +249,33 @@ class RemoveLayoutConversions(XpuPass):
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        if not w.changed:  # the copy is the input
+            self.said(UNCHANGED)
+            return
         if w.valid is None:
             w.valid = not w.errors(now=False)
         for bad, why in [] if w.valid else layout_errors(w.module):  # valid: known free of them
             self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
+            self.said(UNCHANGED)
             return
         if w.figures.worse_than(start):
             self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
+            self.said(UNCHANGED)
             return
         record_copies(w.origin)  # diagnostics of later passes still point into the input
+        fixpoint = self._fixpoint(w, ops)
         _adopt(op, w.module)
+        if fixpoint:
+            self.said(FIXPOINT)
+
+    @staticmethod
+    def _fixpoint(w: _Work, ops: list[Operation]) -> bool:
+        """Whether a run on `w.module` leaves it as it is: its first round is `w`'s last (the same
+        module, conversions in the same order, the same block loads; no copy read, as none is known
+        to a new run; no block pointer, so neither anchoring nor a second solution)."""
+        if not w.settled or any(isinstance(o, tt.MakeTensorPtrOp) for o in ops):
+            return False
+        return _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
     def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool],
                loads: set[Operation]) -> _Work:
@@ -273,10 +294,16 @@ class RemoveLayoutConversions(XpuPass):
         j = Journal(copy, ops)
         w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
                   input_valid=input_valid, since=since)
+        w.changed = anchored > 0 or bool(since[0] or since[1])  # (what anchoring touched, not what it counted)
         for _ in range(max(1, self.max_backward_remat_iterations)):
+            hits = w.cache.hits
             if not self._round(w):
+                w.settled = w.cache.hits == hits
                 break
+            w.changed = True
         materialize.erase_dead_converts(w.journal.begin())  # left dead by the rewrites above
+        if w.journal.touched:
+            w.changed, w.settled = True, False
         w.settle()
         return w
 
