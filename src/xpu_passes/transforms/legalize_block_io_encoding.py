@@ -35,6 +35,7 @@ from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.propagation import encoding, retype_family, retyped, with_encoding
+from xpu_passes.layouts.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, PassError, XpuPass, register
 from xpu_passes.transforms.optimize_block_io_encoding import pointer_family
 
@@ -45,6 +46,23 @@ def _block_layout(t: Attribute) -> Subgroup2DBlockEncodingAttr | None:
         t = t.pointee
     enc = encoding(t)
     return enc if isinstance(enc, Subgroup2DBlockEncodingAttr) else None
+
+
+def _block_values(ops: list[Operation]) -> list[tuple[Operation, SSAValue, Subgroup2DBlockEncodingAttr]]:
+    """The values (results, then block arguments, per op in `ops`) in a 2D block layout."""
+    judged: dict[int, Subgroup2DBlockEncodingAttr | None] = {}  # id(type): `ops` keep the types alive
+    out = []
+    for o in ops:
+        values: list[SSAValue] = list(o.results)
+        for region in o.regions:
+            for block in region.blocks:
+                values += block.args
+        for v in values:
+            t = v.type
+            layout = judged[id(t)] if id(t) in judged else judged.setdefault(id(t), _block_layout(t))
+            if layout is not None:
+                out.append((o, v, layout))
+    return out
 
 
 def _shape(t: Attribute) -> Sequence[int]:
@@ -108,14 +126,14 @@ class LegalizeBlockIOEncoding(XpuPass):
     fold_register_permutations: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        found = False
-        for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:
+        if not _block_values(walk_list(op)):  # (most modules: a walk, each type judged once)
+            self.said(UNCHANGED)
+            return
+        for load in [o for o in walk_list(op) if isinstance(o, tt.LoadOp)]:
             layout = _block_layout(load.result.type)
             if layout is not None:
-                found = True
                 self._legalize_load(load, layout)
-        if not self._sweep(op) and not found:
-            self.said(UNCHANGED)
+        self._sweep(op)
 
     def _legalize_load(self, load: tt.LoadOp, layout: Subgroup2DBlockEncodingAttr) -> None:
         shape = _shape(load.result.type)
@@ -164,24 +182,13 @@ class LegalizeBlockIOEncoding(XpuPass):
             cvt.results[0].replace_all_uses_with(loaded)
             Rewriter.erase_op(cvt)
 
-    def _sweep(self, module: ModuleOp) -> bool:
-        """Re-express every value still in a 2D block layout as its #ttg.linear equal (whether any was)."""
-        found = False
-        for o in module.walk():
-            values: list[SSAValue] = list(o.results)
-            for region in o.regions:
-                for block in region.blocks:
-                    values += list(block.args)
-            for v in values:
-                layout = _block_layout(v.type)
-                if layout is None:
-                    continue
-                if isinstance(o, tt.FuncOp):  # its signature would have to change too
-                    raise PassError(o, "a function argument in a 2D block layout")
-                try:
-                    linear = linear_equivalent(layout, _shape(v.type))
-                except Exception as e:
-                    raise PassError(o, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
-                Rewriter.replace_value_with_new_type(v, retyped(v.type, linear))
-                found = True
-        return found
+    def _sweep(self, module: ModuleOp) -> None:
+        """Re-express every value still in a 2D block layout as its #ttg.linear equal."""
+        for o, v, layout in _block_values(walk_list(module)):
+            if isinstance(o, tt.FuncOp):  # its signature would have to change too
+                raise PassError(o, "a function argument in a 2D block layout")
+            try:
+                linear = linear_equivalent(layout, _shape(v.type))
+            except Exception as e:
+                raise PassError(o, f"cannot express {layout} in a layout triton-xpu 3.3 knows: {e}") from e
+            Rewriter.replace_value_with_new_type(v, retyped(v.type, linear))

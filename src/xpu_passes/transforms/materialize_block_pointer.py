@@ -23,6 +23,7 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
+from xpu_passes.layouts.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 # The strictest pitch rule across Intel GPUs: a multiple of an OWord (16 bytes).
@@ -137,7 +138,7 @@ class MaterializeBlockPointer(XpuPass):
             return
         ai: list[AxisInfoAnalysis] = []  # built for the first access it can judge (1D ones are told apart first)
         changed = False
-        for access in op.walk():
+        for access in walk_list(op):  # (attributes change, not the ops)
             if isinstance(access, tt.LoadOp) and access.is_block_pointer:
                 verdict = classify(access)
             elif isinstance(access, tt.LoadOp | tt.StoreOp) and not access.is_block_pointer:

@@ -30,6 +30,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
+from xpu_passes.layouts.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 
@@ -93,7 +94,7 @@ class OptimizeBlockIOEncoding(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         changed = False
-        for load in [o for o in op.walk() if isinstance(o, tt.LoadOp)]:
+        for load in [o for o in walk_list(op) if isinstance(o, tt.LoadOp)]:
             tag = load.attributes.get(BLOCK_IO)
             if tag is None:
                 if _feeds_dot(load):  # only dot operands are this pass's business
