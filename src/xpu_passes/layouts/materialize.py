@@ -281,7 +281,8 @@ def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set
     (`new_loads` gets the clones of `loads` the slice recomputes; `cache`: see `materialize`)."""
     src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
     new, retyped, retired = materialize(s, ordered, cache, cvt if how == "backward" else None)
-    new_loads.update(new[id(ld.results[0])].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    new_loads.update(ld if ld in retyped else new[id(ld.results[0])].owner  # type: ignore[misc]
+                     for ld in s.ops if ld in loads)  # (a load retyped in place is its own clone)
     if how == "backward":
         journal.replace_all_uses_with(cvt.result, new[id(src)])
         journal.erase_op(cvt)
