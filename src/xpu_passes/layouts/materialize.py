@@ -140,8 +140,9 @@ def _dying(s: Slice, ops: list[Operation], slots: set[tuple[int, int]], target: 
 
 def _retype(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[int, SSAValue]) -> None:
     """What `_clone` makes, in `op` itself (its old results keep their uses: they move after)."""
-    layout = s.layout
-    results = [r.type if r not in layout else retyped(r.type, layout[r]) for r in op.results]
+    get = s.layout.get
+    results = [r._type if (lay := get(r, _MISSING)) is _MISSING else retyped(r._type, lay)  # type: ignore[arg-type]
+               for r in op.results]  # pyright: ignore[reportPrivateUsage]  # (values hash in Python: once each)
     props = None
     if _is_constant(op) and isinstance(op.value, DenseIntOrFPElementsAttr):
         props = dict(op.properties)
