@@ -3,7 +3,8 @@
 While a `Journal` is open (`begin()` .. `commit()`/`rollback()`), the mutation helpers
 below record what they do, so `rollback()` leaves the IR exactly as it was: erased ops
 are detached and kept, then re-inserted where they were; operands, use lists (in their
-order), replaced result/argument values and name hints are put back. With no journal
+order), replaced result/argument values (an op retyped in place: `retype_op`), properties
+and name hints are put back (check mode, `solution.CHECK_INCREMENTAL`, verifies it). With no journal
 open they are the plain xDSL calls. The journal also keeps what the pass would
 otherwise walk the module for: walk-order keys of the ops (`walk_order.Order`), the live
 conversions, and the ops a change may have touched (`touched`, `reshaped`).

@@ -151,7 +151,6 @@ def _retype(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[i
     journal.retype_op(op, results, props)
 
 
-
 def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValue]:
     """The results of `src`'s conversions that the slice recomputes, in use-list order."""
     out = []
@@ -207,7 +206,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
             journal.insert_before(clone, op)
             results = clone.results
             for old, r in zip(olds, results):
-                r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's regex, remembered)
+                r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's, remembered)
         for old, r in zip(olds, results):
             new[id(old)] = r
             if cache is not None and (lay := s.layout.get(old, _MISSING)) is not _MISSING:
@@ -289,7 +288,8 @@ def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set
         journal.erase_op(cvt)
     for r in retired:
         if r.first_use is not None:  # (_dying missed a use: the trial is abandoned and undone)
-            raise RuntimeError(f"'{r.op.name}' was retyped in place but its old result is still used")  # type: ignore[attr-defined]
+            name = r.op.name  # type: ignore[attr-defined]
+            raise RuntimeError(f"'{name}' was retyped in place but its old result is still used")
     erase_dead(ordered, retyped)
     if s.reused:  # the chains the copies replaced
         sweep_dead([v.owner for v in s.reused if isinstance(v.owner, Operation)])
