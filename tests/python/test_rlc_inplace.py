@@ -76,7 +76,8 @@ def _links(module: Operation) -> list:
     out = []
     for op in ops:
         values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
-        out.append((op.name, [v.type for v in values], [[(at[id(u.operation)], u.index) for u in v.uses] for v in values]))
+        uses = [[(at[id(u.operation)], u.index) for u in v.uses] for v in values]
+        out.append((op.name, [v.type for v in values], uses))
     return out
 
 
@@ -124,7 +125,8 @@ def test_a_forward_trial_undone_leaves_the_module_as_it_was() -> None:
         op = named[name]
         assert op.parent is not None and encoding(op.results[0].type) == layout, name
     k = named["k"]
-    assert isinstance(k.properties["value"], DenseIntOrFPElementsAttr) and k.properties["value"].type == k.results[0].type
+    value = k.properties["value"]
+    assert isinstance(value, DenseIntOrFPElementsAttr) and value.type == k.results[0].type
     assert named["store1"].parent is not None and named["store1"].operands[1] is named["g"].results[0]
     fig = ledger.update(j.touched)
     assert fig == figures(module)  # (the target goes, %y gets a conversion)
@@ -217,3 +219,24 @@ def test_the_pass_prints_what_cloning_prints(monkeypatch: pytest.MonkeyPatch) ->
     cloned = rlc_output(text)
     monkeypatch.setattr(materialize, "IN_PLACE", True)
     assert rlc_output(text) == cloned
+
+
+def test_check_mode_sees_a_retype_not_undone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check mode compares the module after each rollback with the one at begin(): a retype whose
+    record is lost (results, a constant's value) is found; so is a use list out of step."""
+    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
+    module = _module()
+    k = _named(module)["k"]
+    j = Journal(module)
+    j.begin()
+    journal.retype_op(k, [k.results[0].type], dict(k.properties))  # new values, the same types
+    j._undo.pop()  # pyright: ignore[reportPrivateUsage]  # the record lost
+    with pytest.raises(AssertionError, match="did not restore"):
+        j.rollback()
+    module = _module()
+    j = Journal(module)
+    j.check()
+    g = _named(module)["g"]
+    g.operands[0].first_use = None  # a use list that no longer names its operand
+    with pytest.raises(AssertionError, match="use lists"):
+        j.check()
