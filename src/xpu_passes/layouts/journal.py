@@ -3,7 +3,8 @@
 While a `Journal` is open (`begin()` .. `commit()`/`rollback()`), the mutation helpers
 below record what they do, so `rollback()` leaves the IR exactly as it was: erased ops
 are detached and kept, then re-inserted where they were; operands, use lists (in their
-order), replaced result/argument values and name hints are put back. With no journal
+order), replaced result/argument values (an op retyped in place: `retype_op`), properties
+and name hints are put back (check mode, `solution.CHECK_INCREMENTAL`, verifies it). With no journal
 open they are the plain xDSL calls. The journal also keeps what the pass would
 otherwise walk the module for: walk-order keys of the ops (`walk_order.Order`), the live
 conversions, and the ops a change may have touched (`touched`, `reshaped`).
@@ -55,6 +56,7 @@ class Journal:
         self.maybe_dead: set[Operation] | None = None
         self._lost: set[Operation] = set()  # this session's: lost a use, or inserted
         self._swept = False  # this session swept (maybe_dead is then what it lost since)
+        self._before: list[tuple[Any, ...]] | None = None  # check mode: the module at begin()
 
     # ---------------------------------------------------------------- sessions
 
@@ -63,6 +65,7 @@ class Journal:
         assert _ACTIVE is None, "journal: sessions do not nest"
         _ACTIVE = self
         self.touched, self.reshaped = set(), set()
+        self._before = _fingerprint(self.module) if _checking() else None
         return self
 
     def _close(self) -> None:
@@ -74,6 +77,7 @@ class Journal:
         self._lost, self._swept = set(), False
 
     def commit(self) -> None:
+        self._before = None
         if self._swept:
             self.maybe_dead = self._lost
         elif self.maybe_dead is not None:
@@ -91,13 +95,18 @@ class Journal:
             if op.parent is None:
                 for o in subtree(op):
                     self.order.keys.pop(o, None)
+        before, self._before = self._before, None
         self._close()
+        if before is not None and _fingerprint(self.module) != before:
+            raise AssertionError("journal: a rollback did not restore the module exactly")
 
     def check(self) -> None:
         """Raise if the keys or the conversions kept do not match the module (debug)."""
         self.order.check()
         if self.converts != {o for o in walk_list(self.module) if isinstance(o, ttg.ConvertLayoutOp)}:
             raise AssertionError("journal: the conversions kept are not the module's")
+        if not _linked(self.module):
+            raise AssertionError("journal: an op's operands, results or use lists do not match")
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -132,6 +141,65 @@ class Journal:
         parent = op.parent_op()
         if parent is not None:
             self.reshaped.add(parent)
+
+
+def _checking() -> bool:
+    from xpu_passes.layouts import solution  # (imports this module)
+
+    return solution.CHECK_INCREMENTAL
+
+
+def _uses(v: SSAValue) -> tuple[tuple[int, int], ...]:
+    out, use = [], v.first_use
+    while use is not None:
+        out.append((id(use._operation), use._index))  # pyright: ignore[reportPrivateUsage]
+        use = use._next_use  # pyright: ignore[reportPrivateUsage]
+    return tuple(out)
+
+
+def _values(op: Operation) -> list[SSAValue]:
+    """`op`'s results and its blocks' arguments."""
+    return [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+
+
+def _fingerprint(module: Operation) -> list[tuple[Any, ...]]:
+    """What a rollback must restore, by identity where the pass keys by identity (check mode):
+    each op's place, operands, result and argument objects, their types, names and use lists
+    (in order), properties and attributes."""
+    out = []
+    for op in walk_list(module):
+        vals = _values(op)
+        out.append((id(op), id(op.parent), id(op._next_op), tuple(map(id, op._operands)),  # pyright: ignore
+                    tuple(map(id, vals)), tuple(v.type for v in vals), tuple(v._name for v in vals),  # pyright: ignore
+                    tuple(map(_uses, vals)), id(op.properties), tuple(op.properties.items()),
+                    tuple(op.attributes.items()), op.location))
+    return out
+
+
+def _linked(module: Operation) -> bool:
+    """Every operand is in its value's use list once, each use list names only operands, every
+    result and argument says where it is (check mode)."""
+    refs: dict[int, int] = {}
+    ops = walk_list(module)
+    for op in ops:
+        for i, (v, use) in enumerate(zip(op._operands, op._operand_uses)):  # pyright: ignore[reportPrivateUsage]
+            if use._operation is not op or use._index != i:  # pyright: ignore[reportPrivateUsage]
+                return False
+            refs[id(v)] = refs.get(id(v), 0) + 1
+        for i, r in enumerate(op.results):
+            if r.op is not op or r.index != i:
+                return False
+    for op in ops:
+        for v in _values(op):
+            n, use = 0, v.first_use
+            while use is not None:
+                user = use._operation  # pyright: ignore[reportPrivateUsage]
+                if user._operands[use._index] is not v or user._operand_uses[use._index] is not use:  # pyright: ignore
+                    return False
+                n, use = n + 1, use._next_use  # pyright: ignore[reportPrivateUsage]
+            if n != refs.get(id(v), 0):
+                return False
+    return True
 
 
 def active() -> Journal | None:
@@ -281,6 +349,44 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
     j._undo.append(undo)
 
 
+def set_operands(op: Operation, values: list[SSAValue]) -> None:
+    """`set_operand(op, i, v)` for each `v` of `values` in order (each use put first in its new
+    value's list), recorded once."""
+    j = _ACTIVE
+    uses = op._operand_uses  # pyright: ignore[reportPrivateUsage]
+    olds = op._operands  # pyright: ignore[reportPrivateUsage]
+    prevs: list[Use | None] = []
+    for old, use, value in zip(olds, uses, values):
+        prev, nu = use._prev_use, use._next_use  # pyright: ignore[reportPrivateUsage]
+        prevs.append(prev)
+        if prev is not None:  # (SSAValue.remove_use, inline)
+            prev._next_use = nu  # pyright: ignore[reportPrivateUsage]
+        else:
+            old.first_use = nu
+        if nu is not None:
+            nu._prev_use = prev  # pyright: ignore[reportPrivateUsage]
+        first = value.first_use  # (SSAValue.add_use, inline)
+        use._next_use, use._prev_use = first, None  # pyright: ignore[reportPrivateUsage]
+        if first is not None:
+            first._prev_use = use  # pyright: ignore[reportPrivateUsage]
+        value.first_use = use
+        if j is not None and type(old.owner) is ttg.ConvertLayoutOp:
+            j._lost.add(old.owner)  # type: ignore[arg-type]
+    op._operands = SSAValues(values)  # pyright: ignore[reportPrivateUsage]
+    if j is None:
+        return
+    j.touched.add(op)
+
+    def undo() -> None:
+        for old, use, value, prev in reversed(list(zip(olds, uses, values, prevs))):
+            value.remove_use(use)
+            _insert_use(old, use, prev)
+        op._operands = olds  # pyright: ignore[reportPrivateUsage]
+        j.touched.add(op)
+
+    j._undo.append(undo)
+
+
 def replace_all_uses_with(old: SSAValue, new: SSAValue) -> None:
     """`old.replace_all_uses_with(new)`, recorded (the name hint it may pass on too)."""
     if old is new:
@@ -292,6 +398,28 @@ def replace_all_uses_with(old: SSAValue, new: SSAValue) -> None:
         j = _ACTIVE
         if j is not None:
             j._undo.append(lambda: setattr(new, "name_hint", None))
+
+
+def retype_op(op: Operation, types: list[Attribute], properties: dict[str, Attribute] | None = None) -> None:
+    """Give `op` new result values of `types` (and `properties`, if given), recorded: what a clone of
+    `op` in its place would be (its old results keep their uses: the caller moves them)."""
+    results, props = op.results, op.properties
+    fresh = SSAValues([OpResult(t, op, i) for i, t in enumerate(types)])
+    for old, r in zip(results, fresh):
+        r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (as a clone's, remembered)
+    op.results = fresh
+    if properties is not None:
+        op.properties = properties
+    j = _ACTIVE
+    if j is None:
+        return
+    j.touched.add(op)
+
+    def undo() -> None:
+        op.results, op.properties = results, props
+        j.touched.add(op)
+
+    j._undo.append(undo)
 
 
 def _holder(v: SSAValue) -> Operation | None:

@@ -4,6 +4,11 @@ sweep of conversions left dead.
 Clones recompute the slice's values in their new layouts, loop-carried values are
 retyped in place, boundary values get a conversion right after their definition; every
 change goes through `layouts/journal.py`, so a trial that is not kept is undone.
+
+An op whose original the rewrite would leave unused (every use of every result moved by
+it: most of a forward slice) is not cloned: it is retyped where it is (new result values,
+its operands moved as the clone's would be), which is what the clone right before it
+and the erasure of the original would leave, use lists in the same order.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.frontend.xdsl_compat import new_op
+from xpu_passes.frontend.xdsl_compat import _defaults, new_op  # pyright: ignore[reportPrivateUsage]
 from xpu_passes.layouts import journal, solution
 from xpu_passes.layouts.clone import clone_regions, valid_hint
 from xpu_passes.layouts.journal import Journal
@@ -28,6 +33,11 @@ from xpu_passes.layouts.remat_cache import RematCache
 
 _is_store, _is_atomic, _is_constant = per_class(tt.StoreOp), per_class(ATOMICS), per_class(arith.ConstantOp)
 _is_kept = per_class((tt.StoreOp, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp))  # never swept: effects or regions
+
+_MISSING = object()
+
+# Ops that die retyped in place (off: every slice op cloned; tests and benchmarks compare the two).
+IN_PLACE = True
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -75,7 +85,70 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     return journal.created(c)
 
 
-_MISSING = object()
+_DEFAULT_NAMES: dict[type, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}  # op class -> what new_op fills in
+
+
+def _retypable(op: Operation) -> bool:
+    """Whether a clone of `op` would differ from it in its types (and a constant's value) only:
+    built by new_op, which fills in default properties and attributes `op` may lack."""
+    names = _DEFAULT_NAMES.get(type(op), _MISSING)
+    if names is _MISSING:
+        d = _defaults(type(op))
+        names = _DEFAULT_NAMES[type(op)] = None if d is None else (tuple(n for n, _ in d[0]), tuple(n for n, _ in d[1]))
+    if names is None or op._successors:  # type: ignore[union-attr]  # pyright: ignore[reportPrivateUsage]
+        return False
+    if names[0] or names[1]:  # type: ignore[index]
+        props, attrs = op.properties, op.attributes
+        return all(n in props for n in names[0]) and all(n in attrs for n in names[1])  # type: ignore[index]
+    return True
+
+
+def _dying(s: Slice, ops: list[Operation], slots: set[tuple[int, int]], target: Operation | None) -> set[Operation]:
+    """The ops of `ops` (walk order) each use of whose results the rewrite moves: to a slice op
+    that dies too, a conversion reached forward, a carried value's slot (`slots`: (id(op),
+    operand index)), a scalar's users, or `target` (a backward slice's conversion, replaced).
+    Values the rewrite reads as they are (boundaries, replaced, retyped) keep their op."""
+    kept = {id(v) for v in (*s.boundary, *s.inplace, *s.replace)}
+    for fam, _ in s.families:
+        kept.update(map(id, fam.values))
+    scalars = {id(r) for r in s.scalars}
+    members, dead, gone = s.members, set(), set()  # gone: ids of `dead` (ops hash in Python)
+    if target is not None:
+        gone.add(id(target))
+    for op in reversed(ops):
+        if type(op) is ttg.ConvertLayoutOp or not _retypable(op):  # (a final class)
+            continue
+        for r in op.results:
+            if id(r) in kept:
+                break
+            if id(r) in scalars:
+                continue
+            use = r.first_use
+            while use is not None:
+                user = use._operation  # pyright: ignore[reportPrivateUsage]
+                if not (id(user) in gone or (type(user) is ttg.ConvertLayoutOp and user in members)
+                        or (id(user), use._index) in slots):  # pyright: ignore[reportPrivateUsage]
+                    break
+                use = use._next_use  # pyright: ignore[reportPrivateUsage]
+            if use is not None:
+                break
+        else:
+            dead.add(op)
+            gone.add(id(op))
+    return dead
+
+
+def _retype(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[int, SSAValue]) -> None:
+    """What `_clone` makes, in `op` itself (its old results keep their uses: they move after)."""
+    get = s.layout.get
+    results = [r._type if (lay := get(r, _MISSING)) is _MISSING else retyped(r._type, lay)  # type: ignore[arg-type]
+               for r in op.results]  # pyright: ignore[reportPrivateUsage]  # (values hash in Python: once each)
+    props = None
+    if _is_constant(op) and isinstance(op.value, DenseIntOrFPElementsAttr):
+        props = dict(op.properties)
+        props["value"] = _dense(results[0], op.value.data)
+    journal.set_operands(op, [new.get(id(o), o) for o in operands])  # each use put first, as new_op puts the clone's
+    journal.retype_op(op, results, props)
 
 
 def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValue]:
@@ -90,10 +163,12 @@ def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValu
     return out
 
 
-def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None) -> dict[int, SSAValue]:
+def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None, target: Operation | None = None
+                ) -> tuple[dict[int, SSAValue], set[Operation], list[SSAValue]]:
     """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
-    -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive).
-    `cache` learns the copies made (clones, boundary conversions).
+    -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive),
+    the ops retyped in place and their old results (unused once `target`, a backward slice's
+    conversion, is replaced). `cache` learns the copies made (clones, boundary conversions).
 
     Operands are read before anything is retyped: retyping in place redirects the
     old users to a conversion back, which the clones must not see.
@@ -104,6 +179,8 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: _cvt_users(src, s.layout) for src in s.boundary}
+    dead = _dying(s, ops, {(id(u), i) for u, i, _ in feeds}, target) if IN_PLACE else set()
+    retired: list[SSAValue] = []
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
     for src, layout in s.boundary.items():
@@ -119,10 +196,18 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
         if type(op) is ttg.ConvertLayoutOp:  # a user conversion reached forward: now from the new layout (a final class)
             journal.set_operand(op, 0, new.get(id(ins[0]), ins[0]))
             continue
-        clone = _clone(op, ins, s, new)
-        journal.insert_before(clone, op)
-        for old, r in zip(op.results, clone.results):
-            r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's regex, remembered)
+        olds = op.results
+        if op in dead:
+            _retype(op, ins, s, new)
+            retired += olds
+            results = op.results
+        else:
+            clone = _clone(op, ins, s, new)
+            journal.insert_before(clone, op)
+            results = clone.results
+            for old, r in zip(olds, results):
+                r._name = valid_hint(old._name)  # pyright: ignore[reportPrivateUsage]  # (the setter's, remembered)
+        for old, r in zip(olds, results):
             new[id(old)] = r
             if cache is not None and (lay := s.layout.get(old, _MISSING)) is not _MISSING:
                 cache.put(old, lay, r)  # type: ignore[arg-type]
@@ -131,8 +216,9 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None)
     for r in s.scalars:
         journal.replace_all_uses_with(r, new[id(r)])
     for op in s.sinks:
-        journal.erase_op(op)
-    return new
+        if op not in dead:
+            journal.erase_op(op)
+    return new, dead, retired
 
 
 def _unused(op: Operation) -> bool:
@@ -142,9 +228,12 @@ def _unused(op: Operation) -> bool:
     return True
 
 
-def erase_dead(ops: list[Operation]) -> None:
-    """Erase the ops of a rewritten slice that nothing uses any more (last first)."""
+def erase_dead(ops: list[Operation], retyped: set[Operation] | frozenset[Operation] = frozenset()) -> None:
+    """Erase the ops of a rewritten slice that nothing uses any more (last first; those `retyped`
+    in place are their own clones)."""
     for op in reversed(ops):
+        if op in retyped:
+            continue
         if op.parent is not None and not _is_store(op) and _unused(op):
             journal.erase_op(op)
         elif _is_atomic(op) and op.parent is not None:
@@ -191,12 +280,17 @@ def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set
     """Remove `cvt` by `s` ("backward" or "forward"), then the ops and conversions left dead
     (`new_loads` gets the clones of `loads` the slice recomputes; `cache`: see `materialize`)."""
     src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
-    new = materialize(s, ordered, cache)
-    new_loads.update(new[id(ld.results[0])].owner for ld in s.ops if ld in loads)  # type: ignore[misc]
+    new, retyped, retired = materialize(s, ordered, cache, cvt if how == "backward" else None)
+    new_loads.update(ld if ld in retyped else new[id(ld.results[0])].owner  # type: ignore[misc]
+                     for ld in s.ops if ld in loads)  # (a load retyped in place is its own clone)
     if how == "backward":
         journal.replace_all_uses_with(cvt.result, new[id(src)])
         journal.erase_op(cvt)
-    erase_dead(ordered)
+    for r in retired:
+        if r.first_use is not None:  # (_dying missed a use: the trial is abandoned and undone)
+            name = r.op.name  # type: ignore[attr-defined]
+            raise RuntimeError(f"'{name}' was retyped in place but its old result is still used")
+    erase_dead(ordered, retyped)
     if s.reused:  # the chains the copies replaced
         sweep_dead([v.owner for v in s.reused if isinstance(v.owner, Operation)])
     if how == "forward" and not cvt.result.uses:
