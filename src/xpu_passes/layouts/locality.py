@@ -134,7 +134,15 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
         return blind
     if key is not None:
         return key[0], key[1], VERIFIED
-    if op.successors:
+    general = general_key(op, context)
+    return None if general is None else (*general, _VERIFIED)
+
+
+def general_key(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object]] | None:
+    """All that verifying an op reads, by identity, for an op without successors that is either
+    not last in its block and without regions, or one of _REGION_OPS (not last) or of
+    _REGION_TERMINATORS (last): verify_key_of's general key (its other keys read less)."""
+    if op._successors:  # pyright: ignore[reportPrivateUsage]
         return None
     cls = type(op)
     last = op._next_op is None  # pyright: ignore[reportPrivateUsage]
@@ -149,8 +157,10 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     else:
         mark = None
     # (`_operands`, `_type`, the blocks' links: xDSL's views and properties are Python calls)
-    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(value_type, op._operands), None,  # pyright: ignore
-                             *map(value_type, op.results)]
+    b = op.parent  # op.parent_op(), without its two calls
+    r = b.parent if b is not None else None
+    objects: list[object] = [cls, type(r.parent if r is not None else None), *context, None,
+                             *map(value_type, op._operands), None, *map(value_type, op.results)]  # pyright: ignore
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
@@ -164,9 +174,9 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
             objects += map(value_type, end._operands) if end is not None else ()  # pyright: ignore
     for d in (op.properties, op.attributes):
         objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    return tuple(map(id, objects)), objects, _VERIFIED
+        for item in d.items():
+            objects += item
+    return tuple(map(id, objects)), objects
 
 
 # Keys that leave layouts out (layouts/opaque.py): a layout change of a verified signature is not

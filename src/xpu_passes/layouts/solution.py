@@ -21,11 +21,13 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked, value_type
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.memo import per_class
-from xpu_passes.layouts.locality import Contexts, attached_of, isolated, isolated_module, near, verify_key_of
+from xpu_passes.layouts.locality import (Contexts, attached_of, general_key, isolated, isolated_module, near,
+                                        verify_key_of)
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
@@ -281,10 +283,31 @@ class Ledger:
             self._set(op, old, log=False)
 
 
+# locality.general_key's of ops that passed _errs_alone: all the verifier reads of such an op,
+# and all _op_error does (its types, axis, loop-carried types) unless it is a yield (its parent's
+# results), so an equal key passes too: one lookup where verify_key_of's keys cost more to build
+# (a conversion's twice as much) and _op_error another.
+_PASSED = IdTable(50_000)
+
+
 def _errs_alone(op: Operation, contexts: Contexts) -> bool:
     """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
     An op whose signature the front end (or an earlier check) verified is not verified again."""
-    key = verify_key_of(op, contexts.of(op))
+    context = contexts.of(op)
+    exact = general_key(op, context) if _kind(op) != "yield" else None
+    if exact is not None and exact[0] in _PASSED:
+        if CHECK_INCREMENTAL and _errs_checked(op, context):
+            raise AssertionError(f"{op.name}: a signature that passed fails now")
+        return False
+    if _errs_checked(op, context):
+        return True
+    if exact is not None:
+        _PASSED.put(exact[0], exact[1], True)
+    return False
+
+
+def _errs_checked(op: Operation, context: list[object]) -> bool:
+    key = verify_key_of(op, context)
     try:
         if key is None or key[0] not in key[2]:
             op.verify(verify_nested_ops=False)
