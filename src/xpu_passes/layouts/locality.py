@@ -54,20 +54,25 @@ def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
     return out
 
 
-def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+def near(module: Operation, touched: set[Operation], reshaped: set[Operation],
+         attached: set[Operation] | None = None) -> tuple[set[Operation], set[Operation]]:
     """What a local check must look at again after a change, and the changed ops still in `module`.
 
     An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
     empty and their last ops (terminators, which read their parent in turn), and, for
     IsolatedFromAbove, the operands of every nested op (`isolated`). So: the changed ops,
     the terminators of their regions, the parents of changed terminators, and the ops whose
-    blocks got another last op (`reshaped`)."""
-    dirty = attached_of(module, touched)
-    out = dirty | attached_of(module, reshaped)
+    blocks got another last op (`reshaped`). `attached`: attached_of(module, touched), if at hand."""
+    dirty = attached_of(module, touched) if attached is None else attached
+    out = dirty | attached_of(module, reshaped) if reshaped else set(dirty)
     for c in dirty:
         for r in c.regions:
-            out.update(b.last_op for b in r.blocks if b.last_op is not None)
-        if c.next_op is None and (p := c.parent_op()) is not None:
+            b = r._first_block  # pyright: ignore[reportPrivateUsage]  # (the blocks' links: no Python calls)
+            while b is not None:
+                if b._last_op is not None:  # pyright: ignore[reportPrivateUsage]
+                    out.add(b._last_op)  # pyright: ignore[reportPrivateUsage]
+                b = b._next_block  # pyright: ignore[reportPrivateUsage]
+        if c._next_op is None and (p := c.parent_op()) is not None:  # pyright: ignore[reportPrivateUsage]
             out.add(p)
     return out, dirty
 
@@ -211,20 +216,19 @@ def isolated(dirty: set[Operation]) -> bool:
     """IsolatedFromAbove for every ancestor that has it, once it held before and only the
     `dirty` ops (all whose operands changed, all new ones) may use other values now. Inside
     the innermost such ancestor is inside all of them."""
-    inner: dict[Operation | None, Operation | None] = {}  # parent -> its innermost isolated ancestor-or-self
+    inner: dict[int, Operation | None] = {}  # id(block) -> its innermost isolated ancestor (by id: no Python hash)
     for t in dirty:
         block = t.parent
-        p = t.parent_op()
-        q = inner.get(p, False)
+        q = inner.get(id(block), False)
         if q is False:
-            q = p
+            q = t.parent_op()
             while q is not None and not _is_isolated(q):
                 q = q.parent_op()
-            inner[p] = q
+            inner[id(block)] = q
         if q is None:
             continue
         for v in t._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = v.owner
+            owner = v.op if type(v) is OpResult else v.owner  # (`owner`: a property)
             if owner is block or (_is_op(owner) and owner.parent is block and block is not None):
                 continue  # defined in t's block: inside q (q is t's block's op or above it)
             if not q.is_ancestor(owner) or owner is q:
@@ -237,28 +241,30 @@ def isolated_module(ops: list[Operation]) -> bool:
     module first), in one walk: every operand of an op is defined inside each IsolatedFromAbove
     ancestor of the op (within the module). An ancestor chain is a prefix of the chains of the
     ops below, so being inside the innermost one is enough."""
-    chain: dict[int, tuple[Operation, ...]] = {}  # id(op) -> the isolated ops among it and its ancestors
-    root = ops[0] if ops else None
-    for op in ops:
-        p = op.parent_op() if op is not root else None
-        outer = chain[id(p)] if p is not None else ()
-        chain[id(op)] = (*outer, op) if _is_isolated(op) else outer
+    if not ops:
+        return True
+    root = ops[0]
+    # id(block) -> the isolated ops among its op and that op's ancestors (by id: no Python hash)
+    inside: dict[int, tuple[Operation, ...]] = {}
+    for r in root.regions:
+        for b in r.blocks:
+            inside[id(b)] = (root,) if _is_isolated(root) else ()
+    for op in ops:  # (a walk: an op's block is known before the op's own blocks)
+        if op.regions and op is not root:
+            outer = inside[id(op.parent)]
+            mine = (*outer, op) if _is_isolated(op) else outer
+            for r in op.regions:
+                for b in r.blocks:
+                    inside[id(b)] = mine
+    get = inside.get
     for op in ops:  # a value may be defined after its use in the walk (the verifier does not mind)
-        p = op.parent_op() if op is not root else None
-        outer = chain[id(p)] if p is not None else ()
+        outer = inside[id(op.parent)] if op is not root else ()
         need = len(outer)
-        for v in op.operands if need else ():
-            scope = _scope(v, chain)
+        for v in op._operands if need else ():  # pyright: ignore[reportPrivateUsage]
+            # the isolated ops v is defined inside (strictly: not its defining op; a block
+            # argument is inside its block's op); None: not inside the module, as far as seen
+            scope = get(id(v.op.parent)) if type(v) is OpResult else (
+                get(id(v.owner)) if isinstance(v.owner, Block) else None)
             if scope is None or len(scope) < need or scope[need - 1] is not outer[-1]:
                 return False
     return True
-
-
-def _scope(v: SSAValue, chain: dict[int, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
-    """The isolated ops `v` is defined inside (None: not inside the module, as far as seen)."""
-    owner = v.owner
-    if type(v) is OpResult:
-        p = owner.parent_op()  # type: ignore[union-attr]
-        return None if p is None else chain.get(id(p))  # strictly inside: not the defining op itself
-    p = owner.parent_op() if isinstance(owner, Block) else None
-    return None if p is None else chain.get(id(p))  # a block argument is inside its block's op

@@ -228,6 +228,7 @@ class Ledger:
         self.cost = self.converts = 0
         self.scratch: Counter[int] = Counter()
         self._log: list[tuple[Operation, tuple[int, int] | None]] = []
+        self.attached: set[Operation] = set()
         for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
 
@@ -259,11 +260,15 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
-        inside, parts = attached_of(self.module, ops), self.parts
+        """`attached`: those of `ops` still in the module, kept for the validity check that
+        follows (has_errors' `attached`: the same change)."""
+        inside = self.attached = attached_of(self.module, ops)
+        parts = self.parts
         for op in ops:
-            new = self._part(op) if op in inside else None
-            if new is not None or op in parts:  # (else nothing to set: _set would find no change)
-                self._set(op, new)
+            if _costed(op):  # (only these have parts: an op's class does not change)
+                new = self._part(op) if op in inside else None
+                if new is not None or op in parts:  # (else nothing to set: _set would find no change)
+                    self._set(op, new)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
@@ -323,14 +328,17 @@ def _errs_checked(op: Operation, context: list[object]) -> bool:
 
 
 def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
-               reshaped: set[Operation] | None = None) -> bool:
+               reshaped: set[Operation] | None = None, attached: set[Operation] | None = None) -> bool:
     """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
     added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
     known free of errors before, only what the change can affect is checked (`locality.near`): the
-    checks are local, so the answer is the same, and costs the change, not the module."""
+    checks are local, so the answer is the same, and costs the change, not the module.
+    `attached`: those of `touched` still in `module`, if at hand (Ledger.update's)."""
     if not was_valid:
         return bool(layout_errors(module))
-    near_ops, dirty = near(module, touched, reshaped or set())
+    if CHECK_INCREMENTAL and attached is not None and attached != attached_of(module, touched):
+        raise AssertionError("the ops said attached are not those of the change still in the module")
+    near_ops, dirty = near(module, touched, reshaped or set(), attached)
     contexts = Contexts()
     with isolation_unchecked():
         found = any(_errs_alone(op, contexts) for op in near_ops)

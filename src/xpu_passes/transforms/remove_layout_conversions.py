@@ -189,7 +189,7 @@ class _Work:
             if not self.input_valid():
                 return bool(layout_errors(self.module))
             return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped)
-        return has_errors(self.module, touched, self.valid, reshaped)
+        return has_errors(self.module, touched, self.valid, reshaped, self.ledger.attached if now else None)
 
     def settle(self) -> None:
         """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
