@@ -181,6 +181,7 @@ class _Work:
     input_valid: Callable[[], bool] = lambda: False  # whether the pass's input has none (asked once)
     # While `valid` is None: what changed since the input (journal.Journal's touched, reshaped).
     since: tuple[set[Operation], set[Operation]] = field(default_factory=lambda: (set(), set()))
+    start: Figures = Figures(0, 0, 0)  # the input's figures
 
     def errors(self, now: bool) -> bool:
         """Whether `module` has layout_errors, `now`: with the journal's open change."""
@@ -227,17 +228,19 @@ class RemoveLayoutConversions(XpuPass):
                 slice_cost.forget()
 
     def _apply(self, op: ModuleOp) -> None:
-        start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
         ops = walk_list(op)
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
-        w = self._solve(op, start, True, input_valid, loads)
+        w = self._solve(op, ops, True, input_valid, loads)
+        start = w.start
+        if solution.CHECK_INCREMENTAL and start != figures(op):
+            raise AssertionError(f"RLC: the copy's figures {start}, the input's {figures(op)}")
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first is at the least any can reach (nothing is strictly better).
         if w.anchored:
             floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
-                alt = self._solve(op, start, False, input_valid, loads)
+                alt = self._solve(op, ops, False, input_valid, loads)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
                     raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
                 if alt.figures.better_than(w.figures):
@@ -256,23 +259,25 @@ class RemoveLayoutConversions(XpuPass):
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
-    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool],
+    def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
                loads: set[Operation]) -> _Work:
-        """One whole solution, on a copy of `op` (`loads`: `op`'s _block_loads)."""
+        """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads)."""
         copy = clone.clone(op)
         ops = walk_list(copy)
-        origin = dict(zip(ops, walk_list(op)))
-        anchored, since = 0, (set(), set())
+        origin = dict(zip(ops, op_ops))
+        ledger, j = Ledger(copy, ops), Journal(copy, ops)
+        start, anchored, since = ledger.figures(), 0, (set(), set())  # (start: the input's figures)
         if anchor:  # recorded: what it changed is judged incrementally like any rewrite
-            j = Journal(copy, ops).begin()
+            j.begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
+            ledger.update(j.touched)
+            ledger.commit()
             j.commit()
-            ops = walk_list(copy)
-        ledger = Ledger(copy, ops)
+            if solution.CHECK_INCREMENTAL:
+                j.check()
         loads = {c for c, o in origin.items() if o in loads} if loads else set()
-        j = Journal(copy, ops)
         w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
-                  input_valid=input_valid, since=since)
+                  input_valid=input_valid, since=since, start=start)
         for _ in range(max(1, self.max_backward_remat_iterations)):
             if not self._round(w):
                 break
