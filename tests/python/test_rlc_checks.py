@@ -220,17 +220,18 @@ def test_isolated_module_agrees_with_the_verifier_on_dumps(kernel: str, config: 
 @pytest.mark.parametrize("anchor", [True, False])
 @pytest.mark.triton
 @_needs_corpus
-def test_the_inputs_figures_and_the_shared_journal(anchor: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """_solve's `start` is figures() of the input; after anchoring (which changes a block-pointer
-    dump) the one Journal's order and conversions and the Ledger's figures are the module's."""
+def test_a_solution_reuses_the_inputs_walk(anchor: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """_solve maps the copy's ops to the input's through the input's walk (not walked again):
+    op for op, as a fresh walk would; after anchoring (which changes this block-pointer dump)
+    the Journal and Ledger are the anchored module's."""
     module = parse_module(make_context(), rlc_dump("gemm_add_block_ptr", "8x128x64-w4-s3", 1).read_text()).module
     ops = walk_list(module)
-    want = solution.figures(module)
+    assert solution.figures(module, ops) == solution.figures(module)
     seen: list[rlc._Work] = []
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_round", lambda self, w: seen.append(w) and False)
     w = rlc.RemoveLayoutConversions()._solve(module, ops, anchor, lambda: True, set())
-    assert w.start == want and seen and seen[0] is w
-    assert bool(w.anchored) == anchor  # (the dump anchors: the negative case is a change)
+    assert seen and seen[0] is w and bool(w.anchored) == anchor
+    assert list(w.origin.values()) == walk_list(module) and all(c.name == o.name for c, o in w.origin.items())
     w.journal.check()
     assert w.ledger.figures() == solution.figures(w.module) == w.figures
-    journal.close_active()
+    assert (w.figures != solution.figures(module)) == anchor  # (anchoring moved a conversion)

@@ -93,9 +93,10 @@ def _contribution(op: Operation) -> tuple[int, int]:
 _costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)  # a conversion, scan or reduction
 
 
-def figures(module: Operation) -> Figures:
+def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
+    """`ops`: the module's walk, if at hand."""
     cost = slm = converts = 0
-    for op in walk_list(module):
+    for op in walk_list(module) if ops is None else ops:
         if _costed(op):
             converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
