@@ -199,9 +199,11 @@ def test_the_attached_ops_handed_over_are_the_changes(monkeypatch: pytest.Monkey
 @_needs_corpus
 def test_isolated_module_agrees_with_the_verifier_on_dumps(kernel: str, config: str, position: int) -> None:
     """Valid dumps are isolated; the same dump with one op of the function reading a value
-    defined outside it (a new function's argument) is not, for the verifier too."""
+    defined outside it (a new function's) is not, for the verifier too (isolated_module for the
+    module, isolated for the changed ops)."""
     module = parse_module(make_context(), rlc_dump(kernel, config, position).read_text()).module
     assert locality.isolated_module(walk_list(module))
+    assert locality.isolated(set(walk_list(module)[1:]))  # (per changed op: all of them, nested ones too)
     module.verify()
     f = next(o for o in module.body.block.ops if isinstance(o, tt.FuncOp))
     other = f.clone()
@@ -211,10 +213,11 @@ def test_isolated_module_agrees_with_the_verifier_on_dumps(kernel: str, config: 
     old = user.operands[0]
     user.operands = (outside, *user.operands[1:])
     assert not locality.isolated_module(walk_list(module))
+    assert not locality.isolated({user}) and not locality.isolated(set(walk_list(f)[1:]))
     with pytest.raises(VerifyException):
         module.verify()
     user.operands = (old, *user.operands[1:])
-    assert locality.isolated_module(walk_list(module))
+    assert locality.isolated_module(walk_list(module)) and locality.isolated(set(walk_list(f)[1:]))
 
 
 @pytest.mark.parametrize("anchor", [True, False])

@@ -200,7 +200,7 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
-_is_op = per_class(Operation)  # (an ABC: isinstance is slow)
+_is_block = per_class(Block)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 
 
@@ -217,6 +217,7 @@ def isolated(dirty: set[Operation]) -> bool:
     `dirty` ops (all whose operands changed, all new ones) may use other values now. Inside
     the innermost such ancestor is inside all of them."""
     inner: dict[int, Operation | None] = {}  # id(block) -> its innermost isolated ancestor (by id: no Python hash)
+    inside: set[tuple[int, int]] = set()  # (id(q), id(block)): the block is inside q
     for t in dirty:
         block = t.parent
         q = inner.get(id(block), False)
@@ -228,11 +229,18 @@ def isolated(dirty: set[Operation]) -> bool:
         if q is None:
             continue
         for v in t._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = v.op if type(v) is OpResult else v.owner  # (`owner`: a property)
-            if owner is block or (_is_op(owner) and owner.parent is block and block is not None):
-                continue  # defined in t's block: inside q (q is t's block's op or above it)
-            if not q.is_ancestor(owner) or owner is q:
+            # The block defining v: inside q, v is (a result's op is then strictly inside q).
+            if type(v) is OpResult:
+                where = v.op.parent
+            elif not _is_block(where := v.owner):  # (`owner`: a property) not a block's: by ancestry
+                if not q.is_ancestor(where) or where is q:
+                    return False
+                continue
+            if where is block or (id(q), id(where)) in inside:
+                continue  # (t's block is inside q: q is its op or above it)
+            if where is None or not q.is_ancestor(where):
                 return False
+            inside.add((id(q), id(where)))
     return True
 
 
