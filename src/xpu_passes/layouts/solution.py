@@ -264,12 +264,11 @@ class Ledger:
         """`attached`: those of `ops` still in the module, kept for the validity check that
         follows (has_errors' `attached`: the same change)."""
         inside = self.attached = attached_of(self.module, ops)
-        parts = self.parts
-        for op in ops:
-            if _costed(op):  # (only these have parts: an op's class does not change)
-                new = self._part(op) if op in inside else None
-                if new is not None or op in parts:  # (else nothing to set: _set would find no change)
-                    self._set(op, new)
+        parts, get, part, put = self.parts, self.parts.get, self._part, self._set
+        for op in filter(_costed, ops):  # (only these have parts: an op's class does not change)
+            new = part(op) if op in inside else None
+            if get(op) != new:  # (else _set would find no change)
+                put(op, new)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
