@@ -2,7 +2,8 @@
 
 Helpers of the checks, written so that a check costs the ops it looks at: the enclosing
 layout context remembered per parent op for the duration of one check (`Contexts`), the
-key under which a region-less op's verification is remembered (`verify_key_of`), what a
+key under which a region-less op's verification is remembered (`verify_key_of`) and the
+key of all an op's check reads (`general_key`: solution._PASSED's), what a
 local check must look at again after a change (`near`), and IsolatedFromAbove judged in
 one walk of a module (`isolated_module`) or on the changed ops only (`isolated`).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 
 from xdsl.dialects import scf
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import IsolatedFromAbove
 
 from xpu_passes.dialects import mlir_compat, tt, ttg
