@@ -238,3 +238,94 @@ def test_a_solution_reuses_the_inputs_walk(anchor: bool, monkeypatch: pytest.Mon
     w.journal.check()
     assert w.ledger.figures() == solution.figures(w.module) == w.figures
     assert (w.figures != solution.figures(module)) == anchor  # (anchoring moved a conversion)
+
+
+def _run_rlc(module: Operation) -> tuple[list[tuple[Operation, str]], str]:
+    """RemoveLayoutConversions on `module`: its remarks (op, message) and the module's text."""
+    from xpu_passes.frontend import Spelling, print_module
+    from xpu_passes.transforms import base
+
+    base.REMARKS.enabled = True
+    base.REMARKS.drain()
+    try:
+        rlc.RemoveLayoutConversions().apply(make_context(), module)
+        remarks = [(r.op, r.message) for r in base.REMARKS.drain()]
+    finally:
+        base.REMARKS.enabled = False
+    return remarks, print_module(module, Spelling.choose("triton-3.3"))
+
+
+IDLE = """
+#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [2], order = [0]}>
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [16], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @f(%p: tensor<64x!tt.ptr<f32>, #a>, %x: tensor<64xf32, #a>, %y: tensor<64xf32, #b>) {
+    %s = arith.addf %x, %x : tensor<64xf32, #a>
+    tt.store %p, %s : tensor<64x!tt.ptr<f32>, #a>
+    tt.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("valid", [True, False])
+def test_a_module_without_conversions_or_block_pointers_is_left_as_solving_leaves_it(
+        valid: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No conversion and no block pointer: the pass is not solved (the input is kept, its ops
+    themselves) and says what solving says: nothing, or that the input is invalid."""
+    def module() -> tuple[Operation, Operation]:
+        m = parse_module(make_context(), IDLE).module
+        add = next(o for o in m.walk() if o.name == "arith.addf")
+        if not valid:  # the sum stored in #b: triton rejects the store (operands in two layouts)
+            from xdsl.rewriter import Rewriter
+
+            y = m.body.block.first_op.body.block.args[2]
+            Rewriter.replace_value_with_new_type(add.results[0], y.type)
+        return m, add
+
+    m, add = module()
+    solved = []
+    real = rlc.RemoveLayoutConversions._solve
+    monkeypatch.setattr(rlc.RemoveLayoutConversions, "_solve", lambda *a: solved.append(1) or real(*a))
+    remarks, text = _run_rlc(m)
+    assert not solved and next(o for o in m.walk() if o.name == "arith.addf") is add
+    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)  # check mode solves and compares
+    m2, _ = module()
+    remarks2, text2 = _run_rlc(m2)
+    assert solved and text2 == text
+    assert [(o.name, why) for o, why in remarks] == [(o.name, why) for o, why in remarks2]
+    assert bool(remarks) == (not valid) and all(o in list(m.walk()) for o, _ in remarks)
+
+
+@pytest.mark.parametrize("what", ["conversion", "block pointer"])
+def test_a_module_with_a_conversion_or_a_block_pointer_is_solved(what: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative case: one conversion, or one block pointer (anchoring may retype it), and the pass solves."""
+    text = IDLE.replace("tt.store %p, %s", "%c = ttg.convert_layout %s : tensor<64xf32, #a> -> tensor<64xf32, #b>\n"
+                        "    tt.store %p, %s") if what == "conversion" else IDLE.replace(
+        "    tt.return", "    %b = tt.make_tensor_ptr %p0, [%i64, %i64], [%i64, %i64], [%i32, %i32] {order = array<i32: 1, 0>}"
+        " : <tensor<8x8xf32, #c>>\n    tt.return").replace(
+        "%y: tensor<64xf32, #b>) {", "%y: tensor<64xf32, #b>, %p0: !tt.ptr<f32>, %i64: i64, %i32: i32) {").replace(
+        "module", "#c = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], "
+        "order = [1, 0]}>\nmodule", 1)
+    m = parse_module(make_context(), text).module
+    solved = []
+    real = rlc.RemoveLayoutConversions._solve
+    monkeypatch.setattr(rlc.RemoveLayoutConversions, "_solve", lambda *a: solved.append(1) or real(*a))
+    _run_rlc(m)
+    assert solved
+
+
+@pytest.mark.triton
+@_needs_corpus
+def test_the_idle_dumps_of_the_corpus_come_out_as_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sparsemax_fwd's second and third RLC inputs have nothing to rewrite: the same text and
+    remarks unsolved as solved (check mode), and its first input is solved."""
+    for position in (1, 2):
+        text = rlc_dump("sparsemax_fwd", "256-w4-s1", position).read_text()
+        assert "ttg.convert_layout" not in text and "tt.make_tensor_ptr" not in text
+        fast = _run_rlc(parse_module(make_context(), text).module)
+        with monkeypatch.context() as m:
+            m.setattr(solution, "CHECK_INCREMENTAL", True)
+            full = _run_rlc(parse_module(make_context(), text).module)
+        assert fast[1] == full[1] and fast[0] == full[0] == []
+    assert "ttg.convert_layout" in rlc_dump("sparsemax_fwd", "256-w4-s1", 0).read_text()

@@ -41,6 +41,7 @@ from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.layouts import candidates, clone, costs, journal, materialize, propagation, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
@@ -118,6 +119,10 @@ def anchor_block_pointers(module: ModuleOp) -> int:
                     journal.erase_op(cvt)
         changed += 1
     return changed
+
+
+# What the pass rewrites, directly (conversions) or by anchoring (block pointers).
+_rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -229,6 +234,12 @@ class RemoveLayoutConversions(XpuPass):
     def _apply(self, op: ModuleOp) -> None:
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
         ops = walk_list(op)
+        idle = not any(map(_rewritable, ops))  # nothing any step rewrites: the copy would be the input
+        if idle and not solution.CHECK_INCREMENTAL:  # (check mode solves, and checks the copy is the input)
+            for bad, why in layout_errors(op):  # what the solution would say of its copy
+                self.remark(bad, f"input kept: the rewrite would leave invalid IR ({why})")
+                return
+            return
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         start = figures(op, ops)
         w = self._solve(op, ops, True, input_valid, loads)
@@ -253,6 +264,8 @@ class RemoveLayoutConversions(XpuPass):
         if w.figures.worse_than(start):
             self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
             return
+        if idle and [(o.name, o.result_types) for o in walk_list(w.module)] != [(o.name, o.result_types) for o in ops]:
+            raise AssertionError("RLC: a module without conversions or block pointers was rewritten")
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         _adopt(op, w.module)
 
