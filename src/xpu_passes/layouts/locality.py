@@ -2,7 +2,8 @@
 
 Helpers of the checks, written so that a check costs the ops it looks at: the enclosing
 layout context remembered per parent op for the duration of one check (`Contexts`), the
-key under which a region-less op's verification is remembered (`verify_key_of`), what a
+key under which a region-less op's verification is remembered (`verify_key_of`) and the
+key of all an op's check reads (`general_key`: solution._PASSED's), what a
 local check must look at again after a change (`near`), and IsolatedFromAbove judged in
 one walk of a module (`isolated_module`) or on the changed ops only (`isolated`).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 
 from xdsl.dialects import scf
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import IsolatedFromAbove
 
 from xpu_passes.dialects import mlir_compat, tt, ttg
@@ -54,20 +55,25 @@ def attached_of(module: Operation, ops: set[Operation]) -> set[Operation]:
     return out
 
 
-def near(module: Operation, touched: set[Operation], reshaped: set[Operation]) -> tuple[set[Operation], set[Operation]]:
+def near(module: Operation, touched: set[Operation], reshaped: set[Operation],
+         attached: set[Operation] | None = None) -> tuple[set[Operation], set[Operation]]:
     """What a local check must look at again after a change, and the changed ops still in `module`.
 
     An op's verifier (and `_op_error`) reads the op, its blocks' arguments, whether they are
     empty and their last ops (terminators, which read their parent in turn), and, for
     IsolatedFromAbove, the operands of every nested op (`isolated`). So: the changed ops,
     the terminators of their regions, the parents of changed terminators, and the ops whose
-    blocks got another last op (`reshaped`)."""
-    dirty = attached_of(module, touched)
-    out = dirty | attached_of(module, reshaped)
+    blocks got another last op (`reshaped`). `attached`: attached_of(module, touched), if at hand."""
+    dirty = attached_of(module, touched) if attached is None else attached
+    out = dirty | attached_of(module, reshaped) if reshaped else set(dirty)
     for c in dirty:
         for r in c.regions:
-            out.update(b.last_op for b in r.blocks if b.last_op is not None)
-        if c.next_op is None and (p := c.parent_op()) is not None:
+            b = r._first_block  # pyright: ignore[reportPrivateUsage]  # (the blocks' links: no Python calls)
+            while b is not None:
+                if b._last_op is not None:  # pyright: ignore[reportPrivateUsage]
+                    out.add(b._last_op)  # pyright: ignore[reportPrivateUsage]
+                b = b._next_block  # pyright: ignore[reportPrivateUsage]
+        if c._next_op is None and (p := c.parent_op()) is not None:  # pyright: ignore[reportPrivateUsage]
             out.add(p)
     return out, dirty
 
@@ -134,7 +140,15 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
         return blind
     if key is not None:
         return key[0], key[1], VERIFIED
-    if op.successors:
+    general = general_key(op, context)
+    return None if general is None else (*general, _VERIFIED)
+
+
+def general_key(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object]] | None:
+    """All that verifying an op reads, by identity, for an op without successors that is either
+    not last in its block and without regions, or one of _REGION_OPS (not last) or of
+    _REGION_TERMINATORS (last): verify_key_of's general key (its other keys read less)."""
+    if op._successors:  # pyright: ignore[reportPrivateUsage]
         return None
     cls = type(op)
     last = op._next_op is None  # pyright: ignore[reportPrivateUsage]
@@ -149,8 +163,10 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
     else:
         mark = None
     # (`_operands`, `_type`, the blocks' links: xDSL's views and properties are Python calls)
-    objects: list[object] = [cls, type(op.parent_op()), *context, None, *map(value_type, op._operands), None,  # pyright: ignore
-                             *map(value_type, op.results)]
+    b = op.parent  # op.parent_op(), without its two calls
+    r = b.parent if b is not None else None
+    objects: list[object] = [cls, type(r.parent if r is not None else None), *context, None,
+                             *map(value_type, op._operands), None, *map(value_type, op.results)]  # pyright: ignore
     if mark is not None:
         objects.append(mark)
     for r in op.regions:
@@ -164,9 +180,9 @@ def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...]
             objects += map(value_type, end._operands) if end is not None else ()  # pyright: ignore
     for d in (op.properties, op.attributes):
         objects.append(None)
-        for name, value in d.items():
-            objects += (name, value)
-    return tuple(map(id, objects)), objects, _VERIFIED
+        for item in d.items():
+            objects += item
+    return tuple(map(id, objects)), objects
 
 
 # Keys that leave layouts out (layouts/opaque.py): a layout change of a verified signature is not
@@ -185,7 +201,7 @@ def _blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...]
     return None if key is None else (*key, _OPAQUE)
 
 
-_is_op = per_class(Operation)  # (an ABC: isinstance is slow)
+_is_block = per_class(Block)
 _ISOLATED: dict[type, bool] = {}  # op class -> has IsolatedFromAbove (has_trait per call is slow)
 
 
@@ -201,24 +217,31 @@ def isolated(dirty: set[Operation]) -> bool:
     """IsolatedFromAbove for every ancestor that has it, once it held before and only the
     `dirty` ops (all whose operands changed, all new ones) may use other values now. Inside
     the innermost such ancestor is inside all of them."""
-    inner: dict[Operation | None, Operation | None] = {}  # parent -> its innermost isolated ancestor-or-self
+    inner: dict[int, Operation | None] = {}  # id(block) -> its innermost isolated ancestor (by id: no Python hash)
+    inside: set[tuple[int, int]] = set()  # (id(q), id(block)): the block is inside q
     for t in dirty:
         block = t.parent
-        p = t.parent_op()
-        q = inner.get(p, False)
+        q = inner.get(id(block), False)
         if q is False:
-            q = p
+            q = t.parent_op()
             while q is not None and not _is_isolated(q):
                 q = q.parent_op()
-            inner[p] = q
+            inner[id(block)] = q
         if q is None:
             continue
         for v in t._operands:  # pyright: ignore[reportPrivateUsage]
-            owner = v.owner
-            if owner is block or (_is_op(owner) and owner.parent is block and block is not None):
-                continue  # defined in t's block: inside q (q is t's block's op or above it)
-            if not q.is_ancestor(owner) or owner is q:
+            # The block defining v: inside q, v is (a result's op is then strictly inside q).
+            if type(v) is OpResult:
+                where = v.op.parent
+            elif not _is_block(where := v.owner):  # (`owner`: a property) not a block's: by ancestry
+                if not q.is_ancestor(where) or where is q:
+                    return False
+                continue
+            if where is block or (id(q), id(where)) in inside:
+                continue  # (t's block is inside q: q is its op or above it)
+            if where is None or not q.is_ancestor(where):
                 return False
+            inside.add((id(q), id(where)))
     return True
 
 
@@ -227,28 +250,30 @@ def isolated_module(ops: list[Operation]) -> bool:
     module first), in one walk: every operand of an op is defined inside each IsolatedFromAbove
     ancestor of the op (within the module). An ancestor chain is a prefix of the chains of the
     ops below, so being inside the innermost one is enough."""
-    chain: dict[int, tuple[Operation, ...]] = {}  # id(op) -> the isolated ops among it and its ancestors
-    root = ops[0] if ops else None
-    for op in ops:
-        p = op.parent_op() if op is not root else None
-        outer = chain[id(p)] if p is not None else ()
-        chain[id(op)] = (*outer, op) if _is_isolated(op) else outer
+    if not ops:
+        return True
+    root = ops[0]
+    # id(block) -> the isolated ops among its op and that op's ancestors (by id: no Python hash)
+    inside: dict[int, tuple[Operation, ...]] = {}
+    for r in root.regions:
+        for b in r.blocks:
+            inside[id(b)] = (root,) if _is_isolated(root) else ()
+    for op in ops:  # (a walk: an op's block is known before the op's own blocks)
+        if op.regions and op is not root:
+            outer = inside[id(op.parent)]
+            mine = (*outer, op) if _is_isolated(op) else outer
+            for r in op.regions:
+                for b in r.blocks:
+                    inside[id(b)] = mine
+    get = inside.get
     for op in ops:  # a value may be defined after its use in the walk (the verifier does not mind)
-        p = op.parent_op() if op is not root else None
-        outer = chain[id(p)] if p is not None else ()
+        outer = inside[id(op.parent)] if op is not root else ()
         need = len(outer)
-        for v in op.operands if need else ():
-            scope = _scope(v, chain)
+        for v in op._operands if need else ():  # pyright: ignore[reportPrivateUsage]
+            # the isolated ops v is defined inside (strictly: not its defining op; a block
+            # argument is inside its block's op); None: not inside the module, as far as seen
+            scope = get(id(v.op.parent)) if type(v) is OpResult else (
+                get(id(v.owner)) if isinstance(v.owner, Block) else None)
             if scope is None or len(scope) < need or scope[need - 1] is not outer[-1]:
                 return False
     return True
-
-
-def _scope(v: SSAValue, chain: dict[int, tuple[Operation, ...]]) -> tuple[Operation, ...] | None:
-    """The isolated ops `v` is defined inside (None: not inside the module, as far as seen)."""
-    owner = v.owner
-    if type(v) is OpResult:
-        p = owner.parent_op()  # type: ignore[union-attr]
-        return None if p is None else chain.get(id(p))  # strictly inside: not the defining op itself
-    p = owner.parent_op() if isinstance(owner, Block) else None
-    return None if p is None else chain.get(id(p))  # a block argument is inside its block's op

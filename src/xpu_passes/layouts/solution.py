@@ -21,11 +21,13 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import tt, ttg
+from xpu_passes.frontend.idkeys import IdTable
 from xpu_passes.frontend.xdsl_compat import isolation_unchecked, value_type
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.journal import walk_list
 from xpu_passes.layouts.memo import per_class
-from xpu_passes.layouts.locality import Contexts, attached_of, isolated, isolated_module, near, verify_key_of
+from xpu_passes.layouts.locality import (Contexts, attached_of, general_key, isolated, isolated_module, near,
+                                        verify_key_of)
 from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.layouts.remat import pointer_to_dot
 from xpu_passes.layouts.costs import LOOP_WEIGHT, conversion_cost, loop_depth
@@ -91,9 +93,10 @@ def _contribution(op: Operation) -> tuple[int, int]:
 _costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)  # a conversion, scan or reduction
 
 
-def figures(module: Operation) -> Figures:
+def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
+    """`ops`: the module's walk, if at hand."""
     cost = slm = converts = 0
-    for op in walk_list(module):
+    for op in walk_list(module) if ops is None else ops:
         if _costed(op):
             converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
@@ -226,6 +229,7 @@ class Ledger:
         self.cost = self.converts = 0
         self.scratch: Counter[int] = Counter()
         self._log: list[tuple[Operation, tuple[int, int] | None]] = []
+        self.attached: set[Operation] = set()
         for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
 
@@ -257,11 +261,14 @@ class Ledger:
             self.parts[op] = new
 
     def update(self, ops: set[Operation]) -> Figures:
-        inside, parts = attached_of(self.module, ops), self.parts
-        for op in ops:
-            new = self._part(op) if op in inside else None
-            if new is not None or op in parts:  # (else nothing to set: _set would find no change)
-                self._set(op, new)
+        """`attached`: those of `ops` still in the module, kept for the validity check that
+        follows (has_errors' `attached`: the same change)."""
+        inside = self.attached = attached_of(self.module, ops)
+        parts, get, part, put = self.parts, self.parts.get, self._part, self._set
+        for op in filter(_costed, ops):  # (only these have parts: an op's class does not change)
+            new = part(op) if op in inside else None
+            if get(op) != new:  # (else _set would find no change)
+                put(op, new)
         fig = self.figures()
         if CHECK_INCREMENTAL:
             _CONTRIBUTION.clear()
@@ -281,10 +288,31 @@ class Ledger:
             self._set(op, old, log=False)
 
 
+# locality.general_key's of ops that passed _errs_alone: all the verifier reads of such an op,
+# and all _op_error does (its types, axis, loop-carried types) unless it is a yield (its parent's
+# results), so an equal key passes too: one lookup where verify_key_of's keys cost more to build
+# (a conversion's twice as much) and _op_error another.
+_PASSED = IdTable(50_000)
+
+
 def _errs_alone(op: Operation, contexts: Contexts) -> bool:
     """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
     An op whose signature the front end (or an earlier check) verified is not verified again."""
-    key = verify_key_of(op, contexts.of(op))
+    context = contexts.of(op)
+    exact = general_key(op, context) if _kind(op) != "yield" else None
+    if exact is not None and exact[0] in _PASSED:
+        if CHECK_INCREMENTAL and _errs_checked(op, context):
+            raise AssertionError(f"{op.name}: a signature that passed fails now")
+        return False
+    if _errs_checked(op, context):
+        return True
+    if exact is not None:
+        _PASSED.put(exact[0], exact[1], True)
+    return False
+
+
+def _errs_checked(op: Operation, context: list[object]) -> bool:
+    key = verify_key_of(op, context)
     try:
         if key is None or key[0] not in key[2]:
             op.verify(verify_nested_ops=False)
@@ -300,14 +328,17 @@ def _errs_alone(op: Operation, contexts: Contexts) -> bool:
 
 
 def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
-               reshaped: set[Operation] | None = None) -> bool:
+               reshaped: set[Operation] | None = None, attached: set[Operation] | None = None) -> bool:
     """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
     added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
     known free of errors before, only what the change can affect is checked (`locality.near`): the
-    checks are local, so the answer is the same, and costs the change, not the module."""
+    checks are local, so the answer is the same, and costs the change, not the module.
+    `attached`: those of `touched` still in `module`, if at hand (Ledger.update's)."""
     if not was_valid:
         return bool(layout_errors(module))
-    near_ops, dirty = near(module, touched, reshaped or set())
+    if CHECK_INCREMENTAL and attached is not None and attached != attached_of(module, touched):
+        raise AssertionError("the ops said attached are not those of the change still in the module")
+    near_ops, dirty = near(module, touched, reshaped or set(), attached)
     contexts = Contexts()
     with isolation_unchecked():
         found = any(_errs_alone(op, contexts) for op in near_ops)

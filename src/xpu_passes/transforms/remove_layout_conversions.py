@@ -41,6 +41,7 @@ from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
 from xpu_passes.layouts import candidates, clone, costs, journal, materialize, propagation, remat, slice_cost, solution
 from xpu_passes.layouts.journal import Journal, walk_list
+from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
@@ -96,7 +97,7 @@ def anchor_block_pointers(module: ModuleOp) -> int:
     pointer takes the layout its users want and the conversions become no-ops.
     """
     changed = 0
-    for root in [o for o in walk_list(module) if isinstance(o, tt.MakeTensorPtrOp)]:
+    for root in [o for o in walk_list(module) if type(o) is tt.MakeTensorPtrOp]:
         fam = collect_family(root)
         wanted = {_wanted_layout(a) for a in fam.accesses} - {None}
         block = root.result.type.pointee  # type: ignore[union-attr]
@@ -118,6 +119,10 @@ def anchor_block_pointers(module: ModuleOp) -> int:
                     journal.erase_op(cvt)
         changed += 1
     return changed
+
+
+# What the pass rewrites, directly (conversions) or by anchoring (block pointers).
+_rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 
 
 def _module_int(module: ModuleOp, key: str, default: int) -> int:
@@ -193,7 +198,7 @@ class _Work:
             if not self.input_valid():
                 return bool(layout_errors(self.module))
             return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped)
-        return has_errors(self.module, touched, self.valid, reshaped)
+        return has_errors(self.module, touched, self.valid, reshaped, self.ledger.attached if now else None)
 
     def settle(self) -> None:
         """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
@@ -231,17 +236,23 @@ class RemoveLayoutConversions(XpuPass):
                 slice_cost.forget()
 
     def _apply(self, op: ModuleOp) -> None:
-        start = figures(op)
         input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
         ops = walk_list(op)
+        idle = not any(map(_rewritable, ops))  # nothing any step rewrites: the copy would be the input
+        if idle and not solution.CHECK_INCREMENTAL:  # (check mode solves, and checks the copy is the input)
+            for bad, why in layout_errors(op):  # what the solution would say of its copy
+                self.remark(bad, f"input kept: the rewrite would leave invalid IR ({why})")
+                return
+            return
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
-        w = self._solve(op, start, True, input_valid, loads)
+        start = figures(op, ops)
+        w = self._solve(op, ops, True, input_valid, loads)
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first is at the least any can reach (nothing is strictly better).
         if w.anchored:
             floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
-                alt = self._solve(op, start, False, input_valid, loads)
+                alt = self._solve(op, ops, False, input_valid, loads)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
                     raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
                 if alt.figures.better_than(w.figures):
@@ -262,6 +273,8 @@ class RemoveLayoutConversions(XpuPass):
             self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
             self.said(UNCHANGED)
             return
+        if idle and [(o.name, o.result_types) for o in walk_list(w.module)] != [(o.name, o.result_types) for o in ops]:
+            raise AssertionError("RLC: a module without conversions or block pointers was rewritten")
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         fixpoint = self._fixpoint(w, ops)
         _adopt(op, w.module)
@@ -277,18 +290,18 @@ class RemoveLayoutConversions(XpuPass):
             return False
         return _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
-    def _solve(self, op: ModuleOp, start: Figures, anchor: bool, input_valid: Callable[[], bool],
+    def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
                loads: set[Operation]) -> _Work:
-        """One whole solution, on a copy of `op` (`loads`: `op`'s _block_loads)."""
+        """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads)."""
         copy = clone.clone(op)
         ops = walk_list(copy)
-        origin = dict(zip(ops, walk_list(op)))
+        origin = dict(zip(ops, op_ops))
         anchored, since = 0, (set(), set())
         if anchor:  # recorded: what it changed is judged incrementally like any rewrite
             j = Journal(copy, ops).begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
             j.commit()
-            ops = walk_list(copy)
+            ops = walk_list(copy)  # (a fresh look at what anchoring left, whatever it did)
         ledger = Ledger(copy, ops)
         loads = {c for c, o in origin.items() if o in loads} if loads else set()
         j = Journal(copy, ops)
