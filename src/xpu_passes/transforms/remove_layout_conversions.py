@@ -11,16 +11,16 @@ elements than threads); forward propagation lets the users take X (the same ops,
 stores and atomics, which Intel runs in blocked or DPAS layouts). Values that
 cannot be recomputed get a conversion right after their definition (hoisted out
 of loops). A value already recomputed in the layout a slice needs is read from that
-copy where it dominates the use (`layouts/remat_cache.py`, native's remat mapping). A rewrite is estimated on its slice (`layouts/candidates.py`), then
-tried in place (undone by `layouts/journal.py` when not kept) and kept only when the
-whole module gets cheaper by `layouts/solution.py`'s figures (every conversion, scan
-and reduction costed with the layout algebra, loop-weighted; never more SLM; updated
-from the ops the trial touched) and stays valid IR (checked on those ops); a backward
-trial that `slice_cost.floor` bounds as no cheaper (from what surely survives it) is not
-made. A second solution without anchoring is weighed unless the first reached
-`costs.least_result`, which no result beats. A final
-safety net keeps the input when the result has more conversions or SLM than it.
-Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4).
+copy where it dominates the use (`layouts/remat_cache.py`, native's remat mapping). A
+rewrite is estimated on its slice (`layouts/candidates.py`), then tried in place (undone by
+`layouts/journal.py` when not kept) and kept only when the whole module gets cheaper by
+`layouts/solution.py`'s figures (every conversion, scan and reduction costed with the layout
+algebra, loop-weighted; never more SLM; updated from the ops the trial touched) and stays
+valid IR (checked on those ops); a backward trial that `slice_cost.floor` bounds as no
+cheaper is not made. A second solution without anchoring is weighed unless the first reached
+`costs.least_result`. A safety net keeps the input when the result has more conversions or
+SLM. Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4). A run says
+when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip skips a repeat).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import InsertPoint
 
@@ -45,9 +45,9 @@ from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
-from xpu_passes.layouts.propagation import encoding, numel, retype_family, with_encoding
+from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
-from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import FIXPOINT, REMARKS, UNCHANGED, XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
 
@@ -125,21 +125,11 @@ def anchor_block_pointers(module: ModuleOp) -> int:
 _rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 
 
-def _module_int(module: ModuleOp, key: str, default: int) -> int:
-    v = module.attributes.get(key)
-    return v.value.data if isinstance(v, IntegerAttr) else default
-
-
 def _block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
     and loads of fewer elements than the CTA has threads (cache hits)."""
-    threads = _module_int(module, "ttg.num-warps", 4) * _module_int(module, "ttg.threads-per-warp", 16)
     ai: list[AxisInfoAnalysis] = []  # built for the first load that needs it (most modules have none)
-
-    def cheap(ld: tt.LoadOp) -> bool:
-        ptr = ld.operands[0]
-        return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
 
     def tile(ld: tt.LoadOp) -> bool:
         if not isinstance(ld.result.type, TensorType) or len(ld.result.type.get_shape()) < 2:
@@ -151,7 +141,7 @@ def _block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Op
     return {
         ld for ld in (walk_list(module) if ops is None else ops)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
-        and (BLOCK_IO in ld.attributes or cheap(ld) or tile(ld))
+        and (BLOCK_IO in ld.attributes or remat.cheap_load(ld) or tile(ld))
     }  # fmt: skip
 
 
@@ -240,9 +230,7 @@ class RemoveLayoutConversions(XpuPass):
         ops = walk_list(op)
         idle = not any(map(_rewritable, ops))  # nothing any step rewrites: the copy would be the input
         if idle and not solution.CHECK_INCREMENTAL:  # (check mode solves, and checks the copy is the input)
-            for bad, why in layout_errors(op):  # what the solution would say of its copy
-                self.remark(bad, f"input kept: the rewrite would leave invalid IR ({why})")
-                return
+            self._unchanged(op)
             return
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         start = figures(op, ops)
@@ -260,8 +248,10 @@ class RemoveLayoutConversions(XpuPass):
         for cvt, why in w.kept.items():
             if cvt.parent is not None and cvt.result.uses:
                 self.remark(w.origin.get(cvt, cvt), f"kept: {why}")
+        if idle and [(o.name, o.result_types) for o in walk_list(w.module)] != [(o.name, o.result_types) for o in ops]:
+            raise AssertionError("RLC: a module without conversions or block pointers was rewritten")
         if not w.changed:  # the copy is the input
-            self.said(UNCHANGED)
+            self._unchanged(op)
             return
         if w.valid is None:
             w.valid = not w.errors(now=False)
@@ -273,13 +263,19 @@ class RemoveLayoutConversions(XpuPass):
             self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
             self.said(UNCHANGED)
             return
-        if idle and [(o.name, o.result_types) for o in walk_list(w.module)] != [(o.name, o.result_types) for o in ops]:
-            raise AssertionError("RLC: a module without conversions or block pointers was rewritten")
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         fixpoint = self._fixpoint(w, ops)
         _adopt(op, w.module)
         if fixpoint:
             self.said(FIXPOINT)
+
+    def _unchanged(self, op: ModuleOp) -> None:
+        """The input is kept as it is; with remarks on, what a solution would say of an invalid input."""
+        if REMARKS.enabled:
+            for bad, why in layout_errors(op):
+                self.remark(bad, f"input kept: the rewrite would leave invalid IR ({why})")
+                break
+        self.said(UNCHANGED)
 
     @staticmethod
     def _fixpoint(w: _Work, ops: list[Operation]) -> bool:
