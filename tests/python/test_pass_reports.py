@@ -200,3 +200,12 @@ def test_the_xpu_pipeline_skips_the_run_after_a_fixpoint(monkeypatch: pytest.Mon
     ours, times = compile_timed("xpu", kernel, monkeypatch)
     assert ours == every
     assert times["repeats_skipped"] == 2 and times[f"runs:{RLC}"] == times_every[f"runs:{RLC}"] - 2 == 1
+
+
+def test_rlc_says_unchanged_on_a_module_it_does_not_solve() -> None:
+    """No conversion and no block pointer: nothing to solve; the module is as it was given."""
+    text = "\n".join(line for line in TTGIR.splitlines() if "ttg.convert_layout" not in line)
+    ctx, m = _module(text)
+    before = roundtrip.content(m)
+    assert _run(RemoveLayoutConversions(), ctx, m) == UNCHANGED
+    assert roundtrip.content(m) == before
