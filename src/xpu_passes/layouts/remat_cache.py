@@ -59,7 +59,7 @@ class RematCache:
         if not entries:
             return None
         for old, lay, copy in entries:
-            if old is root and same(lay, layout) and self._live(copy, layout) and self._dominates(copy.op, user):
+            if old is root and (lay is layout or same(lay, layout)) and self._live(copy, layout) and self._dominates(copy.op, user):
                 self.hits += 1
                 return copy
         return None
