@@ -347,11 +347,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
 
 
 def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    src, res = cvt._operands[0]._type, cvt.results[0]._type  # pyright: ignore  # (xDSL's accessors are slow)
     threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
-    return numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type)
+    return numel(src) >= threads and _replicas(src) > _replicas(res)
 
 
 def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
     """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
     still come from the walk: only `forward` itself gives it)."""
-    return encoding(cvt.src.type) is None or _more_replicas(cvt)
+    return encoding(cvt._operands[0]._type) is None or _more_replicas(cvt)  # pyright: ignore[reportPrivateUsage]

@@ -54,7 +54,8 @@ class RematCache:
 
     def lookup(self, v: SSAValue, layout: Attribute, user: Operation) -> SSAValue | None:
         """A live copy of `v` in `layout` that properly dominates `user`, if any."""
-        root = self.root(v)
+        got = self._root.get(id(v))  # (`root`, inline: asked for every value a slice reaches)
+        root = got[1] if got is not None and got[0] is v else v
         entries = self._copies.get(id(root))
         if not entries:
             return None
