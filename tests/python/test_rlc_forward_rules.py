@@ -1,22 +1,25 @@
-"""Forward slices walked with `remat.forward`'s shortcuts are the ones walked without them.
+"""Slice collection's shortcuts answer as the full computation (forward walks, slice estimates).
 
 The shortcuts: an elementwise user's rule (`forward_rules.keep_layout`) is not called, its
 answer is the operand's layout; a reduction's result layout is one object per (axis, layout
 object) (`forward_rules.sliced`). On a corpus dump with reductions and reshapes (sparsemax's
 bitonic network), every conversion's forward slice is compared with the one walked with
-both shortcuts off; the memo must not answer for another layout object.
+both shortcuts off; the memo must not answer for another layout object. A slice's scans and
+reductions (`slice_cost.scratch_ops`, read by `estimate` and `candidates.least`) are found by
+class first: estimates are compared with those made testing every op.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from xdsl.ir import OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from xpu_passes import oracle
 from xpu_passes.dialects import make_context, ttg
 from xpu_passes.frontend import parse_module
-from xpu_passes.layouts import forward_rules, remat
+from xpu_passes.dialects import tt
+from xpu_passes.layouts import candidates, forward_rules, remat, slice_cost
 from xpu_passes.layouts.propagation import slice_layout
 
 from support import RLC_STEP, step_dump
@@ -27,7 +30,7 @@ def corpus(test):  # type: ignore[no-untyped-def]
     return pytest.mark.triton(pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")(test))
 
 
-def _walks(text: str) -> list[tuple[bool, list[int], dict[str, str], str]]:
+def _walks(text: str) -> list[tuple[bool, list[int], dict[str, object], str]]:
     """Each conversion's forward walk: succeeded, its ops, its values' layouts, why it failed."""
     module = parse_module(make_context(), text).module
     names = {id(op): i for i, op in enumerate(module.walk())}
@@ -41,7 +44,7 @@ def _walks(text: str) -> list[tuple[bool, list[int], dict[str, str], str]]:
     for cvt in [op for op in module.walk() if isinstance(op, ttg.ConvertLayoutOp)]:
         s = remat.Slice()
         ok = remat.forward(cvt, s, admitted=True)
-        out.append((ok, [names[id(op)] for op in s.ops], {name(v): str(l) for v, l in s.layout.items()}, s.why))
+        out.append((ok, [names[id(op)] for op in s.ops], {name(v): l for v, l in s.layout.items()}, s.why))
     return out
 
 
@@ -97,3 +100,53 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32}
     with pytest.raises(AssertionError, match="wrong slice layout"):
         forward_rules.forget(check=True)
     assert not forward_rules._SLICED
+
+
+def _estimates(text: str) -> tuple[list[tuple[object, ...]], list[remat.Slice]]:
+    """Each conversion's backward and forward slice: (estimate, `candidates.least`) of each walked;
+    the forward slices."""
+    module = parse_module(make_context(), text).module
+    out: list[tuple[object, ...]] = []
+    forwards = []
+    for cvt in [op for op in module.walk() if isinstance(op, ttg.ConvertLayoutOp)]:
+        back, fwd = remat.Slice(), remat.Slice()
+        if remat.backward(cvt.src, cvt.result.type.encoding, back, cvt):
+            out.append(("backward", slice_cost.estimate(back, cvt)))
+        if remat.forward(cvt, fwd, admitted=True):
+            out.append(("forward", slice_cost.estimate(fwd, cvt), candidates.least(fwd, cvt)))
+            forwards.append(fwd)
+    return out, forwards
+
+
+def _every(ops: list[Operation]) -> list[Operation]:
+    return [op for op in ops if isinstance(op, tt.ScanOp | tt.ReduceOp)]
+
+
+@corpus
+def test_estimates_match_testing_every_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = step_dump("sparsemax_fwd", "256-w4-s1", RLC_STEP, 0, specs="all").read_text()
+    fast, forwards = _estimates(text)
+    every = [_every(s.ops) for s in forwards]
+    assert any(every), "no forward slice holds a reduction: the dump no longer has the construct"
+    assert [slice_cost.scratch_ops(s.ops) for s in forwards] == every
+    monkeypatch.setattr(slice_cost, "scratch_ops", _every)
+    assert _estimates(text)[0] == fast
+
+
+def test_scratch_ops_finds_none_among_other_ops() -> None:
+    module = parse_module(make_context(), """
+module {
+  tt.func @f(%x: tensor<16xf32>) {
+    %y = arith.addf %x, %x : tensor<16xf32>
+    %z = "tt.reduce"(%y) <{axis = 0 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %m = arith.maxnumf %p, %q : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<16xf32>) -> f32
+    tt.return
+  }
+}
+""").module
+    ops = list(module.walk())
+    assert slice_cost.scratch_ops([op for op in ops if not isinstance(op, tt.ReduceOp)]) == []
+    assert [op.name for op in slice_cost.scratch_ops(ops)] == ["tt.reduce"]
