@@ -21,6 +21,7 @@ from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.scratch import convert_scratch_bytes
+from xpu_passes.layouts import solution
 from xpu_passes.layouts.solution import Figures
 
 _SCRATCH = (tt.ScanOp, tt.ReduceOp)
@@ -30,7 +31,10 @@ def scratch_ops(ops: list[Operation]) -> list[Operation]:
     """The scans and reductions among `ops`, in order (their classes found first: a slice of
     hundreds of elementwise ops holds a few kinds of op)."""
     kinds = {t for t in set(map(type, ops)) if issubclass(t, _SCRATCH)}
-    return [op for op in ops if type(op) in kinds] if kinds else []
+    out = [op for op in ops if type(op) in kinds] if kinds else []
+    if solution.CHECK_INCREMENTAL and out != [op for op in ops if isinstance(op, _SCRATCH)]:
+        raise AssertionError("RLC: scratch_ops missed a scan or reduction of a slice")
+    return out
 
 
 def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[int]) -> bool:
