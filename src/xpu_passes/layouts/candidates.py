@@ -16,12 +16,11 @@ from collections.abc import Iterator
 
 from xdsl.ir import Operation
 
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import ttg
 from xpu_passes.layouts import costs, remat, slice_cost, solution
-from xpu_passes.layouts.propagation import encoding, isa
+from xpu_passes.layouts.propagation import encoding
 
 Estimate = tuple[int, int]  # (weighted cost net of the conversions left dead, -conversions saved)
-_SCRATCH = (tt.ScanOp, tt.ReduceOp)
 
 
 def least(s: remat.Slice, target: Operation) -> Estimate:
@@ -30,8 +29,8 @@ def least(s: remat.Slice, target: Operation) -> Estimate:
     conversions, and only scan/reduce scratch can lower the cost."""
     layout = s.layout
     low = 0
-    for op in s.ops:
-        if isa(op, _SCRATCH) and op.results[0] in layout:
+    for op in slice_cost.scratch_ops(s.ops):
+        if op.results[0] in layout:
             change = slice_cost.change_of(op, layout[op.results[0]])  # type: ignore[arg-type]
             if change < 0:
                 low += change * costs.weight(op.results[0])

@@ -185,6 +185,9 @@ _ANSWERS: dict[tuple[int, int], tuple[Operation, Attribute, list[Attribute | Non
 def forget(check: bool = False) -> None:
     """Drop the remembered answers (the end of a pass run); `check`: first compare each with
     its rule's answer now (raise on a difference)."""
+    from xpu_passes.layouts import forward_rules  # (it imports this module)
+
+    forward_rules.forget(check)
     stale = [op.name for op, layout, out in (_ANSWERS.values() if check else ()) if _fresh(op, layout) != out]
     _ANSWERS.clear()
     if stale:

@@ -23,23 +23,10 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.propagation import (
-    _SAME_LAYOUT,
-    ATOMICS,
-    atomic_layout_ok,
-    encoding,
-    is_tensor,
-    isa,
-    numel,
-    operand_layouts,
-    result_layouts,
-    shape,
-    slice_layout,
-    trans_perm,
-)
+from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.forward_rules import _FORWARD, forward_rule, keep_layout
 from xpu_passes.layouts.memo import by_identity, linear_of, per_class, same
-from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
 
@@ -252,40 +239,6 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     return True
 
 
-def _forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
-    """The layout of `user`'s results when an operand takes `layout` (None: it cannot)."""
-    rule = _FORWARD.get(type(user))
-    if rule is None:
-        rule = _FORWARD[type(user)] = next((r for c, r in _FORWARD_RULES if isinstance(user, c)), _no_layout)
-    return rule(user, layout, index)
-
-
-def _no_layout(user: Any, layout: Attribute, index: int) -> None:
-    return None
-
-
-def _gather_layout(user: Any, layout: Attribute, index: int) -> Attribute | None:
-    # Through the indices (Intel: unless the gather has its efficient layout).
-    return layout if user.efficient_layout is None and index == 1 else None
-
-
-_FORWARD_RULES: tuple[tuple[Any, Callable[[Any, Attribute, int], Attribute | None]], ...] = (
-    (tt.ReduceOp, lambda user, layout, _: slice_layout(user.properties["axis"].value.data, layout)),  # (its axis)
-    (tt.TransOp, lambda user, layout, _: trans_layout(layout, trans_perm(user))),
-    (tt.JoinOp, lambda user, layout, _: join_layout(layout)),
-    (tt.SplitOp, lambda user, layout, _: split_layout(layout)),
-    (tt.GatherOp, _gather_layout),
-    # triton-xpu lowers scans in blocked layouts only
-    (tt.ScanOp, lambda user, layout, _: layout if isinstance(layout, ttg.BlockedEncodingAttr) else None),
-    # runs where its operands are, like a store; Intel: blocked or DPAS only
-    (ATOMICS, lambda user, layout, _: layout if atomic_layout_ok(layout) else None),
-    (tt.ExpandDimsOp, lambda user, layout, _: expand_dims_result(layout, user.axis.value.data)),
-    (tt.ReshapeOp, lambda user, layout, _: reshape_layout(
-        layout, shape(user.src.type), shape(user.result.type), user.allow_reorder is not None)),
-    (tt.LoadOp, _no_layout),
-    (_SAME_LAYOUT, lambda user, layout, _: layout),
-)
-_FORWARD: dict[type, Callable[[Any, Attribute, int], Attribute | None]] = {}  # op class -> its rule
 
 
 @by_identity
@@ -334,7 +287,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
     s.replace[res] = src
     s.layout[res] = layout
     work, members, layouts = [res], s.members, s.layout
-    seen: set[SSAValue] = {res}
+    seen = {id(res)}  # (ids: values hash in Python)
     while work:
         v = work.pop()
         lv = layouts[v]
@@ -343,15 +296,18 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
             user, index = use._operation, use._index  # pyright: ignore[reportPrivateUsage]
             use = use._next_use  # pyright: ignore[reportPrivateUsage]
             if user in members:
-                work += [r for r in user.results if r not in seen]
-                seen.update(user.results)
+                for r in user.results:
+                    if id(r) not in seen:
+                        seen.add(id(r))
+                        work.append(r)
                 continue
-            if type(user) is ttg.ConvertLayoutOp:  # (a final class)
+            kind = type(user)
+            if kind is ttg.ConvertLayoutOp:  # (a final class)
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            role = _ROLE.get(type(user))
+            role = _ROLE.get(kind)
             if role is None:
-                role = _ROLE[type(user)] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
+                role = _ROLE[kind] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
             loop = _carried_slot(user, index) if role == 1 else None
             if loop is not None:
                 if not _carried(*loop, lv, s):
@@ -363,7 +319,8 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                 s.sinks.append(user)
                 out = None
             else:
-                out = _forward_layout(user, lv, index)
+                rule = _FORWARD.get(kind) or forward_rule(user)
+                out = lv if rule is keep_layout else rule(user, lv, index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")
             operands = user._operands  # pyright: ignore[reportPrivateUsage]
@@ -380,7 +337,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     return s.fail("a value is needed in two layouts")
                 if is_tensor(r._type):  # pyright: ignore[reportPrivateUsage]
                     layouts[r] = out  # type: ignore[assignment]
-                    seen.add(r)
+                    seen.add(id(r))
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
@@ -390,11 +347,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
 
 
 def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    src, res = cvt._operands[0]._type, cvt.results[0]._type  # pyright: ignore  # (xDSL's accessors are slow)
     threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
-    return numel(cvt.src.type) >= threads and _replicas(cvt.src.type) > _replicas(cvt.result.type)
+    return numel(src) >= threads and _replicas(src) > _replicas(res)
 
 
 def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
     """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
     still come from the walk: only `forward` itself gives it)."""
-    return encoding(cvt.src.type) is None or _more_replicas(cvt)
+    return encoding(cvt._operands[0]._type) is None or _more_replicas(cvt)  # pyright: ignore[reportPrivateUsage]

@@ -18,20 +18,31 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.costs import conversion_cost, scratch_change, weight
 from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.propagation import ATOMICS, encoding, isa, retyped, with_encoding
+from xpu_passes.layouts.propagation import ATOMICS, encoding, retyped, with_encoding
 from xpu_passes.layouts.remat import Slice, slots
 from xpu_passes.layouts.scratch import convert_scratch_bytes
+from xpu_passes.layouts import solution
 from xpu_passes.layouts.solution import Figures
 
 _SCRATCH = (tt.ScanOp, tt.ReduceOp)
 
 
-def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[Operation]) -> bool:
-    """Whether a retyped-in-place value has users that still want its old layout (`mine`: the
-    slice's ops and carriers)."""
+def scratch_ops(ops: list[Operation]) -> list[Operation]:
+    """The scans and reductions among `ops`, in order (their classes found first: a slice of
+    hundreds of elementwise ops holds a few kinds of op)."""
+    kinds = {t for t in set(map(type, ops)) if issubclass(t, _SCRATCH)}
+    out = [op for op in ops if type(op) in kinds] if kinds else []
+    if solution.CHECK_INCREMENTAL and out != [op for op in ops if isinstance(op, _SCRATCH)]:
+        raise AssertionError("RLC: scratch_ops missed a scan or reduction of a slice")
+    return out
+
+
+def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[int]) -> bool:
+    """Whether a retyped-in-place value has users that still want its old layout (`mine`: ids of
+    the slice's ops and carriers)."""
     for use in v.uses:
         user = use.operation
-        if user in mine or isinstance(user, scf.YieldOp | scf.ConditionOp) and user.parent_op() in mine:
+        if id(user) in mine or isinstance(user, scf.YieldOp | scf.ConditionOp) and id(user.parent_op()) in mine:
             continue
         if isinstance(user, ttg.ConvertLayoutOp) and (encoding(user.result.type) == layout or user.result in s.layout):
             continue
@@ -39,14 +50,14 @@ def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[Operation]
     return False
 
 
-def _removed(s: Slice, target: Operation, mine: set[Operation]) -> list[ttg.ConvertLayoutOp]:
+def _removed(s: Slice, target: Operation, mine: set[int]) -> list[ttg.ConvertLayoutOp]:
     """Conversions other than the target that the rewrite leaves dead (the slice reads through them)."""
-    dead = {v.owner for v in s.layout if type(v.owner) is ttg.ConvertLayoutOp} - {target}  # (a final class)
-    mine = mine | dead | {target}
+    dead = {o for v in s.layout if type(o := v.owner) is ttg.ConvertLayoutOp and o is not target}  # (a final class)
+    mine = mine | set(map(id, dead)) | {id(target)}
     return [
         c for c in dead  # type: ignore[misc]
-        if all(u.operation in mine or isinstance(u.operation, scf.YieldOp | scf.ConditionOp) and u.operation.parent_op() in mine
-               for u in c.results[0].uses)
+        if all(id(u.operation) in mine or isinstance(u.operation, scf.YieldOp | scf.ConditionOp)
+               and id(u.operation.parent_op()) in mine for u in c.results[0].uses)
     ]
 
 
@@ -54,7 +65,7 @@ def estimate(s: Slice, target: Operation) -> tuple[int, int]:
     """The slice's cost net of the conversions it leaves dead (`cost` - what those cost now), and
     minus how many conversions fewer the rewrite leaves (a tie-breaker: one after an scf.if beats
     one per branch). Each part computed once for both."""
-    mine = set(s.ops) | {op for op, _ in s.carried}
+    mine = set(map(id, s.ops)) | {id(op) for op, _ in s.carried}  # (ids: ops hash in Python)
     removed = _removed(s, target, mine)
     # A value retyped in place whose users (the target's aside) still want its old layout.
     foreign = [v for v in s.inplace if any(u.operation is not target for u in v.uses)
@@ -90,8 +101,8 @@ def cost(s: Slice, foreign: list[SSAValue]) -> int:
     (`foreign`: its values retyped in place that keep users in their old layout)."""
     total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
     layout = s.layout
-    for op in s.ops:
-        if isa(op, _SCRATCH) and op.results[0] in layout:
+    for op in scratch_ops(s.ops):
+        if op.results[0] in layout:
             change = change_of(op, layout[op.results[0]])  # type: ignore[arg-type]
             if change:
                 total += change * weight(op.results[0])
