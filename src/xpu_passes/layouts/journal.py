@@ -57,6 +57,8 @@ class Journal:
         self._lost: set[Operation] = set()  # this session's: lost a use, or inserted
         self._swept = False  # this session swept (maybe_dead is then what it lost since)
         self._before: list[tuple[Any, ...]] | None = None  # check mode: the module at begin()
+        self._kept: list[Callable[[], None]] | None = None  # `keep_all`: committed sessions' undo records
+        self._start: list[tuple[Any, ...]] | None = None  # check mode: the module at keep_all()
 
     # ---------------------------------------------------------------- sessions
 
@@ -76,8 +78,27 @@ class Journal:
         self._erased.clear()
         self._lost, self._swept = set(), False
 
+    def keep_all(self) -> Journal:
+        """Keep committed sessions' undo records too, for `undo_all` (a pass rewriting its input
+        itself, not a copy, that may still have to keep the input)."""
+        self._kept = []
+        self._start = _fingerprint(self.module) if _checking() else None
+        return self
+
+    def undo_all(self) -> None:
+        """Undo the open session and every committed one, last first: the module as it was at `keep_all`."""
+        if _ACTIVE is self:
+            self.rollback()
+        kept, self._kept = self._kept or [], []
+        while kept:
+            kept.pop()()
+        if self._start is not None and _fingerprint(self.module) != self._start:
+            raise AssertionError("journal: undoing every session did not restore the module exactly")
+
     def commit(self) -> None:
         self._before = None
+        if self._kept is not None:
+            self._kept += self._undo
         if self._swept:
             self.maybe_dead = self._lost
         elif self.maybe_dead is not None:

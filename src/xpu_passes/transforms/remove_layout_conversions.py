@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
-from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.memo import gc_paused
@@ -45,8 +44,9 @@ from xpu_passes.layouts.memo import per_class
 from xpu_passes.layouts.pending import Pending
 from xpu_passes.layouts.remat_cache import RematCache
 from xpu_passes.layouts.solution import Figures, Ledger, figures, has_errors, layout_errors
-from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
-from xpu_passes.dialects.ttig import BLOCK_IO, Subgroup2DBlockEncodingAttr
+from xpu_passes.layouts.anchoring import anchor_block_pointers
+from xpu_passes.layouts.propagation import encoding
+from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.transforms.base import FIXPOINT, REMARKS, UNCHANGED, XpuPass, register
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
@@ -74,55 +74,9 @@ def fold(cvt: ttg.ConvertLayoutOp) -> bool:
     return False
 
 
-def _wanted_layout(access: Operation) -> Attribute | None:
-    """The layout an access's neighbours want: what all its conversions go to / come from."""
-    if isinstance(access, tt.LoadOp):
-        users = [u.operation for u in access.result.uses]
-        targets = {encoding(u.result.type) for u in users if isinstance(u, ttg.ConvertLayoutOp)}
-        if users and len(targets) == 1 and all(isinstance(u, ttg.ConvertLayoutOp) for u in users):
-            return targets.pop()
-        return encoding(access.result.type)
-    if isinstance(access, tt.StoreOp):
-        src = access.value.owner
-        if isinstance(src, ttg.ConvertLayoutOp):
-            return encoding(src.src.type)
-        return encoding(access.value.type)
-    return None  # prefetch follows the pointer
-
-
-def anchor_block_pointers(module: ModuleOp) -> int:
-    """Retype block-pointer families to the layout their loads/stores are converted to.
-
-    Intel's rule: a 2D block access can produce (or consume) any layout, so the
-    pointer takes the layout its users want and the conversions become no-ops.
-    """
-    changed = 0
-    for root in [o for o in walk_list(module) if type(o) is tt.MakeTensorPtrOp]:
-        fam = collect_family(root)
-        wanted = {_wanted_layout(a) for a in fam.accesses} - {None}
-        block = root.result.type.pointee  # type: ignore[union-attr]
-        if fam.unsupported is not None or len(wanted) != 1 or not isinstance(block, TensorType):
-            continue
-        if isinstance(encoding(block), Subgroup2DBlockEncodingAttr):
-            continue  # the layout of its 2D block reads: an anchor (legalization folds it if it can)
-        layout = wanted.pop()
-        if layout == encoding(block) or layout is None:
-            continue
-        retype_family(fam, layout)
-        for access in fam.accesses:
-            if isinstance(access, tt.LoadOp):
-                journal.replace_value_with_new_type(access.result, with_encoding(access.result.type, layout))
-            elif isinstance(access, tt.StoreOp) and isinstance(access.value.owner, ttg.ConvertLayoutOp):
-                cvt = access.value.owner
-                journal.set_operand(access, 1, cvt.src)
-                if not cvt.result.uses:
-                    journal.erase_op(cvt)
-        changed += 1
-    return changed
-
-
 # What the pass rewrites, directly (conversions) or by anchoring (block pointers).
 _rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
+_is_block_ptr = per_class(tt.MakeTensorPtrOp)
 
 
 def _block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Operation]:
@@ -234,10 +188,20 @@ class RemoveLayoutConversions(XpuPass):
             return
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         start = figures(op, ops)
-        w = self._solve(op, ops, True, input_valid, loads)
+        # Without block pointers there is one solution: solved on the input itself (no copy), every
+        # session kept for undoing if the input is kept; the input's validity judged before.
+        undo: list[Journal] | None = None if any(map(_is_block_ptr, ops)) else []
+        if undo is not None:
+            input_valid()
+        try:
+            w = self._solve(op, ops, True, input_valid, loads, undo)
+        except BaseException:
+            for j in reversed(undo or []):
+                j.undo_all()
+            raise
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first is at the least any can reach (nothing is strictly better).
-        if w.anchored:
+        if w.anchored and undo is None:
             floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
                 alt = self._solve(op, ops, False, input_valid, loads)
@@ -255,17 +219,21 @@ class RemoveLayoutConversions(XpuPass):
             return
         if w.valid is None:
             w.valid = not w.errors(now=False)
-        for bad, why in [] if w.valid else layout_errors(w.module):  # valid: known free of them
-            self.remark(w.origin.get(bad, op), f"input kept: the rewrite would leave invalid IR ({why})")
+        why = None
+        for bad, err in [] if w.valid else layout_errors(w.module):  # valid: known free of them
+            self.remark(w.origin.get(bad, op), why := f"input kept: the rewrite would leave invalid IR ({err})")
+            break
+        if why is None and w.figures.worse_than(start):
+            self.remark(op, why := f"input kept: the rewrite would leave {w.figures}, the input has {start}")
+        if why is not None:
+            for j in reversed(undo or []):
+                j.undo_all()
             self.said(UNCHANGED)
             return
-        if w.figures.worse_than(start):
-            self.remark(op, f"input kept: the rewrite would leave {w.figures}, the input has {start}")
-            self.said(UNCHANGED)
-            return
-        record_copies(w.origin)  # diagnostics of later passes still point into the input
         fixpoint = self._fixpoint(w, ops)
-        _adopt(op, w.module)
+        if w.module is not op:
+            record_copies(w.origin)  # diagnostics of later passes still point into the input
+            _adopt(op, w.module)
         if fixpoint:
             self.said(FIXPOINT)
 
@@ -287,20 +255,26 @@ class RemoveLayoutConversions(XpuPass):
         return _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
     def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
-               loads: set[Operation]) -> _Work:
-        """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads)."""
-        copy = clone.clone(op)
-        ops = walk_list(copy)
+               loads: set[Operation], undo: list[Journal] | None = None) -> _Work:
+        """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads), or on
+        `op` itself when `undo` is given (it gets the journals that can undo what was done)."""
+        copy = clone.clone(op) if undo is None else op
+        ops = walk_list(copy) if undo is None else op_ops
         origin = dict(zip(ops, op_ops))
         anchored, since = 0, (set(), set())
         if anchor:  # recorded: what it changed is judged incrementally like any rewrite
-            j = Journal(copy, ops).begin()
+            j = Journal(copy, ops)
+            if undo is not None:
+                undo.append(j.keep_all())
+            j.begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
             j.commit()
             ops = walk_list(copy)  # (a fresh look at what anchoring left, whatever it did)
         ledger = Ledger(copy, ops)
         loads = {c for c, o in origin.items() if o in loads} if loads else set()
         j = Journal(copy, ops)
+        if undo is not None:
+            undo.append(j.keep_all())
         w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
                   input_valid=input_valid, since=since)
         w.changed = anchored > 0 or bool(since[0] or since[1])  # (what anchoring touched, not what it counted)
