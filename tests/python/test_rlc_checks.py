@@ -9,7 +9,6 @@ corpus dumps and on a change where the shortcut must not apply.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from xpu_passes.layouts.propagation import encoding, with_encoding
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
 from support import RLC_STEP
+from test_rlc_memos import LOOP as MEMOS_LOOP
 
 _needs_corpus = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu (the corpus)")
 DUMPS = [("sparsemax_fwd", "256-w4-s1", 0), ("flash_attention_fwd", "64x32x64-w4-s2", 0),
@@ -42,11 +42,6 @@ def rlc_dump(kernel: str, config: str, position: int) -> Path:
     entry = next(e for e in entries(specs="all") if e["kernel"] == kernel and e["config"] == config)
     return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == RLC_STEP][position]
 
-
-@pytest.fixture(autouse=True)
-def _no_session_left() -> Iterator[None]:
-    yield
-    journal.close_active()
 
 
 def _full_alone(op: Operation) -> bool:
@@ -104,22 +99,8 @@ def test_passed_signatures_answer_as_the_full_check(kernel: str, config: str, po
     assert changed and bad  # some changes were caught as errors: the table did not hide them
 
 
-LOOP = """
-#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
-#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
-module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
-  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>, %n: i32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x32xf32, #a>)  : i32 {
-      %s = arith.addf %acc, %acc : tensor<16x32xf32, #a>
-      scf.yield %s : tensor<16x32xf32, #a>
-    }
-    %t = arith.addf %r, %r : tensor<16x32xf32, #a>
-    tt.return
-  }
-}
-"""
+# test_rlc_memos' loop, with an op after it that reads its result
+LOOP = MEMOS_LOOP.replace("    tt.return", "    %t = arith.addf %r, %r : tensor<16x32xf32, #a>\n    tt.return")
 
 
 def test_a_yield_passed_before_is_checked_again_when_its_parent_changes() -> None:

@@ -7,7 +7,6 @@ with the general call on the construct it serves, use lists and order included.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 from xdsl.dialects.builtin import TensorType
@@ -41,11 +40,6 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32}
 }
 """
 
-
-@pytest.fixture(autouse=True)
-def _no_session_left() -> Iterator[None]:
-    yield
-    journal.close_active()
 
 
 def _module() -> Operation:

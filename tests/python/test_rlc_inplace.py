@@ -8,7 +8,6 @@ lists in the same order. An op whose result is still used outside the slice is c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,11 +52,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, "ttg.thr
 }
 """
 
-
-@pytest.fixture(autouse=True)
-def _no_session_left() -> Iterator[None]:
-    yield
-    journal.close_active()
 
 
 def _module() -> Operation:

@@ -7,7 +7,6 @@ serves two spellings of one value, that both get the same answer).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -43,12 +42,6 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32}
   }
 }
 """
-
-
-@pytest.fixture(autouse=True)
-def _no_session_left() -> Iterator[None]:
-    yield
-    journal.close_active()  # a failed test leaves no session for the next one
 
 
 def _module() -> tuple[Operation, tt.ReduceOp, tt.ScanOp]:
