@@ -311,7 +311,7 @@ def _register() -> None:
 
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
-REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); never verified once for all
+REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); not verify_key's
 
 
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
