@@ -23,7 +23,7 @@ from xpu_passes.frontend.fasttypes import TYPE_TEXT
 from xpu_passes.frontend.memo import _SIMPLE_LOC, function_type
 
 if TYPE_CHECKING:
-    from xdsl.ir import Region
+    from xdsl.ir import Block, LocationAttr, Region
 
     from xpu_passes.frontend.memo import MemoParser
 
@@ -264,3 +264,41 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
                              f"Operation has {len(outs)} results, but was given {bound} to bind.")
         p.define(m.group(1), op.results, start)
     return op
+
+
+_BLOCK_ARG = re.compile(rf"%({_NAME}): ")
+
+
+def parse_block_args(p: MemoParser, block: Block) -> bool:
+    """A block's `(%a: T loc(...), ...)` at the lexer's `(` (tt.reduce's `^bb0(...)`), added to
+    `block` and defined as xDSL's _parse_optional_block_arg_list does; False with nothing
+    consumed for any other text (other forms, errors: xDSL's)."""
+    text = p._text
+    at = p._current_token.span.start + 1
+    found: list[tuple[re.Match[str], Attribute, LocationAttr | None]] = []
+    while text[at : at + 1] != ")":
+        if found:
+            if not text.startswith(", ", at):
+                return False
+            at += 2
+        m = _BLOCK_ARG.match(text, at)
+        if m is None:
+            return False
+        ty = TYPE_TEXT.match(text, m.end())
+        if ty is None or (t := p.typed_text(ty.group())) is None:
+            return False
+        at = ty.end()
+        loc = None
+        if text.startswith(" loc(", at):
+            lm = _SIMPLE_LOC.match(text, at + 1)
+            if lm is None or (loc := p._simple_loc(lm)) is None:
+                return False
+            at = lm.end()
+        found.append((m, t, loc))
+    # Committed (nothing can fail to read now; a name defined twice is xDSL's error, raised alike).
+    source = p.lexer.input
+    for m, t, loc in found:
+        arg = block.insert_arg(t, len(block.args), loc)
+        p._register_ssa_definition(m.group(1), (arg,), Span(m.start(), m.start() + 1 + len(m.group(1)), source))
+    p._resume_from(at + 1)
+    return True

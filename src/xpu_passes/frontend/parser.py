@@ -16,6 +16,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.fastops import parse_fast
+from xpu_passes.frontend.fastregions import parse_block_args
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -98,6 +99,11 @@ class _TrackingParser(MemoParser):
             if self._current_token.kind == MLIRTokenKind.EOF:
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
+
+    def _parse_optional_block_arg_list(self, block: Block):  # type: ignore[no-untyped-def]
+        if self.fast and self._current_token.kind == MLIRTokenKind.L_PAREN and parse_block_args(self, block):
+            return block
+        return super()._parse_optional_block_arg_list(block)
 
     def _parse_block_body(self, block: Block) -> None:
         if not self.fast:
