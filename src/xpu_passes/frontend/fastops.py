@@ -73,11 +73,31 @@ def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attri
     return use(p, u.group(1), int(u.group(2)), base + m.start(group), type)
 
 
+def _defined(p: MemoParser, text: str, type: Attribute):  # type: ignore[no-untyped-def]
+    """`%name` (no `#index`) defined with the very object `type`, else None (then `use`)."""
+    values = p.ssa_values.get(text[1:])
+    if values:
+        value = values[0]
+        if value._type is type:
+            return value
+    return None
+
+
 def _binary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    t = p.fast_type(base + m.start(3), base + m.end(3))
+    t = p._types.get(m.group(3)) if not base else None
     if t is None:
-        return None
-    return new_op(cls, operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
+        t = p.fast_type(base + m.start(3), base + m.end(3))
+        if t is None:
+            return None
+    # (the commonest case inline: both operands defined earlier with this type object)
+    a, b = m.group(1, 2)
+    x = _defined(p, a, t) if "#" not in a else None
+    y = _defined(p, b, t) if "#" not in b else None
+    if x is None:
+        x = _operand(p, m, 1, base, t)
+    if y is None:
+        y = _operand(p, m, 2, base, t)
+    return new_op(cls, operands=[x, y], result_types=[t])
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, attrs_group: int = 0) -> Operation | None:
@@ -99,6 +119,14 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
 
 
 def _arrow(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    # The commonest case inline: no attributes, both types read before, the operand
+    # defined earlier with that type object; anything else through _unary.
+    if m.group(2) is None and not base:
+        a, src_text, dst_text = m.group(1, 3, 4)
+        types = p._types
+        src, dst = types.get(src_text), types.get(dst_text)
+        if src is not None and dst is not None and "#" not in a and (x := _defined(p, a, src)) is not None:
+            return new_op(cls, operands=[x], result_types=[dst])
     return _unary(p, cls, m, base, attrs_group=2)
 
 
@@ -347,12 +375,12 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
         multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
         return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
     name = head.group(2)
-    if name in REGION_NAMES:
-        return _region_op(p, name, start, start) if lex else None
     found = _BY_NAME.get(name)
     if found is None:
+        if name in REGION_NAMES:
+            return _region_op(p, name, start, start) if lex else None
         return None
-    cls = p.fast_op_class(name)
+    cls = p._op_classes.get(name) or p.fast_op_class(name)
     if cls is None:
         return None
     end = text.find("\n", head.end())
