@@ -42,13 +42,18 @@ _BAD = [
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     """The paths these inline cases bypass: the shared builders, a location read per op."""
     monkeypatch.setattr(fastops, "_defined", lambda p, text, type: None)
-    original = memo.MemoParser.fast_trailing_loc
+    original = memo.MemoParser.__init__
 
-    def uncached(p: memo.MemoParser, start: int, end: int) -> tuple[int, object]:
-        p._loc_texts.clear()
-        return original(p, start, end)
+    def uncached(p: memo.MemoParser, *args: object) -> None:
+        original(p, *args)  # type: ignore[arg-type]
+        p._loc_texts = _NeverStored()
 
-    monkeypatch.setattr(memo.MemoParser, "fast_trailing_loc", uncached)
+    monkeypatch.setattr(memo.MemoParser, "__init__", uncached)
+
+
+class _NeverStored(dict):  # type: ignore[type-arg]
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
 
 
 def _read(line: str) -> str:
@@ -85,3 +90,6 @@ def test_a_location_text_is_read_once_per_module(monkeypatch: pytest.MonkeyPatch
     _read(_GOOD[0])
     # `#loc1`, `callsite(#loc1 at #loc2)`, `#loc2`: once each for the 6 located ops
     assert len(reads) == 3
+    _general(monkeypatch)
+    _read(_GOOD[0])
+    assert len(reads) == 3 + 6

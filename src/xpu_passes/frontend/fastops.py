@@ -326,7 +326,7 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
     (_MAKE_RANGE, _make_range, ("tt.make_range",)),
 ]
-_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
+_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder, str]] = {}  # name -> shape, builder, dialect
 
 
 def _register() -> None:
@@ -334,7 +334,7 @@ def _register() -> None:
 
     for shape, build, names in _SHAPES + fastops_more.SHAPES + fastops_mem.SHAPES:
         for name in names:
-            _BY_NAME[name] = (shape, build)
+            _BY_NAME[name] = (shape, build, name.split(".", 1)[0])
 
 
 _register()
@@ -374,7 +374,7 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     if head is None:
         multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
         return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
-    name = head.group(2)
+    res, name = head.groups()
     found = _BY_NAME.get(name)
     if found is None:
         if name in REGION_NAMES:
@@ -383,21 +383,28 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     cls = p._op_classes.get(name) or p.fast_op_class(name)
     if cls is None:
         return None
-    end = text.find("\n", head.end())
+    after = head.end()
+    name_end = after if text[after - 1 : after] != " " else after - 1
+    end = text.find("\n", after)
     if end < 0:
         end = len(text)
     # From the name's end: an op with no operands has its location right after the name.
-    body_end, loc = p.fast_trailing_loc(head.end(2), end)
-    if body_end < 0:
-        return None
-    if body_end <= head.end() and loc is None and _NEXT_IS_VALUE.match(text, end):
-        return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
-    shape, build = found
-    m = shape.fullmatch(text, head.end(), max(body_end, head.end()))
+    # (a location text read before: fast_trailing_loc's table, looked up inline)
+    at = text.rfind(" loc(", name_end, end)
+    if at >= 0 and (loc := p._loc_texts.get(text[at:end])) is not None:
+        body_end = at
+    else:
+        body_end, loc = p.fast_trailing_loc(name_end, end)
+        if body_end < 0:
+            return None
+        if body_end <= after and loc is None and _NEXT_IS_VALUE.match(text, end):
+            return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
+    shape, build, dialect = found
+    m = shape.fullmatch(text, after, body_end if body_end > after else after)
     if m is None:
         return None
     stack = p._parser_state.dialect_stack
-    stack.append(name.split(".", 1)[0])
+    stack.append(dialect)
     try:
         op = build(p, cls, m, 0)
     except ParseError:
@@ -413,7 +420,6 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
         p._resume_from(end)
     else:
         p.fast_end = end  # type: ignore[attr-defined]
-    res = head.group(1)
     if res is not None:
         p.define(res, op.results, start)
     return op
