@@ -115,14 +115,23 @@ class _TrackingParser(MemoParser):
             # The ops that follow in the usual one-line forms: read without lexing between them.
             pos = self._current_token.span.start
             chained = False
+            offsets, blanks = self.op_offsets, _BLANKS.match
+            last = block._last_op
             while (c := text[pos : pos + 1]) == "%" or c.islower():
                 op = parse_fast(self, pos, False)
                 if op is None:
                     chained = True  # (the lexer is anywhere: resume at pos)
                     break
-                self.op_offsets[op] = pos
-                _append(block, op)
-                pos = _BLANKS.match(text, self.fast_end).end()
+                offsets[op] = pos
+                # block.add_op(op) for a new op without regions (xDSL's linking, inline)
+                op.parent = block
+                if last is None:
+                    block._first_op = op
+                else:
+                    last._next_op = op
+                    op._prev_op = last
+                block._last_op = last = op
+                pos = blanks(text, self.fast_end).end()
                 chained = True
             if chained:
                 self._resume_from(pos)
@@ -174,18 +183,6 @@ class _TrackingParser(MemoParser):
 
 _OP_START = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
 _BLANKS = re.compile(r"[ \t\r\n]*")
-
-
-def _append(block: Block, op: Operation) -> None:
-    """block.add_op(op) for a new op without regions (xDSL's checks and linking, inline)."""
-    last = block._last_op
-    op.parent = block
-    if last is None:
-        block._first_op = op
-    else:
-        last._next_op = op
-        op._prev_op = last
-    block._last_op = op
 
 
 # Results before an op's name (`%a, %b:2 = `): MLIR locates an op at its name.
