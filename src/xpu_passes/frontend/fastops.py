@@ -17,7 +17,21 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import AttrSizedOperandSegments
 from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
@@ -158,16 +172,6 @@ _NUMBER = re.compile(rf"(?:({_INT})|({_FLOAT})|dense<(?:({_INT})|({_FLOAT}))>) :
 
 def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
     """`7 : i32`, `1.5e+00 : f32`, `true`, splat `dense<0.0> : tensor<...>` as xDSL's parser builds them."""
-    from xdsl.dialects.builtin import (
-        AnyFloat,
-        DenseIntOrFPElementsAttr,
-        FloatAttr,
-        IndexType,
-        IntegerAttr,
-        IntegerType,
-        TensorType,
-    )
-
     if m.group(6) is not None:
         return IntegerAttr(1 if m.group(6) == "true" else 0, IntegerType(1))
     type = p.fast_type(m.start(5), m.end(5))
@@ -243,11 +247,16 @@ def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[
 _PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
 
 
+_WITH_ELEMENT: list[Callable[[Attribute, Attribute], Attribute]] = []  # dialects.tt's, imported on first use
+# (imports in a function run on every call: the hot builders import at the top, or once)
+
+
 def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import IntegerAttr, i1, i64
+    if not _WITH_ELEMENT:
+        from xpu_passes.dialects.tt import with_element
 
-    from xpu_passes.dialects.tt import with_element
-
+        _WITH_ELEMENT.append(with_element)
+    with_element = _WITH_ELEMENT[0]
     pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
     t = p.fast_type(m.start(4), m.end(4))
     if pred is None or t is None:
@@ -281,9 +290,6 @@ def _build(
     """What `cls.build` builds for an op with AttrSizedOperandSegments (a list per
     variadic operand group), without IRDL's argument matching; one segment-size object
     per sizes, so that verify_key sees repeats."""
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-    from xdsl.irdl import AttrSizedOperandSegments
-
     as_property = _SEGMENTED.get(cls)
     if as_property is None:
         options = cls.get_irdl_definition().options  # type: ignore[attr-defined]
@@ -342,16 +348,21 @@ FAST_NAMES = frozenset(_BY_NAME)
 REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); not verify_key's
 
 
+_REGION_PARSERS: dict[str, Callable[[MemoParser, type[Operation], int], Operation | None]] = {}  # (fastregions imports this module)
+
+
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
     """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
-    from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
+    if not _REGION_PARSERS:
+        from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
 
+        _REGION_PARSERS.update({"tt.func": parse_func, "scf.for": parse_for, "tt.reduce": parse_generic,
+                                "tt.scan": parse_generic})
     cls = p.fast_op_class(name)
     if cls is None:
         return None
     try:
-        parse = parse_func if name == "tt.func" else parse_for if name == "scf.for" else parse_generic
-        op = parse(p, cls, at)
+        op = _REGION_PARSERS[name](p, cls, at)
         if op is None:
             p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op

@@ -15,12 +15,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
+from xpu_passes.frontend.fastops import use as fast_use
+from xpu_passes.frontend.fastops_more import _type_list
 from xpu_passes.frontend.fasttypes import TYPE_TEXT
 from xpu_passes.frontend.memo import _SIMPLE_LOC, function_type
+from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
 
 if TYPE_CHECKING:
     from xdsl.ir import Block, LocationAttr, Region
@@ -135,11 +141,6 @@ _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The `scf.for` whose line starts at `start` (results included), as mlir_compat's
     ForOp.parse builds it, or None with nothing consumed."""
-    from xdsl.dialects.builtin import IndexType
-    from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
-
-    from xpu_passes.frontend.fastops import use as fast_use
-
     text = p._text
     res = _FOR_RESULTS.match(text, start)
     m = _FOR.match(text, res.end() if res is not None else start)
@@ -190,8 +191,6 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
 def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
     """`(T, U)` or `T`."""
     if p._text.startswith("(", start):
-        from xpu_passes.frontend.fastops_more import _type_list
-
         return [] if end - start == 2 else _type_list(p, start + 1, end - 1)
     t = p.fast_type(start, end)
     return None if t is None else [t]
@@ -207,12 +206,6 @@ _GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= 
 def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The generic `tt.reduce`/`tt.scan` at `start` (results included), as xDSL's generic
     form builds it (the body, then the types, then the operands), or None with nothing consumed."""
-    from xdsl.parser import UnresolvedOperand
-    from xdsl.utils.exceptions import ParseError
-
-    from xpu_passes.frontend.fastops import use as fast_use
-    from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
-
     text = p._text
     m = _GENERIC.match(text, start)
     if m is None:
