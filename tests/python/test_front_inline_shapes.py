@@ -93,3 +93,32 @@ def test_a_location_text_is_read_once_per_module(monkeypatch: pytest.MonkeyPatch
     _general(monkeypatch)
     _read(_GOOD[0])
     assert len(reads) == 3 + 6
+
+
+def test_new_op_with_a_region_is_what_create_builds() -> None:
+    import io
+
+    from xdsl.dialects.builtin import IntegerAttr, f32, i32
+    from xdsl.ir import Block, Region
+    from xdsl.printer import Printer
+
+    from xpu_passes.dialects.tt import ReduceOp
+    from xpu_passes.frontend.xdsl_compat import new_op
+
+    make_context()
+
+    def build(make):  # type: ignore[no-untyped-def]
+        arg = Block(arg_types=[f32]).args[0]
+        region = Region(Block(arg_types=[f32, f32]))
+        op = make(ReduceOp, operands=[arg], result_types=[f32], properties={"axis": IntegerAttr(0, i32)},
+                  attributes={}, regions=[region])
+        out = io.StringIO()
+        Printer(stream=out, print_generic_format=True).print_op(op)
+        assert region.parent is op and op.regions == (region,)
+        return out.getvalue()
+
+    assert build(new_op) == build(lambda cls, **kw: cls.create(**kw))
+    attached = Region(Block())
+    ReduceOp.create(regions=[attached])
+    with pytest.raises(ValueError, match="already attached"):
+        new_op(ReduceOp, result_types=[f32], regions=[attached])

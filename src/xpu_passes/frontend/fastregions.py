@@ -26,7 +26,7 @@ from xpu_passes.frontend.fastops import use as fast_use
 from xpu_passes.frontend.fastops_more import _type_list
 from xpu_passes.frontend.fasttypes import TYPE_TEXT
 from xpu_passes.frontend.memo import _SIMPLE_LOC, function_type
-from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
+from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC, new_op
 
 if TYPE_CHECKING:
     from xdsl.ir import Block, LocationAttr, Region
@@ -248,7 +248,7 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
         for name in cls.get_irdl_definition().properties:  # type: ignore[attr-defined]
             if name in attrs and name not in props:
                 props[name] = attrs.pop(name)
-    op = cls.create(operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
+    op = new_op(cls, operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
     op.location = _UNKNOWN_LOC if loc is None else loc
     if m.group(1) is not None:
         bound = int(m.group(2) or 1)

@@ -378,9 +378,10 @@ def new_op(
     result_types: Any = (),
     properties: dict[str, Any] | None = None,
     attributes: dict[str, Any] | None = None,
+    regions: Any = (),
 ) -> Operation:
-    """`cls.create(operands=..., result_types=..., properties=..., attributes=...)` for an op
-    without regions or successors: the same object, without Operation.__init__'s general
+    """`cls.create(operands=..., result_types=..., properties=..., attributes=..., regions=...)` for
+    an op without successors (regions: new ones, as the fast parsers give): the same object, without Operation.__init__'s general
     path (a property setter that first unlinks the old operands, generators, the successor
     setter): a quarter of a fast-parsed op's cost. The dicts given are the op's own (callers
     pass fresh ones). Upstream: a fast path in Operation.create for a fresh op."""
@@ -389,7 +390,7 @@ def new_op(
         defaults = _defaults(cls)
     if defaults is None:
         return cls.create(operands=operands, result_types=result_types, properties=properties or {},
-                          attributes=attributes or {})
+                          attributes=attributes or {}, regions=regions)
     op = cls.__new__(cls)
     uses = []
     for i, value in enumerate(operands):
@@ -422,6 +423,8 @@ def new_op(
     op._successors = ()
     op._successor_uses = ()
     op.regions = ()
+    for region in regions:
+        op.add_region(region)  # (its check: a region attached elsewhere is an error)
     return op
 
 
