@@ -115,12 +115,16 @@ class _Walk:
             values = [op.attributes.get(k) for k in self.context_attrs]  # type: ignore[attr-defined]
             # Equal values as one object, so that verify_key's identities repeat across modules.
             context = context + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
+        check = self.check
         for region in op.regions:
             block = region.first_block
             while block is not None:  # (xDSL's `blocks` and `next_op` are Python calls)
                 child = block.first_op
                 while child is not None:
-                    self.op(child, context)
+                    if child.regions:
+                        self.op(child, context)
+                    else:  # (what self.op does for an op without regions, one call less)
+                        check(child, context)
                     child = child._next_op
                 block = block._next_block
 
