@@ -70,3 +70,41 @@ def test_block_arguments_match_xdsl(args: str, monkeypatch: pytest.MonkeyPatch) 
 def test_block_argument_errors_are_xdsls(args: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast, slow = _parse(args, True, monkeypatch), _parse(args, False, monkeypatch)
     assert fast.startswith("error") and fast.rsplit("\n", 1)[0] == slow.rsplit("\n", 1)[0]
+
+
+_TWICE = """#loc1 = loc("k.py":1:2)
+module {{
+  tt.func @k(%x: tensor<64xf32>, %y: tensor<64xi32>) -> f32 {{
+    %r:2 = "tt.reduce"(%x, %y) <{{axis = 0 : i32}}> ({{
+    ^bb0(%a: f32 loc(#loc1), %b: f32 loc(#loc1), %c: i32, %d: i32):
+      tt.reduce.return %a, %c : f32, i32
+    }}) : (tensor<64xf32>, tensor<64xi32>) -> (f32, i32)
+    {second}
+    %s:2 = "tt.reduce"(%x, %y) <{{axis = 0 : i32}}> ({{
+    ^bb0(%a: f32 loc(#loc1), %b: f32 loc(#loc1), %c: i32, %d: i32):
+      tt.reduce.return %b, %d : f32, i32
+    }}) : (tensor<64xf32>, tensor<64xi32>) -> (f32, i32)
+    tt.return %s#0 : f32
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("second", ["", "%a = arith.constant 1.0 : f32"])  # the same text read again; then %a defined
+def test_a_block_argument_list_read_again_is_its_own(second: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _TWICE.format(second=second)
+    outs = []
+    for fast in (True, False):
+        if not fast:
+            monkeypatch.setattr(parser, "parse_block_args", lambda p, block: False)
+        try:
+            m = parse_module(make_context(), text, "t.mlir")
+            reduces = [op for op in m.module.walk() if op.name == "tt.reduce"]
+            args = [a for op in reduces for a in op.regions[0].block.args]
+            assert len({id(a) for a in args}) == 8 and all(a.owner.parent.parent in reduces for a in args)
+            outs.append(print_module(m.module, m.spelling, debuginfo=True, generic=True)
+                        + str([(a.name_hint, str(a.location), a.index) for a in args]))
+        except TTGIRError as e:
+            outs.append(f"error {e.line}:{e.col}: {e.message}")
+    assert outs[0] == outs[1]
+    assert outs[0].startswith("error 10:10: SSA value %a is already defined") == bool(second)

@@ -267,31 +267,52 @@ def parse_block_args(p: MemoParser, block: Block) -> bool:
     `block` and defined as xDSL's _parse_optional_block_arg_list does; False with nothing
     consumed for any other text (other forms, errors: xDSL's)."""
     text = p._text
-    at = p._current_token.span.start + 1
-    found: list[tuple[re.Match[str], Attribute, LocationAttr | None]] = []
+    start = p._current_token.span.start
+    eol = text.find("\n", start)
+    # The same text reads alike in a module (its aliases are fixed): read once (tt.reduce's
+    # combiners repeat theirs).
+    key = "b" + text[start : eol if eol >= 0 else len(text)]  # (kind "b" in shared_value's table)
+    read = p.fast_values.get(key)
+    if read is None:
+        read = _read_block_args(p, start)
+        if read is None:
+            return False
+        p.fast_values[key] = read
+    args, close = read
+    # Committed (nothing can fail to read now; a name defined twice is xDSL's error, raised alike).
+    source = p.lexer.input
+    for name, at, t, loc in args:
+        arg = block.insert_arg(t, len(block.args), loc)
+        p._register_ssa_definition(name, (arg,), Span(start + at, start + at + 1 + len(name), source))
+    p._resume_from(start + close + 1)
+    return True
+
+
+def _read_block_args(
+    p: MemoParser, start: int
+) -> tuple[list[tuple[str, int, Attribute, LocationAttr | None]], int] | None:
+    """`(%a: T loc(...), ...)` at `start`: each argument's name, offset (from `start`), type and
+    location, and the offset of the `)`; None for any other text."""
+    text = p._text
+    at = start + 1
+    found: list[tuple[str, int, Attribute, LocationAttr | None]] = []
     while text[at : at + 1] != ")":
         if found:
             if not text.startswith(", ", at):
-                return False
+                return None
             at += 2
         m = _BLOCK_ARG.match(text, at)
         if m is None:
-            return False
+            return None
         ty = TYPE_TEXT.match(text, m.end())
         if ty is None or (t := p.typed_text(ty.group())) is None:
-            return False
+            return None
         at = ty.end()
         loc = None
         if text.startswith(" loc(", at):
             lm = _SIMPLE_LOC.match(text, at + 1)
             if lm is None or (loc := p._simple_loc(lm)) is None:
-                return False
+                return None
             at = lm.end()
-        found.append((m, t, loc))
-    # Committed (nothing can fail to read now; a name defined twice is xDSL's error, raised alike).
-    source = p.lexer.input
-    for m, t, loc in found:
-        arg = block.insert_arg(t, len(block.args), loc)
-        p._register_ssa_definition(m.group(1), (arg,), Span(m.start(), m.start() + 1 + len(m.group(1)), source))
-    p._resume_from(at + 1)
-    return True
+        found.append((m.group(1), m.start() - start, t, loc))
+    return found, at - start
