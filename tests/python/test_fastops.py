@@ -29,8 +29,10 @@ def _both(text: str, monkeypatch: pytest.MonkeyPatch, names: set[str] | None = N
     monkeypatch.setattr(parser, "parse_fast", counting)
     fast = parse_module(ctx, text, "t.mlir")
     monkeypatch.setattr(parser, "parse_fast", lambda p, start, *lex: None)
+    monkeypatch.setattr(parser, "parse_block_args", lambda p, block: False)  # (block arguments: xDSL's too)
     slow = parse_module(make_context(), text, "t.mlir")
     monkeypatch.setattr(parser, "parse_fast", original)
+    monkeypatch.undo()
 
     def show(m: parser.ParsedModule) -> str:
         return print_module(m.module, m.spelling, debuginfo=True, generic=True)

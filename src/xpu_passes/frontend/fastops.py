@@ -17,7 +17,21 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i32,
+    i64,
+)
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import AttrSizedOperandSegments
 from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
@@ -73,11 +87,31 @@ def _operand(p: MemoParser, m: re.Match[str], group: int, base: int, type: Attri
     return use(p, u.group(1), int(u.group(2)), base + m.start(group), type)
 
 
+def _defined(p: MemoParser, text: str, type: Attribute):  # type: ignore[no-untyped-def]
+    """`%name` (no `#index`) defined with the very object `type`, else None (then `use`)."""
+    values = p.ssa_values.get(text[1:])
+    if values:
+        value = values[0]
+        if value._type is type:
+            return value
+    return None
+
+
 def _binary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    t = p.fast_type(base + m.start(3), base + m.end(3))
+    t = p._types.get(m.group(3)) if not base else None
     if t is None:
-        return None
-    return new_op(cls, operands=[_operand(p, m, 1, base, t), _operand(p, m, 2, base, t)], result_types=[t])
+        t = p.fast_type(base + m.start(3), base + m.end(3))
+        if t is None:
+            return None
+    # (the commonest case inline: both operands defined earlier with this type object)
+    a, b = m.group(1, 2)
+    x = _defined(p, a, t) if "#" not in a else None
+    y = _defined(p, b, t) if "#" not in b else None
+    if x is None:
+        x = _operand(p, m, 1, base, t)
+    if y is None:
+        y = _operand(p, m, 2, base, t)
+    return new_op(cls, operands=[x, y], result_types=[t])
 
 
 def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, attrs_group: int = 0) -> Operation | None:
@@ -99,6 +133,14 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int, att
 
 
 def _arrow(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
+    # The commonest case inline: no attributes, both types read before, the operand
+    # defined earlier with that type object; anything else through _unary.
+    if m.group(2) is None and not base:
+        a, src_text, dst_text = m.group(1, 3, 4)
+        types = p._types
+        src, dst = types.get(src_text), types.get(dst_text)
+        if src is not None and dst is not None and "#" not in a and (x := _defined(p, a, src)) is not None:
+            return new_op(cls, operands=[x], result_types=[dst])
     return _unary(p, cls, m, base, attrs_group=2)
 
 
@@ -130,16 +172,6 @@ _NUMBER = re.compile(rf"(?:({_INT})|({_FLOAT})|dense<(?:({_INT})|({_FLOAT}))>) :
 
 def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
     """`7 : i32`, `1.5e+00 : f32`, `true`, splat `dense<0.0> : tensor<...>` as xDSL's parser builds them."""
-    from xdsl.dialects.builtin import (
-        AnyFloat,
-        DenseIntOrFPElementsAttr,
-        FloatAttr,
-        IndexType,
-        IntegerAttr,
-        IntegerType,
-        TensorType,
-    )
-
     if m.group(6) is not None:
         return IntegerAttr(1 if m.group(6) == "true" else 0, IntegerType(1))
     type = p.fast_type(m.start(5), m.end(5))
@@ -215,11 +247,16 @@ def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[
 _PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
 
 
+_WITH_ELEMENT: list[Callable[[Attribute, Attribute], Attribute]] = []  # dialects.tt's, imported on first use
+# (imports in a function run on every call: the hot builders import at the top, or once)
+
+
 def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import IntegerAttr, i1, i64
+    if not _WITH_ELEMENT:
+        from xpu_passes.dialects.tt import with_element
 
-    from xpu_passes.dialects.tt import with_element
-
+        _WITH_ELEMENT.append(with_element)
+    with_element = _WITH_ELEMENT[0]
     pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
     t = p.fast_type(m.start(4), m.end(4))
     if pred is None or t is None:
@@ -253,9 +290,6 @@ def _build(
     """What `cls.build` builds for an op with AttrSizedOperandSegments (a list per
     variadic operand group), without IRDL's argument matching; one segment-size object
     per sizes, so that verify_key sees repeats."""
-    from xdsl.dialects.builtin import DenseArrayBase, i32
-    from xdsl.irdl import AttrSizedOperandSegments
-
     as_property = _SEGMENTED.get(cls)
     if as_property is None:
         options = cls.get_irdl_definition().options  # type: ignore[attr-defined]
@@ -298,7 +332,7 @@ _SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
     (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
     (_MAKE_RANGE, _make_range, ("tt.make_range",)),
 ]
-_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder]] = {}
+_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder, str]] = {}  # name -> shape, builder, dialect
 
 
 def _register() -> None:
@@ -306,24 +340,29 @@ def _register() -> None:
 
     for shape, build, names in _SHAPES + fastops_more.SHAPES + fastops_mem.SHAPES:
         for name in names:
-            _BY_NAME[name] = (shape, build)
+            _BY_NAME[name] = (shape, build, name.split(".", 1)[0])
 
 
 _register()
 FAST_NAMES = frozenset(_BY_NAME)
-REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); never verified once for all
+REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); not verify_key's
+
+
+_REGION_PARSERS: dict[str, Callable[[MemoParser, type[Operation], int], Operation | None]] = {}  # (fastregions imports this module)
 
 
 def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
     """An op with a body (frontend/fastregions.py): once its header is read, it is committed."""
-    from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
+    if not _REGION_PARSERS:
+        from xpu_passes.frontend.fastregions import parse_for, parse_func, parse_generic
 
+        _REGION_PARSERS.update({"tt.func": parse_func, "scf.for": parse_for, "tt.reduce": parse_generic,
+                                "tt.scan": parse_generic})
     cls = p.fast_op_class(name)
     if cls is None:
         return None
     try:
-        parse = parse_func if name == "tt.func" else parse_for if name == "scf.for" else parse_generic
-        op = parse(p, cls, at)
+        op = _REGION_PARSERS[name](p, cls, at)
         if op is None:
             p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op
@@ -346,30 +385,37 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     if head is None:
         multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
         return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
-    name = head.group(2)
-    if name in REGION_NAMES:
-        return _region_op(p, name, start, start) if lex else None
+    res, name = head.groups()
     found = _BY_NAME.get(name)
     if found is None:
+        if name in REGION_NAMES:
+            return _region_op(p, name, start, start) if lex else None
         return None
-    cls = p.fast_op_class(name)
+    cls = p._op_classes.get(name) or p.fast_op_class(name)
     if cls is None:
         return None
-    end = text.find("\n", head.end())
+    after = head.end()
+    name_end = after if text[after - 1 : after] != " " else after - 1
+    end = text.find("\n", after)
     if end < 0:
         end = len(text)
     # From the name's end: an op with no operands has its location right after the name.
-    body_end, loc = p.fast_trailing_loc(head.end(2), end)
-    if body_end < 0:
-        return None
-    if body_end <= head.end() and loc is None and _NEXT_IS_VALUE.match(text, end):
-        return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
-    shape, build = found
-    m = shape.fullmatch(text, head.end(), max(body_end, head.end()))
+    # (a location text read before: fast_trailing_loc's table, looked up inline)
+    at = text.rfind(" loc(", name_end, end)
+    if at >= 0 and (loc := p._loc_texts.get(text[at:end])) is not None:
+        body_end = at
+    else:
+        body_end, loc = p.fast_trailing_loc(name_end, end)
+        if body_end < 0:
+            return None
+        if body_end <= after and loc is None and _NEXT_IS_VALUE.match(text, end):
+            return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
+    shape, build, dialect = found
+    m = shape.fullmatch(text, after, body_end if body_end > after else after)
     if m is None:
         return None
     stack = p._parser_state.dialect_stack
-    stack.append(name.split(".", 1)[0])
+    stack.append(dialect)
     try:
         op = build(p, cls, m, 0)
     except ParseError:
@@ -385,7 +431,6 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
         p._resume_from(end)
     else:
         p.fast_end = end  # type: ignore[attr-defined]
-    res = head.group(1)
     if res is not None:
         p.define(res, op.results, start)
     return op

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from xdsl.dialects.builtin import TensorType, i32, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -37,8 +38,6 @@ def _stripped_ptr(p: MemoParser, m: re.Match[str], group: int) -> Attribute | No
 
 
 def _advance(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import i32
-
     t = _stripped_ptr(p, m, 3)
     if t is None:
         return None
@@ -76,8 +75,6 @@ def _load(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> O
 
 
 def _make_tensor_ptr(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import TensorType, i32, i64
-
     t = _stripped_ptr(p, m, 6)
     split = _split(p, m, 5, ("order",))
     if t is None or split is None or not isinstance(block := getattr(t, "pointee", None), TensorType):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import i1
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.frontend.xdsl_compat import new_op
@@ -121,8 +122,6 @@ _SELECT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL}) : ([^ ].*)")  # %c, %
 
 
 def _select(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    from xdsl.dialects.builtin import i1
-
     types = _type_list(p, m.start(4), m.end(4))
     if types is None or len(types) > 2:
         return None

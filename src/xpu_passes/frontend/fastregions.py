@@ -15,15 +15,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
+from xpu_passes.frontend.fastops import use as fast_use
+from xpu_passes.frontend.fastops_more import _type_list
 from xpu_passes.frontend.fasttypes import TYPE_TEXT
 from xpu_passes.frontend.memo import _SIMPLE_LOC, function_type
+from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC, new_op
 
 if TYPE_CHECKING:
-    from xdsl.ir import Region
+    from xdsl.ir import Block, LocationAttr, Region
 
     from xpu_passes.frontend.memo import MemoParser
 
@@ -135,11 +141,6 @@ _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The `scf.for` whose line starts at `start` (results included), as mlir_compat's
     ForOp.parse builds it, or None with nothing consumed."""
-    from xdsl.dialects.builtin import IndexType
-    from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
-
-    from xpu_passes.frontend.fastops import use as fast_use
-
     text = p._text
     res = _FOR_RESULTS.match(text, start)
     m = _FOR.match(text, res.end() if res is not None else start)
@@ -190,8 +191,6 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
 def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
     """`(T, U)` or `T`."""
     if p._text.startswith("(", start):
-        from xpu_passes.frontend.fastops_more import _type_list
-
         return [] if end - start == 2 else _type_list(p, start + 1, end - 1)
     t = p.fast_type(start, end)
     return None if t is None else [t]
@@ -207,12 +206,6 @@ _GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= 
 def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation | None:
     """The generic `tt.reduce`/`tt.scan` at `start` (results included), as xDSL's generic
     form builds it (the body, then the types, then the operands), or None with nothing consumed."""
-    from xdsl.parser import UnresolvedOperand
-    from xdsl.utils.exceptions import ParseError
-
-    from xpu_passes.frontend.fastops import use as fast_use
-    from xpu_passes.frontend.xdsl_compat import _UNKNOWN_LOC
-
     text = p._text
     m = _GENERIC.match(text, start)
     if m is None:
@@ -255,7 +248,7 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
         for name in cls.get_irdl_definition().properties:  # type: ignore[attr-defined]
             if name in attrs and name not in props:
                 props[name] = attrs.pop(name)
-    op = cls.create(operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
+    op = new_op(cls, operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
     op.location = _UNKNOWN_LOC if loc is None else loc
     if m.group(1) is not None:
         bound = int(m.group(2) or 1)
@@ -264,3 +257,62 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
                              f"Operation has {len(outs)} results, but was given {bound} to bind.")
         p.define(m.group(1), op.results, start)
     return op
+
+
+_BLOCK_ARG = re.compile(rf"%({_NAME}): ")
+
+
+def parse_block_args(p: MemoParser, block: Block) -> bool:
+    """A block's `(%a: T loc(...), ...)` at the lexer's `(` (tt.reduce's `^bb0(...)`), added to
+    `block` and defined as xDSL's _parse_optional_block_arg_list does; False with nothing
+    consumed for any other text (other forms, errors: xDSL's)."""
+    text = p._text
+    start = p._current_token.span.start
+    eol = text.find("\n", start)
+    # The same text reads alike in a module (its aliases are fixed): read once (tt.reduce's
+    # combiners repeat theirs).
+    key = "b" + text[start : eol if eol >= 0 else len(text)]  # (kind "b" in shared_value's table)
+    read = p.fast_values.get(key)
+    if read is None:
+        read = _read_block_args(p, start)
+        if read is None:
+            return False
+        p.fast_values[key] = read
+    args, close = read
+    # Committed (nothing can fail to read now; a name defined twice is xDSL's error, raised alike).
+    source = p.lexer.input
+    for name, at, t, loc in args:
+        arg = block.insert_arg(t, len(block.args), loc)
+        p._register_ssa_definition(name, (arg,), Span(start + at, start + at + 1 + len(name), source))
+    p._resume_from(start + close + 1)
+    return True
+
+
+def _read_block_args(
+    p: MemoParser, start: int
+) -> tuple[list[tuple[str, int, Attribute, LocationAttr | None]], int] | None:
+    """`(%a: T loc(...), ...)` at `start`: each argument's name, offset (from `start`), type and
+    location, and the offset of the `)`; None for any other text."""
+    text = p._text
+    at = start + 1
+    found: list[tuple[str, int, Attribute, LocationAttr | None]] = []
+    while text[at : at + 1] != ")":
+        if found:
+            if not text.startswith(", ", at):
+                return None
+            at += 2
+        m = _BLOCK_ARG.match(text, at)
+        if m is None:
+            return None
+        ty = TYPE_TEXT.match(text, m.end())
+        if ty is None or (t := p.typed_text(ty.group())) is None:
+            return None
+        at = ty.end()
+        loc = None
+        if text.startswith(" loc(", at):
+            lm = _SIMPLE_LOC.match(text, at + 1)
+            if lm is None or (loc := p._simple_loc(lm)) is None:
+                return None
+            at = lm.end()
+        found.append((m.group(1), m.start() - start, t, loc))
+    return found, at - start

@@ -83,6 +83,7 @@ class MemoParser(Parser):
         self._ints: dict[str, IntAttr] = {}
         self._types: dict[str, Attribute] = {}  # fast path (frontend/fastops.py): type text -> type
         self._op_classes: dict[str, type[Operation] | None] = {}
+        self._loc_texts: dict[str, LocationAttr] = {}  # fast_trailing_loc's: ` loc(...)` -> location
         self.fast_values: dict[str, Any] = {}  # shared_value's per-module front
         names = (ctx.allow_unregistered, *sorted(ctx.registered_dialect_names))
         self._ctx_kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
@@ -309,11 +310,18 @@ class MemoParser(Parser):
             if nxt is None or nxt.group(1) == "loc":
                 return -1, None
             return end, None
+        # (one read per distinct text: an alias, once defined, is never redefined)
+        loc = self._loc_texts.get(key := text[at:end])
+        if loc is not None:
+            return at, loc
         m = _SIMPLE_LOC.match(text, at + 1, end)
         if m is None or m.end() != end:
             return -1, None
         loc = self._simple_loc(m)
-        return (at, loc) if loc is not None else (-1, None)
+        if loc is None:
+            return -1, None
+        self._loc_texts[key] = loc
+        return at, loc
 
     def _int(self, digits: str) -> IntAttr:
         found = self._ints.get(digits)

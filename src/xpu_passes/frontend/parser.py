@@ -16,6 +16,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xpu_passes.frontend.fastops import parse_fast
+from xpu_passes.frontend.fastregions import parse_block_args
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
 from xpu_passes.frontend.memo import MemoParser, gc_paused
@@ -99,6 +100,11 @@ class _TrackingParser(MemoParser):
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
 
+    def _parse_optional_block_arg_list(self, block: Block):  # type: ignore[no-untyped-def]
+        if self.fast and self._current_token.kind == MLIRTokenKind.L_PAREN and parse_block_args(self, block):
+            return block
+        return super()._parse_optional_block_arg_list(block)
+
     def _parse_block_body(self, block: Block) -> None:
         if not self.fast:
             return super()._parse_block_body(block)
@@ -109,14 +115,23 @@ class _TrackingParser(MemoParser):
             # The ops that follow in the usual one-line forms: read without lexing between them.
             pos = self._current_token.span.start
             chained = False
+            offsets, blanks = self.op_offsets, _BLANKS.match
+            last = block._last_op
             while (c := text[pos : pos + 1]) == "%" or c.islower():
                 op = parse_fast(self, pos, False)
                 if op is None:
                     chained = True  # (the lexer is anywhere: resume at pos)
                     break
-                self.op_offsets[op] = pos
-                _append(block, op)
-                pos = _BLANKS.match(text, self.fast_end).end()
+                offsets[op] = pos
+                # block.add_op(op) for a new op without regions (xDSL's linking, inline)
+                op.parent = block
+                if last is None:
+                    block._first_op = op
+                else:
+                    last._next_op = op
+                    op._prev_op = last
+                block._last_op = last = op
+                pos = blanks(text, self.fast_end).end()
                 chained = True
             if chained:
                 self._resume_from(pos)
@@ -168,18 +183,6 @@ class _TrackingParser(MemoParser):
 
 _OP_START = (MLIRTokenKind.PERCENT_IDENT, MLIRTokenKind.BARE_IDENT, MLIRTokenKind.STRING_LIT)
 _BLANKS = re.compile(r"[ \t\r\n]*")
-
-
-def _append(block: Block, op: Operation) -> None:
-    """block.add_op(op) for a new op without regions (xDSL's checks and linking, inline)."""
-    last = block._last_op
-    op.parent = block
-    if last is None:
-        block._first_op = op
-    else:
-        last._next_op = op
-        op._prev_op = last
-    block._last_op = op
 
 
 # Results before an op's name (`%a, %b:2 = `): MLIR locates an op at its name.

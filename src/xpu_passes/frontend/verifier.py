@@ -65,6 +65,10 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
 
 # Block terminators whose verifiers read no more than _Walk.terminator_key holds.
 _TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
+# Ops with a body whose verifiers read none of it: IRDL's region check is one region of any
+# entry arguments, and their verify_ and traits (dialects/tt.py, traits.py) read only what
+# verify_key holds. Their key is verify_key's plus the region count (body_blind_key).
+_BODY_BLIND = frozenset(("tt.reduce", "tt.scan"))
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
 _CONTEXT_NAMES: list[tuple[object, object]] = []
 
@@ -111,14 +115,31 @@ class _Walk:
             values = [op.attributes.get(k) for k in self.context_attrs]  # type: ignore[attr-defined]
             # Equal values as one object, so that verify_key's identities repeat across modules.
             context = context + [v if v is None else _CONTEXT_VALUES.setdefault(v, v) for v in values]
+        check = self.check
         for region in op.regions:
             block = region.first_block
             while block is not None:  # (xDSL's `blocks` and `next_op` are Python calls)
                 child = block.first_op
                 while child is not None:
-                    self.op(child, context)
+                    if child.regions:
+                        self.op(child, context)
+                    else:  # (what self.op does for an op without regions, one call less)
+                        check(child, context)
                     child = child._next_op
                 block = block._next_block
+
+    @staticmethod
+    def body_blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
+        """What an op of _BODY_BLIND (not last in its block) is verified on."""
+        objects: list[object] = [_BODY_BLIND, type(op), len(op.regions), *context, None]
+        objects += [v.type for v in op._operands]
+        objects.append(None)
+        objects += [r.type for r in op.results]
+        for d in (op.properties, op.attributes):
+            objects.append(None)
+            for item in d.items():
+                objects += item
+        return tuple(map(id, objects)), objects
 
     @staticmethod
     def terminator_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
@@ -152,6 +173,8 @@ class _Walk:
             key = (tuple(map(id, objects)), objects)
         elif name in _TERMINATORS and op._next_op is None and not op._successors:
             key = self.terminator_key(op, context)
+        elif name in _BODY_BLIND and op._next_op is not None:
+            key = self.body_blind_key(op, context)
         if key is None or key[0] not in VERIFIED:
             try:
                 if op in self.isolated:
