@@ -96,3 +96,21 @@ def test_undo_all_finds_a_lost_record(monkeypatch: pytest.MonkeyPatch) -> None:
     j._kept.pop()  # type: ignore[union-attr]  # the erasure's record lost
     with pytest.raises(AssertionError, match="did not restore"):
         j.undo_all()
+
+
+def test_no_journal_is_left_to_the_cyclic_collector() -> None:
+    """The kept undo records refer to their journal: released once the pass has decided, the
+    journal and its records are freed at once (they were most of the collector's work after the pass)."""
+    import gc
+
+    ctx, m = _module(rlc_dump("layer_norm_fwd", "1024-w8-s1", 0).read_text())
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        rlc.RemoveLayoutConversions().apply(ctx, m)
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, journal.Journal)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert not left

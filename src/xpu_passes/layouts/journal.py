@@ -96,6 +96,11 @@ class Journal:
         if self._start is not None and _fingerprint(self.module) != self._start:
             raise AssertionError("journal: undoing every session did not restore the module exactly")
 
+    def release(self) -> None:
+        """Drop the committed sessions' undo records (the pass's decision is made): they refer to
+        this journal, so kept they would leave it and all of them to the cyclic collector."""
+        self._kept = None
+
     def commit(self) -> None:
         self._before = None
         if self._kept is not None:

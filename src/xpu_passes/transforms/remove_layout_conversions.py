@@ -195,10 +195,20 @@ class RemoveLayoutConversions(XpuPass):
             input_valid()
         try:
             w = self._solve(op, ops, True, input_valid, loads, undo)
+            self._decide(op, ops, loads, w, start, idle, undo)
         except BaseException:
             for j in reversed(undo or []):
                 j.undo_all()
             raise
+        finally:
+            for j in undo or []:
+                j.release()
+
+    def _decide(self, op: ModuleOp, ops: list[Operation], loads: set[Operation], w: _Work, start: Figures,
+                idle: bool, undo: list[Journal] | None) -> None:
+        """Keep `w`'s solution, or the better one without anchoring, or the input (`undo`: the
+        journals that undo a solution made on the input itself)."""
+        input_valid = w.input_valid
         # Anchoring block pointers can block a better forward propagation: weigh both solutions,
         # unless the first is at the least any can reach (nothing is strictly better).
         if w.anchored and undo is None:
