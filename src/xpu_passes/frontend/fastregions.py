@@ -57,35 +57,13 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
     head = _HEAD.match(text, start)  # (a result, `%x = tt.func`: xDSL's error)
     if head is None:
         return None
-    at = head.end()
-    args: list[Parser.Argument] = []
-    arg_attrs: list[dict[str, Attribute]] = []
-    while text[at] != ")":
-        if args:
-            if not text.startswith(", ", at):
-                return None
-            at += 2
-        m = _ARG.match(text, at)
-        if m is None:
-            return None
-        ty = TYPE_TEXT.match(text, m.end())
-        if ty is None or (t := p.typed_text(ty.group())) is None:
-            return None
-        at = ty.end()
-        attrs: dict[str, Attribute] = {}
-        if (d := _DICT.match(text, at)) is not None:
-            items = p.fast_attr_dict(d.start(1), d.end(1))
-            if items is None:
-                return None
-            attrs, at = dict(items), d.end()
-        loc = None
-        if text.startswith(" loc(", at):
-            lm = _SIMPLE_LOC.match(text, at + 1)
-            if lm is None or (loc := p._simple_loc(lm)) is None:
-                return None
-            at = lm.end()
-        args.append(Parser.Argument(Span(m.start(), m.start() + 1 + len(m.group(1)), p.lexer.input), t, loc))
-        arg_attrs.append(attrs)
+    read = _arg_list(p, head.end(), True)
+    if read is None:
+        return None
+    found, at = read
+    args = [Parser.Argument(Span(m.start(), m.start() + 1 + len(m.group(1)), p.lexer.input), t, loc)
+            for m, t, _, loc in found]
+    arg_attrs = [attrs for _, _, attrs, _ in found]
     tail = _TAIL.match(text, at)
     if tail is None:
         return None
@@ -259,9 +237,6 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
     return op
 
 
-_BLOCK_ARG = re.compile(rf"%({_NAME}): ")
-
-
 def parse_block_args(p: MemoParser, block: Block) -> bool:
     """A block's `(%a: T loc(...), ...)` at the lexer's `(` (tt.reduce's `^bb0(...)`), added to
     `block` and defined as xDSL's _parse_optional_block_arg_list does; False with nothing
@@ -293,26 +268,44 @@ def _read_block_args(
 ) -> tuple[list[tuple[str, int, Attribute, LocationAttr | None]], int] | None:
     """`(%a: T loc(...), ...)` at `start`: each argument's name, offset (from `start`), type and
     location, and the offset of the `)`; None for any other text."""
+    read = _arg_list(p, start + 1, False)
+    if read is None:
+        return None
+    found, close = read
+    return [(m.group(1), m.start() - start, t, loc) for m, t, _, loc in found], close - start
+
+
+def _arg_list(
+    p: MemoParser, at: int, with_attrs: bool
+) -> tuple[list[tuple[re.Match[str], Attribute, dict[str, Attribute], LocationAttr | None]], int] | None:
+    """`%a: T {attrs} loc(...), ...` from `at` (after a `(`; the attributes only `with_attrs`: a
+    function's arguments): each argument's name match, type, attributes and location, and where
+    the `)` is; None for any other text."""
     text = p._text
-    at = start + 1
-    found: list[tuple[str, int, Attribute, LocationAttr | None]] = []
+    found: list[tuple[re.Match[str], Attribute, dict[str, Attribute], LocationAttr | None]] = []
     while text[at : at + 1] != ")":
         if found:
             if not text.startswith(", ", at):
                 return None
             at += 2
-        m = _BLOCK_ARG.match(text, at)
+        m = _ARG.match(text, at)
         if m is None:
             return None
         ty = TYPE_TEXT.match(text, m.end())
         if ty is None or (t := p.typed_text(ty.group())) is None:
             return None
         at = ty.end()
+        attrs: dict[str, Attribute] = {}
+        if with_attrs and (d := _DICT.match(text, at)) is not None:
+            items = p.fast_attr_dict(d.start(1), d.end(1))
+            if items is None:
+                return None
+            attrs, at = dict(items), d.end()
         loc = None
         if text.startswith(" loc(", at):
             lm = _SIMPLE_LOC.match(text, at + 1)
             if lm is None or (loc := p._simple_loc(lm)) is None:
                 return None
             at = lm.end()
-        found.append((m.group(1), m.start() - start, t, loc))
-    return found, at - start
+        found.append((m, t, attrs, loc))
+    return found, at
