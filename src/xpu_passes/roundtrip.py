@@ -221,14 +221,12 @@ class _Versions:
             self._known = (self.now, content(self.module))
         return self._known[1]
 
-    def after(self, before: list[tuple[object, ...]] | None) -> bool:
-        """After a run that said nothing (`before`: the content it was given, if taken): whether
-        the module is as it was (else it has a new version)."""
-        if before is not None and content(self.module) == before:
-            self._known = (self.now, before)
-            return True
-        self.now += 1
-        return False
+    def same(self, before: list[tuple[object, ...]]) -> bool:
+        """Whether the module's content is still `before` (this version's)."""
+        if content(self.module) != before:
+            return False
+        self._known = (self.now, before)
+        return True
 
 
 def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operation,
@@ -282,15 +280,12 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             if CHECK_REPORTS and said is not None:
                 assert before is not None
                 _check_report(said, p, ctx, parsed.module, before)
-            if said == UNCHANGED or said is None and watch and v.after(before):
-                if name in REPEATS:
-                    idle[name] = (p, v.now)
-            else:
-                if said is None and not watch or said == FIXPOINT:
-                    v.now += 1
-                idle.pop(name, None)
-                if said == FIXPOINT and name in REPEATS:
-                    idle[name] = (p, v.now)
+            unchanged = said == UNCHANGED or said is None and watch and v.same(before)  # type: ignore[arg-type]
+            if not unchanged:
+                v.now += 1
+            idle.pop(name, None)
+            if name in REPEATS and (unchanged or said == FIXPOINT):
+                idle[name] = (p, v.now)
             t = record("repeat_check", t)
 
 

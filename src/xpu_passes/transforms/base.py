@@ -93,7 +93,6 @@ class XpuPass(ModulePass):
         @functools.wraps(inner)
         def apply(self: XpuPass, ctx: Context, op: ModuleOp) -> None:
             _SAID.append(None)
-            _LAST[0] = None
             try:
                 found = None if _JUDGED_CLEAN[0] is op else foreign_layout_use(op)
                 if found is not None:
