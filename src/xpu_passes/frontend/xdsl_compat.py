@@ -352,7 +352,7 @@ _DEFAULTS: dict[type, tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], 
 _UNSEEN = object()
 
 
-def _defaults(cls: type[Operation]) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]] | None:
+def op_defaults(cls: type[Operation]) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]] | None:
     """The default properties and attributes IRDLOperation.__post_init__ fills in; None for a
     class that builds itself otherwise (its own __init__ or __post_init__)."""
     if cls in _DEFAULTS:
@@ -387,7 +387,7 @@ def new_op(
     pass fresh ones). Upstream: a fast path in Operation.create for a fresh op."""
     defaults = _DEFAULTS.get(cls, _UNSEEN)
     if defaults is _UNSEEN:
-        defaults = _defaults(cls)
+        defaults = op_defaults(cls)
     if defaults is None:
         return cls.create(operands=operands, result_types=result_types, properties=properties or {},
                           attributes=attributes or {}, regions=regions)

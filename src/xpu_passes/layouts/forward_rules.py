@@ -19,12 +19,8 @@ from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, resh
 Rule = Callable[[Any, Attribute, int], "Attribute | None"]
 
 
-def forward_layout(user: Operation, layout: Attribute, index: int) -> Attribute | None:
-    """The layout of `user`'s results when operand `index` takes `layout` (None: it cannot)."""
-    return forward_rule(user)(user, layout, index)
-
-
 def forward_rule(user: Operation) -> Rule:
+    """How the layout of `user`'s results follows an operand's (`rule(user, layout, index)`; None: it cannot)."""
     rule = _FORWARD.get(type(user))
     if rule is None:
         rule = _FORWARD[type(user)] = next((r for c, r in _FORWARD_RULES if isinstance(user, c)), _no_layout)

@@ -10,7 +10,6 @@ one walk of a module (`isolated_module`) or on the changed ops only (`isolated`)
 
 from __future__ import annotations
 
-
 from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import IsolatedFromAbove

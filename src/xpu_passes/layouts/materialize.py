@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.frontend.xdsl_compat import _defaults, new_op  # pyright: ignore[reportPrivateUsage]
+from xpu_passes.frontend.xdsl_compat import new_op, op_defaults
 from xpu_passes.layouts import journal, solution
 from xpu_passes.layouts.clone import clone_regions, valid_hint
 from xpu_passes.layouts.journal import Journal
@@ -85,22 +85,14 @@ def _clone(op: Operation, operands: tuple[SSAValue, ...], s: Slice, new: dict[in
     return journal.created(c)
 
 
-_DEFAULT_NAMES: dict[type, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}  # op class -> what new_op fills in
-
-
 def _retypable(op: Operation) -> bool:
     """Whether a clone of `op` would differ from it in its types (and a constant's value) only:
     built by new_op, which fills in default properties and attributes `op` may lack."""
-    names = _DEFAULT_NAMES.get(type(op), _MISSING)
-    if names is _MISSING:
-        d = _defaults(type(op))
-        names = _DEFAULT_NAMES[type(op)] = None if d is None else (tuple(n for n, _ in d[0]), tuple(n for n, _ in d[1]))
-    if names is None or op._successors:  # type: ignore[union-attr]  # pyright: ignore[reportPrivateUsage]
+    d = op_defaults(type(op))  # (remembered per class)
+    if d is None or op._successors:  # pyright: ignore[reportPrivateUsage]
         return False
-    if names[0] or names[1]:  # type: ignore[index]
-        props, attrs = op.properties, op.attributes
-        return all(n in props for n in names[0]) and all(n in attrs for n in names[1])  # type: ignore[index]
-    return True
+    props, attrs = op.properties, op.attributes
+    return all(n in props for n, _ in d[0]) and all(n in attrs for n, _ in d[1])
 
 
 def _dying(s: Slice, ops: list[Operation], slots: set[tuple[int, int]], target: Operation | None) -> set[Operation]:

@@ -25,7 +25,7 @@ from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.forward_rules import _FORWARD, forward_rule, keep_layout
+from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
 from xpu_passes.layouts.memo import by_identity, linear_of, per_class, same
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
@@ -239,8 +239,6 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     return True
 
 
-
-
 @by_identity
 def _replicas(t: Attribute) -> int:
     """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
@@ -319,7 +317,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                 s.sinks.append(user)
                 out = None
             else:
-                rule = _FORWARD.get(kind) or forward_rule(user)
+                rule = forward_rule(user)
                 out = lv if rule is keep_layout else rule(user, lv, index)
                 if out is None:
                     return s.fail(f"a user '{user.name}' cannot take the source layout")

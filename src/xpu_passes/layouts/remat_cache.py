@@ -54,13 +54,12 @@ class RematCache:
 
     def lookup(self, v: SSAValue, layout: Attribute, user: Operation) -> SSAValue | None:
         """A live copy of `v` in `layout` that properly dominates `user`, if any."""
-        got = self._root.get(id(v))  # (`root`, inline: asked for every value a slice reaches)
-        root = got[1] if got is not None and got[0] is v else v
+        root = self.root(v)
         entries = self._copies.get(id(root))
         if not entries:
             return None
         for old, lay, copy in entries:
-            if old is root and (lay is layout or same(lay, layout)) and self._live(copy, layout) and self._dominates(copy.op, user):
+            if old is root and same(lay, layout) and self._live(copy, layout) and self._dominates(copy.op, user):
                 self.hits += 1
                 return copy
         return None

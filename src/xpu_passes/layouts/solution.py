@@ -54,8 +54,6 @@ class Figures:
         return f"{self.converts} conversion(s), {self.slm} bytes of SLM, weighted cost {self.cost}"
 
 
-
-
 def _scratch(op: Operation) -> int:
     try:
         return op_scratch_bytes(op)
@@ -264,7 +262,7 @@ class Ledger:
         """`attached`: those of `ops` still in the module, kept for the validity check that
         follows (has_errors' `attached`: the same change)."""
         inside = self.attached = attached_of(self.module, ops)
-        parts, get, part, put = self.parts, self.parts.get, self._part, self._set
+        get, part, put = self.parts.get, self._part, self._set
         for op in filter(_costed, ops):  # (only these have parts: an op's class does not change)
             new = part(op) if op in inside else None
             if get(op) != new:  # (else _set would find no change)

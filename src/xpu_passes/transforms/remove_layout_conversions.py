@@ -240,7 +240,7 @@ class RemoveLayoutConversions(XpuPass):
                 j.undo_all()
             self.said(UNCHANGED)
             return
-        fixpoint = self._fixpoint(w, ops)
+        fixpoint = undo is not None and self._fixpoint(w)  # (solved on the input: no block pointer)
         if w.module is not op:
             record_copies(w.origin)  # diagnostics of later passes still point into the input
             _adopt(op, w.module)
@@ -256,13 +256,11 @@ class RemoveLayoutConversions(XpuPass):
         self.said(UNCHANGED)
 
     @staticmethod
-    def _fixpoint(w: _Work, ops: list[Operation]) -> bool:
-        """Whether a run on `w.module` leaves it as it is: its first round is `w`'s last (the same
-        module, conversions in the same order, the same block loads; no copy read, as none is known
-        to a new run; no block pointer, so neither anchoring nor a second solution)."""
-        if not w.settled or any(isinstance(o, tt.MakeTensorPtrOp) for o in ops):
-            return False
-        return _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
+    def _fixpoint(w: _Work) -> bool:
+        """Whether a run on `w.module`, which has no block pointer (so neither anchoring nor a second
+        solution), leaves it as it is: its first round is `w`'s last (the same module, conversions in
+        the same order, the same block loads; no copy read, as none is known to a new run)."""
+        return w.settled and _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
     def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
                loads: set[Operation], undo: list[Journal] | None = None) -> _Work:
@@ -287,7 +285,7 @@ class RemoveLayoutConversions(XpuPass):
             undo.append(j.keep_all())
         w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
                   input_valid=input_valid, since=since)
-        w.changed = anchored > 0 or bool(since[0] or since[1])  # (what anchoring touched, not what it counted)
+        w.changed = bool(since[0] or since[1])  # what anchoring touched
         for _ in range(max(1, self.max_backward_remat_iterations)):
             hits = w.cache.hits
             if not self._round(w):
