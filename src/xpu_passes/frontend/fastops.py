@@ -400,16 +400,11 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     if end < 0:
         end = len(text)
     # From the name's end: an op with no operands has its location right after the name.
-    # (a location text read before: fast_trailing_loc's table, looked up inline)
-    at = text.rfind(" loc(", name_end, end)
-    if at >= 0 and (loc := p._loc_texts.get(text[at:end])) is not None:
-        body_end = at
-    else:
-        body_end, loc = p.fast_trailing_loc(name_end, end)
-        if body_end < 0:
-            return None
-        if body_end <= after and loc is None and _NEXT_IS_VALUE.match(text, end):
-            return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
+    body_end, loc = p.fast_trailing_loc(name_end, end)
+    if body_end < 0:
+        return None
+    if body_end <= after and loc is None and _NEXT_IS_VALUE.match(text, end):
+        return None  # `tt.return` then `%x ...`: its operands on the next line, or the next op
     shape, build, dialect = found
     m = shape.fullmatch(text, after, body_end if body_end > after else after)
     if m is None:

@@ -47,8 +47,14 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     op of a block (xDSL checks terminators there)."""
     if op._next_op is None or op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()):
         return None
+    objects = _signature(op, [type(op), *context])
+    return tuple(map(id, objects)), objects
+
+
+def _signature(op: Operation, head: list[object]) -> list[object]:
+    """`head`, then `op`'s operand and result types, properties and attributes (verify_key's objects)."""
     # (`_operands` and `_type`: xDSL's `operands` and `type` are Python calls)
-    objects: list[object] = [type(op), *context, *map(value_type, op._operands), None, *map(value_type, op.results), None]
+    objects: list[object] = [*head, *map(value_type, op._operands), None, *map(value_type, op.results), None]
     if d := op.properties:
         for item in d.items():
             objects += item
@@ -56,7 +62,7 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
     if d := op.attributes:
         for item in d.items():
             objects += item
-    return tuple(map(id, objects)), objects
+    return objects
 
 
 def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
@@ -130,15 +136,9 @@ class _Walk:
 
     @staticmethod
     def body_blind_key(op: Operation, context: list[object]) -> tuple[tuple[object, ...], list[object]]:
-        """What an op of _BODY_BLIND (not last in its block) is verified on."""
-        objects: list[object] = [_BODY_BLIND, type(op), len(op.regions), *context, None]
-        objects += [v.type for v in op._operands]
-        objects.append(None)
-        objects += [r.type for r in op.results]
-        for d in (op.properties, op.attributes):
-            objects.append(None)
-            for item in d.items():
-                objects += item
+        """What an op of _BODY_BLIND (not last in its block) is verified on: verify_key's objects and
+        its region count."""
+        objects = _signature(op, [_BODY_BLIND, type(op), len(op.regions), *context, None])
         return tuple(map(id, objects)), objects
 
     @staticmethod
