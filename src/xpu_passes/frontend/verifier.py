@@ -72,7 +72,7 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
 # Block terminators whose verifiers read no more than _Walk.terminator_key holds.
 _TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
 # Ops with a body whose verifiers read none of it: IRDL's region check is one region of any
-# entry arguments, and their verify_ and traits (dialects/tt.py, traits.py) read only what
+# entry arguments, and their verify_ and traits (dialects/tt/, traits.py) read only what
 # verify_key holds. Their key is verify_key's plus the region count (body_blind_key).
 _BODY_BLIND = frozenset(("tt.reduce", "tt.scan"))
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
