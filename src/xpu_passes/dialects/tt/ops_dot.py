@@ -42,6 +42,9 @@ class DotOp(IRDLOperation):
     """`tt.dot %a, %b, %c(, inputPrecision = tf32)? : A * B -> D`."""
 
     name = "tt.dot"
+    FAST_SYNTAX: ClassVar[str] = "dot"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     a = operand_def(TensorType)
     b = operand_def(TensorType)
     c = operand_def(TensorType)

@@ -47,6 +47,8 @@ class FuncOp(IRDLOperation):
     """`tt.func public @k(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, ...)`."""
 
     name = "tt.func"
+    FAST_SYNTAX: ClassVar[str] = "func"
+    FAST_PRINT: ClassVar[str] = "func"
     body = region_def()
     sym_name = prop_def(StringAttr)
     function_type = prop_def(FunctionType)
@@ -99,6 +101,7 @@ class FuncOp(IRDLOperation):
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
     name = "tt.return"
+    FAST_SYNTAX: ClassVar[str] = "format"
     srcs = var_operand_def()
     traits = traits_def(HasParent(FuncOp), IsTerminator(), ReturnLike())
     assembly_format = "attr-dict ($srcs^ `:` type($srcs))?"

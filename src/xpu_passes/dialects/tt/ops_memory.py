@@ -57,6 +57,8 @@ class AddPtrOp(IRDLOperation):
     """`tt.addptr %p, %o : PtrT, OffT`."""
 
     name = "tt.addptr"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", AnyAttr())
     ptr = operand_def(T)
     offset = operand_def()
@@ -74,6 +76,8 @@ class AdvanceOp(IRDLOperation):
     """`tt.advance %p, [%o0, %o1] : <tensor<...>>`."""
 
     name = "tt.advance"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     T: ClassVar = VarConstraint("T", BaseAttr(PointerType))
     ptr = operand_def(T)
     offsets = var_operand_def(i32)
@@ -94,6 +98,9 @@ class MakeTensorPtrOp(IRDLOperation):
     """`tt.make_tensor_ptr %base, [shape], [strides], [offsets] {order = ...} : <tensor<...>>`."""
 
     name = "tt.make_tensor_ptr"
+    FAST_SYNTAX: ClassVar[str] = "make_tensor_ptr"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     base = operand_def(PointerType)
     shape = var_operand_def()
     strides = var_operand_def()
@@ -203,6 +210,9 @@ class LoadOp(_MemoryOp):
     """`tt.load %ptr (, %mask (, %other)?)? [cacheModifier = ..] {..} : PtrT`."""
 
     name = "tt.load"
+    FAST_SYNTAX: ClassVar[str] = "load"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     ptr = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()
@@ -257,6 +267,9 @@ class StoreOp(_MemoryOp):
     """`tt.store %ptr, %value (, %mask)? [cacheModifier = ..] {..} : PtrT`."""
 
     name = "tt.store"
+    FAST_SYNTAX: ClassVar[str] = "store"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     ptr = operand_def()
     value = operand_def()
     mask = opt_operand_def()

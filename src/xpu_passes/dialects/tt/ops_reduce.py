@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import (
@@ -33,6 +35,7 @@ class ReduceOp(IRDLOperation):
     """Printed in generic form by Triton: `"tt.reduce"(%x) <{axis = 1 : i32}> ({...})`."""
 
     name = "tt.reduce"
+    FAST_SYNTAX: ClassVar[str] = "generic_region"
     srcs = var_operand_def()
     result = var_result_def()
     axis = prop_def(IntegerAttr)
@@ -59,6 +62,7 @@ class ReduceOp(IRDLOperation):
 @irdl_op_definition
 class ReduceReturnOp(IRDLOperation):
     name = "tt.reduce.return"
+    FAST_SYNTAX: ClassVar[str] = "format"
     result = var_operand_def()
     traits = traits_def(HasParent(ReduceOp), IsTerminator(), ReturnLike())
     assembly_format = "$result attr-dict `:` type($result)"
@@ -67,6 +71,7 @@ class ReduceReturnOp(IRDLOperation):
 @irdl_op_definition
 class ScanOp(IRDLOperation):
     name = "tt.scan"
+    FAST_SYNTAX: ClassVar[str] = "generic_region"
     srcs = var_operand_def()
     result = var_result_def()
     axis = prop_def(IntegerAttr)
@@ -81,6 +86,7 @@ class ScanOp(IRDLOperation):
 @irdl_op_definition
 class ScanReturnOp(IRDLOperation):
     name = "tt.scan.return"
+    FAST_SYNTAX: ClassVar[str] = "format"
     result = var_operand_def()
     traits = traits_def(HasParent(ScanOp), IsTerminator(), ReturnLike())
     assembly_format = "$result attr-dict `:` type($result)"

@@ -52,6 +52,8 @@ from xpu_passes.dialects.tt.types import PointerType, element_type
 @irdl_op_definition
 class SplatOp(UnaryOp):
     name = "tt.splat"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
 
     def verify_(self) -> None:
@@ -62,6 +64,8 @@ class SplatOp(UnaryOp):
 @irdl_op_definition
 class BroadcastOp(UnaryOp):
     name = "tt.broadcast"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
 
     def verify_(self) -> None:
@@ -78,6 +82,8 @@ class BroadcastOp(UnaryOp):
 @irdl_op_definition
 class ExpandDimsOp(UnaryOp):
     name = "tt.expand_dims"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
 
@@ -119,6 +125,8 @@ class TransOp(UnaryOp):
 @irdl_op_definition
 class BitcastOp(UnaryOp):
     name = "tt.bitcast"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
     def verify_(self) -> None:
@@ -136,12 +144,16 @@ class BitcastOp(UnaryOp):
 @irdl_op_definition
 class IntToPtrOp(UnaryOp):
     name = "tt.int_to_ptr"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
 @irdl_op_definition
 class PtrToIntOp(UnaryOp):
     name = "tt.ptr_to_int"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
@@ -155,6 +167,7 @@ class FpToFpOp(IRDLOperation):
     """`tt.fp_to_fp %x (, rounding = rtne)? : T -> U`."""
 
     name = "tt.fp_to_fp"
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     src = operand_def()
     result = result_def()
     rounding = opt_prop_def(IntegerAttr)
@@ -299,6 +312,8 @@ class ReshapeOp(IRDLOperation):
     """`tt.reshape %x (allow_reorder)? (efficient_layout)? : T -> U`."""
 
     name = "tt.reshape"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     src = operand_def()
     result = result_def()
     allow_reorder = opt_prop_def(UnitAttr)
@@ -325,6 +340,8 @@ class ReshapeOp(IRDLOperation):
 class _ProgramQuery(IRDLOperation):
     """`op x : i32`."""
 
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     axis = prop_def(IntegerAttr)
     result = result_def(i32)
     traits = traits_def(Pure())
@@ -352,6 +369,8 @@ class MakeRangeOp(IRDLOperation):
     """`tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>`."""
 
     name = "tt.make_range"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     start = prop_def(IntegerAttr)
     end = prop_def(IntegerAttr)
     result = result_def(TensorType)

@@ -4,7 +4,7 @@ memdesc_subview/trans), fp4_to_fp, global_scratch_alloc.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, UnitAttr, i32
 from xdsl.ir import Attribute
@@ -35,6 +35,8 @@ class ConvertLayoutOp(UnaryOp):
     """`%y = ttg.convert_layout %x : tensor<..., #a> -> tensor<..., #b>`."""
 
     name = "ttg.convert_layout"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
     src = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(Pure())

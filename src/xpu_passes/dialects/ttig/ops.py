@@ -52,6 +52,9 @@ class PrefetchOp(IRDLOperation):
     """
 
     name = "ttig.prefetch"
+    FAST_SYNTAX: ClassVar[str] = "prefetch"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     ptr = operand_def()
     mask = opt_operand_def()
     other = opt_operand_def()

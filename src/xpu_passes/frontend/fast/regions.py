@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
     from xpu_passes.frontend.fast.memo import MemoParser
 
-_HEAD = re.compile(r'tt\.func (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
+_OP = r"[a-z_]+\.[a-z_0-9.]+"  # the op's name (its class declared the form: dialects/declared.py)
+_HEAD = re.compile(rf'{_OP} (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
 _ARG = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*): ")
 _DICT = re.compile(r" (\{[^{}\n]*\})")
 _TAIL = re.compile(r"\)(?: -> (\([^(){}\n]*\)|[^ (){}\n]+))?(?: attributes (\{[^{}\n]*\}))? \{[ \t]*\n")
@@ -108,7 +109,7 @@ _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
 _FOR_RESULTS = re.compile(rf"%({_NAME})(?::([0-9]+))? = ")
 _FOR = re.compile(
-    rf"scf\.for %({_NAME}) = ({_VAL}) to ({_VAL}) step ({_VAL})"
+    rf"{_OP} %({_NAME}) = ({_VAL}) to ({_VAL}) step ({_VAL})"
     rf"(?: iter_args\(((?:%{_NAME} = {_VAL}, )*%{_NAME} = {_VAL})\) -> (\([^(){{}}\n]*\)|[^ (){{}}\n]+))?"
     r" +(?:: ([^ {}\n]+) )?\{[ \t]*\n"
 )
@@ -176,7 +177,7 @@ def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
 
 # `%r = "tt.reduce"(%a, %b) <{axis = 1 : i32}> ({` (triton prints tt.reduce and tt.scan generic).
 _GENERIC = re.compile(
-    rf'(?:%({_NAME})(?::([0-9]+))? = )?"(tt\.reduce|tt\.scan)"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
+    rf'(?:%({_NAME})(?::([0-9]+))? = )?"({_OP})"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
 )
 _GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= loc\(|[ \t]*(?:\n|\Z))")
 
