@@ -21,29 +21,16 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    TensorType,
-    i1,
-    i32,
-    i64,
-)
+from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import AttrSizedOperandSegments, OptionalDef
+from xdsl.irdl import AttrSizedOperandSegments
 from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-
-# (the verify-once table lives with verification; re-exported for its users)
 from xpu_passes.frontend.fast.syntax import form_name
 from xpu_passes.ir.xdsl_adapt import new_op
+# (the verify-once table lives with verification; re-exported for its users)
 from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key  # noqa: F401
 
 if TYPE_CHECKING:
@@ -61,7 +48,6 @@ _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 _BINARY = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T
 _CAST = re.compile(rf"({_VAL}) : ([^ ].*) to ([^ ].*)")  # %a : T1 to T2
 _ARROW = re.compile(rf"({_VAL})(?: (\{{[^{{}}]*\}}))? : ([^ ].*) -> ([^ ].*)")  # %a {attrs}? : T1 -> T2
-_CONSTANT = re.compile(r"([^{ ].*)")  # a typed attribute, no attribute dictionary
 _TWO_TYPES = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T1, T2
 
 # A builder gets the parser, the op class, the match and its offset, and returns the op or
@@ -170,53 +156,6 @@ def _two_types(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int)
     return new_op(cls, operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
 
 
-_INT = r"-?[0-9]+"
-_FLOAT = r"-?[0-9]+\.[0-9]+(?:e[+-][0-9]+)?"
-_NUMBER = re.compile(rf"(?:({_INT})|({_FLOAT})|dense<(?:({_INT})|({_FLOAT}))>) : (.*)|(true|false)")
-
-
-def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
-    """`7 : i32`, `1.5e+00 : f32`, `true`, splat `dense<0.0> : tensor<...>` as xDSL's parser builds them."""
-    if m.group(6) is not None:
-        return IntegerAttr(1 if m.group(6) == "true" else 0, IntegerType(1))
-    type = p.fast_type(m.start(5), m.end(5))
-    if isinstance(type, TensorType):
-        if m.group(3) is None and m.group(4) is None:
-            return None
-        element = type.element_type
-        if m.group(3) is not None and isinstance(element, IntegerType | IndexType):
-            return DenseIntOrFPElementsAttr.from_list(type, [int(m.group(3))])
-        if m.group(4) is not None and isinstance(element, AnyFloat):
-            return DenseIntOrFPElementsAttr.from_list(type, [float(m.group(4))])
-        return None
-    if m.group(1) is not None and isinstance(type, IntegerType | IndexType):
-        return IntegerAttr(int(m.group(1)), type)
-    if m.group(2) is not None and isinstance(type, AnyFloat):
-        return FloatAttr(float(m.group(2)), type)
-    return None
-
-
-def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    start, end = base + m.start(1), base + m.end(1)
-
-    def parse() -> Attribute | None:
-        number = _NUMBER.fullmatch(p._text, start, end)
-        return _number(p, number) if number is not None else p.fast_attr(start, end)
-
-    # One object per text: cheaper, and verify_key sees repeats (a resource's text names
-    # the module's blob, so not those).
-    if p._text.startswith("dense_resource", start):
-        value = parse()
-    else:
-        value = p.shared_value("c", start, end, parse)
-    type = getattr(value, "type", None)
-    if not isinstance(type, Attribute):
-        return None
-    return new_op(cls, result_types=[type], properties={"value": value})  # type: ignore[dict-item]
-
-
-_COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
-_ATTRS_RESULT = re.compile(r"(?:(\{[^{}]*\}) )?: ([^ ].*)")  # {end = .., start = ..}? : T
 
 
 
@@ -247,56 +186,6 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
 def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
     start = m.start(group)
     return [use(p, u.group(1), int(u.group(2) or 0), start + u.start(), type) for u in _USE.finditer(m.group(group))]
-
-
-_PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
-
-
-_WITH_ELEMENT: list[Callable[[Attribute, Attribute], Attribute]] = []  # dialects.tt's, imported on first use
-# (imports in a function run on every call: the hot builders import at the top, or once)
-
-
-def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    if not _WITH_ELEMENT:
-        from xpu_passes.dialects.tt import with_element
-
-        _WITH_ELEMENT.append(with_element)
-    with_element = _WITH_ELEMENT[0]
-    pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
-    t = p.fast_type(m.start(4), m.end(4))
-    if pred is None or t is None:
-        return None
-    return new_op(cls, 
-        operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
-        result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
-        properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
-    )
-
-
-_DICT_PROPS: dict[type[Operation], tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _dict_props(cls: type[Operation]) -> tuple[frozenset[str], frozenset[str]]:
-    """The properties `cls`'s attr-dict holds (ParsePropInAttrDict; else none), and those it must hold."""
-    found = _DICT_PROPS.get(cls)
-    if found is None:
-        op_def = cls.get_irdl_definition()  # type: ignore[attr-defined]
-        in_dict = any(type(o).__name__ == "ParsePropInAttrDict" for o in op_def.options)
-        props = frozenset(op_def.properties) if in_dict else frozenset()
-        required = frozenset(n for n, d in op_def.properties.items()
-                             if not isinstance(d, OptionalDef) and d.default_value is None)
-        found = _DICT_PROPS[cls] = (props, required)
-    return found
-
-
-def _attrs_result(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    """`{...}? : T` (tt.make_range, ub.poison): the dictionary split as the op's format splits it."""
-    inherent, required = _dict_props(cls)
-    split = _split(p, m, 1, inherent)
-    t = p.fast_type(m.start(2), m.end(2))
-    if split is None or t is None or not required <= split[0].keys():
-        return None
-    return new_op(cls, result_types=[t], properties=split[0], attributes=split[1])
 
 
 _SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
@@ -344,9 +233,6 @@ FORMS: dict[str, tuple[re.Pattern[str], _Builder]] = {
     "cast": (_CAST, _unary),
     "arrow": (_ARROW, _arrow),
     "two_types": (_TWO_TYPES, _two_types),
-    "constant": (_CONSTANT, _constant),
-    "compare": (_COMPARE, _compare),
-    "attrs_result": (_ATTRS_RESULT, _attrs_result),
 }
 REGION_FORMS = ("func", "for", "generic_region")  # ops with a body (frontend/fast/regions.py)
 _Form = tuple[re.Pattern[str], _Builder, str] | str | None
@@ -354,9 +240,11 @@ _BY_CLASS: dict[type[Operation], _Form] = {}  # op class -> (shape, builder, dia
 
 
 def _register() -> None:
+    from xpu_passes.frontend.fast import ops_attrs as fastops_attrs
     from xpu_passes.frontend.fast import ops_mem as fastops_mem
     from xpu_passes.frontend.fast import ops_more as fastops_more
 
+    FORMS.update(fastops_attrs.FORMS)
     FORMS.update(fastops_more.FORMS)
     FORMS.update(fastops_mem.FORMS)
 
