@@ -158,30 +158,6 @@ def _print_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> Non
 DenseIntOrFPElementsAttr.is_splat = _is_splat  # type: ignore[method-assign]
 DenseIntOrFPElementsAttr.print_without_type = _print_without_type  # type: ignore[method-assign]
 
-# xDSL's declarative `attr-dict` prints discardable attributes, then properties; MLIR
-# prints them as one dictionary sorted by name, as our hand-written ops do
-# (`dialects._syntax.print_attr_dict`). The upstream method with the merge sorted.
-from xdsl.irdl.declarative_assembly_format import AttrDictDirective  # noqa: E402
-
-
-def _print_sorted_attr_dict(self: Any, printer: Any, state: Any, op: Any) -> None:
-    props = {k: v for k, v in op.properties.items() if k in self.expected_properties}
-    if not op.attributes.keys().isdisjoint(props):
-        raise ValueError("Cannot print attributes and properties with the same name in a single dictionary")
-    op_def = op.get_irdl_definition()
-    dictionary = dict(sorted((op.attributes | props).items()))
-    defs = {x: op_def.properties[x] for x in self.expected_properties} | op_def.attributes
-    skip = self.reserved_attr_names.union(
-        n for n, d in defs.items() if d.default_value is not None and dictionary.get(n) == d.default_value
-    )
-    if printer.print_op_attributes(dictionary, reserved_attr_names=skip, print_keyword=self.with_keyword):
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-
-AttrDictDirective.print = _print_sorted_attr_dict  # type: ignore[method-assign]
-
-
 import xdsl.ir.core as _ir_core  # noqa: E402
 from xdsl.dialects.builtin import UNKNOWN_LOC as _UNKNOWN_LOC  # noqa: E402
 
