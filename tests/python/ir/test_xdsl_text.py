@@ -20,8 +20,9 @@ _SCRIPT = textwrap.dedent(
     from xdsl.printer import Printer
     from xdsl.utils.base_printer import BasePrinter
     from xdsl.utils.mlir_lexer import MLIRLexer
+    from xdsl.irdl.declarative_assembly_format import AttrDictDirective
 
-    CLASSES = (MLIRLexer, Parser, AttrParser, Printer, BasePrinter)
+    CLASSES = (MLIRLexer, Parser, AttrParser, Printer, BasePrinter, AttrDictDirective)
 
     def snapshot():
         return {c.__qualname__: dict(vars(c)) for c in CLASSES}
