@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xpu_passes import __version__, registry
+from xpu_passes.integration import native_passes
 from xpu_passes.registry import PassSpec, PipelineError
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
@@ -140,7 +141,7 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
             registry.make_pass(spec)  # options checked now, before any input is read
             kind = "python"
         elif registry.is_native(spec.name):
-            registry.native_options(spec)
+            native_passes.native_options(spec)
             kind = "native"
         else:
             raise registry.UnknownPassError(registry.unknown_pass_message(spec.name, spec.column))

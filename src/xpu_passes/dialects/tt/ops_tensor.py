@@ -115,7 +115,7 @@ class TransOp(UnaryOp):
         _check(sorted(order) == list(range(rank)), "order must be a permutation of [0, ..., rank - 1]")
         _check([s.get_shape()[p] for p in order] == list(r.get_shape()),
                "result shape must match the permutation of the source shape")
-        from xpu_passes.layouts.infer import trans_encoding  # layouts import the dialects
+        from xpu_passes.dialects.ttg.infer_layout import trans_encoding  # (ttg imports tt)
 
         enc = encoding(s)
         out = trans_encoding(enc, order) if enc is not None else None
@@ -266,7 +266,7 @@ class JoinOp(_Binary):
         # MLIR rejects a non-tensor while parsing the custom form; same line, same words.
         _check(isinstance(t, TensorType), "invalid kind of type specified")
         assert isinstance(t, TensorType)
-        from xpu_passes.layouts.infer import join_encoding
+        from xpu_passes.dialects.ttg.infer_layout import join_encoding
 
         enc = encoding(t)
         out = join_encoding(enc) if enc is not None else None
@@ -297,7 +297,7 @@ class SplitOp(IRDLOperation):
         shape = t.get_shape()
         if not shape or shape[-1] != 2:
             raise infer_failed("last dimension of input tensor must be 2")
-        from xpu_passes.layouts.infer import split_encoding
+        from xpu_passes.dialects.ttg.infer_layout import split_encoding
 
         enc = encoding(t)
         out = split_encoding(enc) if enc is not None else None

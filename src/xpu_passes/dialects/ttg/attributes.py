@@ -11,7 +11,7 @@ from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._struct_attr import Field, StructAttr
+from xpu_passes.dialects.struct_attr import Field, StructAttr
 
 
 _CTA = (Field("CTAsPerCGA", "ints", True), Field("CTASplitNum", "ints", True), Field("CTAOrder", "ints", True))

@@ -12,7 +12,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._struct_attr import StructAttr
+from xpu_passes.dialects.struct_attr import StructAttr
 
 
 @irdl_attr_definition

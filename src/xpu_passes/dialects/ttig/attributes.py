@@ -14,7 +14,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._struct_attr import Field, StructAttr, _print_value
+from xpu_passes.dialects.struct_attr import Field, StructAttr, _print_value
 
 
 # The unit attribute on loads/stores that MaterializeBlockPointer sets.
