@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import i1
+from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.ir.xdsl_adapt import new_op
@@ -34,9 +34,7 @@ _I32: dict[int, Attribute] = {}  # enum values, one object each (verify_key sees
 def _i32(value: int) -> Attribute:
     found = _I32.get(value)
     if found is None:
-        from xpu_passes.dialects._syntax import i32_attr
-
-        found = _I32[value] = i32_attr(value)
+        found = _I32[value] = IntegerAttr(value, i32)  # (as the ops' own parsers build it)
     return found
 
 

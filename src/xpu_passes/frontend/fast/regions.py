@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import UNKNOWN_LOC, IndexType
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
@@ -26,7 +26,7 @@ from xpu_passes.frontend.fast.ops import use as fast_use
 from xpu_passes.frontend.fast.ops_more import _type_list
 from xpu_passes.frontend.fast.types import TYPE_TEXT
 from xpu_passes.frontend.fast.memo import _SIMPLE_LOC, function_type
-from xpu_passes.ir.xdsl_adapt import _UNKNOWN_LOC, new_op
+from xpu_passes.ir.xdsl_adapt import new_op
 
 if TYPE_CHECKING:
     from xdsl.ir import Block, LocationAttr, Region
@@ -228,7 +228,7 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
             if name in attrs and name not in props:
                 props[name] = attrs.pop(name)
     op = new_op(cls, operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
-    op.location = _UNKNOWN_LOC if loc is None else loc
+    op.location = UNKNOWN_LOC if loc is None else loc
     if m.group(1) is not None:
         bound = int(m.group(2) or 1)
         if bound != len(outs):
