@@ -23,7 +23,7 @@ import triton.language as tl
 from triton.compiler.compiler import ASTSource
 
 import xpu_passes.triton_plugin as plugin
-from xpu_passes.oracle import StaticFigures, figures
+from xpu_passes.integration.oracle import StaticFigures, figures
 
 
 @triton.jit

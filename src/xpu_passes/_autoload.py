@@ -1,4 +1,4 @@
-"""`XPU_PASSES_PIPELINE` without `import xpu_passes.triton_plugin`: a lazy import hook.
+"""`XPU_PASSES_PIPELINE` without `import xpu_passes.integration.plugin`: a lazy import hook.
 
 The `xpu-passes-autoload.pth` file installed with the package calls `install()` at
 interpreter start-up, and only when the variable is set. Importing triton then would
@@ -28,13 +28,13 @@ def _enable_plugin(_triton: ModuleType) -> None:
     from xpu_passes.pipeline_syntax import PipelineError
 
     try:
-        import xpu_passes.triton_plugin  # noqa: F401  # enables from the environment on import
+        import xpu_passes.integration.plugin  # noqa: F401  # enables from the environment on import
     except PipelineError as e:  # the user's setting, not our code: its message alone, no import traceback
         raise SystemExit(f"xpu-passes: error: {e}") from None
 
 
 def _adopt_backend(module: ModuleType) -> None:
-    plugin = sys.modules.get("xpu_passes.triton_plugin")
+    plugin = sys.modules.get("xpu_passes.integration.plugin")
     if plugin is not None:
         plugin.adopt(module.XPUBackend)
 

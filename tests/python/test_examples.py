@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "gemm_epilogue.py"
