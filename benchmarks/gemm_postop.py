@@ -413,6 +413,7 @@ def run_on_gpu(dtypes: list[str] | None = None, only: list[str] | None = None,
 
     triton_plugin.disable()
     if csv_path:
+        os.makedirs(os.path.dirname(os.path.abspath(csv_path)), exist_ok=True)
         with open(csv_path, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["case", "dtype", "shape", "native_config", "native_ms", "native_tflops", "native_gbps",
@@ -451,7 +452,6 @@ def main(argv: list[str] | None = None) -> int:
     global PIPELINE
     PIPELINE = args.pipeline
     if args.run:
-        os.makedirs(os.path.dirname(os.path.abspath(args.run_csv)), exist_ok=True)
         return run_on_gpu(args.dtype, args.only, args.shape, args.run_csv)
     rows = static(args.dtype, args.only)
     for path in (args.csv, args.png):
