@@ -7,7 +7,9 @@ pipeline and with xpu-passes' plugin, the figures of both side by side.
 The epilogue adds a matrix D read through a masked tensor of pointers and applies a ReLU,
 as a bias or residual add does. The figures are read off what `triton.compile` returns:
 SLM bytes (its metadata), `ttg.convert_layout` ops and 2D-block-I/O-tagged loads (its final
-TTGIR), 2D block reads/writes and DPAS calls (its LLVM IR). Nothing is launched.
+TTGIR), 2D block reads/writes and DPAS calls (its LLVM IR); where `xpu_passes.integration.isa`
+and IGC's `ocloc` are installed, also what IGC makes of its SPIR-V for PVC (instructions,
+spills, 2D block messages, gathers, DPAS). Nothing is launched.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ from triton.compiler.compiler import ASTSource
 
 import xpu_passes.triton_plugin as plugin
 from xpu_passes.integration.oracle import StaticFigures, figures
+
+try:  # IGC's ISA figures, where the package has them and ocloc is installed
+    from xpu_passes.integration import isa
+except ImportError:
+    isa = None
 
 
 @triton.jit
@@ -60,7 +67,7 @@ def source(dtype: str, tile: tuple[int, int, int]) -> ASTSource:
 
 
 def compile_both(dtype: str, tile: tuple[int, int, int], warps: int, stages: int,
-                 pipeline: str = "xpu") -> tuple[StaticFigures, StaticFigures]:
+                 pipeline: str = "xpu") -> tuple[Any, Any]:
     """(native, ours): the kernel compiled by triton-xpu's pipeline, then with the plugin's `pipeline`."""
     plugin.use_offline_pvc_target()  # PVC's properties, and the target triton.compile asks for
     options = dict(num_warps=warps, num_stages=stages, grf_mode="large")
@@ -70,11 +77,20 @@ def compile_both(dtype: str, tile: tuple[int, int, int], warps: int, stages: int
             name, pipeline_options = plugin.parse_spec(pipeline)
             plugin.enable(name, strict=True, **pipeline_options)  # strict: a failure of ours raises
         try:
-            kernel = triton.compile(source(dtype, tile), options=options)
+            out.append(triton.compile(source(dtype, tile), options=options))
         finally:
             plugin.disable()
-        out.append(figures(kernel.asm["ttgir"], kernel.asm["llir"], kernel.metadata.shared))
     return out[0], out[1]
+
+
+def static_figures(kernel: Any) -> StaticFigures:
+    return figures(kernel.asm["ttgir"], kernel.asm["llir"], kernel.metadata.shared)
+
+
+def isa_figures(kernel: Any) -> Any:
+    """IGC's figures of the kernel's SPIR-V, as the driver would build it for PVC."""
+    assert isa is not None
+    return isa.compile_spirv(bytes(kernel.asm["spv"]), str(kernel.metadata.build_flags), str(kernel.metadata.name))
 
 
 ROWS: list[tuple[str, Any]] = [
@@ -88,10 +104,17 @@ ROWS: list[tuple[str, Any]] = [
 ]
 
 
-def table(native: StaticFigures, ours: StaticFigures) -> str:
-    lines = [f"{'figure':30} {'native':>16} {'xpu-passes':>16}"]
-    lines += [f"{label:30} {str(row(native)):>16} {str(row(ours)):>16}" for label, row in ROWS]
+def table(native: Any, ours: Any, rows: list[tuple[str, Any]] = ROWS, title: str = "figure") -> str:
+    lines = [f"{title:30} {'native':>16} {'xpu-passes':>16}"]
+    lines += [f"{label:30} {str(row(native)):>16} {str(row(ours)):>16}" for label, row in rows]
     return "\n".join(lines)
+
+
+ISA_ROWS: list[tuple[str, Any]] = [
+    (name.replace("_", " "), (lambda n: lambda f: getattr(f, n))(name)) for name in (
+        "instructions", "spill_bytes", "grf_count", "block2d_loads", "block2d_prefetches", "block2d_stores",
+        "gathers", "scatters", "slm_messages", "dpas")
+]
 
 
 def parse_tile(text: str) -> tuple[int, int, int]:
@@ -112,7 +135,13 @@ def main(argv: list[str] | None = None) -> int:
         native, ours = compile_both(args.dtype, args.tile, args.warps, args.stages, args.pipeline)
     print(f"gemm + add(D) + relu, {args.dtype}, {'x'.join(map(str, args.tile))} tile, {args.warps} warps, "
           f"{args.stages} stages, compiled for PVC ({args.pipeline!r} with the plugin)")
-    print(table(native, ours))
+    print(table(static_figures(native), static_figures(ours)))
+    if isa is not None:
+        print()
+        if isa.available():
+            print(table(isa_figures(native), isa_figures(ours), ISA_ROWS, "ISA (IGC ocloc, per thread)"))
+        else:
+            print(isa.MISSING)
     return 0
 
 

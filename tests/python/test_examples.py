@@ -31,11 +31,14 @@ def _example() -> ModuleType:
     return module
 
 
-def _table(stdout: str) -> dict[str, tuple[str, str]]:
-    lines = stdout.strip().splitlines()
-    header = next(i for i, ln in enumerate(lines) if ln.split() == ["figure", "native", "xpu-passes"])
+def _table(stdout: str, title: str = "figure") -> dict[str, tuple[str, str]]:
+    """The rows under the header line that starts with `title`, up to a blank line."""
+    lines = stdout.splitlines()
+    header = next(i for i, ln in enumerate(lines) if ln.startswith(title) and ln.split()[-2:] == ["native", "xpu-passes"])
     rows = {}
     for ln in lines[header + 1 :]:
+        if not ln.strip():
+            break
         label, native, ours = ln[:30].strip(), ln[30:47].strip(), ln[47:].strip()
         rows[label] = (native, ours)
     return rows
@@ -64,6 +67,22 @@ def test_the_example_prints_both_pipelines_figures(plugin: Any, tmp_path: Path) 
     assert rows["SLM bytes"][1] == "0" and rows["ttg.convert_layout"][1] == "0"
     for same in ("DPAS calls (LLVM IR)", "2D block reads (LLVM IR)", "2D block writes (LLVM IR)"):
         assert rows[same][1] == rows[same][0], same
+    _check_isa(example, r.stdout, native.dpas)
+
+
+def _check_isa(example: ModuleType, stdout: str, dpas: int) -> None:
+    """With IGC's figures where the package and ocloc have them; without (and saying why) where not."""
+    if example.isa is None:
+        assert "ISA" not in stdout
+        return
+    if not example.isa.available():
+        assert example.isa.MISSING in stdout
+        return
+    rows = _table(stdout, "ISA")
+    assert list(rows) == [label for label, _ in example.ISA_ROWS]
+    assert all(n.isdigit() and o.isdigit() for n, o in rows.values())
+    assert rows["dpas"] == (str(dpas), str(dpas))  # IGC keeps every DPAS the LLVM IR calls
+    assert rows["slm messages"][1] == "0" != rows["slm messages"][0]  # ours needs no SLM
 
 
 def test_offline_target_answers_for_the_missing_gpu(plugin: Any) -> None:
