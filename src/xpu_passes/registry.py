@@ -47,6 +47,15 @@ OURS: dict[str, tuple[str, str]] = {
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
 }
+# Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
+# a test checks them against the passes' dataclass fields.
+OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
+    RLC: (NativeOption("max-backward-remat-iterations", int, 4),),
+    RTP: (NativeOption("guard", bool, True),),
+    RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
+            NativeOption("dot-only", bool, False)),
+    LEGAL: (NativeOption("fold-register-permutations", bool, True),),
+}
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}
 
@@ -254,10 +263,11 @@ def convert_option(kind: Any, text: str) -> Any:
         return convert_option(args[0], text)
     if kind is bool:
         return _to_bool(text)
-    if kind is int:
-        return int(text, 0)
-    if kind is float:
-        return float(text)
+    if kind in (int, float):
+        try:
+            return int(text, 0) if kind is int else float(text)
+        except ValueError:
+            raise ValueError(f"expected {'an integer' if kind is int else 'a number'}, got '{text}'") from None
     if kind is str:
         return text
     if kind is list or origin in (list, tuple):

@@ -337,7 +337,7 @@ def print_module(
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
     """
-    # No collection during the print (it makes no cyclic garbage; ir/gc_pause.py), not even
+    # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
     # the one a parse's allocations have made due, which the first allocation here would
     # trigger: so the collector is paused before anything is allocated.
     was_enabled = gc.isenabled()

@@ -37,7 +37,7 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
-from xpu_passes.ir.gc_pause import gc_paused
+from xpu_passes.frontend.fast.memo import gc_paused
 from xpu_passes.layouts import propagation
 from xpu_passes.transforms.remove_layout_conversions import candidates
 from xpu_passes.ir import clone
