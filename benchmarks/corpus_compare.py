@@ -49,8 +49,6 @@ FIGURES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
 EXPLAIN = {"rlc=last": "rlc=last", "no block-io encoding": "block_io_encoding=false"}
 ISA_COLUMNS = ("instructions", "spill_bytes", "block2d", "gathers", "scatters", "slm_messages", "dpas")
 OCLOC: str | None = None  # set by main(): IGC's ocloc, or None (judge on the LLVM IR)
-TRADE_NOTE = ("TRADE: ours is worse on the ISA but fits PVC's 128 KB of SLM where native does not "
-              "(native cannot launch): not counted as worse")  # fmt: skip
 
 
 @dataclass
@@ -87,15 +85,7 @@ def worse_isa(native: Result, ours: Result) -> list[str] | None:
     """The ISA figures (and SLM bytes) in which ours loses; None when either has no ISA."""
     if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
         return None
-    out = isa.worse_than(native.isa, ours.isa)
-    if ours.figures.shared_bytes > native.figures.shared_bytes:
-        out.insert(0, f"SLM {native.figures.shared_bytes}->{ours.figures.shared_bytes}")
-    return out
-
-
-def slm_trade(native: Result, ours: Result) -> bool:
-    """Native needs more SLM than PVC has and ours does not: ours launches, native cannot."""
-    return bool(native.figures and ours.figures and not native.figures.fits_slm and ours.figures.fits_slm)
+    return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[1]
 
 
 def worse(native: Result, ours: Result) -> list[str]:
@@ -110,9 +100,9 @@ def verdict(native: Result, ours: Result) -> str:
         return "native fails"
     if ours.figures is None or (ours.isa_error and not native.isa_error):
         return "FAIL"
-    if not worse(native, ours):
-        return "ok"
-    return "TRADE" if worse_isa(native, ours) is not None and slm_trade(native, ours) else "WORSE"
+    if native.isa is not None and ours.isa is not None:
+        return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[0]
+    return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
 
 
 _CVT = re.compile(r"(%[\w#]+) = ttg\.convert_layout ")
@@ -253,9 +243,7 @@ def _isa(r: Result, name: str) -> str:
 
 def format_isa(row: Row) -> str:
     """The row's ISA figures, native/ours/raise (x: IGC failed), on a line of its own."""
-    cells = ["/".join(_isa(row.results[k], name) for k in ("native", *PIPELINES)) for name in ISA_COLUMNS]
-    labels = ("instrs", "spill B", "2D l+s", "gathers", "scatters", "SLM msgs", "DPAS")
-    return "    ISA " + "  ".join(f"{label} {c}" for label, c in zip(labels, cells, strict=True))
+    return "    ISA " + isa.columns(*(row.results[k].isa for k in ("native", *PIPELINES)))
 
 
 HEADER = (f"{'kernel-config':46} {'SLM native/ours/raise':>24} {'cvt':>8} {'2D reads':>10} {'2D writes':>10} "
@@ -383,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  trade {c['TRADE']:3}  "
               f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
     if any(c["TRADE"] for c in counts.values()):
-        print(TRADE_NOTE)
+        print(isa.TRADE_NOTE)
     return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 

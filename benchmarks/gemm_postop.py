@@ -7,8 +7,13 @@
 `triton.compile`, with triton-xpu's pipeline and with ours (the plugin), and prints
 per case: SLM bytes (and whether they fit 128 KB), conversions, 2D-block-I/O loads /
 loads, 2D block reads/writes and DPAS calls in the LLVM IR, compile ms of each
-pipeline and their ratio. Writes a CSV and (with matplotlib) a PNG chart. Exits 1
-if ours is worse than native anywhere.
+pipeline and their ratio. With Intel's GPU compiler installed (`ocloc`, tools/install-igc)
+it also prints IGC's ISA figures of both kernels and judges each case on them (see
+xpu_passes.integration.isa.judge: more spill, SLM messages, gathers or scatters, fewer 2D
+block messages or DPAS, >5% more instructions or more SLM bytes are worse, unless ours
+fits PVC's 128 KB of SLM where native does not: TRADE); without it, on the LLVM IR
+figures. Writes a CSV and (with matplotlib) a PNG chart. Exits 1 if ours is worse than
+native anywhere.
 
 The problem shapes of Intel's GEMM benchmarks (square 1K..8K, LLM shapes) are
 runtime arguments: they change nothing in what is compiled, only in --run timings.
@@ -35,6 +40,7 @@ from typing import Any
 
 from xpu_passes import oracle
 from xpu_passes.corpus import KernelSpec
+from xpu_passes.integration import isa
 
 SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
     (1, 5120, 13824), (4, 4096, 12288), (512, 8192, 8192), (1024, 28672, 8192), (16384, 8192, 4096),
@@ -62,12 +68,25 @@ class Row:
     ours: oracle.StaticFigures
     ms_native: float
     ms_ours: float
+    isa_native: isa.IsaFigures | None = None
+    isa_ours: isa.IsaFigures | None = None
+    isa_error: str = ""  # IGC failed on ours (or on both)
+
+    def judged(self) -> tuple[str, list[str]]:
+        """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
+        n, o = self.native, self.ours
+        if self.isa_native and self.isa_ours:
+            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes)
+        if self.isa_error and self.isa_native:
+            return "WORSE", [self.isa_error]
+        lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
+                                       ("2D reads", o.block_reads < n.block_reads), ("DPAS", o.dpas < n.dpas),
+                                       ("block-io loads", o.block_io_loads < n.block_io_loads)) if bad]  # fmt: skip
+        return ("WORSE" if lost else "ok"), lost
 
     @property
     def worse(self) -> bool:
-        n, o = self.native, self.ours
-        return (o.shared_bytes > n.shared_bytes or o.converts > n.converts or o.block_reads < n.block_reads
-                or o.dpas < n.dpas or o.block_io_loads < n.block_io_loads)
+        return self.judged()[0] == "WORSE"
 
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
@@ -86,6 +105,16 @@ def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:
 
 
 PIPELINE = "xpu"  # the plugin spec ours runs with (--pipeline)
+OCLOC: str | None = None  # IGC's ocloc (--ocloc, found by main), None: no ISA figures
+
+
+def _isa(kernel: Any) -> tuple[isa.IsaFigures | None, str]:
+    if OCLOC is None:
+        return None, ""
+    try:
+        return isa.compile_spirv(*oracle.spirv(kernel), ocloc=OCLOC), ""
+    except isa.IsaError as e:
+        return None, str(e)
 
 
 def _enable_ours() -> None:
@@ -114,7 +143,9 @@ def static(dtypes: list[str], only: str | None) -> list[Row]:
                 ours, ms_o = _compile(spec, cfg)
                 triton_plugin.disable()
                 name = "{}x{}x{}-w{}-s{}".format(*cfg)
-                rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o))
+                (isa_n, err_n), (isa_o, err_o) = _isa(native), _isa(ours)
+                rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o, isa_n, isa_o,
+                                err_o or err_n))  # fmt: skip
                 _print_row(rows[-1])
     return rows
 
@@ -128,7 +159,12 @@ def _print_row(r: Row) -> None:
     print(f"{r.case:22} {r.dtype:5} {r.config:20} SLM {slm(n):>8}/{slm(o):<8} cvt {n.converts}/{o.converts}"
           f"  blockio {n.block_io_loads}/{n.loads}->{o.block_io_loads}/{o.loads}  2D r {n.block_reads}/{o.block_reads}"
           f" w {n.block_writes}/{o.block_writes}  DPAS {n.dpas}/{o.dpas}  ms {r.ms_native:5.0f}/{r.ms_ours:<5.0f}"
-          f" x{r.ms_ours / r.ms_native:4.1f}{'  WORSE' if r.worse else ''}", flush=True)
+          f" x{r.ms_ours / r.ms_native:4.1f}", flush=True)
+    verdict, lost = r.judged()
+    if r.isa_native or r.isa_ours or r.isa_error:
+        print(f"    ISA {isa.columns(r.isa_native, r.isa_ours)}", flush=True)
+    if verdict != "ok":
+        print(f"    {verdict}: {'; '.join(lost)}", flush=True)
 
 
 def write_csv(rows: list[Row], path: str) -> None:
@@ -136,10 +172,15 @@ def write_csv(rows: list[Row], path: str) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),
-                    "ms_native", "ms_ours"])
+                    "ms_native", "ms_ours", *(f"{who}_isa_{k}" for who in ("native", "ours") for k in isa.FIGURE_NAMES),
+                    "isa_error", "verdict", "lost"])  # fmt: skip
         for r in rows:
+            figs = [f.as_dict() if f else {} for f in (r.isa_native, r.isa_ours)]
+            verdict, lost = r.judged()
             w.writerow([r.case, r.dtype, r.config, *(getattr(r.native, k) for k in fields),
-                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}"])
+                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}",
+                        *(f.get(k, "") for f in figs for k in isa.FIGURE_NAMES), r.isa_error[:300], verdict,
+                        "; ".join(lost)])  # fmt: skip
 
 
 def write_png(rows: list[Row], path: str) -> bool:
@@ -397,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dtype", nargs="+", default=["bf16", "fp16"])
     ap.add_argument("--only", help="one kernel (e.g. gemm_add_tensor_ptr)")
     ap.add_argument("--pipeline", default="xpu", help="our pipeline as the plugin spells it, e.g. xpu:raise_block_pointer")
+    ap.add_argument("--ocloc", help="IGC's ocloc for ISA figures (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--shape", nargs="+", type=parse_shape, help="--run: MxNxK shapes (default: Intel's)")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     ap.add_argument("--csv", default=os.path.join(out, "gemm_postop.csv"))
@@ -408,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.run:
         os.makedirs(os.path.dirname(os.path.abspath(args.run_csv)), exist_ok=True)
         return run_on_gpu(args.dtype, args.only, args.shape, args.run_csv)
+    global OCLOC
+    OCLOC = isa.ocloc_path(args.ocloc)
+    print(f"ISA: IGC {OCLOC}: cases judged on the ISA" if OCLOC else f"{isa.MISSING}; cases judged on the LLVM IR")
     rows = static(args.dtype, args.only)
     for path in (args.csv, args.png):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -415,7 +460,11 @@ def main(argv: list[str] | None = None) -> int:
     write_png(rows, args.png)
     worse = [r for r in rows if r.worse]
     ratio = sum(r.ms_ours for r in rows) / sum(r.ms_native for r in rows)
-    print(f"\n{len(rows)} cases; ours worse than native in {len(worse)}; compile time ours/native x{ratio:.2f}")
+    trades = sum(r.judged()[0] == "TRADE" for r in rows)
+    print(f"\n{len(rows)} cases; ours worse than native in {len(worse)}{f'; trades {trades}' if trades else ''}"
+          f"; compile time ours/native x{ratio:.2f}")
+    if trades:
+        print(isa.TRADE_NOTE)
     print(f"shapes timed by --run: {', '.join('x'.join(map(str, s)) for s in SHAPES)}")
     return 1 if worse else 0
 

@@ -243,3 +243,33 @@ def worse_than(native: IsaFigures, ours: IsaFigures, tolerance: float = 0.05) ->
         out.append(f"instructions {native.instructions}->{ours.instructions} "
                    f"(+{100 * (ours.instructions / native.instructions - 1):.0f}%)")  # fmt: skip
     return out
+
+
+SLM_LIMIT = 128 * 1024  # PVC's shared local memory per work-group
+
+
+def judge(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) -> tuple[str, list[str]]:
+    """("ok" | "WORSE" | "TRADE", what ours loses): `worse_than` plus more SLM bytes (the
+    kernels' dynamic SLM, triton's metadata "shared"). TRADE: ours loses on the ISA but fits
+    PVC's SLM where native does not, so native cannot launch at all."""
+    lost = worse_than(native, ours)
+    if ours_slm > native_slm:
+        lost.insert(0, f"SLM {native_slm}->{ours_slm}")
+    if not lost:
+        return "ok", []
+    return ("TRADE" if native_slm > SLM_LIMIT >= ours_slm else "WORSE"), lost
+
+
+TRADE_NOTE = ("TRADE: ours is worse on the ISA but fits PVC's 128 KB of SLM where native does not "
+              "(native cannot launch): not counted as worse")  # fmt: skip
+
+
+def columns(*figs: IsaFigures | None) -> str:
+    """One line of the main figures of several kernels side by side (a/b/c; x: no ISA)."""
+    def cell(name: str) -> str:
+        return "/".join("x" if f is None else str(getattr(f, name)) for f in figs)
+
+    labels = {"instructions": "instrs", "spill_bytes": "spill B", "block2d_loads": "2D loads",
+              "block2d_prefetches": "prefetch", "block2d_stores": "stores", "gathers": "gathers",
+              "scatters": "scatters", "slm_messages": "SLM msgs", "dpas": "DPAS"}  # fmt: skip
+    return "  ".join(f"{label} {cell(name)}" for name, label in labels.items())
