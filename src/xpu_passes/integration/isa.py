@@ -165,7 +165,9 @@ def ze_info_kernel(text: str, kernel: str) -> tuple[dict[str, str], list[dict[st
 
 def _int(table: dict[str, str], key: str, kernel: str, default: int | None = 0) -> int:
     value = table.get(key)
-    if value is None and default is not None:
+    if value is None:
+        if default is None:
+            raise IsaError(kernel, "read .ze_info", f"no {key}")
         return default
     try:
         return int(str(value), 0)
@@ -237,8 +239,11 @@ def worse_than(native: IsaFigures, ours: IsaFigures, tolerance: float = 0.05) ->
     """The figures in which `ours` loses to `native` on the ISA (empty: never worse): more spill,
     SLM messages, gathers or scatters; fewer 2D block messages or DPAS; more than `tolerance`
     more instructions."""
-    out = [f"{n} {getattr(native, n)}->{getattr(ours, n)}" for n in MORE_IS_WORSE if getattr(ours, n) > getattr(native, n)]
-    out += [f"{n} {getattr(native, n)}->{getattr(ours, n)}" for n in FEWER_IS_WORSE if getattr(ours, n) < getattr(native, n)]
+    def lost(n: str) -> str:
+        return f"{n} {getattr(native, n)}->{getattr(ours, n)}"
+
+    out = [lost(n) for n in MORE_IS_WORSE if getattr(ours, n) > getattr(native, n)]
+    out += [lost(n) for n in FEWER_IS_WORSE if getattr(ours, n) < getattr(native, n)]
     if ours.instructions > native.instructions * (1 + tolerance):
         out.append(f"instructions {native.instructions}->{ours.instructions} "
                    f"(+{100 * (ours.instructions / native.instructions - 1):.0f}%)")  # fmt: skip
