@@ -40,9 +40,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from xpu_passes.integration import oracle
 from xpu_passes.corpus import SETS, Config, KernelSpec
-from xpu_passes.integration import isa
+from xpu_passes.integration import isa, oracle
 
 PIPELINES = {"ours": "xpu", "raise": "xpu:raise_block_pointer"}
 FIGURES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")

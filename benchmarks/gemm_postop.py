@@ -38,9 +38,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from xpu_passes.integration import oracle
 from xpu_passes.corpus import KernelSpec
-from xpu_passes.integration import isa
+from xpu_passes.integration import isa, oracle
 
 SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
     (1, 5120, 13824), (4, 4096, 12288), (512, 8192, 8192), (1024, 28672, 8192), (16384, 8192, 4096),

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from xpu_passes import oracle
-from xpu_passes.integration import isa
+from xpu_passes.integration import isa, oracle
 
 ZE_INFO = """---
 version:         '1.73'
