@@ -10,6 +10,11 @@ per case: SLM bytes (and whether they fit 128 KB), conversions, 2D-block-I/O loa
 loads, 2D block reads/writes and DPAS calls in the LLVM IR, compile ms of each
 pipeline and their ratio; each figure column is `native/ours` (`!`: SLM over 128 KB).
 The pipelines alternate which compiles first, after one untimed warm-up of each.
+With Intel's GPU compiler installed (`ocloc`, tools/install-igc) it also prints IGC's
+ISA figures of both kernels and judges each case on them (xpu_passes.integration.isa.judge:
+more spill, SLM messages, gathers or scatters, fewer 2D block messages or DPAS, >5% more
+instructions or more SLM bytes are worse, unless ours fits PVC's 128 KB of SLM where
+native does not: TRADE); without it, on the LLVM IR figures as above.
 Writes a CSV and (with matplotlib) a PNG chart, and says where. Exits 1 if ours is
 worse than native anywhere.
 
@@ -36,8 +41,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from xpu_passes.integration import oracle
 from xpu_passes.corpus import KernelSpec
+from xpu_passes.integration import isa, oracle
 
 SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
     (1, 5120, 13824), (4, 4096, 12288), (512, 8192, 8192), (1024, 28672, 8192), (16384, 8192, 4096),
@@ -67,12 +72,25 @@ class Row:
     ours: oracle.StaticFigures
     ms_native: float
     ms_ours: float
+    isa_native: isa.IsaFigures | None = None
+    isa_ours: isa.IsaFigures | None = None
+    isa_error: str = ""  # IGC failed on ours (or on both)
+
+    def judged(self) -> tuple[str, list[str]]:
+        """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
+        n, o = self.native, self.ours
+        if self.isa_native and self.isa_ours:
+            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes)
+        if self.isa_error and self.isa_native:
+            return "WORSE", [self.isa_error]
+        lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
+                                       ("2D reads", o.block_reads < n.block_reads), ("DPAS", o.dpas < n.dpas),
+                                       ("block-io loads", o.block_io_loads < n.block_io_loads)) if bad]  # fmt: skip
+        return ("WORSE" if lost else "ok"), lost
 
     @property
     def worse(self) -> bool:
-        n, o = self.native, self.ours
-        return (o.shared_bytes > n.shared_bytes or o.converts > n.converts or o.block_reads < n.block_reads
-                or o.dpas < n.dpas or o.block_io_loads < n.block_io_loads)
+        return self.judged()[0] == "WORSE"
 
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
@@ -91,6 +109,16 @@ def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:
 
 
 PIPELINE = "xpu"  # the plugin spec ours runs with (--pipeline)
+
+
+def _isa(kernel: Any, ocloc: str | None) -> tuple[isa.IsaFigures | None, str]:
+    """IGC's figures of a compiled kernel (None without ocloc), or IGC's error."""
+    if ocloc is None:
+        return None, ""
+    try:
+        return isa.compile_spirv(*oracle.spirv(kernel), ocloc=ocloc), ""
+    except isa.IsaError as e:
+        return None, str(e)
 
 
 def _enable_ours() -> None:
@@ -119,10 +147,11 @@ def _spec(kernel: str, extra: tuple[str, ...], dtype: str) -> KernelSpec:
     return KernelSpec(kernel, {"a_ptr": dtype, "b_ptr": dtype, "c_ptr": "fp32", **{p: "fp32" for p in extra}})
 
 
-def static(dtypes: list[str], only: list[str] | None = None) -> list[Row]:
+def static(dtypes: list[str], only: list[str] | None = None, ocloc: str | None = None) -> list[Row]:
     """Every case, dtype and config compiled both ways. The two pipelines alternate which goes
     first, after one untimed warm-up compile of each (imports, first-use set-up), so neither
-    pays it in the figures; every timed compile misses triton's cache (a fresh directory)."""
+    pays it in the figures; every timed compile misses triton's cache (a fresh directory).
+    With `ocloc`, IGC's ISA figures of both kernels too (not timed)."""
     from xpu_passes import triton_plugin
 
     triton_plugin.use_offline_pvc_target()
@@ -141,7 +170,9 @@ def static(dtypes: list[str], only: list[str] | None = None) -> list[Row]:
                     for cfg in CONFIGS:
                         native, ms_n, ours, ms_o = _compile_both(spec, cfg, ours_first=len(rows) % 2 == 1)
                         name = "{}x{}x{}-w{}-s{}".format(*cfg)
-                        rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o))
+                        (isa_n, err_n), (isa_o, err_o) = _isa(native, ocloc), _isa(ours, ocloc)
+                        rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o, isa_n, isa_o,
+                                        err_o or err_n))  # fmt: skip
                         print(format_row(rows[-1]), flush=True)
         finally:
             if saved is None:
@@ -167,7 +198,14 @@ def format_row(r: Row) -> str:
             f"{f'{n.block_io_loads}/{n.loads}->{o.block_io_loads}/{o.loads}':>29}  "
             f"{f'{n.block_reads}/{o.block_reads}':>12} {f'{n.block_writes}/{o.block_writes}':>10}  "
             f"{f'{n.dpas}/{o.dpas}':>9}  {f'{r.ms_native:.0f}/{r.ms_ours:.0f}':>14} "
-            f"x{r.ms_ours / r.ms_native:4.2f}{'  WORSE' if r.worse else ''}")
+            f"x{r.ms_ours / r.ms_native:4.2f}{'  WORSE' if r.worse else ''}" + format_isa(r))
+
+
+def format_isa(r: Row) -> str:
+    """The ISA line (native/ours) and, when ours loses, what it loses; "" without ISA figures."""
+    out = f"\n    ISA {isa.columns(r.isa_native, r.isa_ours)}" if r.isa_native or r.isa_ours or r.isa_error else ""
+    verdict, lost = r.judged()
+    return out + (f"\n    {verdict}: {'; '.join(lost)}" if verdict != "ok" else "")
 
 
 def write_csv(rows: list[Row], path: str) -> None:
@@ -175,10 +213,15 @@ def write_csv(rows: list[Row], path: str) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),
-                    "ms_native", "ms_ours"])
+                    "ms_native", "ms_ours", *(f"{who}_isa_{k}" for who in ("native", "ours") for k in isa.FIGURE_NAMES),
+                    "isa_error", "verdict", "lost"])  # fmt: skip
         for r in rows:
+            figs = [f.as_dict() if f else {} for f in (r.isa_native, r.isa_ours)]
+            verdict, lost = r.judged()
             w.writerow([r.case, r.dtype, r.config, *(getattr(r.native, k) for k in fields),
-                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}"])
+                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}",
+                        *(f.get(k, "") for f in figs for k in isa.FIGURE_NAMES), r.isa_error[:300], verdict,
+                        "; ".join(lost)])  # fmt: skip
 
 
 def write_png(rows: list[Row], path: str) -> bool:
@@ -440,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="these cases, named as printed (--list lists them)")
     ap.add_argument("--list", action="store_true", help="list the case names and exit")
     ap.add_argument("--pipeline", default="xpu", help="our pipeline as the plugin spells it, e.g. xpu:raise_block_pointer")
+    ap.add_argument("--ocloc", help="IGC's ocloc for ISA figures (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--shape", nargs="+", type=parse_shape, help="--run: MxNxK shapes (default: Intel's)")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     ap.add_argument("--csv", default=os.path.join(out, "gemm_postop.csv"))
@@ -453,7 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     PIPELINE = args.pipeline
     if args.run:
         return run_on_gpu(args.dtype, args.only, args.shape, args.run_csv)
-    rows = static(args.dtype, args.only)
+    ocloc = isa.ocloc_path(args.ocloc)
+    print(f"ISA: IGC {ocloc}: cases judged on the ISA" if ocloc else f"{isa.MISSING}; cases judged on the LLVM IR")
+    rows = static(args.dtype, args.only, ocloc)
     for path in (args.csv, args.png):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     write_csv(rows, args.csv)
@@ -462,7 +508,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {os.path.abspath(args.png)}")
     worse = [r for r in rows if r.worse]
     ratio = sum(r.ms_ours for r in rows) / sum(r.ms_native for r in rows)
-    print(f"{len(rows)} cases; ours worse than native in {len(worse)}; compile time ours/native x{ratio:.2f}")
+    trades = sum(r.judged()[0] == "TRADE" for r in rows)
+    print(f"{len(rows)} cases; ours worse than native in {len(worse)}{f'; trades {trades}' if trades else ''}"
+          f"; compile time ours/native x{ratio:.2f}")
+    if trades:
+        print(isa.TRADE_NOTE)
     print(f"shapes timed by --run: {', '.join('x'.join(map(str, s)) for s in SHAPES)}")
     return 1 if worse else 0
 

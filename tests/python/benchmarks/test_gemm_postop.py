@@ -207,7 +207,7 @@ def test_bad_choices_are_usage_errors(bench: ModuleType, capsys: pytest.CaptureF
 
 def test_static_prints_where_it_wrote(bench: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(bench, "static", lambda dtypes, only: [_row(bench)])
+    monkeypatch.setattr(bench, "static", lambda dtypes, only, ocloc=None: [_row(bench)])
     csv_path = tmp_path / "out" / "g.csv"
     assert bench.main(["--csv", str(csv_path), "--png", str(tmp_path / "g.png")]) == 0
     out = capsys.readouterr().out
