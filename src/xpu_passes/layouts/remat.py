@@ -24,7 +24,7 @@ from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
-from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
 from xpu_passes.layouts.memo import by_identity, linear_of, per_class, same
 
@@ -103,7 +103,8 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
     if kind == _REGION:
         return _carried(op, v.index, layout, s)  # type: ignore[arg-type, attr-defined]
-    needed = operand_layouts(op, layout)  # type: ignore[arg-type]
+    # A reshape that may reorder produces the layout from its operand as it is, when free.
+    needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD
     if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
@@ -316,6 +317,10 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     return False
                 s.sinks.append(user)
                 out = None
+            elif kind is tt.ReshapeOp and free_reorder(user, lv):
+                s.add(user)  # reads `lv` and keeps its result type: its users take the clone's result
+                s.scalars.append(user.results[0])
+                continue
             else:
                 rule = forward_rule(user)
                 out = lv if rule is keep_layout else rule(user, lv, index)
@@ -342,6 +347,28 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
     if not admitted and _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
+
+
+def free_reorder(op: Operation, src: Attribute | None = None, res: Attribute | None = None) -> bool:
+    """Whether `op` is a `tt.reshape {allow_reorder}` (no efficient_layout) that can read its
+    operand in `src` and produce its result in `res` (each by default its own): the elements
+    may land anywhere, so the lowering renames registers when each thread holds as many
+    before as after (triton's folds of reshape(convert(x)) and convert(reshape(x)), with
+    their isExpensiveView test; never with a dot operand layout, packed by the lowering)."""
+    if type(op) is not tt.ReshapeOp:
+        return False
+    props = op.properties
+    if "allow_reorder" not in props or "efficient_layout" in props:
+        return False
+    (v,), (r,) = op._operands, op.results  # pyright: ignore[reportPrivateUsage]
+    src = src or encoding(v._type)  # pyright: ignore[reportPrivateUsage]
+    res = res or encoding(r._type)  # pyright: ignore[reportPrivateUsage]
+    if src is None or res is None or isa(src, ttg.DotOperandEncodingAttr) or isa(res, ttg.DotOperandEncodingAttr):
+        return False
+    try:
+        return elems_per_thread(src, shape(v._type)) == elems_per_thread(res, shape(r._type))  # pyright: ignore
+    except (LayoutError, ValueError):
+        return False
 
 
 def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
