@@ -101,8 +101,8 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if kind == _CVT:
         s.layout[v] = layout
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
-    if kind == _REGION:
-        return _carried(op, v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    if kind == _REGION:  # (an scf.while's result: its after group)
+        return _carried(op, ~v.index if isa(op, scf.WhileOp) else v.index, layout, s)  # type: ignore[arg-type, attr-defined]
     # A reshape that may reorder produces the layout from its operand as it is, when free.
     needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD
@@ -178,22 +178,28 @@ def _block_arg(v: BlockArgument, layout: Attribute, s: Slice) -> bool:
     if isinstance(parent, scf.ForOp) and v.index >= 1:
         return _carried(parent, v.index - 1, layout, s)
     if isinstance(parent, scf.WhileOp):
-        return _carried(parent, v.index, layout, s)
+        return _carried(parent, v.index if v.block is parent.before_region.block else ~v.index, layout, s)
     s.notes.append("a function argument is converted")
     s.direct.add(v)
     return _boundary(v, layout, s)
 
 
 def slots(op: Operation, k: int) -> list[tuple[Operation, int]]:
-    """(op, operand index) of what feeds carried value k: each region's terminator (scf.while's
-    scf.condition passes its operand k + 1 on), then the loop's initial value."""
+    """(op, operand index) of what feeds carried value k: each region's terminator, then the
+    loop's initial value. An scf.while carries two groups, linked only by what its regions
+    compute: k >= 0, its before arguments (fed by the yield and the initial values); k < 0,
+    ~k of its after arguments and results (fed by scf.condition's operand ~k + 1)."""
+    if isinstance(op, scf.WhileOp):
+        if k < 0:
+            return [(op.before_region.block.last_op, ~k + 1)]  # type: ignore[list-item]
+        return [(op.after_region.block.last_op, k), (op, k)]  # type: ignore[list-item]
     out = []
-    for i, r in enumerate(op.regions):
+    for r in op.regions:
         term = r.block.last_op if r.blocks else None
         if term is not None:
-            out.append((term, k + 1 if isinstance(op, scf.WhileOp) and i == 0 else k))
-    if isinstance(op, scf.ForOp | scf.WhileOp):
-        out.append((op, k + 3 if isinstance(op, scf.ForOp) else k))
+            out.append((term, k))
+    if isinstance(op, scf.ForOp):
+        out.append((op, k + 3))
     return out
 
 
@@ -202,17 +208,13 @@ def carried_values(op: Operation, k: int) -> list[SSAValue]:
     if isinstance(op, scf.ForOp):
         return [op.results[k], op.body.block.args[k + 1]]
     if isinstance(op, scf.WhileOp):
-        return [op.results[k], op.before_region.block.args[k], op.after_region.block.args[k]]
+        return [op.results[~k], op.after_region.block.args[~k]] if k < 0 else [op.before_region.block.args[k]]
     return [op.results[k]]
 
 
 def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
-    """A loop-carried value (iter_args, yields, results; both regions of scf.while, whose
-    before/after arguments must match) or an `scf.if` result, retyped where it is."""
-    if isinstance(op, scf.WhileOp):
-        before, after = op.before_region.block.args, op.after_region.block.args
-        if len(before) != len(after) or len(after) != len(op.results) or before[k].type != after[k].type:
-            return s.fail("an scf.while whose regions carry different values")
+    """A loop-carried value (iter_args, yields, results; either group of an scf.while, see
+    `slots`) or an `scf.if` result, retyped where it is."""
     vals = carried_values(op, k)
     for v in vals:
         if v in s.layout:
@@ -263,7 +265,7 @@ def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
         return parent, index
     if isinstance(user, scf.ConditionOp) and isinstance(parent, scf.WhileOp) and index >= 1:
-        return parent, index - 1
+        return parent, ~(index - 1)
     if isinstance(user, scf.ForOp) and index >= 3:
         return user, index - 3
     if isinstance(user, scf.WhileOp):
