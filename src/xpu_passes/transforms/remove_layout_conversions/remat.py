@@ -254,7 +254,8 @@ def _replicas(t: Attribute) -> int:
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
-_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 0 other
+_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 3 assert/print, 0 other
+_CHECKS = (tt.AssertOp, tt.PrintOp)
 
 
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
@@ -308,7 +309,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                 continue
             role = _ROLE.get(kind)
             if role is None:
-                role = _ROLE[kind] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
+                role = _ROLE[kind] = (1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp)
+                                      else 3 if isinstance(user, _CHECKS) else 0)
+            if role == 3:  # takes each operand in any layout, like a store's value (triton's lowering)
+                s.sinks.append(user)
+                s.add(user)
+                continue
             loop = _carried_slot(user, index) if role == 1 else None
             if loop is not None:
                 if not _carried(*loop, lv, s):
