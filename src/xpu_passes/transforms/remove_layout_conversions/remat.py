@@ -325,7 +325,8 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     return False
                 s.sinks.append(user)
                 out = None
-            elif kind is tt.ReshapeOp and free_reorder(user, lv):
+            elif (kind is tt.ReshapeOp and free_reorder(user, lv)
+                  or kind is ttg.LocalAllocOp and not isa(lv, ttg.DotOperandEncodingAttr)):
                 s.add(user)  # reads `lv` and keeps its result type: its users take the clone's result
                 s.scalars.append(user.results[0])
                 continue
