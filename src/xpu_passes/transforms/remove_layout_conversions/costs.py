@@ -116,8 +116,9 @@ def least_result(ops: list[Operation]) -> tuple[int, int]:
     and adds or removes conversions, so the operand stays computed from that result by
     copies of the same elementwise ops, each with its operands and result in one layout
     (the result is checked valid), and conversions. At least one of those conversions
-    changes the layout; it moves the result's elements (the same shape all along) and sits
-    where its input is defined: inside every loop around the producing tt.dot.
+    changes the layout; it moves the result's elements (the same shape all along), of one of
+    the element types on the path (at least as wide as the narrowest), and sits where its
+    input is defined: inside every loop around the producing tt.dot.
     """
     best = 0
     for dot in ops:
@@ -127,19 +128,21 @@ def least_result(ops: list[Operation]) -> tuple[int, int]:
             want, t = encoding(operand.type), operand.type
             if want is None or not isinstance(t, TensorType):
                 continue
-            shape, seen, work = t.get_shape(), set(), [operand]
+            shape, seen, work, depths = t.get_shape(), set(), [operand], []
+            width = element_bytes(t.element_type)  # the narrowest value the conversion may sit on
             while work:
                 v = work.pop()
                 if id(v) in seen or not isinstance(v.type, TensorType) or v.type.get_shape() != shape:
                     continue
                 seen.add(id(v))
+                width = min(width, element_bytes(v.type.element_type))
                 op = v.owner
                 if isinstance(op, ttg.ConvertLayoutOp):
                     work.append(op.operands[0])
                 elif isinstance(op, Operation) and _carries_layout(op) and _one_layout(op):
                     work.extend(op.operands)
                 elif _is_dot(op) and encoding(v.type) != want:
-                    moved = numel(v.type) * element_bytes(v.type.element_type)
-                    least = max(1, moved // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** loop_depth(op)
-                    best = max(best, least)
+                    depths.append(loop_depth(op))
+            for depth in depths:
+                best = max(best, max(1, numel(t) * width // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** depth)
     return (best, 1) if best else (0, 0)
