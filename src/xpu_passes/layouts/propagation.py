@@ -149,7 +149,8 @@ def trans_perm(op: tt.TransOp) -> list[int]:
 
 
 _JOIN_SPLIT = (tt.JoinOp, tt.SplitOp)
-_SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp)
+# Ops whose result takes any layout from their operands as they are (ttg.local_load reads shared memory).
+_SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp, ttg.LocalLoadOp)
 
 
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
