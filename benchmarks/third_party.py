@@ -1,0 +1,201 @@
+"""Never worse than native on Triton kernels we did not write: third-party libraries from PyPI.
+
+    pip install --no-deps -r benchmarks/kernels-requirements.txt      # once, after ".[triton,test]"
+    python benchmarks/third_party.py [--lib liger fla gemlite] [--only SUBSTRING ...] [--list]
+                                     [--jobs N] [--pipelines xpu xpu:raise_block_pointer]
+                                     [--max-configs N] [--csv F]
+
+Each library (benchmarks/third_party_kernels/<lib>.py) is imported unchanged and its own Python
+entry points are called on small CPU tensors, with torch and triton told that a PVC is present
+(fake_xpu.py), so that the wrappers compute the block sizes, warps, stages and grf mode they
+would for an XPU device. Every launch is captured at the JIT layer (capture.py: the
+specialization triton-xpu's binder computes: signature, divisibility, constexprs, options; every
+config of an autotune list, up to --max-configs spread over it) instead of being run: there is no GPU.
+Each captured kernel/config is then compiled for PVC offline natively (triton-xpu's pipeline) and
+with each of our --pipelines, strict, and its figures printed side by side: SLM bytes, ttg.convert_layout,
+2D block reads / writes and DPAS calls in the LLVM IR, TTIR -> LLVM IR ms and ours / native.
+A row is WORSE when ours needs more SLM or conversions or has fewer 2D block reads/writes or DPAS
+calls (corpus_compare's rule); FAIL when ours raises where native compiles. Kernels native cannot
+compile are listed with the reason and excluded. Writes a CSV; exits 1 on any WORSE or FAIL row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from typing import Any
+
+from third_party_kernels import LIBS, capture, fake_xpu
+from third_party_kernels.compile import NATIVE, Row, compile_launch
+
+DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
+FIGS = (("SLM", "shared_bytes"), ("cvt", "converts"), ("2Dr", "block_reads"), ("2Dw", "block_writes"), ("dpas", "dpas"))
+
+
+def triton_is_intels() -> str:
+    """'' when the importable `triton` is triton-xpu's; else one line saying what it is."""
+    from importlib import metadata
+
+    try:
+        import triton
+    except ImportError as e:
+        return f"triton cannot be imported ({e}): install the [triton] extra (triton-xpu)"
+    owners = metadata.packages_distributions().get("triton", [])
+    intel = importlib.util.find_spec("triton.backends.intel") is not None
+    if "triton-xpu" in owners and intel and len(set(owners)) == 1:
+        return ""
+    return (f"triton {getattr(triton, '__version__', '?')} is not Intel's (package owned by {sorted(set(owners))}, "
+            f"Intel backend {'present' if intel else 'absent'}): a library's `triton` dependency replaced triton-xpu; "
+            f"reinstall triton-xpu and install the libraries with --no-deps")
+
+
+def capture_launches(libs: list[str], max_configs: int) -> tuple[list[capture.Launch], list[tuple[str, str, str]]]:
+    """Every launch of `libs`' entry points, and (lib, call, reason) for what did not run or import."""
+    launches: list[capture.Launch] = []
+    problems: list[tuple[str, str, str]] = []
+    with fake_xpu.pvc_device():
+        for lib in libs:
+            rec = capture.Recorder(lib=lib, max_configs=max_configs)
+            try:
+                module = importlib.import_module(f"third_party_kernels.{lib}")
+                with capture.capturing(rec):
+                    module.launches(rec)
+            except ImportError as e:
+                problems.append((lib, "import", f"not installed ({e}): pip install --no-deps -r "
+                                 "benchmarks/kernels-requirements.txt"))
+            launches += rec.launches
+            problems += [(lib, origin, why) for origin, why in rec.failures]
+    return launches, problems
+
+
+_LAUNCHES: list[capture.Launch] = []  # inherited by forked workers
+
+
+def measure(args: tuple[int, tuple[str, ...]]) -> tuple[int, dict[str, Any]]:
+    i, pipelines = args
+    launch = _LAUNCHES[i]
+    results = {NATIVE: compile_launch(launch, None)}
+    for p in pipelines:
+        results[p] = compile_launch(launch, p)
+    for r in results.values():
+        r.ttgir = ""  # not sent back
+    return i, results
+
+
+def fmt_row(row: Row, pipelines: tuple[str, ...]) -> str:
+    sides = (NATIVE, *pipelines)
+
+    def fig(name: str) -> str:
+        vals = [row.results[s].figures for s in sides]
+        return "/".join("-" if f is None else str(getattr(f, name)) for f in vals)
+
+    n = row.results[NATIVE]
+    v = [f"{p}:{row.verdict(p)}" for p in pipelines if row.verdict(p) != "ok"]
+    ratios = " ".join(f"x{row.ratio(p):.2f}" for p in pipelines)
+    figs = " ".join(f"{label} {fig(name)}" for label, name in FIGS)
+    return f"{row.launch_name[:90]:90} {figs} ms {n.median_ms:.0f} {ratios} {' '.join(v) or 'ok'}"
+
+
+def write_csv(rows: list[Row], pipelines: tuple[str, ...], path: str) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        head = ["lib", "kernel", "config", "origin"]
+        for s in (NATIVE, *pipelines):
+            head += [f"{s}_{name}" for _, name in FIGS] + [f"{s}_ms", f"{s}_error"]
+        w.writerow(head + [f"{p}_verdict" for p in pipelines] + [f"{p}_worse" for p in pipelines])
+        for row in rows:
+            cells: list[Any] = [row.launch_name.split(".", 1)[0], row.kernel, row.config, row.origin]
+            for s in (NATIVE, *pipelines):
+                r = row.results[s]
+                cells += ["" if r.figures is None else getattr(r.figures, name) for _, name in FIGS]
+                cells += [f"{r.median_ms:.1f}" if r.ms else "", r.error.splitlines()[0][:300] if r.error else ""]
+            w.writerow(cells + [row.verdict(p) for p in pipelines] + ["; ".join(row.worse(p)) for p in pipelines])
+
+
+def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tuple[str, ...]) -> bool:
+    """Prints the report; True when some row is WORSE or FAIL."""
+    excluded = [r for r in rows if r.results[NATIVE].figures is None]
+    print(f"\n{len(rows)} kernel/configs captured ({dict(Counter(r.launch_name.split('.', 1)[0] for r in rows))}); "
+          f"{len(rows) - len(excluded)} compiled natively, {len(excluded)} excluded (triton-xpu cannot compile them):")
+    for why, n in Counter(r.results[NATIVE].error.splitlines()[0][:160] for r in excluded).most_common():
+        names = sorted({r.kernel for r in excluded if r.results[NATIVE].error.splitlines()[0][:160] == why})
+        print(f"  {n:4} x {why}  [{', '.join(names)[:300]}]")
+    for lib, origin, why in problems:
+        print(f"  not captured: {lib} {origin}: {why}")
+    bad = False
+    for p in pipelines:
+        c = Counter(r.verdict(p) for r in rows)
+        ratios = sorted((r.ratio(p), r.launch_name) for r in rows if r.verdict(p) in ("ok", "WORSE"))
+        med = statistics.median([x for x, _ in ratios]) if ratios else float("nan")
+        print(f"\n{p}: worse {c['WORSE']}, plugin-only failures {c['FAIL']}, ok {c['ok']}; "
+              f"compile time ours/native median x{med:.2f}, worst x{ratios[-1][0] if ratios else float('nan'):.2f}")
+        for r in rows:
+            if r.verdict(p) == "WORSE":
+                print(f"  WORSE {r.launch_name}: {'; '.join(r.worse(p))}")
+            elif r.verdict(p) == "FAIL":
+                print(f"  FAIL  {r.launch_name}: {r.results[p].error.splitlines()[0][:300]}")
+        print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
+        bad |= bool(c["WORSE"] or c["FAIL"])
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lib", nargs="*", choices=LIBS, default=list(LIBS))
+    ap.add_argument("--only", nargs="*", default=[], help="substrings of 'lib.kernel[config]' to keep")
+    ap.add_argument("--list", action="store_true", help="list the captured kernel/configs and exit")
+    ap.add_argument("--jobs", type=int, default=1, help="compile processes (forked)")
+    ap.add_argument("--pipelines", nargs="*", default=list(DEFAULT_PIPELINES))
+    ap.add_argument("--max-configs", type=int, default=4, help="configs of each autotune list (spread); 0: all")
+    ap.add_argument("--csv", default="benchmarks/results/third_party.csv")
+    args = ap.parse_args(argv)
+    problem = triton_is_intels()
+    if problem:
+        print(problem)
+        return 1
+    pipelines = tuple(args.pipelines)
+    launches, problems = capture_launches(args.lib, args.max_configs)
+    launches = [x for x in launches if not args.only or any(s in x.name for s in args.only)]
+    if args.list:
+        for x in launches:
+            print(f"{x.name}    <- {x.origin}")
+        print(f"{len(launches)} kernel/configs")
+        for lib, origin, why in problems:
+            print(f"not captured: {lib} {origin}: {why}")
+        return 0
+    from xpu_passes import triton_plugin
+    from xpu_passes.transforms import load_all
+
+    load_all()
+    triton_plugin.use_offline_pvc_target()
+    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-third-party-"))
+    _LAUNCHES[:] = launches
+    rows = [Row(x.name, x.kernel, x.config, x.origin) for x in launches]
+    tasks = [(i, pipelines) for i in range(len(launches))]
+    print(f"{len(launches)} kernel/configs; figures native/{'/'.join(pipelines)}", flush=True)
+    if args.jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=20)
+        results = pool.imap_unordered(measure, tasks)
+    else:
+        pool, results = None, map(measure, tasks)
+    for i, res in results:
+        rows[i].results = res
+        print(fmt_row(rows[i], pipelines), flush=True)
+    if pool is not None:
+        pool.close()
+    os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
+    write_csv(rows, pipelines, args.csv)
+    bad = summary(rows, problems, pipelines)
+    print(f"CSV: {args.csv}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Compile one captured launch for PVC offline, natively or with one of our pipelines, and judge rows.
+
+TTIR -> TTGIR -> LLVM IR through the Intel backend's own stages, as `triton.compile` runs them (the
+front end's TTIR built outside the clock, SPIR-V not made: it adds nothing to the figures); ours in
+the TTGIR stage as the plugin runs it, strict (a failure of ours is a failure, no native fallback).
+Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpus_compare import Result, worse_figures
+
+from .capture import Launch
+
+NATIVE = "native"
+
+
+def make_ir(launch: Launch) -> tuple[Any, Any, Any]:
+    """(TTIR module as the front end builds it, options, PVC backend)."""
+    from triton.compiler.compiler import ASTSource
+
+    from xpu_passes import oracle
+
+    backend = oracle.pvc_backend()
+    opts = backend.parse_options(dict(launch.options))
+    src = ASTSource(launch.fn, dict(launch.signature), dict(launch.constexprs), dict(launch.attrs))
+    mod = src.make_ir(opts, backend.get_codegen_implementation(opts), backend.get_module_map(), oracle.context())
+    return mod, opts, backend
+
+
+def compile_launch(launch: Launch, pipeline: str | None) -> Result:
+    """One compile (`pipeline` None: triton-xpu's own); its figures and ms, or the error as the result."""
+    from xpu_passes import oracle
+    from xpu_passes.pipeline import plan
+    from xpu_passes.triton_plugin import compile_ttgir, parse_spec
+
+    try:
+        mod, opts, backend = make_ir(launch)
+        md: dict[str, Any] = {}
+        if pipeline is None:
+            p = None
+        else:
+            name, options = parse_spec(pipeline)
+            p = plan(name, **options)
+        t0 = time.perf_counter()
+        mod = backend.make_ttir(mod, md, opts)
+        if p is None:
+            mod = backend.make_ttgir(mod, md, opts, backend.properties)
+        else:
+            mod = compile_ttgir(p, True, backend.make_ttgir, mod, md, opts, backend.properties)
+        t1 = time.perf_counter()
+        ttgir = str(mod)  # outside the clock: not part of what triton does
+        t2 = time.perf_counter()
+        llir = backend.make_llir(mod, md, opts)
+        ms = (t1 - t0 + time.perf_counter() - t2) * 1e3
+        figures = oracle.figures(ttgir, llir, int(md.get("shared") or 0))
+        figures.extra.update(isa_figures(llir, opts))
+        return Result(figures, ms=[ms], ttgir=ttgir)
+    except Exception as e:  # noqa: BLE001 - every failure is a row of the table
+        text = str(e).strip() or type(e).__name__
+        return Result(error=f"{type(e).__name__}: {text}")
+
+
+def isa_figures(llir: str, opts: Any) -> dict[str, Any]:
+    """The ISA figures (xpu_passes.integration.isa) when that module and ocloc are present; else none.
+    Hook: another branch writes that module; its figures join the row's `extra` here."""
+    if importlib.util.find_spec("xpu_passes.integration") is None:
+        return {}
+    if importlib.util.find_spec("xpu_passes.integration.isa") is None or shutil.which("ocloc") is None:
+        return {}
+    from xpu_passes.integration import isa  # type: ignore[attr-defined]
+
+    fn = getattr(isa, "figures_from_llir", None)
+    return dict(fn(llir, opts)) if fn is not None else {}
+
+
+@dataclass
+class Row:
+    """One kernel/config: its results per pipeline ("native" and each of ours)."""
+
+    launch_name: str
+    kernel: str
+    config: str
+    origin: str
+    results: dict[str, Result] = field(default_factory=dict)
+
+    def verdict(self, pipeline: str) -> str:
+        native, ours = self.results[NATIVE], self.results[pipeline]
+        if native.figures is None:
+            return "excluded"
+        if ours.figures is None:
+            return "FAIL"
+        return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
+
+    def worse(self, pipeline: str) -> list[str]:
+        native, ours = self.results[NATIVE].figures, self.results[pipeline].figures
+        return worse_figures(native, ours) if native is not None and ours is not None else []
+
+    def ratio(self, pipeline: str) -> float:
+        n, o = self.results[NATIVE], self.results[pipeline]
+        return o.median_ms / n.median_ms if n.ms and o.ms else float("nan")
