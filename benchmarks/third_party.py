@@ -65,6 +65,7 @@ def capture_launches(libs: list[str], max_configs: int) -> tuple[list[capture.La
             rec = capture.Recorder(lib=lib, max_configs=max_configs)
             try:
                 module = importlib.import_module(f"third_party_kernels.{lib}")
+                getattr(module, "load", lambda: None)()  # a library whose autotuner subclasses must exist first
                 with capture.capturing(rec):
                     module.launches(rec)
             except ImportError as e:
@@ -140,7 +141,7 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
             if r.verdict(p) == "WORSE":
                 print(f"  WORSE {r.launch_name}: {'; '.join(r.worse(p))}")
             elif r.verdict(p) == "FAIL":
-                print(f"  FAIL  {r.launch_name}: {r.results[p].error.splitlines()[0][:300]}")
+                print(f"  FAIL {r.launch_name}: {r.results[p].error.splitlines()[0][:300]}")
         print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
         bad |= bool(c["WORSE"] or c["FAIL"])
     return bad

@@ -6,4 +6,4 @@ library's own Python entry points on small CPU tensors under `capture.capturing`
 
 from __future__ import annotations
 
-LIBS = ("liger", "fla", "gemlite")
+LIBS = ("liger", "fla", "gemlite", "flag_gems")

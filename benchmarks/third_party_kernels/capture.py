@@ -147,13 +147,28 @@ def capturing(recorder: Recorder) -> Iterator[Recorder]:
         for config in configs:
             self.fn.run(*args, **kwargs, **config.all_kwargs())
         self.nargs = None
+        self.best_config = list(configs)[-1] if configs else self.configs[0]  # what wrappers read after a run
         return _Handle()
 
+    # Libraries' own autotuners (subclasses overriding `run`) are launched the same way.
+    tuners = [c for c in _subclasses(autotuner.Autotuner) if "run" in c.__dict__]
+    saved_tuners = [(c, c.__dict__["run"]) for c in tuners]
     jit.JITFunction.run, autotuner.Autotuner.run = run, tune
+    for c in tuners:
+        c.run = tune
     try:
         yield recorder
     finally:
         jit.JITFunction.run, autotuner.Autotuner.run = saved
+        for c, r in saved_tuners:
+            c.run = r
+
+
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for c in cls.__subclasses__():
+        out += [c, *_subclasses(c)]
+    return out
 
 
 def spread(items: list[Any], n: int) -> list[Any]:

@@ -24,7 +24,7 @@ PROPERTIES = dict(
 )
 TORCH_PROPERTIES = SimpleNamespace(
     name=NAME, platform_name="Intel(R) oneAPI Unified Runtime over Level-Zero", type="gpu",
-    total_memory=64 * 2**30, max_compute_units=512, gpu_eu_count=512, gpu_subslice_count=64,
+    total_memory=64 * 2**30, max_compute_units=512, multi_processor_count=64, gpu_eu_count=512, gpu_subslice_count=64,
     max_work_group_size=1024, max_num_sub_groups=64, sub_group_sizes=[16, 32], has_fp16=True,
     has_fp64=True, has_atomic64=True, driver_version="1.3", version="12.60.7",
 )
