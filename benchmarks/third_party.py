@@ -1,9 +1,10 @@
 """Never worse than native on Triton kernels we did not write: third-party libraries from PyPI.
 
     pip install --no-deps -r benchmarks/kernels-requirements.txt      # once, after ".[triton,test]"
-    python benchmarks/third_party.py [--lib liger fla gemlite] [--only SUBSTRING ...] [--list]
+    python benchmarks/third_party.py [--lib liger fla gemlite flag_gems] [--only SUBSTRING ...] [--list]
                                      [--jobs N] [--pipelines xpu xpu:raise_block_pointer]
                                      [--max-configs N] [--csv F]
+    python benchmarks/third_party.py --report A.csv [B.csv ...] [--markdown F]   # summarize earlier runs
 
 Each library (benchmarks/third_party_kernels/<lib>.py) is imported unchanged and its own Python
 entry points are called on small CPU tensors, with torch and triton told that a PVC is present
@@ -147,6 +148,22 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
     return bad
 
 
+def report(paths: list[str], markdown_path: str | None) -> int:
+    from third_party_kernels import report as rep
+
+    rows: list[Row] = []
+    pipelines: tuple[str, ...] = ()
+    for path in paths:
+        more, pipelines = rep.read_csv(path)
+        rows += more
+    bad = summary(rows, [], pipelines)
+    if markdown_path:
+        with open(markdown_path, "w") as f:
+            f.write(rep.markdown(rows, pipelines))
+        print(f"markdown: {markdown_path}")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lib", nargs="*", choices=LIBS, default=list(LIBS))
@@ -156,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pipelines", nargs="*", default=list(DEFAULT_PIPELINES))
     ap.add_argument("--max-configs", type=int, default=4, help="configs of each autotune list (spread); 0: all")
     ap.add_argument("--csv", default="benchmarks/results/third_party.csv")
+    ap.add_argument("--report", nargs="*", metavar="CSV", help="only summarize these CSVs (of earlier runs)")
+    ap.add_argument("--markdown", help="with --report: also write the README tables to this file")
     args = ap.parse_args(argv)
+    if args.report:
+        return report(args.report, args.markdown)
     problem = triton_is_intels()
     if problem:
         print(problem)

@@ -8,9 +8,14 @@ Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import os
+import re
 import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +40,41 @@ def make_ir(launch: Launch) -> tuple[Any, Any, Any]:
 
 
 def compile_launch(launch: Launch, pipeline: str | None) -> Result:
-    """One compile (`pipeline` None: triton-xpu's own); its figures and ms, or the error as the result."""
+    """One compile (`pipeline` None: triton-xpu's own); its figures and ms, or the error as the result
+    (with the first assertion or error MLIR printed, captured from fd 2)."""
+    with _stderr_lines() as diagnostics:
+        result = _compile(launch, pipeline)
+    if result.error:  # MLIR reports on fd 2 what stopped it; the exception only says that it failed
+        reason = next((ln for ln in diagnostics if _REASON.search(ln)), "")
+        if reason and reason not in result.error:
+            result.error = f"{result.error.splitlines()[0]} [{_short_reason(reason)}]"
+    return result
+
+
+_REASON = re.compile(r"Assertion .* failed|LLVM ERROR|error: (?!Failures have been detected)")
+
+
+def _short_reason(line: str) -> str:
+    line = re.sub(r"^.*?(Assertion|LLVM ERROR)", r"\1", line)
+    return re.sub(r"^\S*site-packages/", "", line.strip())[:300]
+
+
+@contextlib.contextmanager
+def _stderr_lines() -> Iterator[list[str]]:
+    out: list[str] = []
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield out
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            out += tmp.read().decode(errors="replace").splitlines()
+
+
+def _compile(launch: Launch, pipeline: str | None) -> Result:
     from xpu_passes import oracle
     from xpu_passes.pipeline import plan
     from xpu_passes.triton_plugin import compile_ttgir, parse_spec

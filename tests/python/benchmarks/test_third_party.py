@@ -120,3 +120,19 @@ def test_verdicts(bench: ModuleType, native: Any, ours: Any, verdict: str, capsy
     out = capsys.readouterr().out
     assert (f"{verdict} lib.k" in out) == (verdict in ("WORSE", "FAIL"))
     assert ("1 excluded" in out) == (verdict == "excluded")
+
+
+def test_csv_report_reads_back_the_verdicts(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from third_party_kernels import report
+
+    f = oracle.StaticFigures
+    rows = [_row(bench, f(shared_bytes=128), f(shared_bytes=8192)), _row(bench, f(converts=1), f(converts=1)),
+            _row(bench, f(), None), _row(bench, None, f())]
+    path = str(tmp_path / "t.csv")
+    bench.write_csv(rows, ("xpu",), path)
+    back, pipelines = report.read_csv(path)
+    assert pipelines == ("xpu",)
+    assert [r.verdict("xpu") for r in back] == ["WORSE", "ok", "FAIL", "excluded"]
+    table = report.markdown(back, pipelines)
+    assert "| all | 4 | 1 | 1 / 1 /" in table and "SLM 128->8192" in table and "PipelineError: y" in table
+    assert bench.main(["--report", path]) == 1
