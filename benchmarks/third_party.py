@@ -105,20 +105,28 @@ def fmt_row(row: Row, pipelines: tuple[str, ...]) -> str:
     return f"{row.launch_name[:90]:90} {figs} ms {n.median_ms:.0f} {ratios} {' '.join(v) or 'ok'}"
 
 
+def csv_head(pipelines: tuple[str, ...]) -> list[str]:
+    head = ["lib", "kernel", "config", "origin"]
+    for s in (NATIVE, *pipelines):
+        head += [f"{s}_{name}" for _, name in FIGS] + [f"{s}_ms", f"{s}_error"]
+    return head + [f"{p}_verdict" for p in pipelines] + [f"{p}_worse" for p in pipelines]
+
+
+def csv_cells(row: Row, pipelines: tuple[str, ...]) -> list[Any]:
+    cells: list[Any] = [row.launch_name.split(".", 1)[0], row.kernel, row.config, row.origin]
+    for s in (NATIVE, *pipelines):
+        r = row.results[s]
+        cells += ["" if r.figures is None else getattr(r.figures, name) for _, name in FIGS]
+        cells += [f"{r.median_ms:.1f}" if r.ms else "", r.error.splitlines()[0][:400] if r.error else ""]
+    return cells + [row.verdict(p) for p in pipelines] + ["; ".join(row.worse(p)) for p in pipelines]
+
+
 def write_csv(rows: list[Row], pipelines: tuple[str, ...], path: str) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        head = ["lib", "kernel", "config", "origin"]
-        for s in (NATIVE, *pipelines):
-            head += [f"{s}_{name}" for _, name in FIGS] + [f"{s}_ms", f"{s}_error"]
-        w.writerow(head + [f"{p}_verdict" for p in pipelines] + [f"{p}_worse" for p in pipelines])
+        w.writerow(csv_head(pipelines))
         for row in rows:
-            cells: list[Any] = [row.launch_name.split(".", 1)[0], row.kernel, row.config, row.origin]
-            for s in (NATIVE, *pipelines):
-                r = row.results[s]
-                cells += ["" if r.figures is None else getattr(r.figures, name) for _, name in FIGS]
-                cells += [f"{r.median_ms:.1f}" if r.ms else "", r.error.splitlines()[0][:300] if r.error else ""]
-            w.writerow(cells + [row.verdict(p) for p in pipelines] + ["; ".join(row.worse(p)) for p in pipelines])
+            w.writerow(csv_cells(row, pipelines))
 
 
 def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tuple[str, ...]) -> bool:
@@ -207,13 +215,19 @@ def main(argv: list[str] | None = None) -> int:
         results = pool.imap_unordered(measure, tasks)
     else:
         pool, results = None, map(measure, tasks)
-    for i, res in results:
-        rows[i].results = res
-        print(fmt_row(rows[i], pipelines), flush=True)
+    os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
+    with open(args.csv + ".partial", "w", newline="") as partial:  # rows as they come: a stopped run keeps them
+        w = csv.writer(partial)
+        w.writerow(csv_head(pipelines))
+        for i, res in results:
+            rows[i].results = res
+            print(fmt_row(rows[i], pipelines), flush=True)
+            w.writerow(csv_cells(rows[i], pipelines))
+            partial.flush()
     if pool is not None:
         pool.close()
-    os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     write_csv(rows, pipelines, args.csv)
+    os.remove(args.csv + ".partial")
     bad = summary(rows, problems, pipelines)
     print(f"CSV: {args.csv}")
     return 1 if bad else 0

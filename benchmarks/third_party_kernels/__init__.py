@@ -6,4 +6,4 @@ library's own Python entry points on small CPU tensors under `capture.capturing`
 
 from __future__ import annotations
 
-LIBS = ("liger", "fla", "gemlite", "flag_gems")
+LIBS = ("liger", "flag_gems", "gemlite", "fla")  # the order of a run: fla (slowest to compile) last
