@@ -64,9 +64,11 @@ from dataclasses import dataclass, field
 import time
 from typing import Any
 
-from xpu_passes import corpus, pipeline, roundtrip
-from xpu_passes.pipeline import Plan, plan
-from xpu_passes.triton_plugin import compile_ttgir, parse_spec
+from xpu_passes import corpus
+from xpu_passes.integration import pipeline
+from xpu_passes.integration import roundtrip
+from xpu_passes.integration.pipeline import Plan, plan
+from xpu_passes.integration.plugin import compile_ttgir, parse_spec
 
 
 STAGES = ("ttir", "ttgir", "llir")
@@ -373,7 +375,7 @@ def native_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], repeat: 
 def lower_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, repeat: int) -> None:
     """make_llir alone on native's final TTGIR and on ours, each read back from its text (outside the clock)
     into a fresh context, interleaved, best of `repeat`: does our TTGIR take longer to lower?"""
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     ms = 1e3
     print("\n## make_llir alone: native's TTGIR vs ours (best of the runs, ms)\n")
@@ -605,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     REUSE = not args.no_reuse
     ONLY_REPEATS = args.compare_repeats
 
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     triton_plugin.disable()  # the native side is triton-xpu's own make_ttgir
     name, options = parse_spec(args.pipeline)

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 from xpu_passes.corpus import entries
 from xpu_passes.dialects import make_context, ttg, ttig
 from xpu_passes.frontend import parse_module

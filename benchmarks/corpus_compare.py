@@ -32,7 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 from xpu_passes.corpus import SETS, Config, KernelSpec
 
 PIPELINES = {"ours": "xpu", "raise": "xpu:raise_block_pointer"}
@@ -102,7 +102,7 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None) -> Resu
     import triton
     from triton.compiler.compiler import ASTSource
 
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
     from xpu_passes.transforms import REMARKS
 
     triton_plugin.disable()
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-explain", action="store_true", help="skip the reasons (extra compiles of bad rows)")
     args = ap.parse_args(argv)
 
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
     from xpu_passes.transforms import load_all
 
     load_all()

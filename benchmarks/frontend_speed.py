@@ -33,7 +33,7 @@ from pathlib import Path
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
-from xpu_passes.frontend.memo import clear_shared
+from xpu_passes.frontend.fast.memo import clear_shared
 
 
 def _best(fn: Callable[[], object], repeat: int) -> float:
@@ -65,7 +65,7 @@ TRUSTED: list[float] = []  # us/op of each parse without verification (verify=Fa
 
 def _triton(text: str, repeat: int) -> float | None:
     try:
-        from xpu_passes import oracle
+        from xpu_passes.integration import oracle
     except ImportError:
         return None
     if not oracle.available():
@@ -142,7 +142,7 @@ def print_stages(texts: list[str], repeat: int) -> dict[str, float]:
     dialect spellings put back. The steps of printer._print, timed apart."""
     import gc
 
-    from xpu_passes.frontend import fastprint
+    from xpu_passes.frontend.fast import printer as fastprint
     from xpu_passes.frontend import printer as PR
     from xpu_passes.frontend.asm_names import ssa_name_ids
     from xpu_passes.frontend.spelling import Spelling, denormalize

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 from xpu_passes.corpus import KernelSpec
 
 SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
@@ -89,14 +89,14 @@ PIPELINE = "xpu"  # the plugin spec ours runs with (--pipeline)
 
 
 def _enable_ours() -> None:
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     name, options = triton_plugin.parse_spec(PIPELINE)
     triton_plugin.enable(name, strict=True, **options)
 
 
 def static(dtypes: list[str], only: str | None) -> list[Row]:
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="xpu-passes-bench-")  # no cached kernels
     triton_plugin.use_offline_pvc_target()
@@ -306,7 +306,7 @@ def format_run_row(p: Problem, native: Timing, ours: Timing) -> str:
 
 def _use_pipeline(pipeline: str, fn: Any) -> None:
     """Switch the plugin and drop the JIT's in-memory kernels (its key ignores the backend hash)."""
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     if pipeline == "ours":
         _enable_ours()
@@ -370,7 +370,7 @@ def run_on_gpu(dtypes: list[str] | None = None, only: str | None = None,
         rows.append((p, native, ours))
         del x, ref
         torch.xpu.empty_cache()
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     triton_plugin.disable()
     if csv_path:

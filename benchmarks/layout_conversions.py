@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 from xpu_passes.corpus import entries, resume_native
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module

@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 from xpu_passes.corpus import entries, find, resume_native
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
@@ -60,7 +60,7 @@ def raised_figures(entry: dict) -> tuple[oracle.StaticFigures, int, list[str], f
 
 def pipeline_figures(entry: dict) -> oracle.StaticFigures:
     """The whole `xpu` pipeline with raising, from the entry's TTIR."""
-    from xpu_passes.pipeline import run_ttgir
+    from xpu_passes.integration.pipeline import run_ttgir
 
     spec, config = find(entry["kernel"], entry["config"])
     backend = oracle.pvc_backend()
@@ -172,7 +172,7 @@ def compile_three(kernel: object, signature: dict[str, str], constexprs: dict[st
     (`keep_going`: a failing pipeline gives its error's first line instead)."""
     from triton.compiler.compiler import ASTSource
 
-    from xpu_passes.pipeline import run_ttgir
+    from xpu_passes.integration.pipeline import run_ttgir
 
     backend = oracle.pvc_backend()
     sig = {**signature, **{k: "constexpr" for k in constexprs}}

@@ -22,7 +22,7 @@ from pathlib import Path
 from xpu_passes import corpus
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.layouts import materialize
+from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.base import REMARKS
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 

@@ -34,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import rlc_decisions  # noqa: E402
 
 from xpu_passes.frontend import print_module  # noqa: E402
-from xpu_passes.layouts import materialize, slice_cost  # noqa: E402
-from xpu_passes.layouts.journal import walk_list  # noqa: E402
+from xpu_passes.transforms.remove_layout_conversions import materialize
+from xpu_passes.transforms.remove_layout_conversions import slice_cost
+from xpu_passes.ir.journal import walk_list  # noqa: E402
 from xpu_passes.transforms import remove_layout_conversions as rlc  # noqa: E402
 
 KERNELS = ["flash_attention_fwd", "rms_norm_block_fwd", "sparsemax_fwd"]

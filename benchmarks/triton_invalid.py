@@ -19,10 +19,10 @@ import re
 import subprocess
 import sys
 
-from xpu_passes.cli import split_chunks
+from xpu_passes.driver.cli import split_chunks
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module
-from xpu_passes.verify_diagnostics import Diagnostic, check
+from xpu_passes.driver.verify_diagnostics import Diagnostic, check
 
 FILES = (
     "test/Triton/invalid.mlir",
@@ -51,7 +51,7 @@ def ours(chunk: str, offset: int, name: str) -> list[Diagnostic]:
 
 def oracle(chunk: str, offset: int, name: str) -> list[Diagnostic]:
     """What triton-xpu 3.3 reports for the chunk, at the input's lines."""
-    from xpu_passes import oracle as o
+    from xpu_passes.integration import oracle as o
 
     return [Diagnostic(name, ln, col, kind, msg) for ln, col, kind, msg in o.diagnostics("\n" * offset + chunk)]
 

@@ -1,4 +1,4 @@
-"""`XPU_PASSES_PIPELINE` without `import xpu_passes.triton_plugin`: a lazy import hook.
+"""`XPU_PASSES_PIPELINE` without `import xpu_passes.integration.plugin`: a lazy import hook.
 
 The `xpu-passes-autoload.pth` file installed with the package calls `install()` at
 interpreter start-up, and only when the variable is set. Importing triton then would
@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 
 
 def _enable_plugin(_triton: ModuleType) -> None:
-    import xpu_passes.triton_plugin  # noqa: F401  # enables from the environment on import
+    import xpu_passes.integration.plugin  # noqa: F401  # enables from the environment on import
 
 
 def _adopt_backend(module: ModuleType) -> None:
-    plugin = sys.modules.get("xpu_passes.triton_plugin")
+    plugin = sys.modules.get("xpu_passes.integration.plugin")
     if plugin is not None:
         plugin.adopt(module.XPUBackend)
 

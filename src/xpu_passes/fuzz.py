@@ -92,7 +92,7 @@ def case(files: list[Path], seed: int, n: int) -> tuple[Path, str]:
 
 def classify(text: str, check_output: bool = True) -> tuple[str, str]:
     """(outcome, detail) of running every pass on `text`; never raises for bad input."""
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     try:
         out = run_all_passes(text)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from xpu_passes.native_passes import NATIVE_BY_NAME, NATIVE_TABLE, NativeOption, NativeRow
+from xpu_passes.integration.native_passes import NATIVE_BY_NAME, NATIVE_TABLE, NativeOption, NativeRow
 from xpu_passes.pipeline_syntax import (  # re-exported: part of the registry's API
     PassSpec,
     PipelineError,
@@ -370,7 +370,7 @@ def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, An
 
     from triton._C.libtriton import ir
 
-    from xpu_passes.oracle import _captured_stderr
+    from xpu_passes.integration.oracle import _captured_stderr
 
     table = _native_table()
     pm = ir.pass_manager(module.context)

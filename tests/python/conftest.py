@@ -17,7 +17,7 @@ os.environ["XPU_PASSES_STRICT"] = "1"
 @pytest.fixture()
 def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The plugin module, off, compiling for PVC offline, with a fresh triton cache; off again after."""
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
     triton_plugin.disable()  # native first, even when XPU_PASSES_PIPELINE is set for the run
@@ -31,6 +31,6 @@ def _no_journal_session_left() -> Iterator[None]:
     """A test that fails inside a RemoveLayoutConversions trial leaves no journal session open
     for the next one (sessions do not nest)."""
     yield
-    from xpu_passes.layouts import journal
+    from xpu_passes.ir import journal
 
     journal.close_active()

@@ -206,7 +206,7 @@ def compile_steps(name: str) -> tuple[list[tuple[str, str]], Any]:
     """([(ttgir step name, IR before it)], native static figures) of kernel `name` for PVC."""
     from triton.compiler.compiler import ASTSource
 
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     fn, dtypes, floats, constexprs, warps = CASES[name]
     backend = oracle.pvc_backend()
@@ -223,7 +223,7 @@ def compile_steps(name: str) -> tuple[list[tuple[str, str]], Any]:
 
 def resume(name: str, k: int, text: str) -> Any:
     """Static figures of `text` (the IR right after step k) taken on through the native steps after k."""
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     fn, dtypes, floats, constexprs, warps = CASES[name]
     backend = oracle.pvc_backend()
@@ -236,7 +236,8 @@ def resume(name: str, k: int, text: str) -> Any:
 
 def pipeline_figures(name: str, **options: Any) -> Any:
     """Static figures of kernel `name` through our whole `xpu` pipeline (`options`: pipeline.plan's)."""
-    from xpu_passes import oracle, pipeline
+    from xpu_passes.integration import oracle
+    from xpu_passes.integration import pipeline
 
     fn, dtypes, floats, constexprs, warps = CASES[name]
     backend = oracle.pvc_backend()

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from xpu_passes import pipeline, roundtrip
+from xpu_passes.integration import pipeline
+from xpu_passes.integration import roundtrip
 
 
 def compile_timed(text: str, kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, float]]:
@@ -73,3 +74,16 @@ def rlc_output(text: str) -> str:
     finally:
         base.REMARKS.enabled = False
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
+
+
+def sibling_module(relpath: str) -> Any:
+    """Another test file's module (tests/python/<relpath>.py), for the samples tests share."""
+    name = "tests_" + relpath.replace("/", "_")
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parent / f"{relpath}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "examples" / "xpu-convert-report"
@@ -57,7 +57,7 @@ def test_xpu_opt_lists_it_with_its_package(installed: Path) -> None:
 
 def test_not_installed_it_is_unknown() -> None:
     """Negative case: without the package on the path the pass does not exist (the install is what registers it)."""
-    from xpu_passes.pipeline import PipelineError, plan
+    from xpu_passes.integration.pipeline import PipelineError, plan
 
     with pytest.raises(PipelineError, match="unknown pass 'report-layout-conversions'"):
         plan("builtin.module(report-layout-conversions)")
@@ -70,7 +70,7 @@ def test_not_installed_it_is_unknown() -> None:
 def plugin(installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     import importlib
 
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
 
     monkeypatch.syspath_prepend(str(installed))
     importlib.invalidate_caches()
@@ -97,7 +97,7 @@ def _compile(kernel: str = "gemm_add_tensor_ptr", config: str = "64x128x32-w4-s3
 def test_in_triton_compile_it_reports_what_triton_allocates(plugin: Any) -> None:
     """triton-xpu's own pipeline + the report last: the kernel lowers, the one conversion left is
     tagged with the SLM bytes triton-xpu then allocates for it (33,280), and the cache key names the package."""
-    from xpu_passes.pipeline import pipeline_text
+    from xpu_passes.integration.pipeline import pipeline_text
 
     text = pipeline_text("native")[:-1] + ",report-layout-conversions)"
     plugin.enable(text, strict=True)
@@ -114,7 +114,7 @@ def test_in_triton_compile_it_reports_what_triton_allocates(plugin: Any) -> None
 @needs_triton
 def test_in_triton_compile_with_our_pipeline_nothing_is_left_to_report(plugin: Any) -> None:
     """The default pipeline (ours) + the report: no conversion, so no tag, and no SLM."""
-    from xpu_passes.pipeline import pipeline_text
+    from xpu_passes.integration.pipeline import pipeline_text
 
     plugin.enable(pipeline_text("xpu")[:-1] + ",report-layout-conversions)", strict=True)
     k = _compile()
@@ -123,7 +123,7 @@ def test_in_triton_compile_with_our_pipeline_nothing_is_left_to_report(plugin: A
 
 @needs_triton
 def test_a_budget_overrun_falls_back_with_a_located_warning(plugin: Any) -> None:
-    from xpu_passes.pipeline import pipeline_text
+    from xpu_passes.integration.pipeline import pipeline_text
 
     plugin.enable(pipeline_text("native")[:-1] + ",report-layout-conversions{budget=32768})", strict=False)
     with warnings.catch_warnings(record=True) as caught:

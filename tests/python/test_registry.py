@@ -194,7 +194,7 @@ def test_native_table_matches_the_wheel() -> None:
 
     from triton._C import libtriton
 
-    from xpu_passes.native_passes import NATIVE_TABLE
+    from xpu_passes.integration.native_passes import NATIVE_TABLE
 
     by_binding = {row.binding: row for row in NATIVE_TABLE}
     seen = set()
@@ -212,7 +212,7 @@ def test_native_table_matches_the_wheel() -> None:
 
 def test_run_native_one_pass_manager_and_failure_message() -> None:
     pytest.importorskip("triton")
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     text = textwrap.dedent("""\
         module {

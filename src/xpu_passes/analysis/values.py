@@ -10,7 +10,7 @@ from xpu_passes.dialects import tt
 
 
 # Casts that keep an integer's value (for the values we ask about); matched by
-# name because `arith` casts are defined in xpu_passes.dialects.arith_compat.
+# name because `arith` casts are defined in xpu_passes.dialects.arith.
 _INT_CASTS = ("arith.extsi", "arith.extui", "arith.trunci")
 
 

@@ -148,7 +148,7 @@ def make_ttir_module(spec: KernelSpec, config: Config) -> tuple[Any, Any, Any]:
     """(module as the frontend builds it, options, backend)."""
     from triton.compiler.compiler import ASTSource
 
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     backend = oracle.pvc_backend()
     opts = backend.parse_options(dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large"))
@@ -158,7 +158,7 @@ def make_ttir_module(spec: KernelSpec, config: Config) -> tuple[Any, Any, Any]:
 
 
 def compile_spec(spec: KernelSpec, config: Config) -> Compiled:
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     mod, opts, backend = make_ttir_module(spec, config)
     steps: list[tuple[str, str]] = []
@@ -182,7 +182,7 @@ def _cache_key(here: Path = Path(__file__).parent) -> str:
 
     h = hashlib.sha256(triton.__version__.encode())
     h.update(str(here.resolve()).encode())
-    for p in sorted(here.glob("*.py")) + [here.parent / "oracle" / "__init__.py"]:
+    for p in sorted(here.glob("*.py")) + [here.parent / "integration" / "oracle" / "__init__.py"]:
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
@@ -274,7 +274,7 @@ def resume_native(entry: dict[str, Any], step_file: str, text: str) -> Any:
     caller (e.g. our pass instead of triton-xpu's); returns StaticFigures. With the
     `ttgir.input` file, `text` is the TTIR the stage starts from and every step runs.
     """
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     spec, config = find(entry["kernel"], entry["config"])
     backend = oracle.pvc_backend()

@@ -17,13 +17,13 @@ from xdsl.ir import Attribute, Dialect, Operation
 
 
 def _arith() -> Dialect:
-    from xpu_passes.dialects.arith_compat import Arith
+    from xpu_passes.dialects.arith import Arith
 
     return Arith
 
 
 def _scf() -> Dialect:
-    from xpu_passes.dialects.mlir_compat import Scf
+    from xpu_passes.dialects.scf_gpu import Scf
 
     return Scf
 
@@ -47,7 +47,7 @@ def _cf() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from xpu_passes.dialects.mlir_compat import GPU
+    from xpu_passes.dialects.scf_gpu import GPU
 
     return GPU
 

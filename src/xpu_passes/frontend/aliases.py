@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
-from xpu_passes.frontend import fastprint
+from xpu_passes.frontend.fast import printer as fastprint
 
 # Alias names Triton's dialects give their attributes (OpAsmDialectInterface::getAlias).
 ALIAS_STEMS: dict[str, str] = {

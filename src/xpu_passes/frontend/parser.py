@@ -15,11 +15,11 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xpu_passes.frontend.fastops import parse_fast
-from xpu_passes.frontend.fastregions import parse_block_args
+from xpu_passes.frontend.fast.ops import parse_fast
+from xpu_passes.frontend.fast.regions import parse_block_args
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
-from xpu_passes.frontend.memo import MemoParser, gc_paused
+from xpu_passes.frontend.fast.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 from xpu_passes.frontend.verifier import verify_module
 
@@ -37,7 +37,7 @@ class _TrackingParser(MemoParser):
         self.failed_at: int | None = None
         # Where each not-yet-defined value was first used, to report it there.
         self.first_use: dict[str, int] = {}
-        self.fast = True  # hot op forms through frontend/fastops.py
+        self.fast = True  # hot op forms through frontend/fast/ops.py
         self.fast_end = 0  # where the last op read by parse_fast(lex=False) ends
         # Where each value was defined: MLIR's "prior use here" note on a type clash.
         self.def_offsets: dict[str, int] = {}

@@ -28,11 +28,11 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from xpu_passes.frontend import fastprint
+from xpu_passes.frontend.fast import printer as fastprint
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
-from xpu_passes.frontend.fastforms import FORMS as FAST_FORMS
+from xpu_passes.frontend.fast.forms import FORMS as FAST_FORMS
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 

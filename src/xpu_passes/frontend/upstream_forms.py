@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 
-from xpu_passes.frontend import fastprint
+from xpu_passes.frontend.fast import printer as fastprint
 
 if TYPE_CHECKING:
     from xdsl.dialects import scf

@@ -14,9 +14,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.frontend.idkeys import IdTable
+from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.frontend.spelling import denormalize
-from xpu_passes.frontend.xdsl_compat import isolation_unchecked, value_type
+from xpu_passes.ir.xdsl_adapt import isolation_unchecked, value_type
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
@@ -31,8 +31,8 @@ _VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on fi
 
 def _verify_once() -> frozenset[str]:
     if not _VERIFY_ONCE:
-        from xpu_passes.frontend.fastops import FAST_NAMES
-        from xpu_passes.frontend.fastops_more import TERMINATORS
+        from xpu_passes.frontend.fast.ops import FAST_NAMES
+        from xpu_passes.frontend.fast.ops_more import TERMINATORS
 
         _VERIFY_ONCE.append(FAST_NAMES - TERMINATORS)
     return _VERIFY_ONCE[0]

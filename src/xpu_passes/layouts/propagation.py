@@ -14,9 +14,10 @@ from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xpu_passes.analysis.block_pointers import Family
-from xpu_passes.dialects import arith_compat, tt, ttg, ttig
-from xpu_passes.layouts import journal
-from xpu_passes.layouts.memo import by_identity, per_class, shape_of
+from xpu_passes.dialects import tt, ttg, ttig
+from xpu_passes.dialects import arith as arith_compat
+from xpu_passes.ir import journal
+from xpu_passes.layouts.memoize import by_identity, per_class, shape_of
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
     inverse,

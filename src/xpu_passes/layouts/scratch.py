@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity, linear_of
+from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.linear import LinearLayout, mixed_transpositions, reorders_registers
 
 

@@ -20,7 +20,7 @@ from xdsl.ir import Attribute
 from xpu_passes.dialects import ttg
 from xpu_passes.layouts import infer
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memo import by_identity, linear_of
+from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 
 

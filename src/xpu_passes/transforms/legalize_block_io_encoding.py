@@ -35,7 +35,7 @@ from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.propagation import encoding, retype_family, retyped, with_encoding
-from xpu_passes.layouts.walk_order import walk_list
+from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, PassError, XpuPass, register
 from xpu_passes.transforms.optimize_block_io_encoding import pointer_family
 

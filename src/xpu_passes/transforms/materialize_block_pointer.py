@@ -23,7 +23,7 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
-from xpu_passes.layouts.walk_order import walk_list
+from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 # The strictest pitch rule across Intel GPUs: a multiple of an OWord (16 bytes).

@@ -30,7 +30,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
-from xpu_passes.layouts.walk_order import walk_list
+from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 

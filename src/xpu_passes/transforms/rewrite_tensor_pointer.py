@@ -30,7 +30,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.dialects import arith_compat, tt, ttg
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import arith as arith_compat
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp
 from xpu_passes.layouts.propagation import numel, slice_away

@@ -1,5 +1,5 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Upstream dialects as Triton uses them: tensor compares and selects, fastmath,
 // hex float constants, scf.for/if/while with iter_args and results.
 

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
 // RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Forms MLIR reads that real kernels and Intel's lit files use: quoted predicates,
 // one result type without parentheses, a while loop without loop-carried values
 // (a lock spin), gpu.barrier (tl.debug_barrier), fastmath flags on casts and

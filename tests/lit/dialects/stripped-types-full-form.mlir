@@ -1,5 +1,5 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // MLIR prints `type($x)` of a type the op fixes without its `!dialect.name` prefix, and
 // reads it either way: ops sharing `_syntax.parse_stripped` read the full type too (Triton's
 // own lit files write `-> !ttg.memdesc<...>`) and print the stripped form.

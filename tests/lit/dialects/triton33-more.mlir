@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
 // RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Ops of triton-xpu 3.3 our passes do not rewrite, and other backends' layouts: read,
 // printed in 3.3's syntax, and read back by triton-xpu, which prints the same op lines.
 

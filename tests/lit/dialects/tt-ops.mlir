@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
 // RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Every tt op family in Triton 3.3's printed syntax; triton-xpu must read back what we print.
 
 // ORACLE-COUNT-12: // -----

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file | FileCheck %s
 // RUN: xpu-opt %s --split-input-file | xpu-opt --split-input-file | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Layout attributes and GPU/Intel ops in triton-xpu 3.3's syntax.
 
 // ORACLE: #triton_intel_gpu.dpas<{repeatCount = 8

@@ -1,5 +1,5 @@
 // RUN: xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='arg0=960,arg1=960,arg2=40,arg3=24,grid=3,func=tile' 2>&1 | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='arg0=960,arg1=960,arg2=40,arg3=24,grid=3,func=tile' 2>/dev/null | %python -m xpu_passes.oracle verify | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='arg0=960,arg1=960,arg2=40,arg3=24,grid=3,func=tile' 2>/dev/null | %python -m xpu_passes.integration.oracle verify | FileCheck %s --check-prefix=ORACLE %}
 // RUN: not xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='M=40,N=24,grid=3,func=tile' 2>&1 | FileCheck %s --check-prefix=NAMES
 // RUN: not xpu-opt %s --tritonintelgpu-rewrite-tensor-pointer=guard=false --verify-semantics='arg2=40,arg3=24,grid=3,arg0=900,func=tile' 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not xpu-opt %s --verify-semantics='grid=0' 2>&1 | FileCheck %s --check-prefix=BADGRID

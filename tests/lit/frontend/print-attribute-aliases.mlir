@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s | FileCheck %s
 // RUN: xpu-opt %s --spelling=new | FileCheck %s --check-prefix=NEW
 // RUN: xpu-opt %s --mlir-print-local-scope | FileCheck %s --check-prefix=LOCAL
-// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
+// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.integration.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
 // Attribute aliases as MLIR names and orders them, whatever the input called
 // them and in whatever order it defined them: Triton's stems (blocked, linear,
 // mma, shared, smem), ordered by alias depth then name, numbered per stem in

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s | FileCheck %s
 // RUN: xpu-opt %s | xpu-opt | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
+// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.integration.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
 // Float literals as MLIR prints them: six significant digits in exponent form when
 // that reads back to the same value of the type, with APFloat's digits (truncated,
 // then rounded half up: the f16 nearest 0.1 is 9.997550e-02, not ...60e-02); else

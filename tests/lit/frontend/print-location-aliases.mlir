@@ -2,7 +2,7 @@
 // RUN: xpu-opt %s --mlir-print-debuginfo | xpu-opt --mlir-print-debuginfo | FileCheck %s
 // RUN: xpu-opt %s --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOCAL
 // RUN: xpu-opt %s | FileCheck %s --check-prefix=NODEBUG
-// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
+// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.integration.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
 // Locations as MLIR prints them. Every location gets a #loc alias, numbered in
 // order of alias depth (a callsite of file locations after them, a callsite of a
 // callsite after that), then of first use, an op's location counting before the

@@ -1,5 +1,5 @@
 // RUN: xpu-opt %s --split-input-file --mlir-print-debuginfo | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.oracle verify %s --split-input-file > %t.triton && diff %t.triton %t.ours %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.integration.oracle verify %s --split-input-file > %t.triton && diff %t.triton %t.ours %}
 // Custom forms of tt and ttg ops the corpus kernels do not produce, printed back
 // byte for byte (the input is triton-xpu's own print of them).
 

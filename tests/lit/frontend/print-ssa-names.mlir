@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s | FileCheck %s
 // RUN: xpu-opt %s --mlir-print-debuginfo | xpu-opt | FileCheck %s
 // RUN: xpu-opt %s | FileCheck %s --check-prefix=NEG
-// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
+// RUN: %if triton %{ xpu-opt %s --mlir-print-debuginfo > %t.ours && %python -m xpu_passes.integration.oracle verify %s > %t.triton && diff %t.triton %t.ours %}
 // SSA names as MLIR's AsmPrinter gives them, whatever the input called them:
 // %argN per function (nested regions continue the count), %N per function in
 // region order (a nested region's values come after its parent region's, sibling

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttgir | FileCheck %s
-// RUN: %if triton %{ %python -m xpu_passes.oracle verify %S/../../../examples/gemm_add_tensor_ptr.ttgir > %t.native %}
-// RUN: %if triton %{ xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttgir --mlir-print-debuginfo | %python -m xpu_passes.oracle verify > %t.ours %}
+// RUN: %if triton %{ %python -m xpu_passes.integration.oracle verify %S/../../../examples/gemm_add_tensor_ptr.ttgir > %t.native %}
+// RUN: %if triton %{ xpu-opt %S/../../../examples/gemm_add_tensor_ptr.ttgir --mlir-print-debuginfo | %python -m xpu_passes.integration.oracle verify > %t.ours %}
 // RUN: %if triton %{ diff %t.native %t.ours %}
 // RUN: %if triton %{ FileCheck %s --check-prefix=ORACLE < %t.ours %}
 // Real TTGIR printed by triton-xpu 3.3 (GEMM + masked add-matrix, 256x256x32,

@@ -2,9 +2,9 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-legalize-block-io-encoding{fold_register_permutations=false})' | FileCheck %s --implicit-check-not=subgroup_2d_block --check-prefix=STRICT
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | FileCheck %s --implicit-check-not=subgroup_2d_block --check-prefix=SEED
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
-// RUN: %if triton %{ xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-legalize-block-io-encoding{fold_register_permutations=false})' | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-legalize-block-io-encoding{fold_register_permutations=false})' | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // Whatever the input, no 2D block layout is left anywhere (--implicit-check-not) and
 // triton-xpu 3.3 reads the result.

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer --remarks 2>%t.remarks | FileCheck %s --implicit-check-not=block_io
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // Beyond triton-xpu 3.3: tensor-of-pointer loads and stores whose addresses the
 // axis analysis proves to be a strided 2D tile get the tag (3.3 reads it back).
 

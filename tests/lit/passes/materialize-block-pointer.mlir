@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer --remarks 2>%t.remarks | FileCheck %s --implicit-check-not=block_io
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: triton_intel_gpu.block_io = "row_major"
 // ORACLE: triton_intel_gpu.block_io = "column_major"

@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // The GEMM loop of Intel issue 4362 as triton-xpu 3.3 prints it after its
 // MaterializeBlockPointer (bf16, 256x256x32 tiles, 32 warps): blocked loads of A and

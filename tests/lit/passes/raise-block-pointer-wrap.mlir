@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer --verify-semantics="grid=12" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=ignore-masks=true --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=IGN
-// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer | %python -c "import re, sys; from xpu_passes import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer | %python -c "import re, sys; from xpu_passes.integration import oracle as o; from triton._C.libtriton import ir, passes as p; ms = [o.parse(c) for c in re.split(r'(?m)^// -----.*$', sys.stdin.read())]; [(pm := ir.pass_manager(m.context), p.common.add_canonicalizer(pm), pm.run(m)) for m in ms]; print('// -----'.join(str(m) for m in ms))" | FileCheck %s --check-prefix=CANON %}
 
 // SEM-NOT: error
 // SEM-COUNT-4: remark: [verify-semantics] equal on

@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false --verify-semantics="grid=9" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
-// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --triton-raise-block-pointer=dot-only=false | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.make_tensor_ptr
 // ORACLE: tt.advance

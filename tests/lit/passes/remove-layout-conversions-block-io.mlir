@@ -1,6 +1,6 @@
 // RUN: xpu-opt %s --tritonintelgpu-remove-layout-conversions --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: %if triton %{ xpu-opt %s --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.oracle verify | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify | FileCheck %s --check-prefix=ORACLE %}
 // (triton-xpu 3.3 reads the result once the 2D block layout is legalized.)
 // ORACLE: tt.func public @block_io_anchor
 

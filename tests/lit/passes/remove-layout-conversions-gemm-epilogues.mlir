@@ -1,5 +1,5 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | FileCheck %s
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // The seeds of the mission, as triton-xpu 3.3 printed them right after its
 // AccelerateMatmul (before its second RemoveLayoutConversions): bf16 GEMM + add
 // matrix D at 256x256x32 with 32 warps, D read through a block pointer and through

@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-rewrite-tensor-pointer --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-rewrite-tensor-pointer{guard=false})' | FileCheck %s --check-prefix=ALL
-// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-rewrite-tensor-pointer | %python -m xpu_passes.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-rewrite-tensor-pointer | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.make_tensor_ptr
 // ORACLE-COUNT-3: // -----

@@ -1,0 +1,2 @@
+"""`xpu-opt`, the triton-opt-style driver: command line, input chunks, native segments,
+`-verify-diagnostics` and its start-up cache."""

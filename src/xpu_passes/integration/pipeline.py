@@ -1,0 +1,349 @@
+"""TTGIR pipelines mixing triton-xpu's native passes and ours: named, or as MLIR pass-pipeline text.
+
+The `xpu` pipeline is triton-xpu 3.3's `make_ttgir`, pass for pass, with ours in
+place of the native MaterializeBlockPointer and RemoveLayoutConversions (all three
+runs), and after MaterializeBlockPointer the Subgroup2DBlock layout assignment, our
+RemoveLayoutConversions and the legalization of those layouts for triton-xpu 3.3.
+Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and the
+raising of pointer arithmetic to block pointers on the TTIR.
+
+`pipeline_text(name, **options)` spells a named pipeline as pass-pipeline text
+(`builtin.module(triton-annotate-module{target-arch=spir64}, ...)`); `run_ttgir` runs a
+name or such a text. Native options the text leaves out come from the compile
+(`num-warps`, `num-stages`, `threads-per-warp`, target properties). Consecutive Python
+passes share one text round trip (`integration/roundtrip.py`), consecutive native passes one pass
+manager. In a round trip, a repeated RemoveLayoutConversions run on the module its previous,
+idle run was given, or on a result its previous run said is a fixpoint, is skipped
+(`roundtrip.REPEATS`, `XpuPass.said`); across round trips nothing is skipped that
+way: the native passes between two of our runs always change the text (accelerate-matmul adds
+conversions; pipelining, cse and prefetch reorder, merge and add ops in conversions' slices).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.passes import ModulePass
+
+from xpu_passes import registry
+from xpu_passes.registry import PassSpec, PipelineError, check_order
+from xpu_passes.integration import roundtrip
+from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
+
+MBP = "tritonintelgpu-materialize-block-pointer"
+RLC = "tritonintelgpu-remove-layout-conversions"
+RTP = "tritonintelgpu-rewrite-tensor-pointer"
+RAISE = "triton-raise-block-pointer"
+OBIO = "tritonintelgpu-optimize-block-io-encoding"
+LEGAL = "tritonintelgpu-legalize-block-io-encoding"
+ANNOTATE = "triton-annotate-module"
+
+# A native pass whose flag is also one of ours is spelled with this prefix in a text.
+NATIVE_PREFIX = registry.NATIVE_PREFIX
+PIPELINES = ("xpu", "native")
+
+# A pass -> text that must occur in the module for the pass to have anything to do: a round trip
+# whose passes all miss theirs in triton's print is skipped (its output would be its input).
+# A pass may declare the same as a class attribute `needs_text` (a tuple of strings).
+NEEDS_TEXT: dict[str, tuple[str, ...]] = {
+    # Every rewrite starts at a conversion, and block pointers are anchored only to the layout
+    # a conversion of one of their loads/stores asks for: without one, nothing changes.
+    RLC: ("convert_layout",),
+    # Only loads tagged block_io that feed a tt.dot get a Subgroup2DBlock layout.
+    OBIO: ("block_io", "tt.dot"),
+    # Only Subgroup2DBlock layouts are legalized.
+    LEGAL: ("subgroup_2d_block",),
+}
+# A native pass -> text without which it has nothing to do, that neither our passes nor the native
+# passes before it create: missing from the stage's input, the pass is dropped, and the round trips
+# on either side of it become one (softmax, norms: our RemoveLayoutConversions runs merge).
+NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
+    "tritonintelgpu-accelerate-matmul": ("tt.dot",),  # rewrites tt.dot / tt.dot_scaled only
+}
+# Off only to measure what skipping saves (benchmarks/compile_time.py --no-skip).
+SKIP_IDLE_ROUND_TRIPS = True
+# A round trip reading the text triton printed for our previous output takes that module instead of
+# parsing (roundtrip.Session); off only to measure what it saves (benchmarks/compile_time.py --no-reuse).
+REUSE_MODULES = True
+
+__all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options", "check_order", "option_defaults",
+           "pipeline_text", "plan", "run_plan", "run_ttgir"]
+
+
+@dataclass(frozen=True)
+class Stage:
+    spec: PassSpec
+    python: bool  # ours (run in xDSL) or native (run by triton-xpu)
+    instance: ModulePass | None = None  # a Python pass, made once per plan (not per compile)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass
+class Plan:
+    """A pipeline ready to run: its stages, its text, and where its passes come from."""
+
+    stages: list[Stage]
+    text: str
+    providers: dict[str, str] = field(default_factory=dict)  # package -> version, for the cache key
+
+
+def _native(name: str, **options: Any) -> Stage:
+    text_opts = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in options.items()}
+    return Stage(PassSpec(name, text_opts), False)
+
+
+def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
+                  block_io_encoding: bool = True, rlc: str = "all") -> list[Stage]:
+    """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
+
+    Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
+    are left out: they are filled in when the pipeline runs.
+    """
+    if pipeline not in PIPELINES:
+        raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
+    if rlc not in ("last", "all"):
+        raise PipelineError(f"unknown rlc option '{rlc}' (choose from last, all)")
+    n = _native
+    stages = [
+        n(ANNOTATE, **{"target-arch": "spir64"}),
+        n("convert-triton-to-tritongpu", target="xpu"),
+        n("tritonintelgpu-coalesce"),
+        n(RLC),
+        n("tritonintelgpu-accelerate-matmul"),
+        n(RLC),
+        n(MBP),
+        n("tritonintelgpu-pipeline", **{"support-regular-ptr": False}),
+        n("tritongpu-fuse-nested-loops"),
+        n("tritongpu-optimize-thread-locality"),
+        n("tritongpu-optimize-dot-operands", **{"hoist-layout-conversion": True}),
+        n("cse"),
+        n("tritongpu-prefetch"),
+        n("tritongpu-optimize-dot-operands", **{"hoist-layout-conversion": True}),
+    ]
+    if os.getenv("TRITON_INTEL_OPTIMIZE_REDUCTION_LOCALITY", "0") == "1":
+        stages.append(n("tritonintelgpu-optimize-reduction-locality"))
+    stages += [
+        n(RLC),
+        n("tritonintelgpu-reduce-data-duplication"),
+        n("tritongpu-reorder-instructions"),
+        n("cse"),
+        n("symbol-dce"),
+        n("canonicalize"),
+        n("arith-emulate-unsupported-floats", **{"source-types": "bf16", "target-type": "f32"}),
+    ]
+    if pipeline == "native":
+        return stages
+
+    def ours(name: str) -> Stage:
+        return Stage(PassSpec(name, {}), True)
+
+    rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
+    for i in rlcs if rlc == "all" else rlcs[-1:]:
+        stages[i] = ours(RLC)
+    mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
+    extra = [ours(MBP)]
+    if rewrite_tensor_pointer:
+        extra.append(ours(RTP))
+    if block_io_encoding:
+        extra += [ours(OBIO), ours(RLC), ours(LEGAL)]
+    stages[mbp : mbp + 1] = extra
+    if raise_block_pointer:
+        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse layouts
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true"}), True))
+    return stages
+
+
+def _format(stages: list[Stage]) -> str:
+    """Text of stages: a native pass that shares its flag with one of ours gets NATIVE_PREFIX."""
+    return registry.format_pipeline([PassSpec(s.name if s.python else registry.native_name(s.name), s.spec.options)
+                                     for s in stages])
+
+
+def pipeline_text(name: str = "xpu", **options: Any) -> str:
+    """The TTGIR stage of pipeline `name` with `options` as MLIR pass-pipeline text."""
+    check_options(options)
+    return _format(_named_stages(name, **options))
+
+
+def parse_text(text: str) -> Plan:
+    """A pipeline text -> stages; unknown passes/options, syntax and order errors as PipelineError."""
+    try:
+        specs = registry.parse_pipeline(text)
+    except registry.PipelineSyntaxError as e:
+        raise PipelineError(f"malformed pipeline text: {e.message} at column {e.column}\n  {text}\n"
+                            f"  {' ' * max(e.column - 1, 0)}^") from None
+    if not specs:
+        raise PipelineError("empty pipeline text")
+    stages: list[Stage] = []
+    for spec in specs:
+        if registry.is_native(spec.name):
+            registry.native_options(spec)  # unknown or ill-typed options fail here, before any compile
+            stages.append(Stage(PassSpec(spec.name.removeprefix(NATIVE_PREFIX), spec.options), False))
+            continue
+        name = registry.canonical_name(spec.name)
+        if name not in registry.python_passes():
+            raise PipelineError(registry.unknown_pass_message(spec.name))
+        spec = PassSpec(name, spec.options)
+        # loaded now: unknown or ill-typed options fail here, before any compile
+        stages.append(Stage(spec, True, registry.make_pass(spec)))
+    check_order([s.name if s.python else registry.native_name(s.name) for s in stages])
+    return Plan(stages, _format(stages), providers([s.name for s in stages if s.python]))
+
+
+def is_pipeline_text(pipeline: str) -> bool:
+    """A pipeline name (`xpu`, `native`) or a pass-pipeline text."""
+    return pipeline.strip() not in PIPELINES
+
+
+def plan(pipeline: str = "xpu", **options: Any) -> Plan:
+    """The plan of a named pipeline with `options`, or of a pipeline text (which takes no options)."""
+    if is_pipeline_text(pipeline):
+        word = pipeline.strip().partition(":")[0]
+        if word.replace("-", "").replace("_", "").isalnum() and word not in registry.all_names():
+            raise PipelineError(f"unknown pipeline '{word}' (choose from {', '.join(PIPELINES)}, "
+                                f"or give a pass-pipeline text)")
+        if options:
+            raise PipelineError(f"pipeline options ({', '.join(options)}) go with a pipeline name, not a text")
+        return parse_text(pipeline)
+    check_options(options)
+    return parse_text(pipeline_text(pipeline.strip(), **options))
+
+
+def option_defaults() -> dict[str, Any]:
+    """The options of a named pipeline, with their defaults."""
+    return {p: v.default for p, v in inspect.signature(_named_stages).parameters.items() if p != "pipeline"}
+
+
+def check_options(options: dict[str, Any]) -> None:
+    unknown = sorted(set(options) - set(option_defaults()))
+    if unknown:
+        raise PipelineError(f"unknown pipeline option(s) {', '.join(unknown)} (choose from {', '.join(option_defaults())})")
+
+
+def compile_options(opt: Any, properties: dict[str, Any]) -> dict[str, Any]:
+    """What native passes take from the compile when a text leaves their options out."""
+    return {**properties, "target": "xpu", "num_warps": opt.num_warps, "num_stages": opt.num_stages,
+            "threads_per_warp": opt.threads_per_warp, "num_ctas": opt.num_ctas}
+
+
+class NativeGroupFailure(PassFailure):
+    """Several native passes in one pass manager failed: which one is found by a replay."""
+
+
+def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, Any], after_ours: bool,
+                split: bool = False) -> None:
+    """Consecutive native passes in one pass manager (each in its own with `split`), except that the
+    module annotation runs alone: it decides the threads per warp the conversion to TTGIR takes."""
+    groups: list[list[Stage]] = []
+    for s in stages:
+        if split or not groups or s.name == ANNOTATE or groups[-1][-1].name == ANNOTATE:
+            groups.append([])
+        groups[-1].append(s)
+    for group in groups:
+        roundtrip.count("pass_managers")
+        try:
+            registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
+        except registry.NativePassError as e:  # on our output, or configured by a pipeline text
+            names = ", ".join(s.name for s in group)
+            kind = NativeGroupFailure if len(group) > 1 else PassFailure
+            raise kind(f"triton-xpu's {names} failed{' on the output of our passes' if after_ours else ''}: "
+                       f"{e}") from None
+        if group[0].name == ANNOTATE:
+            from triton._C.libtriton import intel
+
+            opt.threads_per_warp = intel.get_threads_per_warp(mod)
+
+
+def needs_text(stage: Stage) -> tuple[str, ...] | None:
+    """What a pass needs in the text to have work, if it says (None: assume it always has)."""
+    return NEEDS_TEXT.get(stage.name) or getattr(stage.instance, "needs_text", None)
+
+
+def idle(stages: list[Stage], text: str) -> bool:
+    """Provably nothing to do: each pass misses something it needs (so leaves the module as it is,
+    and the next one sees the same text)."""
+    for s in stages:
+        needed = needs_text(s)
+        if not needed or all(n in text for n in needed):
+            return False
+    return True
+
+
+def _may_skip(stages: list[Stage]) -> bool:
+    from xpu_passes.transforms.base import REMARKS
+
+    # with remarks on (xpu-opt --remarks), an idle pass still says why it left things alone
+    return SKIP_IDLE_ROUND_TRIPS and not REMARKS.enabled and all(needs_text(s) for s in stages)
+
+
+def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
+    """`stages` without the native passes NATIVE_NEEDS_TEXT proves idle on the stage's input `text`
+    (only with none but our Python passes: another might create what they need)."""
+    if any(s.python and s.name not in registry.OURS for s in stages):
+        return stages
+    return [s for s in stages
+            if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
+
+
+def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
+             text: str | None = None) -> Any:
+    """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
+    `text`: the print of `mod`, if the caller has it. When native passes sharing a pass manager
+    fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
+    stages = p.stages
+    if SKIP_IDLE_ROUND_TRIPS and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
+        if text is None:
+            t = roundtrip.CLOCK()
+            text = str(mod)
+            roundtrip.record("plugin", t)
+        stages = drop_idle_natives(stages, text)
+    threads = opt.threads_per_warp
+    try:
+        return _run_stages(mod, metadata, opt, properties, stages)
+    except NativeGroupFailure:
+        if text is None:
+            raise
+        from xpu_passes.integration import oracle
+
+        opt.threads_per_warp = threads
+        _run_stages(oracle.parse(text, mod.context), metadata, opt, properties, stages, split=True)
+        raise  # the replay did not fail: keep what we know
+
+
+def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Stage],
+                split: bool = False) -> Any:
+    i, ours_ran = 0, False
+    session = roundtrip.Session()  # this compile's only: dropped when it returns
+    while i < len(stages):
+        j = i
+        while j < len(stages) and stages[j].python == stages[i].python:
+            j += 1
+        if stages[i].python:
+            text = None
+            if _may_skip(stages[i:j]):  # the round trip's input text, printed to see if it has work
+                t = roundtrip.CLOCK()
+                text = str(mod)
+                roundtrip.record("triton_print", t)
+            if text is None or not idle(stages[i:j], text):
+                session.keep = REUSE_MODULES and any(s.python for s in stages[j:])
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text,  # type: ignore[misc]
+                                 session)
+                ours_ran = True
+        else:
+            _run_native(mod, stages[i:j], opt, properties, ours_ran, split)
+        i = j
+    cluster = opt.cluster_dims if opt.cluster_dims is not None else (1, 1, 1)
+    metadata["cluster_dims"] = tuple(cluster)
+    return mod
+
+
+def run_ttgir(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], pipeline: str = "xpu",
+              **options: Any) -> Any:
+    """Drop-in for XPUBackend.make_ttgir running `pipeline` (a name with options, or a text)."""
+    return run_plan(mod, metadata, opt, properties, plan(pipeline, **options))

@@ -1,0 +1,340 @@
+"""One text round trip inside a triton compile: triton's module -> our passes in xDSL -> triton's module.
+
+Every failure of ours becomes a `PassFailure` whose message names the pass, the op, its
+source position (the kernel's Python line, from the op's location) and its line in the
+TTGIR; the plugin turns it into a native compile with one warning, or an error when strict.
+
+Within one compile (a `Session`), a round trip whose input is the very text triton printed
+for our previous output takes our module as it was printed instead of parsing that text
+(our print is triton's print: the module is that text's parse), and a round trip whose
+passes changed nothing hands triton back its own module instead of a parse of our print.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from functools import cache
+from time import perf_counter
+from typing import Any
+
+from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from xdsl.context import Context
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from xpu_passes import registry
+from xpu_passes.integration import oracle
+from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
+from xpu_passes.frontend.parser import ParsedModule
+# ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
+from xpu_passes.frontend.printer import GENERIC_WITH_ARG_LOCS
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass
+
+
+class PassFailure(RuntimeError):
+    """One of our passes (or triton on its output) failed while compiling a kernel."""
+
+
+# benchmarks/compile_time.py sets a dict here: seconds per phase (and op counts) are added to it,
+# on CLOCK (its --cpu: time.process_time, steadier than wall time on a shared machine).
+TIMES: dict[str, float] | None = None
+CLOCK = perf_counter
+
+
+def record(key: str, since: float) -> float:
+    now = CLOCK()
+    if TIMES is not None:
+        TIMES[key] = TIMES.get(key, 0.0) + now - since
+    return now
+
+
+def source_position(loc: Attribute | None) -> str | None:
+    """`file.py:LINE:COL` of a location (through names, call sites and fusions), if any."""
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    if isinstance(loc, NameLoc):
+        return source_position(loc.child_loc)
+    if isinstance(loc, CallSiteLoc):
+        return source_position(loc.callee)
+    if isinstance(loc, FusedLoc):
+        return next(filter(None, (source_position(x) for x in loc.locations)), None)
+    return None
+
+
+def describe_op(op: Operation, ttgir_line: int | None) -> str:
+    where = [w for w in (source_position(getattr(op, "location", None)),
+                         f"ttgir line {ttgir_line}" if ttgir_line else None) if w]
+    return f"'{op.name}'" + (f" at {', '.join(where)}" if where else "")
+
+
+@cache
+def _distributions() -> dict[str, list[str]]:
+    from importlib.metadata import packages_distributions
+
+    return packages_distributions()
+
+
+@cache
+def source_hash(top: str) -> str:
+    """8 hex digits of the sources of top-level module/package `top` (as triton hashes its own):
+    an edit to a pass (an editable install, a script) changes the cache key without a new version."""
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec(top)
+    h = hashlib.sha256()
+    if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
+        origin = Path(spec.origin)
+        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+        for f in files:
+            h.update(f.read_bytes())
+    return h.hexdigest()[:8]
+
+
+def providers(names: list[str]) -> dict[str, str]:
+    """Distribution -> version+source hash of the packages that provide the passes `names` (for the cache key)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out: dict[str, str] = {}
+    passes = registry.python_passes()
+    for name in names:
+        top = passes[name]().__module__.split(".")[0]
+        if top not in _distributions():
+            _distributions.cache_clear()  # installed since (sys.path changes): look again
+        for dist in _distributions().get(top, [top]):
+            try:
+                v = version(dist)
+            except PackageNotFoundError:  # a pass defined in a script: its source is all we know
+                v = "unpackaged"
+            out[dist] = f"{v}+{source_hash(top)}"
+    return dict(sorted(out.items()))
+
+
+def _diagnostic(message: str) -> str:
+    """triton's diagnostic, its first line cut short (it prints whole ops)."""
+    first = message.strip().splitlines()[0] if message.strip() else "rejected"
+    return first if len(first) <= 300 else first[:300] + " ..."
+
+
+def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
+    """The first pass whose output triton-xpu rejects (found again, pass by pass: failures only)."""
+    from xpu_passes.dialects import make_context
+
+    ctx = make_context()
+    module = parse_module(ctx, text, "<ttgir>").module
+    for name, p in passes:
+        p.apply(ctx, module)
+        out = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+        try:
+            oracle.parse(out, mod.context)
+        except oracle.OracleError:
+            return name
+    return ", ".join(name for name, _ in passes)
+
+
+def count(key: str, n: int = 1) -> None:
+    if TIMES is not None:
+        TIMES[key] = TIMES.get(key, 0) + n
+
+
+class Session:
+    """One compile's round trips: our module as we last printed it, with that print, so that the
+    next round trip reading that very text from triton takes the module instead of parsing it.
+    Made per compile (pipeline._run_stages), never shared between compiles."""
+
+    def __init__(self) -> None:
+        self.keep = False  # set by the caller: a later round trip may take what this one leaves
+        self._kept: tuple[str, Context, ParsedModule] | None = None
+
+    def leave(self, text: str, ctx: Context, parsed: ParsedModule) -> None:
+        """`parsed` as printed to `text` (nothing may touch it after)."""
+        self._kept = (text, ctx, parsed)
+
+    def take(self, text: str) -> tuple[Context, ParsedModule] | None:
+        """The kept module if `text` is its print (then it is the caller's to change); drops it either way."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        if kept[0] != text:
+            count("reuse_misses")
+            return None
+        count("reused")
+        return kept[1], kept[2]
+
+
+# A pass -> a run of it skipped when the module is, in content, what its previous run in the
+# same round trip was given and left as it was, or a module its previous run said is a fixpoint
+# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
+# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
+# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
+# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
+# OptimizeBlockIOEncoding, when those changed nothing.
+REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})
+# Off only to measure what it saves or to check it (benchmarks/compile_time.py --no-skip, --check-skip).
+SKIP_REPEATS = True
+# Every report of our passes (unchanged, fixpoint) is verified: contents compared, a fixpoint run again.
+CHECK_REPORTS = os.environ.get("XPU_PASSES_CHECK_REPORTS", "") not in ("", "0")
+
+
+def content(module: Operation) -> list[tuple[object, ...]]:
+    """`module` as a list two modules compare equal (==) by when they print alike: every op in walk
+    order with its name, operands, results (types, name hints), attributes, properties, location,
+    regions (blocks, their arguments with types, name hints, locations) and successors; values and
+    blocks are numbered by first occurrence, so a clone compares equal to its original."""
+    num: dict[int, int] = {}  # id -> number (the module keeps every object alive meanwhile)
+    n = num.setdefault
+    out: list[tuple[object, ...]] = []
+    stack: list[Operation] = [module]
+    while stack:
+        op = stack.pop()
+        regions = []
+        kids: list[Operation] = []
+        for region in op.regions:
+            blocks = []
+            for block in region.blocks:
+                blocks.append((n(id(block), len(num)), len(block.ops),
+                               tuple((n(id(a), len(num)), a.type, a.name_hint, getattr(a, "location", None))
+                                     for a in block.args)))
+                kids.extend(block.ops)
+            regions.append(tuple(blocks))
+        kids.reverse()
+        stack.extend(kids)  # popped in walk order
+        out.append((op.name, tuple([n(id(v), len(num)) for v in op.operands]),
+                    tuple([(n(id(r), len(num)), r.type, r.name_hint) for r in op.results]),
+                    tuple(op.attributes.items()), tuple(op.properties.items()), op.location, tuple(regions),
+                    tuple([n(id(b), len(num)) for b in op.successors])))
+    return out
+
+
+class _Versions:
+    """The module's version in a round trip: bumped by every run that may have changed it. Our
+    passes say when they did not (`XpuPass.said`); for others contents are compared, when a skip
+    could follow."""
+
+    def __init__(self, module: Operation) -> None:
+        self.module, self.now = module, 0
+        self._known: tuple[int, list[tuple[object, ...]]] | None = None  # a version's content
+
+    def content(self) -> list[tuple[object, ...]]:
+        if self._known is None or self._known[0] != self.now:
+            self._known = (self.now, content(self.module))
+        return self._known[1]
+
+    def same(self, before: list[tuple[object, ...]]) -> bool:
+        """Whether the module's content is still `before` (this version's)."""
+        if content(self.module) != before:
+            return False
+        self._known = (self.now, before)
+        return True
+
+
+def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operation,
+                  before: list[tuple[object, ...]]) -> None:
+    """CHECK_REPORTS: what a run said holds."""
+    if said == UNCHANGED and content(module) != before:
+        raise AssertionError(f"{p.name} said it left the module unchanged, and changed it")
+    if said == FIXPOINT:
+        now = content(module)
+        p.apply(ctx, module)  # type: ignore[arg-type]
+        if content(module) != now:
+            raise AssertionError(f"{p.name} said its result is a fixpoint, and a second run changed it")
+
+
+def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule) -> None:
+    from xpu_passes.transforms import PassError
+    from xpu_passes.transforms.base import REMARKS, judged_clean, last_said
+
+    # a repeated pass -> (its instance, the module's version it leaves as it is)
+    idle: dict[str, tuple[ModulePass, int]] = {}
+    v = _Versions(parsed.module)
+    t = CLOCK()
+    with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
+        for i, (name, p) in enumerate(passes):
+            # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
+            skipping = SKIP_REPEATS and not REMARKS.enabled
+            if skipping and name in idle and idle[name][0] == p and idle[name][1] == v.now:
+                count("repeats_skipped")
+                continue
+            # Contents are compared around a run of another pass than ours (which say what they left)
+            # when a repeated run follows that could then be skipped: this one again, unless it is
+            # its first run in the round trip (on the corpus a first run always changes the module),
+            # or one idle at this version.
+            follows = {n for n, _ in passes[i + 1:]} & REPEATS
+            again = name in follows and any(n == name for n, _ in passes[:i])
+            watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
+            before = v.content() if watch or CHECK_REPORTS else None
+            try:
+                p.apply(ctx, parsed.module)
+            except PassError as e:
+                where = parsed.where(e.op)
+                raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
+                                  f"{e.message}") from None
+            except Exception as e:
+                frame = traceback.extract_tb(e.__traceback__)[-1]
+                raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
+                                  f"(at {frame.filename}:{frame.lineno})") from e
+            t = record(f"pass:{name}", t)
+            count(f"runs:{name}")
+            said = last_said() if isinstance(p, XpuPass) else None
+            if CHECK_REPORTS and said is not None:
+                assert before is not None
+                _check_report(said, p, ctx, parsed.module, before)
+            unchanged = said == UNCHANGED or said is None and watch and v.same(before)  # type: ignore[arg-type]
+            if not unchanged:
+                v.now += 1
+            idle.pop(name, None)
+            if name in REPEATS and (unchanged or said == FIXPOINT):
+                idle[name] = (p, v.now)
+            t = record("repeat_check", t)
+
+
+def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None,
+               session: Session | None = None) -> Any:
+    """One round trip through `passes` (name, instance); returns triton's module of the result.
+    `text`: triton's print of `mod`, if the caller has it; `session`: the compile's, to reuse
+    our previous output when `text` is its print."""
+    from xpu_passes.dialects import make_context
+
+    names = ", ".join(name for name, _ in passes)
+    t = CLOCK()
+    text = str(mod) if text is None else text
+    t = record("triton_print", t)
+    taken = session.take(text) if session is not None else None
+    if taken is not None:
+        ctx, parsed = taken
+        try:
+            _apply(passes, ctx, parsed)
+        except PassFailure:  # said again from a parse of `text`, whose lines the message quotes
+            return run_python(mod, passes, text)
+    else:
+        ctx = make_context()
+        try:
+            parsed = parse_module(ctx, text, "<ttgir>")
+        except TTGIRError as e:
+            raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
+        record("parse", t)
+        count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
+        _apply(passes, ctx, parsed)
+    t = CLOCK()
+    out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+    t = record("print", t)
+    count("round_trips")
+    if out == text:  # nothing changed (a module without loops): triton's own, not a parse of our print
+        count("handed_back")
+        if session is not None and session.keep:
+            session.leave(text, ctx, parsed)
+        return mod
+    try:
+        result = oracle.parse(out, mod.context)
+    except oracle.OracleError as e:
+        culprit = _culprit(mod, text, passes) if len(passes) > 1 else names
+        raise PassFailure(f"triton-xpu rejected the output of {culprit}: {_diagnostic(str(e))}") from None
+    record("triton_parse", t)
+    # Kept only when our print is what triton prints: not with loops, printed generically for triton
+    # (block_arg_locs). Printing triton's form to compare costs more than it saves: on the corpus the
+    # native passes between two of our round trips always change the module (accelerate-matmul, cse).
+    if session is not None and session.keep and not any(f'"{name}"' in out for name in GENERIC_WITH_ARG_LOCS):
+        session.leave(out, ctx, parsed)
+    return result

@@ -1,0 +1,262 @@
+"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=true}]`: tensors of pointers -> block pointers.
+
+The form of Intel's pass: a load/store through `base + offs_m[:, None] * s_m +
+offs_n[None, :] * s_n` (`transforms/raise_block_pointer/ptr_decompose.py`; scalar `tt.addptr` before the splat
+and i64 offsets sign-extended from i32 included) becomes a `tt.make_tensor_ptr` access
+whose base is the kernel's pointer and whose offsets are the tile's position, built where
+the tensor of pointers was (one per tensor of pointers; an addptr of a raised one with the
+same strides is its `tt.advance`), with the kernel's own scalar values as offsets; pointers
+advanced in `scf.for` become loop-carried block pointers moved by `tt.advance` (accesses
+before and after the increment); a carried pointer used after its loop is rebuilt there
+from the trip count. Planning is in `transforms/raise_block_pointer/plan.py` and `raise_candidates.py`,
+building in `raise_build.py`. Exact (bit for bit) where Intel's pass is not, by what
+triton-xpu 3.3 does with a block pointer: only DPAS-layout ones (a tt.dot's data:
+`transforms/raise_block_pointer/dot_use.py`) become 2D block I/O, whose surface is the shape and which reads 0
+below 0 or past it whatever `boundaryCheck` says; others become gathers that check the
+shape only with a `boundaryCheck` (then on every dim). So:
+
+- accesses moving no tt.dot data with no mask-checked dim (or 1D) take Intel's form
+  exactly: shape 0 where no mask bounds a dim, any position in the offsets, stride 0 on
+  a broadcast dim, advances by amounts computed in the loop;
+- otherwise every position is >= 0 (proven: program ids, loop counters, constants; else
+  it moves into the base and the shape shrinks by as much), and every shape bounds the
+  positions read: the bound a mask compares with (the dim is then in `boundaryCheck`),
+  the divisor of a wrap-around `% W`, or the extent the accesses reach;
+- a mask equal to the bounds checks becomes `boundaryCheck`, `other` `padding` (+0.0 / 0
+  -> zero, the quiet NaN -> nan; another `other` is kept with a select); conjuncts true
+  everywhere (`x >= 0`, x provably >= 0) are dropped; a mask with other conjuncts is kept
+  with `arith.select(mask, load, other)` only when every dim is bounds-checked or
+  wrap-bounded; stores need masks that are exactly bounds checks;
+- wrap-around offsets `(p + arange(0, B)) % W` need no version where the wrapped rows only
+  reach elements a store masks off (`transforms/raise_block_pointer/wrap.py`): `boundaryCheck` against W;
+  elsewhere they are versioned on `0 <= p && p + B <= W` (in i64): each access alone is
+  copied into `scf.if` (one through a loop-carried pointer gets its block pointer made
+  there from the pointer's closed form, so the loop and its tt.dot are not copied; the loop
+  is, only where that fails), the conditions computed before the loops they do not
+  depend on, the then-branch raised.
+Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
+meaning: every mask and `other` is dropped first, not exact, a remark per access);
+`dot-only` (ours, off by default as Intel has no such option; the plugin's pipeline sets it):
+only accesses moving a tt.dot's data are raised (elsewhere a block pointer costs
+triton-xpu 3.3 its coalesced layout and reductions more scratch).
+"""
+
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import ModuleOp, i64
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin, reset_order
+from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
+from xpu_passes.transforms.raise_block_pointer.candidates import plan_function
+from xpu_passes.transforms.raise_block_pointer.plan import Plan, dedup, key
+from xpu_passes.dialects import tt
+from xpu_passes.transforms.base import XpuPass, register
+
+
+# ------------------------------------------------------------------ versioning
+
+
+def _available(v: SSAValue, unit: Operation) -> bool:
+    """Whether `v` can be used right before `unit` (defined in an enclosing block, before it)."""
+    if isinstance(v, BlockArgument):
+        o: Operation | None = unit
+        while o is not None:
+            if o.parent_block() is v.owner:
+                return True
+            o = o.parent_op()
+        return False
+    owner = v.owner
+    assert isinstance(owner, Operation)
+    block = owner.parent_block()
+    o = unit
+    while o is not None and o.parent_block() is not block:
+        o = o.parent_op()
+    if o is None or block is None:
+        return False
+    return block.get_operation_index(owner) < block.get_operation_index(o)
+
+
+def _unit(p: Plan) -> Operation | None:
+    """The smallest op holding `p`'s accesses (its loop, or the access) whose run-time conditions can be
+    computed right before it; None when there is none inside the function."""
+    unit: Operation | None = p.loop if p.loop is not None else p.accesses[0].op
+    leaves = {v for x in p.preds for v in x.leaves()}
+    while unit is not None and not isinstance(unit, tt.FuncOp):
+        if all(_available(v, unit) for v in leaves):
+            return unit
+        unit = unit.parent_op()
+    return None
+
+
+def _outermost(units: dict[Operation, list[Lin]]) -> dict[Operation, list[Lin]]:
+    """Units nested in other units merge into the outer one (one version holds both)."""
+    out: dict[Operation, list[Lin]] = {}
+    for u, preds in units.items():
+        outer, o = u, u.parent_op()
+        while o is not None:
+            if o in units:
+                outer = o
+            o = o.parent_op()
+        out.setdefault(outer, []).extend(preds)
+    return out
+
+
+def _hoisted(unit: Operation, leaves: set[SSAValue]) -> Operation:
+    """The outermost scf.for around `unit` (or `unit`) before which every leaf can be used."""
+    at, o = unit, unit.parent_op()
+    while isinstance(o, scf.ForOp) and all(_available(v, o) for v in leaves):
+        at, o = o, o.parent_op()
+    return at
+
+
+def _version(unit: Operation, preds: list[Lin], origin: dict[Operation, Operation],
+             conds: dict[tuple, SSAValue]) -> scf.IfOp:
+    """`scf.if (all preds >= 0) { copy of unit } else { unit }`, the conditions computed before the loops around
+    `unit` they do not depend on (once per loop: `conds`)."""
+    at = _hoisted(unit, {v for p in preds for v in p.leaves()})
+    k = (id(at), frozenset(key(p) for p in preds))
+    cond = conds.get(k) if at is not unit else None
+    if cond is None:
+        b = Builder(InsertPoint.before(at))
+        zero = b.const(0, i64)
+        for p in preds:
+            c = b.cmp("sge", b.lin(p, i64), zero)
+            cond = c if cond is None else b.add(arith.AndIOp(cond, c))
+        assert cond is not None
+        conds[k] = cond
+    copy = unit.clone()
+    origin.update(zip(copy.walk(), unit.walk()))  # remarks on the copy point at the original
+    used = [i for i, r in enumerate(unit.results) if r.uses]  # unused pointer results stay inside
+    else_block = Block()
+    if_op = scf.IfOp(cond, [unit.results[i].type for i in used],
+                     [copy, scf.YieldOp(*[copy.results[i] for i in used])], Region([else_block]))
+    Rewriter.insert_op(if_op, InsertPoint.before(unit))
+    for i, new in zip(used, if_op.results):
+        unit.results[i].replace_all_uses_with(new)
+    unit.detach()
+    else_block.add_ops([unit, scf.YieldOp(*[unit.results[i] for i in used])])
+    return if_op
+
+
+def _source(origin: dict[Operation, Operation], op: Operation) -> Operation:
+    """The input's op `op` stands for (through versioned copies and re-built accesses)."""
+    for _ in range(4):
+        if op not in origin:
+            break
+        op = origin[op]
+    return op
+
+
+def _inside(op: Operation, region_op: Operation, region_index: int) -> bool:
+    region = region_op.regions[region_index]
+    o: Operation | None = op
+    while o is not None:
+        if o.parent_region() is region:
+            return True
+        o = o.parent_op()
+    return False
+
+
+@register
+@dataclass(frozen=True)
+class RaiseBlockPointer(XpuPass):
+    name = "triton-raise-block-pointer"
+
+    ignore_masks: bool = False  # Intel's `ignore-masks`: drop every load/store mask first (not exact)
+    version: bool = True  # version the body on run-time conditions (wrap-around, signs)
+    # Beyond Intel's pass (off as Intel's has none; the plugin's pipeline sets it): raise only what moves a
+    # tt.dot's data, the only block pointers 3.3 lowers to 2D block I/O; elsewhere the gather keeps
+    # Coalesce's layout (raising costs reductions scratch).
+    dot_only: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reset_order()
+        origin: dict[Operation, Operation] = {}  # ops made here -> the input's ops (remarks point there)
+        if self.ignore_masks:
+            for acc in [o for o in op.walk() if isinstance(o, tt.LoadOp | tt.StoreOp) and o.mask is not None]:
+                self.remark(acc, "ignoring the mask (ignore-masks)")
+                origin[drop_mask(acc)] = acc
+        for fn in [f for f in op.walk() if isinstance(f, tt.FuncOp) and f.body.blocks]:
+            self._function(fn, origin)
+        reset_order()
+
+    def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> None:
+        failed: dict[Operation, str] = {}
+        # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
+        # become plain ones, raised in the next round (versioning only in the first).
+        for first in (True, False, False):
+            more = self._round(fn, failed, origin, self.version and first)
+            if not more:
+                break
+        prune_pointer_args(fn)
+        for acc, why in failed.items():
+            if acc.parent is not None:
+                self.remark(_source(origin, acc), f"left alone: {why}")
+
+    def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
+               version: bool) -> bool:
+        plans, failed = plan_function(fn, dot_only=self.dot_only)
+        direct: set[Operation] = set()
+        if version:
+            # A loop-carried pointer needing run-time conditions: each access alone is versioned (a block
+            # pointer made there from the pointer's closed form), not the loop (whose tt.dot would be copied).
+            families = [{ap.op for ap in p.accesses} for p in plans if p.loop is not None and p.preds]
+            while families:
+                direct = set().union(*families)
+                again = plan_function(fn, dot_only=self.dot_only, direct=direct)
+                kept = [f for f in families if not f & again[1].keys()]  # else the loop is versioned
+                if len(kept) == len(families):
+                    plans, failed = again
+                    break
+                families, direct = kept, set()
+        units: dict[Operation, list[Lin]] = {}
+        for p in plans:
+            u = _unit(p) if p.preds else None
+            if u is not None:
+                units.setdefault(u, []).extend(p.preds)
+        guards: list[tuple[scf.IfOp, set[tuple]]] = []
+        if units and version:
+            conds: dict[tuple, SSAValue] = {}
+            for unit, preds in _outermost(units).items():
+                preds = dedup(preds)
+                guards.append((_version(unit, preds, origin, conds), {key(x) for x in preds}))
+            if guards:
+
+                def assumed_for(op: Operation) -> set[tuple]:
+                    return set().union(*[keys for g, keys in guards if _inside(op, g, 0)])
+
+                direct = {op for op in fn.walk() if _source(origin, op) in direct}  # and their copies
+                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct)  # again, on the versions
+        ok: list[Plan] = []
+        for p in plans:
+            if not p.preds:
+                ok.append(p)
+                continue
+            why = "needs " + ", ".join(f"{x} >= 0" for x in p.preds) + " at run time"
+            if any(_inside(p.accesses[0].op, g, 1) for g, _ in guards):
+                why += " (raised in the versioned copy)"
+            why += "".join(f"; {x}" for x in p.unproven)
+            for ap in p.accesses:
+                failed[ap.op] = why
+        failed_all.update(failed)
+        for p in ok:
+            for ap in p.accesses:
+                for x in p.proven:
+                    self.remark(_source(origin, ap.op), f"raised; {x}")
+            dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
+            if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
+                for ap in p.accesses:
+                    what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
+                    shape = ("0 as Intel's (not dot data: never 2D block I/O)" if p.intel else
+                             f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
+                    self.remark(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
+        apply_plans(ok)
+        return any(p.after is not None for p in ok)
+

@@ -1,0 +1,93 @@
+"""Which accesses of a function raising considers, grouped as it plans them (`plan_function`).
+
+Direct accesses are planned one by one; the accesses through one loop-carried pointer (the
+iter_arg, or its increment) are planned together, as one family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from xpu_passes.transforms.raise_block_pointer.dot_use import DotUse
+from xpu_passes.transforms.raise_block_pointer.plan import Access, LeftAlone, Plan, Planner, tile_shape
+from xpu_passes.dialects import tt
+
+
+def _candidates(fn: tt.FuncOp) -> list[Access]:
+    out: list[Access] = []
+    for op in fn.walk():
+        if isinstance(op, tt.LoadOp | tt.StoreOp):
+            t = op.ptr.type
+            if isinstance(t, TensorType) and isinstance(t.element_type, tt.PointerType):
+                out.append(op)
+    return out
+
+
+def _carrier(op: Access) -> tuple[scf.ForOp, int] | None:
+    """The loop and iter_arg index of the pointer `op` goes through: the carried one, or its increment."""
+    p = op.ptr
+    inc = p.owner
+    if isinstance(inc, tt.AddPtrOp) and isinstance(inc.ptr, BlockArgument):
+        c = _carrier_arg(inc.ptr)
+        if c is not None and c[0].body.block.last_op.operands[c[1]] is p:  # type: ignore[union-attr]
+            return c
+    return _carrier_arg(p)
+
+
+def _carrier_arg(p: SSAValue) -> tuple[scf.ForOp, int] | None:
+    if isinstance(p, BlockArgument) and isinstance(p.owner, Block):
+        loop = p.owner.parent_op()
+        if isinstance(loop, scf.ForOp) and p.index > 0:
+            return loop, p.index - 1
+    return None
+
+
+NOT_DOT = "the tile neither feeds nor comes from a tt.dot (the coalesced gather is kept; dot-only)"
+
+
+def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
+                  dot_only: bool = False, direct: Collection[Operation] = ()) -> tuple[list[Plan], dict[Access, str]]:
+    """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
+    others are left alone. `dot_only`: only accesses moving a tt.dot's data (`transforms/raise_block_pointer/dot_use.py`);
+    `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
+    access from the pointer's closed form), not as its family."""
+    planner = Planner(assumed_for)
+    plans: list[Plan] = []
+    failed: dict[Access, str] = {}
+    families: dict[tuple[scf.ForOp, int], list[Access]] = {}
+    uses = DotUse(fn)
+    for op in _candidates(fn):
+        rank = len(tile_shape(op))
+        if rank == 1 and dot_only:
+            failed[op] = "1D access (2D block I/O needs a 2D tile)"
+            continue
+        if rank > 2:
+            failed[op] = f"rank-{rank} access"
+            continue
+        c = _carrier(op) if op not in direct else None
+        if c is not None:
+            families.setdefault(c, []).append(op)
+            continue
+        if dot_only and not uses.relevant(op):
+            failed[op] = NOT_DOT
+            continue
+        try:
+            plans.append(planner.direct(op, uses.relevant(op)))
+        except LeftAlone as e:
+            failed[op] = e.reason
+    for (loop, index), ops in families.items():
+        hw = any(uses.relevant(op) for op in ops)
+        if dot_only and not hw:
+            failed.update((op, NOT_DOT) for op in ops)
+            continue
+        try:
+            plans.append(planner.carried(loop, index, hw))
+        except LeftAlone as e:
+            for op in ops:
+                failed[op] = e.reason
+    return plans, failed
+

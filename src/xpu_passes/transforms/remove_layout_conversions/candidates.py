@@ -1,0 +1,133 @@
+"""A conversion's candidate rewrites for RemoveLayoutConversions, and why none is taken.
+
+For one `ttg.convert_layout`, `options` walks the backward and the forward slice
+(`transforms/remove_layout_conversions/remat.py`), estimates each (`transforms/remove_layout_conversions/slice_cost.py`) and lists the rewrites
+worth trying, cheapest first; `Plan.why` says why none makes the module cheaper.
+
+A forward slice that cannot sort before the backward one is estimated only if the
+backward trial is not kept (on sparsemax_fwd most forward slices span the rest of the
+network and tie with a small backward one): what its estimate reads (the slice, use
+lists, types) is what it was, since a trial not kept is undone exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.ir import Operation
+
+from xpu_passes.dialects import ttg
+from xpu_passes.transforms.remove_layout_conversions import costs
+from xpu_passes.transforms.remove_layout_conversions import remat
+from xpu_passes.transforms.remove_layout_conversions import slice_cost
+from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.layouts.propagation import encoding
+
+Estimate = tuple[int, int]  # (weighted cost net of the conversions left dead, -conversions saved)
+
+
+def least(s: remat.Slice, target: Operation) -> Estimate:
+    """A lower bound of `slice_cost.estimate(s, target)` when `s` reads through no conversion
+    but `target`: then none is left dead, boundaries and foreign users cost >= 0 and add
+    conversions, and only scan/reduce scratch can lower the cost."""
+    layout = s.layout
+    low = 0
+    for op in slice_cost.scratch_ops(s.ops):
+        if op.results[0] in layout:
+            change = slice_cost.change_of(op, layout[op.results[0]])  # type: ignore[arg-type]
+            if change < 0:
+                low += change * costs.weight(op.results[0])
+    return low, -1
+
+
+def _reads_through(s: remat.Slice, target: Operation) -> bool:
+    """Whether `s` recomputes a value through a conversion other than `target`."""
+    return any(type(v.owner) is ttg.ConvertLayoutOp and v.owner is not target for v in s.layout)
+
+
+class Plan:
+    """The rewrites to try for one conversion, cheapest first by their slices' estimates."""
+
+    def __init__(self, cvt: ttg.ConvertLayoutOp, saved: int, found: list, later: remat.Slice | None,
+                 refused: bool, back: remat.Slice, fwd: remat.Slice) -> None:
+        self.cvt, self.saved, self.found, self.later, self.refused = cvt, saved, found, later, refused
+        self.slices = {"backward": back, "forward": fwd}
+
+    def good(self) -> list[str]:
+        """Those worth trying (their cost at most what the conversion costs), estimated so far."""
+        return [o[2] for o in self.found if o[0] <= self.saved]
+
+    def ties(self) -> set[str]:
+        return {o[2] for o in self.found if o[0] == self.saved and o[1] >= 0}
+
+    def tries(self) -> Iterator[str]:
+        """`good()` in order; a deferred forward slice is estimated when the ones before it are done
+        (none kept: the module is as it was)."""
+        done = 0
+        while True:
+            hows = self.good()
+            if done < len(hows):
+                done += 1
+                yield hows[done - 1]
+            elif self.later is not None:
+                self._estimate_later()
+            else:
+                return
+
+    def _estimate_later(self) -> None:
+        fwd, self.later = self.later, None
+        assert fwd is not None
+        self.found.append((*slice_cost.estimate(fwd, self.cvt), "forward", fwd))
+        self.found.sort(key=lambda o: o[:2])
+
+    def why(self) -> str:
+        """Why none is cheaper, on the module as it is now (trials not kept are undone)."""
+        if self.later is not None:
+            self._estimate_later()
+        walked = self.slices["forward"]
+        if self.refused:
+            walked = remat.Slice(load_ok=walked.load_ok, reuse=walked.reuse)
+            remat.forward(self.cvt, walked)
+        return why(self.slices["backward"], walked, self.found, self.saved)
+
+
+def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.Reuse | None = None) -> Plan | str:
+    """The rewrites worth trying (`Plan`), or why none (`reuse`: copies slices may read, `Slice.reuse`)."""
+    target = encoding(cvt.result.type)
+    saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
+    back = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse)
+    fwd = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse)
+    found = []  # (weighted cost, -conversions saved, how, slice): cheapest first, then fewest conversions
+    # A slice's cost is net of the other conversions it leaves dead (a chain goes as one).
+    if target is not None and remat.backward(cvt.src, target, back, cvt):
+        found.append((*slice_cost.estimate(back, cvt), "backward", back))
+    # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
+    refused = remat.forward_refused(cvt)
+    if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
+        raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
+    later = None
+    if not refused and remat.forward(cvt, fwd, admitted=True):
+        # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
+        if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
+            later = fwd
+            if solution.CHECK_INCREMENTAL and slice_cost.estimate(fwd, cvt) < found[0][:2]:
+                raise AssertionError("RLC: a deferred forward slice is cheaper than the backward one")
+        else:
+            found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
+    found.sort(key=lambda o: o[:2])
+    # Ties are tried too: the same elements moved in a narrower type need less SLM.
+    plan = Plan(cvt, saved, found, later, refused, back, fwd)
+    return plan if plan.good() else plan.why()
+
+
+def why(back: remat.Slice, fwd: remat.Slice, found: list, saved: int) -> str:
+    """Why neither slice is taken (`found`: the (cost, tie-breaker, how, slice) of those walked)."""
+    cost_of = {how: cost for cost, _, how, _ in found}
+    parts = []
+    for how, sl in (("backward", back), ("forward", fwd)):
+        if how not in cost_of:
+            parts.append(f"{how}: {sl.why or 'no target layout'}")
+            continue
+        because = f" ({'; '.join(dict.fromkeys(sl.notes))})" if sl.notes else ""
+        parts.append(f"{how} would convert {cost_of[how]} weighted elements to save {saved}{because}")
+    return "; ".join(parts)

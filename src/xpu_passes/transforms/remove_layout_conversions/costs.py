@@ -1,0 +1,144 @@
+"""What a layout conversion costs, for RemoveLayoutConversions' choices.
+
+Costs are in elements moved through SLM (a conversion the layout algebra shows
+needs no SLM counts 1/8: register renames and sub-group shuffles), weighted by
+how often the op runs: x8 per enclosing loop.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memoize import by_identity, per_class
+from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel
+from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
+
+LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
+
+_is_loop = per_class(scf.ForOp | scf.WhileOp)
+
+
+def loop_depth(op: Operation | None) -> int:
+    depth = 0
+    while op is not None:  # parent_op() without its property calls (asked per costed value)
+        block = op.parent
+        region = block.parent if block is not None else None
+        op = region.parent if region is not None else None
+        depth += _is_loop(op)
+    return depth
+
+
+def weight(v: SSAValue) -> int:
+    """How often a conversion placed right after `v`'s definition runs."""
+    if type(v) is BlockArgument:
+        where = v.owner.parent_op()
+        return LOOP_WEIGHT ** (loop_depth(where) + _is_loop(where))
+    where = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()  # type: ignore[union-attr]
+    inside = isinstance(v, BlockArgument) and _is_loop(where)
+    return LOOP_WEIGHT ** (loop_depth(where) + inside)
+
+
+SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group shuffle) counts 1/8
+
+
+@by_identity  # pure in its attributes
+def conversion_cost(t: Attribute, layout: Attribute) -> int:
+    """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
+    algebra shows it needs no SLM (unknown layouts are taken to need it)."""
+    src = encoding(t)
+    n = numel(t)
+    if src is None or src == layout:
+        return 0
+    try:
+        free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
+    except LayoutError:
+        free = False
+    return max(1, n // SHUFFLE_DISCOUNT) if free else n
+
+
+def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
+    """Scratch elements a scan/reduction needs more (or fewer) with its results in `layout`."""
+    try:
+        delta = scan_reduce_scratch_bytes(op, layout) - scan_reduce_scratch_bytes(op)
+    except LayoutError:
+        return 0
+    return delta // max(1, element_bytes(op.operands[0].type.element_type))  # type: ignore[attr-defined]
+
+
+_elementwise = per_class(_SAME_LAYOUT)
+_carries_not = per_class((tt.BroadcastOp, tt.LoadOp))
+
+
+def _carries_layout(op: Operation) -> bool:
+    """Ops whose tensor operands and result are in one layout and of one shape (elementwise)."""
+    return _elementwise(op) and not _carries_not(op)
+
+
+def _one_layout(op: Operation) -> bool:
+    """`op`'s tensor operands and results are in one layout (as a valid module has them)."""
+    return len({encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}) == 1
+
+
+_is_effect = per_class((tt.StoreOp, tt.AtomicRMWOp, tt.AtomicCASOp, tt.ReturnOp))
+_is_dot, _is_yield = per_class(tt.DotOp), per_class(scf.YieldOp)
+
+
+def _kept_alive(op: Operation) -> bool:
+    """Whether `op`'s results reach a store, atomic or return (no sweep of dead ops erases it)."""
+    work, seen = [op], {id(op)}
+    while work:
+        o = work.pop()
+        users = [u.operation for r in o.results for u in r.uses]
+        if _is_yield(o) and (parent := o.parent_op()) is not None:
+            users.append(parent)  # (its results carry on)
+        for u in users:
+            if _is_effect(u):
+                return True
+            if id(u) not in seen:
+                seen.add(id(u))
+                work.append(u)
+    return False
+
+
+def least_result(ops: list[Operation]) -> tuple[int, int]:
+    """A lower bound of the (weighted cost, conversions) of any module RemoveLayoutConversions
+    can make of a (valid) module whose ops are `ops` (`walk_list`'s): (0, 0), or one
+    conversion's least cost when a tt.dot's operand is computed from another tt.dot's result
+    in another layout by elementwise ops alone.
+
+    Why it holds: the pass never changes a tt.dot's types (no layout rule recomputes or
+    forwards through one) nor erases one whose result reaches a store (only dead ops are
+    swept), and it only clones ops into other layouts, reads such copies,
+    and adds or removes conversions, so the operand stays computed from that result by
+    copies of the same elementwise ops, each with its operands and result in one layout
+    (the result is checked valid), and conversions. At least one of those conversions
+    changes the layout; it moves the result's elements (the same shape all along) and sits
+    where its input is defined: inside every loop around the producing tt.dot.
+    """
+    best = 0
+    for dot in ops:
+        if not _is_dot(dot) or not _kept_alive(dot):
+            continue
+        for operand in dot.operands:
+            want, t = encoding(operand.type), operand.type
+            if want is None or not isinstance(t, TensorType):
+                continue
+            shape, seen, work = t.get_shape(), set(), [operand]
+            while work:
+                v = work.pop()
+                if id(v) in seen or not isinstance(v.type, TensorType) or v.type.get_shape() != shape:
+                    continue
+                seen.add(id(v))
+                op = v.owner
+                if isinstance(op, ttg.ConvertLayoutOp):
+                    work.append(op.operands[0])
+                elif isinstance(op, Operation) and _carries_layout(op) and _one_layout(op):
+                    work.extend(op.operands)
+                elif _is_dot(op) and encoding(v.type) != want:
+                    least = max(1, numel(v.type) // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** loop_depth(op)
+                    best = max(best, least)
+    return (best, 1) if best else (0, 0)

@@ -1,0 +1,356 @@
+"""Recomputing values in another layout: the slice engine of RemoveLayoutConversions.
+
+A `Slice` holds what must change for one `ttg.convert_layout` to disappear:
+values recomputed in a new layout (cloned ops), values retyped in place (loop
+iter_args and results, `scf.if` results), and boundary values that get an
+explicit conversion (placed right after their definition, so conversions of
+loop-invariant values land outside the loop). `backward()` collects the slice
+that produces the conversion's source in its target layout; `forward()` the one
+that lets the conversion's users consume its source layout. `transforms/remove_layout_conversions/slice_cost.py`
+weighs a slice; `transforms/remove_layout_conversions/materialize.py` rewrites the IR as it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from xpu_passes.analysis.block_pointers import Family, collect_family
+from xpu_passes.analysis.values import make_tensor_ptr_of
+from xpu_passes.dialects import tt, ttg, ttig
+from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
+from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
+
+Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
+
+
+@dataclass
+class Slice:
+    layout: dict[SSAValue, Attribute] = field(default_factory=dict)  # value -> its new layout
+    ops: list[Operation] = field(default_factory=list)  # cloned with new result layouts
+    members: set[Operation] = field(default_factory=set)  # `ops` as a set (membership tests)
+    boundary: dict[SSAValue, Attribute] = field(default_factory=dict)  # explicitly converted
+    direct: set[SSAValue] = field(default_factory=set)  # boundaries used directly (not a convert's source)
+    inplace: list[SSAValue] = field(default_factory=list)  # retyped where they are
+    carried: list[tuple[Operation, int]] = field(default_factory=list)  # (scf.for | scf.if, result index)
+    families: list[tuple[Family, Attribute]] = field(default_factory=list)
+    sinks: list[Operation] = field(default_factory=list)  # forward: stores replaced by their clones
+    replace: dict[SSAValue, SSAValue] = field(default_factory=dict)  # forward: value -> existing value
+    scalars: list[SSAValue] = field(default_factory=list)  # forward: scalar results whose users move to the clone
+    notes: list[str] = field(default_factory=list)  # why boundaries were needed
+    # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
+    load_ok: Callable[[Operation], bool] = lambda op: True
+    # A copy of a value in a layout that dominates a user (`transforms/remove_layout_conversions/remat_cache.py`), read instead of cloning.
+    reuse: Reuse | None = None
+    reused: dict[SSAValue, Attribute] = field(default_factory=dict)  # read from `replace` (its copy)
+    why: str = ""
+
+    def add(self, op: Operation) -> None:
+        self.ops.append(op)
+        self.members.add(op)
+
+    def fail(self, why: str) -> bool:
+        self.why = self.why or why
+        return False
+
+
+# ------------------------------------------------------------------ collecting
+
+
+_REGIONED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+
+
+def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = None) -> bool:
+    """Add to `s` what recomputes `v` in `layout` (for `user`: a copy dominating it may be read)."""
+    had = s.layout.get(v, _MISSING)
+    if had is not _MISSING:
+        return had is layout or same(had, layout) or s.fail("a value is needed in two layouts")
+    reuse = s.reuse if user is not None else None
+    if s.reused and v in s.reused:
+        if not same(s.reused[v], layout):
+            return s.fail("a value is needed in two layouts")
+        if reuse is not None and reuse(v, layout, user) is s.replace[v]:  # type: ignore[arg-type]
+            return True
+        del s.reused[v], s.replace[v]  # a user the copy does not dominate: recomputed for all
+        reuse = None
+    t = v._type  # pyright: ignore[reportPrivateUsage]  # (`type` is a property)
+    if not is_tensor(t):
+        if isa(t, tt.PointerType) and t.is_block:  # type: ignore[attr-defined]
+            return _block_ptr(v, layout, s)
+        return True
+    enc = t.encoding  # type: ignore[attr-defined]
+    if enc is layout or same(enc, layout):
+        return True
+    if _is_arg(v):
+        return _block_arg(v, layout, s)  # type: ignore[arg-type]
+    op = v.owner
+    kind = _KIND.get(type(op))
+    if kind is None:
+        kind = _KIND[type(op)] = next((k for c, k in _KINDS if isinstance(op, c)), 0)
+    # (a loop's or if's result is retyped where it is, not read from a copy)
+    if reuse is not None and kind != _REGION and (copy := reuse(v, layout, user)) is not None:  # type: ignore[arg-type]
+        s.reused[v], s.replace[v] = layout, copy
+        return True
+    if kind == _CVT:
+        s.layout[v] = layout
+        return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
+    if kind == _REGION:
+        return _carried(op, v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    needed = operand_layouts(op, layout)  # type: ignore[arg-type]
+    load = kind == _LOAD
+    if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
+        needed = None
+        s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
+    elif needed is None:
+        s.notes.append(f"'{op.name}' cannot produce the target layout")
+    if needed is None:
+        s.direct.add(v)
+        return _boundary(v, layout, s)
+    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
+        return s.fail("a load with several users would be duplicated")
+    if kind == _MULTI_KIND:
+        for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
+            if r is not v and lr is not None and s.layout.setdefault(r, lr) != lr:
+                return s.fail("a value is needed in two layouts")
+    s.layout[v] = layout
+    for operand, want in zip(op._operands, needed):  # pyright: ignore[reportPrivateUsage]
+        if want is not None:
+            if not backward(operand, want, s, op):
+                return False
+        elif isa(operand.type, tt.PointerType) and operand.type.is_block:  # type: ignore[attr-defined]
+            if not backward(operand, layout, s):
+                return False
+    s.add(op)
+    return True
+
+
+_MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
+_MISSING = object()
+# What backward does with a value's defining op, per op class (isinstance on op classes is slow).
+_CVT, _REGION, _LOAD, _MULTI_KIND = 1, 2, 3, 4
+_KINDS: tuple[tuple[Any, int], ...] = ((ttg.ConvertLayoutOp, _CVT), (_REGIONED, _REGION), (tt.LoadOp, _LOAD),
+                                       (_MULTI, _MULTI_KIND))
+_KIND: dict[type, int] = {}
+_is_arg = per_class(BlockArgument)
+
+
+def _module_int(op: Operation, key: str, default: int) -> int:
+    top = op.get_toplevel_object()
+    v = top.attributes.get(key) if isinstance(top, Operation) else None
+    return v.value.data if isinstance(v, IntegerAttr) else default
+
+
+def cheap_load(op: tt.LoadOp) -> bool:
+    """A load Intel lets be duplicated (as a cache hit): one splat address, or fewer
+    elements than the CTA has threads (Intel's isExpensiveLoadOrStore)."""
+    ptr = op.operands[0]
+    if op.is_block_pointer or not isinstance(ptr.type, TensorType):
+        return False
+    threads = _module_int(op, "ttg.num-warps", 4) * _module_int(op, "ttg.threads-per-warp", 16)
+    return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
+
+
+def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
+    """Pointers into a dot-operand layout: triton-xpu's ReduceDataDuplication sizes that SLM round
+    trip by the element's bit width and aborts on pointers (triton never converts them so)."""
+    return (isa(layout, ttg.DotOperandEncodingAttr) and isa(t, TensorType)
+            and isa(t.element_type, tt.PointerType))  # type: ignore[attr-defined]
+
+
+def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    if pointer_to_dot(v.type, layout):
+        return s.fail("a tensor of pointers would be converted to a dot-operand layout")
+    if not same(s.boundary.setdefault(v, layout), layout):
+        return s.fail("a value would be converted to two layouts")
+    return True
+
+
+def _block_arg(v: BlockArgument, layout: Attribute, s: Slice) -> bool:
+    parent = v.block.parent_op()
+    if isinstance(parent, scf.ForOp) and v.index >= 1:
+        return _carried(parent, v.index - 1, layout, s)
+    if isinstance(parent, scf.WhileOp):
+        return _carried(parent, v.index, layout, s)
+    s.notes.append("a function argument is converted")
+    s.direct.add(v)
+    return _boundary(v, layout, s)
+
+
+def slots(op: Operation, k: int) -> list[tuple[Operation, int]]:
+    """(op, operand index) of what feeds carried value k: each region's terminator (scf.while's
+    scf.condition passes its operand k + 1 on), then the loop's initial value."""
+    out = []
+    for i, r in enumerate(op.regions):
+        term = r.block.last_op if r.blocks else None
+        if term is not None:
+            out.append((term, k + 1 if isinstance(op, scf.WhileOp) and i == 0 else k))
+    if isinstance(op, scf.ForOp | scf.WhileOp):
+        out.append((op, k + 3 if isinstance(op, scf.ForOp) else k))
+    return out
+
+
+def carried_values(op: Operation, k: int) -> list[SSAValue]:
+    """The values that are carried value k of an scf.for/while/if: result, iter_args, region args."""
+    if isinstance(op, scf.ForOp):
+        return [op.results[k], op.body.block.args[k + 1]]
+    if isinstance(op, scf.WhileOp):
+        return [op.results[k], op.before_region.block.args[k], op.after_region.block.args[k]]
+    return [op.results[k]]
+
+
+def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
+    """A loop-carried value (iter_args, yields, results; both regions of scf.while, whose
+    before/after arguments must match) or an `scf.if` result, retyped where it is."""
+    if isinstance(op, scf.WhileOp):
+        before, after = op.before_region.block.args, op.after_region.block.args
+        if len(before) != len(after) or len(after) != len(op.results) or before[k].type != after[k].type:
+            return s.fail("an scf.while whose regions carry different values")
+    vals = carried_values(op, k)
+    for v in vals:
+        if v in s.layout:
+            return s.layout[v] == layout or s.fail("a value is needed in two layouts")
+        s.layout[v] = layout
+        s.inplace.append(v)
+    s.carried.append((op, k))
+    return all(backward(user.operands[i], layout, s, user) for user, i in slots(op, k))
+
+
+def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
+    """A block pointer follows its load into the new layout: its whole family is retyped
+    (through advances and loops), which is safe when the load is its only access."""
+    root = make_tensor_ptr_of(v)
+    if root is None:
+        return s.fail("cannot trace the block pointer to its tt.make_tensor_ptr")
+    if isinstance(encoding(root.result.type.pointee), ttig.Subgroup2DBlockEncodingAttr):  # type: ignore[union-attr]
+        return s.fail("a load in the layout of its 2D block reads is an anchor")
+    fam = collect_family(root)
+    io = [a for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)]
+    if fam.unsupported is not None or len(io) != 1:
+        return s.fail("the block pointer has other loads/stores")
+    if all(f.root is not root for f, _ in s.families):
+        s.families.append((fam, layout))
+    return True
+
+
+@by_identity
+def _replicas(t: Attribute) -> int:
+    """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
+    enc = encoding(t)
+    try:
+        ll = linear_of(enc, shape(t)) if enc is not None else None
+    except LayoutError:
+        return 0
+    return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
+
+
+_CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
+_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 0 other
+
+
+def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
+    """(loop or if, carried index) when operand `index` of `user` feeds a carried value."""
+    if not isa(user, _CARRIERS):
+        return None
+    parent = user.parent_op()
+    if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
+        return parent, index
+    if isinstance(user, scf.ConditionOp) and isinstance(parent, scf.WhileOp) and index >= 1:
+        return parent, index - 1
+    if isinstance(user, scf.ForOp) and index >= 3:
+        return user, index - 3
+    if isinstance(user, scf.WhileOp):
+        return user, index
+    return None
+
+
+def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
+    """Add to `s` what lets the users of `cvt` consume its source layout instead (`admitted`: the
+    caller found `forward_refused(cvt)` false, on the module as it is).
+
+    The layout flows through elementwise ops, broadcasts, reductions (into a slice
+    of it) and expand_dims (back to the parent); other operands of those ops are
+    recomputed backward in the layout they then need; stores take it too.
+    """
+    (src,), (res,) = cvt._operands, cvt.results  # pyright: ignore[reportPrivateUsage]  # (`src`, `result`: accessors)
+    layout = encoding(src.type)
+    if layout is None:
+        return s.fail("no source layout")
+    s.replace[res] = src
+    s.layout[res] = layout
+    work, members, layouts = [res], s.members, s.layout
+    seen = {id(res)}  # (ids: values hash in Python)
+    while work:
+        v = work.pop()
+        lv = layouts[v]
+        use = v.first_use  # the use list read directly (nothing changes it during the walk)
+        while use is not None:
+            user, index = use._operation, use._index  # pyright: ignore[reportPrivateUsage]
+            use = use._next_use  # pyright: ignore[reportPrivateUsage]
+            if user in members:
+                for r in user.results:
+                    if id(r) not in seen:
+                        seen.add(id(r))
+                        work.append(r)
+                continue
+            kind = type(user)
+            if kind is ttg.ConvertLayoutOp:  # (a final class)
+                s.add(user)  # now converts from `lv`; folds if it goes back to it
+                continue
+            role = _ROLE.get(kind)
+            if role is None:
+                role = _ROLE[kind] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
+            loop = _carried_slot(user, index) if role == 1 else None
+            if loop is not None:
+                if not _carried(*loop, lv, s):
+                    return False
+                continue
+            if role == 2 and index == 1:
+                if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
+                    return False
+                s.sinks.append(user)
+                out = None
+            else:
+                rule = forward_rule(user)
+                out = lv if rule is keep_layout else rule(user, lv, index)
+                if out is None:
+                    return s.fail(f"a user '{user.name}' cannot take the source layout")
+            operands = user._operands  # pyright: ignore[reportPrivateUsage]
+            wants = (operand_layouts(user, out) if out is not None else None) or [lv] * len(operands)
+            for o, want in zip(operands, wants):  # the other operands follow (a gather's source stays)
+                if o is v or want is None or not (is_tensor(t := o._type) or isa(t, tt.PointerType)):  # pyright: ignore
+                    continue
+                if not backward(o, want, s, user):
+                    return False
+            s.add(user)
+            for r in user.results:
+                had = layouts.get(r, _MISSING)
+                if had is not _MISSING and not same(had, out):
+                    return s.fail("a value is needed in two layouts")
+                if is_tensor(r._type):  # pyright: ignore[reportPrivateUsage]
+                    layouts[r] = out  # type: ignore[assignment]
+                    seen.add(id(r))
+                    work.append(r)
+                else:  # a full reduction's scalar carries no layout: its users take the clone's
+                    s.scalars.append(r)
+    if not admitted and _more_replicas(cvt):
+        return s.fail("the source layout holds more replicas (its users would repeat their work)")
+    return True
+
+
+def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    src, res = cvt._operands[0]._type, cvt.results[0]._type  # pyright: ignore  # (xDSL's accessors are slow)
+    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
+    return numel(src) >= threads and _replicas(src) > _replicas(res)
+
+
+def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
+    """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
+    still come from the walk: only `forward` itself gives it)."""
+    return encoding(cvt._operands[0]._type) is None or _more_replicas(cvt)  # pyright: ignore[reportPrivateUsage]
