@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         for lib, origin, why in problems:
             print(f"not captured: {lib} {origin}: {why}")
         return 0
-    from xpu_passes import triton_plugin
+    from xpu_passes.integration import plugin as triton_plugin
     from xpu_passes.transforms import load_all
 
     load_all()

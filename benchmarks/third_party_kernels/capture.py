@@ -125,7 +125,7 @@ def capturing(recorder: Recorder) -> Iterator[Recorder]:
     """Launches of @triton.jit / @triton.autotune kernels are recorded in `recorder`, not run."""
     from triton.runtime import autotuner, jit
 
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     backend = oracle.pvc_backend()
     saved = (jit.JITFunction.run, autotuner.Autotuner.run)

@@ -30,7 +30,7 @@ def make_ir(launch: Launch) -> tuple[Any, Any, Any]:
     """(TTIR module as the front end builds it, options, PVC backend)."""
     from triton.compiler.compiler import ASTSource
 
-    from xpu_passes import oracle
+    from xpu_passes.integration import oracle
 
     backend = oracle.pvc_backend()
     opts = backend.parse_options(dict(launch.options))
@@ -75,9 +75,9 @@ def _stderr_lines() -> Iterator[list[str]]:
 
 
 def _compile(launch: Launch, pipeline: str | None) -> Result:
-    from xpu_passes import oracle
-    from xpu_passes.pipeline import plan
-    from xpu_passes.triton_plugin import compile_ttgir, parse_spec
+    from xpu_passes.integration import oracle
+    from xpu_passes.integration.pipeline import plan
+    from xpu_passes.integration.plugin import compile_ttgir, parse_spec
 
     try:
         mod, opts, backend = make_ir(launch)

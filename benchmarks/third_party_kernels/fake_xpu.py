@@ -34,7 +34,7 @@ class FakeDriver:
     """The parts of triton-xpu's XPUDriver that libraries read outside a launch."""
 
     def __init__(self) -> None:
-        from xpu_passes import oracle
+        from xpu_passes.integration import oracle
 
         self._target = oracle.pvc_target()
         self.utils = SimpleNamespace(get_device_properties=lambda device=0: dict(PROPERTIES))

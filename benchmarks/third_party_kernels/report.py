@@ -8,7 +8,7 @@ from collections import Counter
 
 from corpus_compare import Result
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 
 from .compile import NATIVE, Row
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from xpu_passes import oracle
+from xpu_passes.integration import oracle
 
 pytestmark = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu (extra [triton])")
 ROOT = Path(__file__).resolve().parents[3]
