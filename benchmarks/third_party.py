@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib
+import importlib.util
 import multiprocessing
 import os
 import statistics
@@ -34,7 +35,7 @@ from collections import Counter
 from typing import Any
 
 from third_party_kernels import LIBS, capture, fake_xpu
-from third_party_kernels.compile import NATIVE, Row, compile_launch
+from third_party_kernels.compile import ISA, NATIVE, Row, compile_launch
 
 DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
 FIGS = (("SLM", "shared_bytes"), ("cvt", "converts"), ("2Dr", "block_reads"), ("2Dw", "block_writes"), ("dpas", "dpas"))
@@ -108,7 +109,7 @@ def fmt_row(row: Row, pipelines: tuple[str, ...]) -> str:
 def csv_head(pipelines: tuple[str, ...]) -> list[str]:
     head = ["lib", "kernel", "config", "origin"]
     for s in (NATIVE, *pipelines):
-        head += [f"{s}_{name}" for _, name in FIGS] + [f"{s}_ms", f"{s}_error"]
+        head += [f"{s}_{name}" for _, name in FIGS] + [f"{s}_ms", f"{s}_error", f"{s}_isa"]
     return head + [f"{p}_verdict" for p in pipelines] + [f"{p}_worse" for p in pipelines]
 
 
@@ -118,6 +119,7 @@ def csv_cells(row: Row, pipelines: tuple[str, ...]) -> list[Any]:
         r = row.results[s]
         cells += ["" if r.figures is None else getattr(r.figures, name) for _, name in FIGS]
         cells += [f"{r.median_ms:.1f}" if r.ms else "", r.error.splitlines()[0][:400] if r.error else ""]
+        cells.append(" ".join(f"{k}={v}" for k, v in (r.figures.extra if r.figures else {}).items()))
     return cells + [row.verdict(p) for p in pipelines] + ["; ".join(row.worse(p)) for p in pipelines]
 
 
@@ -181,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pipelines", nargs="*", default=list(DEFAULT_PIPELINES))
     ap.add_argument("--max-configs", type=int, default=4, help="configs of each autotune list (spread); 0: all")
     ap.add_argument("--csv", default="benchmarks/results/third_party.csv")
+    ap.add_argument("--isa", action="store_true", help="also IGC's ISA figures (xpu_passes.integration.isa, ocloc)")
     ap.add_argument("--report", nargs="*", metavar="CSV", help="only summarize these CSVs (of earlier runs)")
     ap.add_argument("--markdown", help="with --report: also write the README tables to this file")
     args = ap.parse_args(argv)
@@ -191,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         print(problem)
         return 1
     pipelines = tuple(args.pipelines)
+    if args.isa:
+        if importlib.util.find_spec("xpu_passes.integration.isa") is None:
+            print("--isa: xpu_passes.integration.isa is not in this tree (the ISA module lands separately)")
+            return 1
+        ISA.enabled = True
     launches, problems = capture_launches(args.lib, args.max_configs)
     launches = [x for x in launches if not args.only or any(s in x.name for s in args.only)]
     if args.list:

@@ -12,7 +12,6 @@ import contextlib
 import importlib.util
 import os
 import re
-import shutil
 import tempfile
 import time
 from collections.abc import Iterator
@@ -99,24 +98,35 @@ def _compile(launch: Launch, pipeline: str | None) -> Result:
         llir = backend.make_llir(mod, md, opts)
         ms = (t1 - t0 + time.perf_counter() - t2) * 1e3
         figures = oracle.figures(ttgir, llir, int(md.get("shared") or 0))
-        figures.extra.update(isa_figures(llir, opts))
+        figures.extra.update(isa_figures(llir, md, opts, backend))
         return Result(figures, ms=[ms], ttgir=ttgir)
     except Exception as e:  # noqa: BLE001 - every failure is a row of the table
         text = str(e).strip() or type(e).__name__
         return Result(error=f"{type(e).__name__}: {text}")
 
 
-def isa_figures(llir: str, opts: Any) -> dict[str, Any]:
-    """The ISA figures (xpu_passes.integration.isa) when that module and ocloc are present; else none.
-    Hook: another branch writes that module; its figures join the row's `extra` here."""
-    if importlib.util.find_spec("xpu_passes.integration") is None:
-        return {}
-    if importlib.util.find_spec("xpu_passes.integration.isa") is None or shutil.which("ocloc") is None:
+def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[str, Any]:
+    """IGC's ISA figures of the kernel (xpu_passes.integration.isa, through ocloc), outside the clock.
+
+    Hook: that module is written on another branch; while it is absent, or ocloc is not found, or
+    ISA figures were not asked for (ISA.enabled), the row has none. Its figures go to `extra`."""
+    if not ISA.enabled or importlib.util.find_spec("xpu_passes.integration.isa") is None:
         return {}
     from xpu_passes.integration import isa  # type: ignore[attr-defined]
 
-    fn = getattr(isa, "figures_from_llir", None)
-    return dict(fn(llir, opts)) if fn is not None else {}
+    if not isa.available():
+        return {}
+    spv = backend.make_spv(llir, md, opts)
+    try:
+        return {f"isa_{k}": v for k, v in isa.compile_spirv(spv, md.get("build_flags", ""), md["name"]).as_dict().items()}
+    except isa.IsaError as e:
+        return {"isa_error": str(e).splitlines()[0][:200]}
+
+
+class ISA:
+    """Whether compiles also ask IGC for ISA figures (--isa: slow, seconds per kernel)."""
+
+    enabled = False
 
 
 @dataclass
