@@ -216,7 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-third-party-"))
     _LAUNCHES[:] = launches
     rows = [Row(x.name, x.kernel, x.config, x.origin) for x in launches]
-    tasks = [(i, pipelines) for i in range(len(launches))]
+    # Libraries interleaved: a run stopped early has rows of each (CSV.partial).
+    rank = Counter[str]()
+    order = []
+    for i, x in enumerate(launches):
+        order.append((rank[x.lib], i))
+        rank[x.lib] += 1
+    tasks = [(i, pipelines) for _, i in sorted(order)]
     print(f"{len(launches)} kernel/configs; figures native/{'/'.join(pipelines)}", flush=True)
     if args.jobs > 1:
         pool = multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=20)
