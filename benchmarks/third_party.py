@@ -36,6 +36,7 @@ from typing import Any
 
 from third_party_kernels import LIBS, capture, fake_xpu
 from third_party_kernels.compile import ISA, NATIVE, Row, compile_launch
+from third_party_kernels.report import short_error
 
 DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
 FIGS = (("SLM", "shared_bytes"), ("cvt", "converts"), ("2Dr", "block_reads"), ("2Dw", "block_writes"), ("dpas", "dpas"))
@@ -136,8 +137,8 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
     excluded = [r for r in rows if r.results[NATIVE].figures is None]
     print(f"\n{len(rows)} kernel/configs captured ({dict(Counter(r.launch_name.split('.', 1)[0] for r in rows))}); "
           f"{len(rows) - len(excluded)} compiled natively, {len(excluded)} excluded (triton-xpu cannot compile them):")
-    for why, n in Counter(r.results[NATIVE].error.splitlines()[0][:160] for r in excluded).most_common():
-        names = sorted({r.kernel for r in excluded if r.results[NATIVE].error.splitlines()[0][:160] == why})
+    for why, n in Counter(short_error(r.results[NATIVE].error)[:200] for r in excluded).most_common():
+        names = sorted({r.kernel for r in excluded if short_error(r.results[NATIVE].error)[:200] == why})
         print(f"  {n:4} x {why}  [{', '.join(names)[:300]}]")
     for lib, origin, why in problems:
         print(f"  not captured: {lib} {origin}: {why}")
@@ -152,7 +153,7 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
             if r.verdict(p) == "WORSE":
                 print(f"  WORSE {r.launch_name}: {'; '.join(r.worse(p))}")
             elif r.verdict(p) == "FAIL":
-                print(f"  FAIL {r.launch_name}: {r.results[p].error.splitlines()[0][:300]}")
+                print(f"  FAIL {r.launch_name}: {short_error(r.results[p].error)[:300]}")
         print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
         bad |= bool(c["WORSE"] or c["FAIL"])
     return bad

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import statistics
 from collections import Counter
 
@@ -15,13 +16,28 @@ from .compile import NATIVE, Row
 FIGURE_NAMES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
 
 
+def short_error(text: str) -> str:
+    """An error's first line without the install prefix of the library's source path, `|` escaped."""
+    first = text.splitlines()[0] if text else ""
+    first = re.sub(r"python: \S*/include/", "", first)
+    return re.sub(r"[^\s\"(]*site-packages/", "", first).replace("|", "/")
+
+
+def short_name(row: Row) -> str:
+    """lib.kernel[config] without what only names a specialization of the launch (None arguments,
+    unit strides), at most 140 characters: for tables."""
+    keep = [c for c in row.config.split("/")[0].split(",") if not re.fullmatch(r"\w+=None|\w*stride\w*=1", c)]
+    config = ",".join(keep) + "/" + row.config.rsplit("/", 1)[-1]
+    return f"{row.launch_name.split('.', 1)[0]}.{row.kernel}[{config}]"[:140]
+
+
 def read_csv(path: str) -> tuple[list[Row], tuple[str, ...]]:
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         pipelines = tuple(c[: -len("_verdict")] for c in reader.fieldnames or () if c.endswith("_verdict"))
         rows = []
         for d in reader:
-            row = Row(f"{d['lib']}.{d['kernel']}", d["kernel"], d["config"], d["origin"])
+            row = Row(f"{d['lib']}.{d['kernel']}[{d['config']}]", d["kernel"], d["config"], d["origin"])
             for side in (NATIVE, *pipelines):
                 if d[f"{side}_error"] or d[f"{side}_shared_bytes"] == "":
                     row.results[side] = Result(error=d[f"{side}_error"] or "?")
@@ -54,7 +70,7 @@ def markdown(rows: list[Row], pipelines: tuple[str, ...]) -> str:
         for p in pipelines:
             v = r.verdict(p)
             if v == "WORSE":
-                out.append(f"| `{r.launch_name}[{r.config}]` | {p} | worse | {'; '.join(r.worse(p))} |")
+                out.append(f"| `{short_name(r)}` | {p} | worse | {'; '.join(r.worse(p))} |")
             elif v == "FAIL":
-                out.append(f"| `{r.launch_name}[{r.config}]` | {p} | fails | {r.results[p].error[:200]} |")
+                out.append(f"| `{short_name(r)}` | {p} | fails | {short_error(r.results[p].error)[:240]} |")
     return "\n".join(out) + "\n"
