@@ -26,7 +26,6 @@ import argparse
 import csv
 import importlib
 import importlib.util
-import multiprocessing
 import os
 import statistics
 import sys
@@ -34,7 +33,7 @@ import tempfile
 from collections import Counter
 from typing import Any
 
-from third_party_kernels import LIBS, capture, fake_xpu
+from third_party_kernels import LIBS, capture, fake_xpu, runner
 from third_party_kernels.compile import ISA, NATIVE, Row, compile_launch
 from third_party_kernels.report import short_error
 
@@ -77,20 +76,6 @@ def capture_launches(libs: list[str], max_configs: int) -> tuple[list[capture.La
             launches += rec.launches
             problems += [(lib, origin, why) for origin, why in rec.failures]
     return launches, problems
-
-
-_LAUNCHES: list[capture.Launch] = []  # inherited by forked workers
-
-
-def measure(args: tuple[int, tuple[str, ...]]) -> tuple[int, dict[str, Any]]:
-    i, pipelines = args
-    launch = _LAUNCHES[i]
-    results = {NATIVE: compile_launch(launch, None)}
-    for p in pipelines:
-        results[p] = compile_launch(launch, p)
-    for r in results.values():
-        r.ttgir = ""  # not sent back
-    return i, results
 
 
 def fmt_row(row: Row, pipelines: tuple[str, ...]) -> str:
@@ -147,16 +132,24 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
         c = Counter(r.verdict(p) for r in rows)
         ratios = sorted((r.ratio(p), r.launch_name) for r in rows if r.verdict(p) in ("ok", "WORSE"))
         med = statistics.median([x for x, _ in ratios]) if ratios else float("nan")
-        print(f"\n{p}: worse {c['WORSE']}, plugin-only failures {c['FAIL']}, ok {c['ok']}; "
+        print(f"\n{p}: worse {c['WORSE']}, plugin-only failures {c['FAIL']}, timeouts {c['TIMEOUT']}, ok {c['ok']}; "
               f"compile time ours/native median x{med:.2f}, worst x{ratios[-1][0] if ratios else float('nan'):.2f}")
         for r in rows:
             if r.verdict(p) == "WORSE":
                 print(f"  WORSE {r.launch_name}: {'; '.join(r.worse(p))}")
-            elif r.verdict(p) == "FAIL":
+            elif r.verdict(p) in ("FAIL", "TIMEOUT"):
                 print(f"  FAIL {r.launch_name}: {short_error(r.results[p].error)[:300]}")
         print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
-        bad |= bool(c["WORSE"] or c["FAIL"])
+        bad |= bool(c["WORSE"] or c["FAIL"] or c["TIMEOUT"])
     return bad
+
+
+def _done(paths: list[str]) -> set[tuple[str, str, str]]:
+    out = set()
+    for path in paths:
+        with open(path, newline="") as f:
+            out |= {(d["lib"], d["kernel"], d["config"]) for d in csv.DictReader(f)}
+    return out
 
 
 def report(paths: list[str], markdown_path: str | None) -> int:
@@ -184,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pipelines", nargs="*", default=list(DEFAULT_PIPELINES))
     ap.add_argument("--max-configs", type=int, default=4, help="configs of each autotune list (spread); 0: all")
     ap.add_argument("--csv", default="benchmarks/results/third_party.csv")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per kernel/config (all pipelines)")
+    ap.add_argument("--skip-done", nargs="*", default=[], metavar="CSV",
+                    help="skip the kernel/configs already in these CSVs (of a stopped run: CSV.partial)")
     ap.add_argument("--isa", action="store_true", help="also IGC's ISA figures (xpu_passes.integration.isa, ocloc)")
     ap.add_argument("--report", nargs="*", metavar="CSV", help="only summarize these CSVs (of earlier runs)")
     ap.add_argument("--markdown", help="with --report: also write the README tables to this file")
@@ -215,7 +211,6 @@ def main(argv: list[str] | None = None) -> int:
     load_all()
     triton_plugin.use_offline_pvc_target()
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-third-party-"))
-    _LAUNCHES[:] = launches
     rows = [Row(x.name, x.kernel, x.config, x.origin) for x in launches]
     # Libraries interleaved: a run stopped early has rows of each (CSV.partial).
     rank = Counter[str]()
@@ -223,13 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     for i, x in enumerate(launches):
         order.append((rank[x.lib], i))
         rank[x.lib] += 1
-    tasks = [(i, pipelines) for _, i in sorted(order)]
+    done = _done(args.skip_done)
+    order = [i for _, i in sorted(order) if (launches[i].lib, launches[i].kernel, launches[i].config) not in done]
     print(f"{len(launches)} kernel/configs; figures native/{'/'.join(pipelines)}", flush=True)
-    if args.jobs > 1:
-        pool = multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=20)
-        results = pool.imap_unordered(measure, tasks)
-    else:
-        pool, results = None, map(measure, tasks)
+    results = runner.run(launches, order, pipelines, args.jobs, args.timeout)
     os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     with open(args.csv + ".partial", "w", newline="") as partial:  # rows as they come: a stopped run keeps them
         w = csv.writer(partial)
@@ -239,8 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             print(fmt_row(rows[i], pipelines), flush=True)
             w.writerow(csv_cells(rows[i], pipelines))
             partial.flush()
-    if pool is not None:
-        pool.close()
+    rows = [r for r in rows if r.results]
     write_csv(rows, pipelines, args.csv)
     os.remove(args.csv + ".partial")
     bad = summary(rows, problems, pipelines)

@@ -144,7 +144,7 @@ class Row:
         if native.figures is None:
             return "excluded"
         if ours.figures is None:
-            return "FAIL"
+            return "TIMEOUT" if ours.error.startswith("Timeout") else "FAIL"
         return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
 
     def worse(self, pipeline: str) -> list[str]:

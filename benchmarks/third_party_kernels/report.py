@@ -62,7 +62,7 @@ def markdown(rows: list[Row], pipelines: tuple[str, ...]) -> str:
             c = Counter(r.verdict(p) for r in sel)
             ratios = sorted(r.ratio(p) for r in sel if r.verdict(p) in ("ok", "WORSE"))
             med = f"x{statistics.median(ratios):.2f}" if ratios else "-"
-            cells.append(f"{c['WORSE']} / {c['FAIL']} / {med} / {'x%.2f' % ratios[-1] if ratios else '-'}")
+            cells.append(f"{c['WORSE']} / {c['FAIL'] + c['TIMEOUT']} / {med} / {'x%.2f' % ratios[-1] if ratios else '-'}")
         excluded = sum(r.verdict(pipelines[0]) == "excluded" for r in sel) if pipelines else 0
         out.append(f"| {lib} | {len(sel)} | {excluded} | " + " | ".join(cells) + " |")
     out += ["", "| kernel/config | pipeline | verdict | native -> ours |", "|---|---|---|---|"]
@@ -71,6 +71,6 @@ def markdown(rows: list[Row], pipelines: tuple[str, ...]) -> str:
             v = r.verdict(p)
             if v == "WORSE":
                 out.append(f"| `{short_name(r)}` | {p} | worse | {'; '.join(r.worse(p))} |")
-            elif v == "FAIL":
-                out.append(f"| `{short_name(r)}` | {p} | fails | {short_error(r.results[p].error)[:240]} |")
+            elif v in ("FAIL", "TIMEOUT"):
+                out.append(f"| `{short_name(r)}` | {p} | {'fails' if v == 'FAIL' else 'timeout'} | {short_error(r.results[p].error)[:240]} |")
     return "\n".join(out) + "\n"

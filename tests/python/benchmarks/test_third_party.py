@@ -136,3 +136,21 @@ def test_csv_report_reads_back_the_verdicts(bench: ModuleType, tmp_path: Path, c
     table = report.markdown(back, pipelines)
     assert "| all | 4 | 1 | 1 / 1 /" in table and "SLM 128->8192" in table and "PipelineError: y" in table
     assert bench.main(["--report", path]) == 1
+
+
+def test_runner_stops_a_row_at_its_deadline(bench: ModuleType) -> None:
+    torch = pytest.importorskip("torch")
+    from third_party_kernels import capture, fake_xpu, runner
+    from third_party_kernels.compile import Row
+
+    rec = capture.Recorder(lib="test")
+    with fake_xpu.pvc_device(), capture.capturing(rec):
+        kernel = _autotuned()
+        kernel[lambda meta: (1,)](torch.zeros(8), torch.zeros(8), 8)
+    launch = rec.launches[0]
+    ((i, results),) = list(runner.run([launch], [0], ("xpu",), jobs=1, timeout=0.0))
+    assert i == 0 and set(results) == {"native", "xpu"}
+    assert all(r.error.startswith("Timeout") for r in results.values())
+    assert Row(launch.name, launch.kernel, launch.config, "", results).verdict("xpu") == "excluded"
+    results["native"] = runner.Result(oracle.StaticFigures(), ms=[1.0])
+    assert Row(launch.name, launch.kernel, launch.config, "", results).verdict("xpu") == "TIMEOUT"
