@@ -102,6 +102,9 @@ def _compile(launch: Launch, pipeline: str | None) -> Result:
         return Result(figures, ms=[ms], ttgir=ttgir)
     except Exception as e:  # noqa: BLE001 - every failure is a row of the table
         text = str(e).strip() or type(e).__name__
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1 and lines[0].startswith("at "):  # a front-end error: where, then the source, then what
+            text = f"{lines[0]} {lines[-1].strip()}\n{text}"
         return Result(error=f"{type(e).__name__}: {text}")
 
 
