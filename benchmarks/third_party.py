@@ -3,7 +3,7 @@
     pip install --no-deps -r benchmarks/kernels-requirements.txt      # once, after ".[triton,test]"
     python benchmarks/third_party.py [--lib liger fla gemlite flag_gems] [--only SUBSTRING ...] [--list]
                                      [--jobs N] [--pipelines xpu xpu:raise_block_pointer]
-                                     [--max-configs N] [--csv F]
+                                     [--max-configs N] [--csv F] [--timeout S] [--skip-done CSV ...] [--isa]
     python benchmarks/third_party.py --report A.csv [B.csv ...] [--markdown F]   # summarize earlier runs
 
 Each library (benchmarks/third_party_kernels/<lib>.py) is imported unchanged and its own Python
