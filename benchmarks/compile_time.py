@@ -35,10 +35,10 @@ as a user's process would (no collections of ours), native alongside as the cont
 GC per generation, the tracked objects and what one full collection costs.
 `--native-changes` compares triton's print of our output of each round trip with the next round
 trip's input (renumbering only? op order? conversions added or removed? which op kinds?).
-`--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
+`--no-reuse` parses every round trip's input (RoundTripOptions.reuse_modules off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
-`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
-pass in a round trip (roundtrip.SKIP_REPEATS off); `--compare-skip` measures both, interleaved with
+`--no-skip` runs every round trip (RoundTripOptions.skip_idle off) and every repeated run of a
+pass in a round trip (RoundTripOptions.skip_repeats off); `--compare-skip` measures both, interleaved with
 native, and prints both tables (before/after figures); `--compare-repeats` the same for the repeated
 runs alone (idle round trips skipped on both sides);
 `--cpu` measures this process's CPU time instead of wall time (steadier when other jobs share
@@ -52,6 +52,7 @@ versions and `diff -r` the directories to show a change leaves every kernel's TT
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import cProfile
 import csv
 import gc
@@ -139,9 +140,9 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     mod, opts, backend = corpus.make_ttir_module(spec, cfg)
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
-    roundtrip.TIMES = times if p is not None else None
-    pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = skip or ONLY_REPEATS, skip
-    pipeline.REUSE_MODULES = REUSE
+    if p is not None:
+        p = dataclasses.replace(p, round_trips=roundtrip.RoundTripOptions(
+            skip_repeats=skip, skip_idle=skip or ONLY_REPEATS, reuse_modules=REUSE))
     if collect:
         gc.collect()
     GC.times = {}
@@ -155,7 +156,8 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
         if p is None:
             mod = backend.make_ttgir(mod, md, opts, backend.properties)
         else:  # what the plugin runs in triton.compile (by default: with the native fallback)
-            mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
+            with roundtrip.timing(times):
+                mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
         stages["ttgir"] = roundtrip.CLOCK() - t
         t, GC.stage = roundtrip.CLOCK(), "llir"
         backend.make_llir(mod, md, opts)
@@ -165,8 +167,6 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     finally:
         gc.callbacks.remove(GC)
         GC.stage = "other"
-        roundtrip.TIMES = None
-        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = roundtrip.SKIP_REPEATS = True
 
 
 RLC = pipeline.RLC
@@ -544,12 +544,10 @@ def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) 
         for skip in (False, True):
             mod, opts, backend = corpus.make_ttir_module(spec, cfg)
             mod = backend.make_ttir(mod, {}, opts)
-            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = {}, skip, skip
-            try:
-                mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
-                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0), roundtrip.TIMES.get("repeats_skipped", 0))
-            finally:
-                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = None, True, True
+            q = dataclasses.replace(p, round_trips=roundtrip.RoundTripOptions(skip_repeats=skip, skip_idle=skip))
+            with roundtrip.timing() as times:
+                mod = compile_ttgir(q, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+            out[skip] = (str(mod), times.get("round_trips", 0), times.get("repeats_skipped", 0))
         same = out[False][0] == out[True][0]
         differ += not same
         print(f"{spec.name} {cfg.name}: round trips {out[False][1]:.0f} -> {out[True][1]:.0f}, "
@@ -582,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=20, help="cProfile entries to print (0: no profile)")
     ap.add_argument("--csv")
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
-    ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (pipeline.REUSE_MODULES off)")
+    ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (RoundTripOptions.reuse_modules off)")
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     ap.add_argument("--compare-repeats", action="store_true",
                     help="measure with and without skipping repeated runs of a pass (roundtrip.REPEATS) alone")

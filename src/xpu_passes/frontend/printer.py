@@ -16,7 +16,6 @@ form instead, whose `^bb0(%arg: type loc(...))` carries them.
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass, field
 from io import StringIO
@@ -29,6 +28,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xpu_passes.frontend.fast import printer as fastprint
+from xpu_passes.frontend.fast.memo import gc_paused
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
@@ -340,13 +340,8 @@ def print_module(
     # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
     # the one a parse's allocations have made due, which the first allocation here would
     # trigger: so the collector is paused before anything is allocated.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():  # (counted: threads printing or parsing at once resume it when all are done)
         return _print(op, spelling or Spelling.choose("triton-3.3"), debuginfo, local_scope, generic, block_arg_locs)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool, generic: bool, block_arg_locs: bool) -> str:

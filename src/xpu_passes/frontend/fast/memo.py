@@ -16,6 +16,7 @@ Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
 from __future__ import annotations
 
 import gc
+import threading
 import re
 from typing import Any
 from collections.abc import Callable, Iterator, Sequence
@@ -414,10 +415,20 @@ def gc_paused() -> Iterator[None]:
     compiler with torch and triton loaded, millions): up to a quarter of a parse's time
     went there. Parsing makes (almost) no cyclic garbage, so nothing is lost by pausing.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    with _GC_LOCK:  # counted: threads pausing at once resume collections when the last one is done
+        if _GC_PAUSED[0] == 0:
+            _GC_PAUSED[1] = gc.isenabled()
+            gc.disable()
+        _GC_PAUSED[0] += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _GC_LOCK:
+            _GC_PAUSED[0] -= 1
+            if _GC_PAUSED[0] == 0 and _GC_PAUSED[1]:
+                gc.enable()
+
+
+# [pauses under way (all threads), whether collections were enabled before the first]
+_GC_PAUSED: list[Any] = [0, False]
+_GC_LOCK = threading.Lock()

@@ -26,6 +26,7 @@ when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip ski
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,8 +56,12 @@ from xpu_passes.transforms.remove_layout_conversions.solution import Figures, Le
 from xpu_passes.transforms.remove_layout_conversions.anchoring import anchor_block_pointers
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.dialects.ttig import BLOCK_IO
-from xpu_passes.transforms.base import FIXPOINT, REMARKS, UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, register, remarks_wanted
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
 
 
 def fold(cvt: ttg.ConvertLayoutOp) -> bool:
@@ -146,11 +151,12 @@ class _Work:
     def errors(self, now: bool) -> bool:
         """Whether `module` has layout_errors, `now`: with the journal's open change."""
         touched, reshaped = (self.journal.touched, self.journal.reshaped) if now else (set(), set())
+        check = self.journal.check_mode
         if self.valid is None:
             if not self.input_valid():
-                return bool(layout_errors(self.module))
-            return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped)
-        return has_errors(self.module, touched, self.valid, reshaped, self.ledger.attached if now else None)
+                return bool(layout_errors(self.module, check))
+            return has_errors(self.module, self.since[0] | touched, True, self.since[1] | reshaped, check=check)
+        return has_errors(self.module, touched, self.valid, reshaped, self.ledger.attached if now else None, check)
 
     def settle(self) -> None:
         """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
@@ -162,7 +168,7 @@ class _Work:
             self.valid = not self.errors(now=True)
         self.ledger.commit()
         self.journal.commit()
-        if solution.CHECK_INCREMENTAL:
+        if self.journal.check_mode:
             self.journal.check()
 
     def undo(self) -> None:
@@ -176,22 +182,30 @@ class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
     max_backward_remat_iterations: int = 4
+    # Check mode (slow; tests): every incremental answer (figures, validity, the journal's keys and
+    # conversions) is also computed in full, skipped trials are made, a disagreement raises.
+    # Default: XPU_PASSES_RLC_CHECK, read when the pass is made.
+    check_incremental: bool = field(default_factory=lambda: _env_flag("XPU_PASSES_RLC_CHECK"))
+    # Ops that die are retyped in place (off: every slice op is cloned; tests compare the two).
+    in_place: bool = True
+    # Test-only: called before each trial rewrite (one that raises interrupts the run there).
+    trial_hook: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
-        with gc_paused():
+        # A run has its own journal session slot: one it leaves open (it raised) goes with it.
+        with gc_paused(), journal.scope():
             try:
                 self._apply(op)
-            finally:  # a failure leaves no session open (the input is only changed at the end)
-                journal.close_active()
-                propagation.forget(solution.CHECK_INCREMENTAL)  # answers that keep this run's ops alive
+            finally:
+                propagation.forget(self.check_incremental)  # answers that keep this run's ops alive
                 slice_cost.forget()
 
     def _apply(self, op: ModuleOp) -> None:
-        input_valid = functools.cache(lambda: not layout_errors(op))  # both solutions start from it
+        input_valid = functools.cache(lambda: not layout_errors(op, self.check_incremental))  # both solutions start from it
         ops = walk_list(op)
         idle = not any(map(_rewritable, ops))  # nothing any step rewrites: the copy would be the input
-        if idle and not solution.CHECK_INCREMENTAL:  # (check mode solves, and checks the copy is the input)
+        if idle and not self.check_incremental:  # (check mode solves, and checks the copy is the input)
             self._unchanged(op)
             return
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
@@ -221,7 +235,7 @@ class RemoveLayoutConversions(XpuPass):
         # unless the first is at the least any can reach (nothing is strictly better).
         if w.anchored and undo is None:
             floor = costs.least_result(ops)
-            if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
+            if (w.figures.cost, w.figures.converts) > floor or self.check_incremental:
                 alt = self._solve(op, ops, False, input_valid, loads)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
                     raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
@@ -238,7 +252,7 @@ class RemoveLayoutConversions(XpuPass):
         if w.valid is None:
             w.valid = not w.errors(now=False)
         why = None
-        for bad, err in [] if w.valid else layout_errors(w.module):  # valid: known free of them
+        for bad, err in [] if w.valid else layout_errors(w.module, self.check_incremental):  # valid: known free of them
             self.remark(w.origin.get(bad, op), why := f"input kept: the rewrite would leave invalid IR ({err})")
             break
         if why is None and w.figures.worse_than(start):
@@ -257,8 +271,8 @@ class RemoveLayoutConversions(XpuPass):
 
     def _unchanged(self, op: ModuleOp) -> None:
         """The input is kept as it is; with remarks on, what a solution would say of an invalid input."""
-        if REMARKS.enabled:
-            for bad, why in layout_errors(op):
+        if remarks_wanted():
+            for bad, why in layout_errors(op, self.check_incremental):
                 self.remark(bad, f"input kept: the rewrite would leave invalid IR ({why})")
                 break
         self.said(UNCHANGED)
@@ -279,16 +293,16 @@ class RemoveLayoutConversions(XpuPass):
         origin = dict(zip(ops, op_ops))
         anchored, since = 0, (set(), set())
         if anchor:  # recorded: what it changed is judged incrementally like any rewrite
-            j = Journal(copy, ops)
+            j = Journal(copy, ops, self.check_incremental)
             if undo is not None:
                 undo.append(j.keep_all())
             j.begin()
             anchored, since = anchor_block_pointers(copy), (j.touched, j.reshaped)
             j.commit()
             ops = walk_list(copy)  # (a fresh look at what anchoring left, whatever it did)
-        ledger = Ledger(copy, ops)
+        ledger = Ledger(copy, ops, self.check_incremental)
         loads = {c for c, o in origin.items() if o in loads} if loads else set()
-        j = Journal(copy, ops)
+        j = Journal(copy, ops, self.check_incremental)
         if undo is not None:
             undo.append(j.keep_all())
         w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
@@ -341,7 +355,7 @@ class RemoveLayoutConversions(XpuPass):
     def _remove(self, w: _Work, cvt: ttg.ConvertLayoutOp) -> str | None:
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
-        found = candidates.options(cvt, w.block_loads, w.cache.lookup)
+        found = candidates.options(cvt, w.block_loads, w.cache.lookup, self.check_incremental)
         if isinstance(found, str):
             return found
         for how in found.tries():
@@ -349,18 +363,21 @@ class RemoveLayoutConversions(XpuPass):
             # rejected: not made (check mode makes it, and holds the bounds against its figures).
             low = self._floor(w, cvt, found.slices[how]) if how == "backward" else None
             rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
-            if (rises or low is not None and slice_cost.loses(low, w.figures)) and not solution.CHECK_INCREMENTAL:
+            if (rises or low is not None and slice_cost.loses(low, w.figures)) and not self.check_incremental:
                 continue
             new_loads: set[Operation] = set()
             w.journal.begin()
             try:
-                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache)
+                if self.trial_hook is not None:
+                    self.trial_hook()
+                materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache,
+                                    self.in_place)
             except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
                 w.undo()
                 self.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
                 continue
             fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
-            if solution.CHECK_INCREMENTAL and (low is not None and (
+            if self.check_incremental and (low is not None and (
                     fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < w.figures.slm)
                     or rises and fig.slm <= w.figures.slm):
                 raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low, rises} (from {w.figures})")
@@ -369,7 +386,7 @@ class RemoveLayoutConversions(XpuPass):
             if wins and not bad:
                 w.ledger.commit()
                 w.journal.commit()
-                if solution.CHECK_INCREMENTAL:
+                if self.check_incremental:
                     w.journal.check()
                 w.figures, w.valid = fig, True
                 w.block_loads |= new_loads

@@ -30,10 +30,8 @@ def test_a_deferred_forward_slice_is_estimated_on_the_undone_module(monkeypatch:
         real(self)
 
     monkeypatch.setattr(candidates.Plan, "_estimate_later", estimate_later)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
-    lazy = _run(text)
+    lazy = _run(text, check_incremental=True)
     assert late, "no deferred forward slice was estimated late: the dump no longer has the construct"
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", False)
     monkeypatch.setattr(candidates, "_reads_through", lambda s, target: True)  # every forward slice estimated at once
     late.clear()
     eager = _run(text)

@@ -184,12 +184,9 @@ def test_safety_net_keeps_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rlc, "anchor_block_pointers", add_a_pair)
     monkeypatch.setattr(rlc, "fold", lambda cvt: False)
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_remove", lambda self, w, cvt: "off")
-    base.REMARKS.enabled = True
-    try:
+    with base.collecting_remarks() as sink:
         assert _run_ours(before).count(" ttg.convert_layout ") == oracle.ttgir_counts(before)[0]
-        remarks = [r.message for r in base.REMARKS.drain()]
-    finally:
-        base.REMARKS.enabled = False
+    remarks = [r.message for r in sink.remarks]
     assert any(m.startswith("input kept: the rewrite would leave") for m in remarks)
 
 
