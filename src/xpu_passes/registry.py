@@ -48,6 +48,15 @@ OURS: dict[str, tuple[str, str]] = {
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
 }
+# The options of ours with their defaults, as -list-passes shows them without importing the passes
+# (tests/python/test_registry.py holds them to the pass classes' fields).
+OUR_OPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    RLC: (("max-backward-remat-iterations", "4"), ("check-incremental", "false (XPU_PASSES_RLC_CHECK=1: true)"),
+          ("in-place", "true")),
+    RTP: (("guard", "true"),),
+    RAISE: (("ignore-masks", "false"), ("version", "true"), ("dot-only", "false")),
+    LEGAL: (("fold-register-permutations", "true"),),
+}
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}
 
@@ -288,7 +297,7 @@ def make_pass(spec: PassSpec) -> ModulePass:
             raise PassOptionError(f"pass '{spec.name}' takes no options")
         return cls()
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    fields = {f.name: f for f in _option_fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, text in spec.options.items():
         field = key.replace("-", "_")
@@ -300,6 +309,24 @@ def make_pass(spec: PassSpec) -> ModulePass:
         except ValueError as e:
             raise PassOptionError(f"pass '{spec.name}': option '{key}={text}': {e}") from None
     return cls(**kwargs)
+
+
+def _option_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """A pass's options: its init fields, but those marked internal (test-only hooks, not text)."""
+    return [f for f in dataclasses.fields(cls) if f.init and not f.metadata.get("internal")]
+
+
+def pass_options(name: str) -> list[tuple[str, Any]]:
+    """The options of the Python pass `name` (kebab-case) with their defaults (the pass is imported)."""
+    cls = pass_class(name)
+    if not dataclasses.is_dataclass(cls):
+        return []
+    out = []
+    for f in _option_fields(cls):  # type: ignore[arg-type]
+        default = f.default if f.default is not dataclasses.MISSING else (
+            f.default_factory() if f.default_factory is not dataclasses.MISSING else None)
+        out.append((f.name.replace("_", "-"), default))
+    return out
 
 
 def native_passes() -> dict[str, NativePass]:

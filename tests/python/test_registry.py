@@ -235,3 +235,23 @@ def test_pipeline_specs_know_their_column() -> None:
     assert [s.column for s in specs] == [16, 21]
     assert r.unknown_pass_message(specs[1].name, specs[1].column).startswith(
         "unknown pass 'tritongpu-coalesc' at column 21 of the pipeline; did you mean 'tritongpu-coalesce'")
+
+
+def test_listed_options_are_the_pass_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """-list-passes shows OUR_OPTIONS without importing the passes: they are each class's options
+    (names and defaults; a default an environment variable may change is listed with it)."""
+    monkeypatch.delenv("XPU_PASSES_RLC_CHECK", raising=False)
+    for name in r.OURS:
+        listed = [(n, v.split(" ")[0]) for n, v in r.OUR_OPTIONS.get(name, ())]
+        actual = [(n, str(v).lower()) for n, v in r.pass_options(name)]
+        assert listed == actual, name
+    assert "trial-hook" not in dict(r.pass_options(r.RLC))  # a test-only hook is no option
+
+
+def test_list_passes_shows_our_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from xpu_passes.driver import cli
+
+    cli.list_passes()
+    out = capsys.readouterr().out
+    assert "{max-backward-remat-iterations=4 check-incremental=false" in out and "in-place=true}" in out
+    assert "materialize-block-pointer            ours: tag" in out  # no options: no braces

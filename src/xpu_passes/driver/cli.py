@@ -171,6 +171,9 @@ def list_passes(out: Any = None) -> None:
                 row = registry.NATIVE_BY_NAME.get(i.name.removeprefix(registry.NATIVE_PREFIX))
                 opts = " ".join(f"{o.name}={o.default}" for o in row.options) if row else ""
                 extra = f"{{{opts}}} " if opts else ""
+            elif kind == "ours":
+                opts = " ".join(f"{n}={v}" for n, v in registry.OUR_OPTIONS.get(i.name, ()))
+                extra = f"{{{opts}}} " if opts else ""
             print(f"  --{i.name:{width}} {kind}: {extra}{i.summary}".rstrip(), file=out)
 
 

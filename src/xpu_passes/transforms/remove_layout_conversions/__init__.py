@@ -189,7 +189,8 @@ class RemoveLayoutConversions(XpuPass):
     # Ops that die are retyped in place (off: every slice op is cloned; tests compare the two).
     in_place: bool = True
     # Test-only: called before each trial rewrite (one that raises interrupts the run there).
-    trial_hook: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    trial_hook: Callable[[], None] | None = field(default=None, repr=False, compare=False,
+                                                  metadata={"internal": True})
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
