@@ -124,7 +124,7 @@ def test_second_solve_skipped_at_the_least_result(position: int, monkeypatch: py
     solves: list[bool] = []
     real = rlc.RemoveLayoutConversions._solve
 
-    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc._Work:
+    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc.Work:
         solves.append(bool(args[2]))
         return real(self, *args)  # type: ignore[arg-type]
 

@@ -89,7 +89,7 @@ def test_every_trial_rolls_back_exactly(kernel: str, config: str | None, positio
     ctx = make_context()
     module = parse_module(ctx, _dump(kernel, config, position).read_text()).module
     j = Journal(module)
-    loads = rlc._block_loads(module)
+    loads = rlc.block_loads(module)
     tried = 0
     for cvt in sorted(j.converts, key=j.order.__getitem__):
         found = candidates.options(cvt, loads)
@@ -182,7 +182,7 @@ def test_second_solution_only_when_the_first_leaves_a_cost(kernel: str, config: 
     found: list[tuple[bool, int, solution.Figures]] = []
     real = rlc.RemoveLayoutConversions._solve
 
-    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc._Work:
+    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc.Work:
         w = real(self, *args)  # type: ignore[arg-type]
         found.append((bool(args[2]), w.anchored, w.figures))
         return w

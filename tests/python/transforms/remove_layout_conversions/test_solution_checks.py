@@ -213,7 +213,7 @@ def test_a_solution_reuses_the_inputs_walk(anchor: bool, monkeypatch: pytest.Mon
     module = parse_module(make_context(), rlc_dump("gemm_add_block_ptr", "8x128x64-w4-s3", 1).read_text()).module
     ops = walk_list(module)
     assert solution.figures(module, ops) == solution.figures(module)
-    seen: list[rlc._Work] = []
+    seen: list[rlc.Work] = []
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_round", lambda self, w: seen.append(w) and False)
     w = rlc.RemoveLayoutConversions()._solve(module, ops, anchor, lambda: True, set())
     assert seen and seen[0] is w and bool(w.anchored) == anchor
