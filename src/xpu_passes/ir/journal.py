@@ -32,6 +32,7 @@ from xpu_passes.ir.walk_order import Order, subtree, walk_list  # walk_list: re-
 
 # The session open in this context (set by begin(), cleared by commit()/rollback()).
 _ACTIVE: ContextVar[Journal | None] = ContextVar("xpu_passes_journal", default=None)
+_current = _ACTIVE.get  # (bound once: the mutation helpers ask on every call)
 
 
 def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
@@ -194,7 +195,7 @@ def scope() -> Iterator[None]:
 
 def created(op: Operation) -> Operation:
     """Register an op just built (its operands' use lists already name it): dropped on rollback."""
-    j = _ACTIVE.get()
+    j = _current()
     if j is not None:
         j._created.append(op)
         j._undo.append(lambda: _drop_uses(op))
@@ -240,7 +241,7 @@ def insert_after(op: Operation, existing: Operation) -> None:
 
 
 def _inserted(op: Operation) -> None:
-    j = _ACTIVE.get()
+    j = _current()
     if j is None:
         return
     j._subtree_in(op)
@@ -256,7 +257,7 @@ def _inserted(op: Operation) -> None:
 
 def erase_op(op: Operation) -> None:
     """Erase `op` (no result may be used); kept aside while a journal is open."""
-    j = _ACTIVE.get()
+    j = _current()
     if j is None:
         Rewriter.erase_op(op)
         return
@@ -307,7 +308,7 @@ def erase_op(op: Operation) -> None:
 
 
 def set_operand(op: Operation, index: int, value: SSAValue) -> None:
-    j = _ACTIVE.get()
+    j = _current()
     if j is None:
         op.operands[index] = value
         return
@@ -332,7 +333,7 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
 def set_operands(op: Operation, values: list[SSAValue]) -> None:
     """`set_operand(op, i, v)` for each `v` of `values` in order (each use put first in its new
     value's list), recorded once."""
-    j = _ACTIVE.get()
+    j = _current()
     uses = op._operand_uses  # pyright: ignore[reportPrivateUsage]
     olds = op._operands  # pyright: ignore[reportPrivateUsage]
     prevs: list[Use | None] = []
@@ -375,7 +376,7 @@ def replace_all_uses_with(old: SSAValue, new: SSAValue) -> None:
         set_operand(use.operation, use.index, new)
     if new.name_hint is None and old.name_hint is not None:
         new.name_hint = old.name_hint
-        j = _ACTIVE.get()
+        j = _current()
         if j is not None:
             j._undo.append(lambda: setattr(new, "name_hint", None))
 
@@ -390,7 +391,7 @@ def retype_op(op: Operation, types: list[Attribute], properties: dict[str, Attri
     op.results = fresh
     if properties is not None:
         op.properties = properties
-    j = _ACTIVE.get()
+    j = _current()
     if j is None:
         return
     j.touched.add(op)
@@ -411,7 +412,7 @@ def _holder(v: SSAValue) -> Operation | None:
 
 def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
     """`Rewriter.replace_value_with_new_type`, recorded."""
-    j = _ACTIVE.get()
+    j = _current()
     if j is None:
         return Rewriter.replace_value_with_new_type(val, new_type)
     index = val.index  # type: ignore[attr-defined]
