@@ -14,7 +14,7 @@ name or such a text. Native options the text leaves out come from the compile
 passes share one text round trip (`integration/roundtrip.py`), consecutive native passes one pass
 manager. In a round trip, a repeated RemoveLayoutConversions run on the module its previous,
 idle run was given, or on a result its previous run said is a fixpoint, is skipped
-(`roundtrip.REPEATS`, `XpuPass.said`); across round trips nothing is skipped that
+(`RoundTripOptions.repeats`, `XpuPass.said`); across round trips nothing is skipped that
 way: the native passes between two of our runs always change the text (accelerate-matmul adds
 conversions; pipelining, cse and prefetch reorder, merge and add ops in conversions' slices).
 """
@@ -301,7 +301,7 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
     stages, options = p.stages, p.round_trips
     if options.skip_idle and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
         if text is None:
-            t = roundtrip.CLOCK()
+            t = roundtrip.now()
             text = str(mod)
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
@@ -329,7 +329,7 @@ def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[s
         if stages[i].python:
             text = None
             if _may_skip(stages[i:j], options):  # the round trip's input text, printed to see if it has work
-                t = roundtrip.CLOCK()
+                t = roundtrip.now()
                 text = str(mod)
                 roundtrip.record("triton_print", t)
             if text is None or not idle(stages[i:j], text):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -45,29 +45,39 @@ class PassFailure(RuntimeError):
 
 
 # Seconds per phase (and op counts) of the compiles under way in this context, when measured
-# (`timing`), on CLOCK (a constant: time.perf_counter).
-_TIMES: ContextVar[dict[str, float] | None] = ContextVar("xpu_passes_times", default=None)
-CLOCK = perf_counter
+# (`timing`), and the clock they are measured on.
+_TIMES: ContextVar[tuple[dict[str, float], Callable[[], float]] | None] = ContextVar("xpu_passes_times",
+                                                                                      default=None)
 
 
 @contextlib.contextmanager
-def timing(times: dict[str, float] | None = None) -> Iterator[dict[str, float]]:
-    """The compiles run inside (in this context) add their seconds per phase and counts to the dict
-    yielded (`times`, or a new one)."""
+def timing(times: dict[str, float] | None = None, clock: Callable[[], float] = perf_counter
+           ) -> Iterator[dict[str, float]]:
+    """The compiles run inside (in this context) add their seconds per phase on `clock` (e.g.
+    time.process_time, steadier on a shared machine) and their counts to the dict yielded
+    (`times`, or a new one)."""
     times = {} if times is None else times
-    token = _TIMES.set(times)
+    token = _TIMES.set((times, clock))
     try:
         yield times
     finally:
         _TIMES.reset(token)
 
 
+def now() -> float:
+    """The time on the measuring context's clock."""
+    measured = _TIMES.get()
+    return perf_counter() if measured is None else measured[1]()
+
+
 def record(key: str, since: float) -> float:
-    now = CLOCK()
-    times = _TIMES.get()
-    if times is not None:
-        times[key] = times.get(key, 0.0) + now - since
-    return now
+    measured = _TIMES.get()
+    if measured is None:
+        return perf_counter()
+    times, clock = measured
+    t = clock()
+    times[key] = times.get(key, 0.0) + t - since
+    return t
 
 
 def source_position(loc: Attribute | None) -> str | None:
@@ -156,13 +166,23 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
 
 
 def count(key: str, n: int = 1) -> None:
-    times = _TIMES.get()
-    if times is not None:
-        times[key] = times.get(key, 0) + n
+    measured = _TIMES.get()
+    if measured is not None:
+        measured[0][key] = measured[0].get(key, 0) + n
 
 
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0")
+
+
+# A pass -> a run of it skipped when the module is, in content, what its previous run in the
+# same round trip was given and left as it was, or a module its previous run said is a fixpoint
+# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
+# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
+# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
+# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
+# OptimizeBlockIOEncoding, when those changed nothing.
+REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})  # RoundTripOptions.repeats' default
 
 
 @dataclass(frozen=True)
@@ -170,7 +190,8 @@ class RoundTripOptions:
     """How a compile's round trips run: its plan's (`pipeline.Plan.round_trips`). The shortcuts are
     off only to measure what they save or to check them (benchmarks/compile_time.py)."""
 
-    skip_repeats: bool = True  # a repeated run of a pass skipped when it would leave the module as it is (REPEATS)
+    skip_repeats: bool = True  # a repeated run of a pass skipped when it would leave the module as it is
+    repeats: frozenset[str] = REPEATS  # the passes whose repeated runs are skipped so
     skip_idle: bool = True  # a round trip whose passes provably have nothing to do is not made (pipeline)
     reuse_modules: bool = True  # our module taken for the text triton printed of it (Session)
     # Every report of our passes is verified (contents compared, a fixpoint run again). Default:
@@ -202,16 +223,6 @@ class Session:
             return None
         count("reused")
         return kept[1], kept[2]
-
-
-# A pass -> a run of it skipped when the module is, in content, what its previous run in the
-# same round trip was given and left as it was, or a module its previous run said is a fixpoint
-# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
-# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
-# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
-# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
-# OptimizeBlockIOEncoding, when those changed nothing.
-REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})
 
 
 def content(module: Operation) -> list[tuple[object, ...]]:
@@ -287,7 +298,7 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
     idle: dict[str, tuple[ModulePass, int]] = {}
     v = _Versions(parsed.module)
     options = RoundTripOptions() if options is None else options
-    t = CLOCK()
+    t = now()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
         for i, (name, p) in enumerate(passes):
             # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
@@ -299,7 +310,7 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             # when a repeated run follows that could then be skipped: this one again, unless it is
             # its first run in the round trip (on the corpus a first run always changes the module),
             # or one idle at this version.
-            follows = {n for n, _ in passes[i + 1:]} & REPEATS
+            follows = {n for n, _ in passes[i + 1:]} & options.repeats
             again = name in follows and any(n == name for n, _ in passes[:i])
             watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
             before = v.content() if watch or options.check_reports else None
@@ -322,7 +333,7 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             if not unchanged:
                 v.now += 1
             idle.pop(name, None)
-            if name in REPEATS and (unchanged or said == FIXPOINT):
+            if name in options.repeats and (unchanged or said == FIXPOINT):
                 idle[name] = (p, v.now)
             t = record("repeat_check", t)
 
@@ -336,7 +347,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
 
     names = ", ".join(name for name, _ in passes)
     options = session.options if session is not None else None
-    t = CLOCK()
+    t = now()
     text = str(mod) if text is None else text
     t = record("triton_print", t)
     taken = session.take(text) if session is not None else None
@@ -355,7 +366,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
         record("parse", t)
         count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
         _apply(passes, ctx, parsed, options)
-    t = CLOCK()
+    t = now()
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)
     count("round_trips")

@@ -1,4 +1,4 @@
-"""A repeated run of a pass in one round trip (roundtrip.REPEATS) is skipped only when the module
+"""A repeated run of a pass in one round trip (RoundTripOptions.repeats) is skipped only when the module
 is, in content, what the previous run was given and left unchanged; any change between the runs
 (a conversion added, an op of a conversion's slice changed, a type, an operand, a name) runs it."""
 
@@ -125,10 +125,10 @@ class Between(ModulePass):
 
 
 def _runs(passes: list[ModulePass], monkeypatch: pytest.MonkeyPatch, skip: bool = True) -> dict[str, float]:
-    monkeypatch.setattr(roundtrip, "REPEATS", frozenset({Counted.name}))
     ctx, parsed = _parse()
+    options = roundtrip.RoundTripOptions(skip_repeats=skip, repeats=frozenset({Counted.name}))
     with roundtrip.timing() as times:
-        roundtrip._apply([(p.name, p) for p in passes], ctx, parsed, roundtrip.RoundTripOptions(skip_repeats=skip))
+        roundtrip._apply([(p.name, p) for p in passes], ctx, parsed, options)
     return times
 
 
