@@ -105,12 +105,13 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         settle(self)
         step(self)
 
-    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None) -> None:
+    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None,
+                  in_place: bool = True) -> None:
         w = cur["w"]
         layouts = frozenset((key(w, v.owner) if hasattr(v.owner, "name") else "arg", str(lay))
                             for v, lay in s.layout.items())
         cur["this"].append((how, (frozenset(key(w, o) for o in s.ops), layouts)))
-        return rewrite(j, cvt, s, how, loads, new_loads, cache)
+        return rewrite(j, cvt, s, how, loads, new_loads, cache, in_place)
 
     def w_round(self: Any, w: rlc.Work) -> bool:
         cur["w"] = w

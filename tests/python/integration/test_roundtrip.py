@@ -71,8 +71,8 @@ def test_nothing_is_kept_from_one_compile_to_the_next(monkeypatch: pytest.Monkey
     made: list[roundtrip.Session] = []
 
     class Recorded(roundtrip.Session):
-        def __init__(self) -> None:
-            super().__init__()
+        def __init__(self, options: roundtrip.RoundTripOptions | None = None) -> None:
+            super().__init__(options)
             made.append(self)
 
     monkeypatch.setattr(roundtrip, "Session", Recorded)
