@@ -47,7 +47,7 @@ ALIAS_STEMS: dict[str, str] = {
     "ttg.swizzled_shared": "shared",
     "ttg.shared": "shared",
     "ttg.nvmma_shared": "shared",
-    # Other backends' layouts (kept verbatim by dialects/ttg_newer.py), as Triton names them.
+    # Other backends' layouts (kept verbatim by dialects/ttg/foreign_layouts.py), as Triton names them.
     "ttg.nvidia_mma": "mma",
     "ttg.amd_mfma": "mma",
     "ttg.amd_wmma": "mma",

@@ -72,7 +72,7 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
 # Block terminators whose verifiers read no more than _Walk.terminator_key holds.
 _TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
 # Ops with a body whose verifiers read none of it: IRDL's region check is one region of any
-# entry arguments, and their verify_ and traits (dialects/tt.py, traits.py) read only what
+# entry arguments, and their verify_ and traits (dialects/tt/, traits.py) read only what
 # verify_key holds. Their key is verify_key's plus the region count (body_blind_key).
 _BODY_BLIND = frozenset(("tt.reduce", "tt.scan"))
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
@@ -80,12 +80,20 @@ _CONTEXT_NAMES: list[tuple[object, object]] = []
 
 
 def _context_names() -> tuple[object, object]:
-    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
+    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use; the dialects'
+    verifiers get the layout algebra's placement comparison then."""
     if not _CONTEXT_NAMES:
-        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+        from xpu_passes.dialects import traits
 
-        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
+        traits.compare_placement_with(_same_placement)
+        _CONTEXT_NAMES.append((traits.CONTEXT_OPS, traits.CONTEXT_ATTRS))
     return _CONTEXT_NAMES[0]
+
+
+def _same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
+    from xpu_passes.layouts.encodings import same_placement  # (the algebra: imported when a verifier asks)
+
+    return same_placement(a, b, shape)
 
 
 def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:

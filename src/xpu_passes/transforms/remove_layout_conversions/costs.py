@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, per_class
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel
+from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel
 from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
@@ -69,7 +69,7 @@ def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
     return delta // max(1, element_bytes(op.operands[0].type.element_type))  # type: ignore[attr-defined]
 
 
-_elementwise = per_class(_SAME_LAYOUT)
+_elementwise = per_class(SAME_LAYOUT)
 _carries_not = per_class((tt.BroadcastOp, tt.LoadOp))
 
 

@@ -27,7 +27,7 @@ from xpu_passes.ir.journal import walk_list
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.transforms.remove_layout_conversions.locality import (Contexts, attached_of, general_key, isolated, isolated_module, near,
                                         verify_key_of)
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
+from xpu_passes.layouts.propagation import SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import pointer_to_dot
 from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, conversion_cost, loop_depth
 from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
@@ -104,7 +104,7 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
 
 
 # Ops whose tensor operands (and results) triton requires in one layout.
-_ONE_LAYOUT = tuple(c for c in _SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.StoreOp, *ATOMICS, tt.ScanOp)
+_ONE_LAYOUT = tuple(c for c in SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.StoreOp, *ATOMICS, tt.ScanOp)
 
 
 def layout_errors(module: Operation, check: bool = False) -> list[tuple[Operation, str]]:
