@@ -15,7 +15,7 @@
 // LIST: --triton-raise-block-pointer {{ +}}ours: {ignore-masks=false version=true dot-only=false}
 // LIST: --tritonintelgpu-legalize-block-io-encoding {{ +}}ours: {fold-register-permutations=true}
 // LIST: --tritonintelgpu-materialize-block-pointer {{ +}}ours: tag loads
-// LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4}
+// LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4 check-incremental=false in-place=true}
 // LIST: --tritonintelgpu-rewrite-tensor-pointer {{ +}}ours: {guard=true}
 // LIST: --tritonintelgpu-pipeline {{ +}}native: {num-stages=3 support-regular-ptr=false}
 // CHECK: tt.func @f
