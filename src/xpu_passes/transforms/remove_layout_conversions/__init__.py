@@ -21,6 +21,11 @@ cheaper is not made. A second solution without anchoring is weighed unless the f
 `costs.least_result`. A safety net keeps the input when the result has more conversions or
 SLM. Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4). A run says
 when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip skips a repeat).
+`max-work-per-op` bounds a run's work (conversions examined, slice values walked, ops rewritten
+by trials) by the input's size: past it the input is kept and the run says OVER_BUDGET.
+`never-worse-than-native` asks a caller that can run triton-xpu's own pass on the same input
+(a compile's round trip, xpu-opt) to keep the better of the two results (`integration/never_worse.py`;
+without triton-xpu it has no effect).
 """
 
 from __future__ import annotations
@@ -55,7 +60,8 @@ from xpu_passes.transforms.remove_layout_conversions.solution import Figures, Le
 from xpu_passes.transforms.remove_layout_conversions.anchoring import anchor_block_pointers
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.dialects.ttig import BLOCK_IO
-from xpu_passes.transforms.base import FIXPOINT, REMARKS, UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import (FIXPOINT, OVER_BUDGET, REMARKS, UNCHANGED, OverBudget, WorkBudget, XpuPass,
+                                        register)
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 
 
@@ -131,6 +137,7 @@ class _Work:
     block_loads: set[Operation]
     figures: Figures
     cache: RematCache
+    budget: WorkBudget
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
@@ -176,12 +183,21 @@ class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
     max_backward_remat_iterations: int = 4
+    # Work units (see the module's doc) per op of the input; 0: unbounded. The corpus's most
+    # demanding run spends WORK_SEEN per op.
+    max_work_per_op: int = 200
+    # Read by the round trip and xpu-opt (integration/never_worse.py), not by the pass. Off by
+    # default, so xpu-opt shows the pass's own decisions; the pipelines turn it on.
+    never_worse_than_native: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
         with gc_paused():
             try:
                 self._apply(op)
+            except OverBudget as e:  # (what was done is undone: the input is as it was given)
+                self.remark(op, f"input kept: {e}, max-work-per-op={self.max_work_per_op}")
+                self.said(OVER_BUDGET)
             finally:  # a failure leaves no session open (the input is only changed at the end)
                 journal.close_active()
                 propagation.forget(solution.CHECK_INCREMENTAL)  # answers that keep this run's ops alive
@@ -194,6 +210,7 @@ class RemoveLayoutConversions(XpuPass):
         if idle and not solution.CHECK_INCREMENTAL:  # (check mode solves, and checks the copy is the input)
             self._unchanged(op)
             return
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
         loads = _block_loads(op, ops)  # anchoring retypes block pointers only: the same loads in both copies
         start = figures(op, ops)
         # Without block pointers there is one solution: solved on the input itself (no copy), every
@@ -202,7 +219,7 @@ class RemoveLayoutConversions(XpuPass):
         if undo is not None:
             input_valid()
         try:
-            w = self._solve(op, ops, True, input_valid, loads, undo)
+            w = self._solve(op, ops, True, input_valid, loads, budget, undo)
             self._decide(op, ops, loads, w, start, idle, undo)
         except BaseException:
             for j in reversed(undo or []):
@@ -222,7 +239,7 @@ class RemoveLayoutConversions(XpuPass):
         if w.anchored and undo is None:
             floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
-                alt = self._solve(op, ops, False, input_valid, loads)
+                alt = self._solve(op, ops, False, input_valid, loads, w.budget)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
                     raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
                 if alt.figures.better_than(w.figures):
@@ -271,7 +288,7 @@ class RemoveLayoutConversions(XpuPass):
         return w.settled and _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
     def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
-               loads: set[Operation], undo: list[Journal] | None = None) -> _Work:
+               loads: set[Operation], budget: WorkBudget, undo: list[Journal] | None = None) -> _Work:
         """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads), or on
         `op` itself when `undo` is given (it gets the journals that can undo what was done)."""
         copy = clone.clone(op) if undo is None else op
@@ -291,7 +308,7 @@ class RemoveLayoutConversions(XpuPass):
         j = Journal(copy, ops)
         if undo is not None:
             undo.append(j.keep_all())
-        w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), anchored=anchored,
+        w = _Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order), budget, anchored=anchored,
                   input_valid=input_valid, since=since)
         w.changed = bool(since[0] or since[1])  # what anchoring touched
         for _ in range(max(1, self.max_backward_remat_iterations)):
@@ -342,6 +359,7 @@ class RemoveLayoutConversions(XpuPass):
         """Backward rematerialization or forward propagation, the cheaper one that makes the whole
         module cheaper; None when done (w.module rewritten), else why not."""
         found = candidates.options(cvt, w.block_loads, w.cache.lookup)
+        w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
         if isinstance(found, str):
             return found
         for how in found.tries():
@@ -352,6 +370,7 @@ class RemoveLayoutConversions(XpuPass):
             if (rises or low is not None and slice_cost.loses(low, w.figures)) and not solution.CHECK_INCREMENTAL:
                 continue
             new_loads: set[Operation] = set()
+            w.budget.spend(len(found.slices[how].ops) + 1)
             w.journal.begin()
             try:
                 materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache)
