@@ -24,7 +24,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.integration import oracle
+from xpu_passes.integration import never_worse, oracle
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
@@ -242,7 +242,10 @@ def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operati
             raise AssertionError(f"{p.name} said its result is a fixpoint, and a second run changed it")
 
 
-def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule) -> None:
+def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule,
+           native: never_worse.NativeRun | None = None, text: str | None = None) -> None:
+    """`native`: runs triton-xpu's passes, for those of `passes` never worse than native's
+    (`never_worse.guarded`); `text`: a print of `parsed` as given, for the first of them."""
     from xpu_passes.transforms import PassError
     from xpu_passes.transforms.base import REMARKS, judged_clean, last_said
 
@@ -265,8 +268,13 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             again = name in follows and any(n == name for n, _ in passes[:i])
             watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
             before = v.content() if watch or CHECK_REPORTS else None
+            guard = native is not None and never_worse.guarded(p)
             try:
-                p.apply(ctx, parsed.module)
+                if guard:
+                    assert native is not None
+                    said = never_worse.apply(p, ctx, parsed.module, native, text if v.now == 0 else None)
+                else:
+                    p.apply(ctx, parsed.module)
             except PassError as e:
                 where = parsed.where(e.op)
                 raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
@@ -277,7 +285,8 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
             count(f"runs:{name}")
-            said = last_said() if isinstance(p, XpuPass) else None
+            if not guard:
+                said = last_said() if isinstance(p, XpuPass) else None
             if CHECK_REPORTS and said is not None:
                 assert before is not None
                 _check_report(said, p, ctx, parsed.module, before)
@@ -305,7 +314,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     if taken is not None:
         ctx, parsed = taken
         try:
-            _apply(passes, ctx, parsed)
+            _apply(passes, ctx, parsed, never_worse.in_process(mod.context), text)
         except PassFailure:  # said again from a parse of `text`, whose lines the message quotes
             return run_python(mod, passes, text)
     else:
@@ -316,7 +325,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
             raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
         record("parse", t)
         count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
-        _apply(passes, ctx, parsed)
+        _apply(passes, ctx, parsed, never_worse.in_process(mod.context), text)
     t = CLOCK()
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)
