@@ -13,6 +13,7 @@ call this with their own way to run the native pass (`NativeRun`: text in, trito
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -23,11 +24,16 @@ from xdsl.passes import ModulePass
 from xpu_passes import registry
 from xpu_passes.integration.native_passes import NATIVE_BY_NAME
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.transforms.base import OVER_BUDGET, REMARKS, UNCHANGED, last_said
+from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, REMARKS, UNCHANGED, last_said
 
-# (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it
-NativeRun = Callable[[str, str], str]
+# (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it, or
+# None when the pass left the module as it was (then its figures are the input's: no parse)
+NativeRun = Callable[[str, str], "str | None"]
 
+# Where the round trip's timing (roundtrip.TIMES) puts the comparison's own time (printing,
+# native's pass, reading its result, figures): not in our pass's.
+TIME_KEY = "pass:never-worse"
 # The figures compared, in the order a remark names them.
 FIGURES = ("slm", "converts", "cost")
 
@@ -51,47 +57,91 @@ def in_process(context: Any) -> NativeRun:
     """Native's pass run in this process, in triton's `context` (the compile's)."""
     from xpu_passes.integration import oracle
 
-    def run(text: str, flag: str) -> str:
+    def run(text: str, flag: str) -> str | None:
         mod = oracle.parse(text, context)
+        before = str(mod)  # (printing is cheap next to reading a print with our parser)
         registry.run_native(mod, [registry.PassSpec(registry.native_name(flag), {})], {})
-        return str(mod)
+        after = str(mod)
+        return None if after == before else after
 
     return run
 
 
-def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text: str | None = None) -> str | None:
+def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text: str | None = None,
+          run_ours: bool = True) -> str | None:
     """Run `p` on `module`, guarded (`guarded(p)`); returns what the run says of its result
-    (`transforms.base` UNCHANGED or None). `text`: a print of `module` triton-xpu reads, if at hand.
-    `native(text, flag)` runs triton-xpu's pass `flag` on `text` and returns its print."""
-    from xpu_passes.transforms.remove_layout_conversions.solution import figures
+    (`transforms.base` UNCHANGED, FIXPOINT or None). `text`: a print of `module` triton-xpu reads,
+    if at hand. `native(text, flag)` runs triton-xpu's pass `flag` on `text` and returns its print.
+    `run_ours=False`: `p` is known to leave `module` as it is (a repeat, `roundtrip._apply`).
 
+    What is said is about our pass: UNCHANGED when ours was kept and left its input (a run again
+    on it makes the same two results), FIXPOINT when ours was kept and a run of ours on it leaves it
+    (native's run on it is not known: a guarded repeat still compares with it)."""
+    from xpu_passes.integration import roundtrip
+
+    t = roundtrip.CLOCK()
     if text is None:
         text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-    p.apply(ctx, module)
-    said = last_said()
+    start = figures(module)  # native's, if it leaves the module as it is
+    t = roundtrip.record(TIME_KEY, t)
+    if run_ours:
+        p.apply(ctx, module)
+    said = last_said() if run_ours else UNCHANGED
     over = said == OVER_BUDGET
+    t = roundtrip.CLOCK()
     try:
-        out = native(text, p.name)
-        theirs = parse_module(ctx, out, "<native>", verify=False).module
-    except Exception as e:  # triton-xpu missing, rejecting the text or failing; our parser failing
+        try:
+            out = native(text, p.name)
+        except Exception as e:
+            raise _NotCompared(_first_line(e)) from None
+        return _decide(p, ctx, module, out, text, said, start)
+    except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
-        _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({_first_line(e)})")
-        return said if said == UNCHANGED else None
-    if over:
-        _adopt(module, theirs)
+        _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
+        return said if said in (UNCHANGED, FIXPOINT) else None
+    finally:
+        roundtrip.record(TIME_KEY, t)
+
+
+class _NotCompared(Exception):
+    """Native's result is not at hand (triton-xpu missing, rejecting the text or failing; ours not reading its print)."""
+
+
+def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
+            start: Figures) -> str | None:
+    """Keep ours (what it said) or native's result `out` (None: its input `text`, whose figures are `start`)."""
+    from xpu_passes.integration import roundtrip
+
+    try:
+        theirs = None if out is None else parse_module(ctx, out, "<native>", verify=False).module
+    except Exception as e:
+        raise _NotCompared(_first_line(e)) from None
+    if said == OVER_BUDGET:
+        if theirs is not None:  # (else the input, which ours kept)
+            _adopt(module, theirs)
+        roundtrip.count("native_kept")
         _remark(p, module, "native's result kept: ours ran out of its work budget")
-        return None
-    mine, other = figures(module), figures(theirs)
+        return None if theirs is not None else UNCHANGED
+    mine, other = figures(module), start if theirs is None else figures(theirs)
     losses = native_wins(mine, other)
     if losses:
+        if theirs is None:  # native's result is the input: read again from its print
+            theirs = parse_module(ctx, text, "<input>", verify=False).module
         _adopt(module, theirs)
+        roundtrip.count("native_kept")
         _remark(p, module, f"native's result kept: ours would leave {', '.join(losses)} "
                            f"(ours: {mine}; native: {other})")
         return None
     _remark(p, module, f"ours kept: {mine}; native: {other}")
-    # A later run on this result would compare with native's run on it, which was not made here:
-    # only "unchanged" (the same input again, so the same two results) still holds.
-    return said if said == UNCHANGED else None
+    return said if said in (UNCHANGED, FIXPOINT) else None
+
+
+def same_pass(a: ModulePass, b: ModulePass) -> bool:
+    """The same pass with the same options, `never-worse-than-native` aside (our side of a run)."""
+    if type(a) is not type(b) or not dataclasses.is_dataclass(a):
+        return a == b
+    off = {"never_worse_than_native": False} if hasattr(a, "never_worse_than_native") else {}
+    return dataclasses.replace(a, **off) == dataclasses.replace(b, **off)  # type: ignore[type-var]
 
 
 def _remark(p: ModulePass, module: ModuleOp, message: str) -> None:

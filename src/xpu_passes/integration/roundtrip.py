@@ -249,17 +249,22 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
     from xpu_passes.transforms import PassError
     from xpu_passes.transforms.base import REMARKS, judged_clean, last_said
 
-    # a repeated pass -> (its instance, the module's version it leaves as it is)
-    idle: dict[str, tuple[ModulePass, int]] = {}
+    # a repeated pass -> (its instance, the module's version it leaves as it is, whether native's
+    # result on that version was compared and not kept: never_worse)
+    idle: dict[str, tuple[ModulePass, int, bool]] = {}
     v = _Versions(parsed.module)
     t = CLOCK()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
         for i, (name, p) in enumerate(passes):
             # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
             skipping = SKIP_REPEATS and not REMARKS.enabled
-            if skipping and name in idle and idle[name][0] == p and idle[name][1] == v.now:
+            guard = native is not None and never_worse.guarded(p)
+            ours_idle = (skipping and name in idle and never_worse.same_pass(idle[name][0], p)
+                         and idle[name][1] == v.now)
+            if ours_idle and (not guard or idle[name][2]):
                 count("repeats_skipped")
                 continue
+            # (a guarded repeat whose own run would leave the module as it is: native's side only)
             # Contents are compared around a run of another pass than ours (which say what they left)
             # when a repeated run follows that could then be skipped: this one again, unless it is
             # its first run in the round trip (on the corpus a first run always changes the module),
@@ -268,11 +273,13 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             again = name in follows and any(n == name for n, _ in passes[:i])
             watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
             before = v.content() if watch or CHECK_REPORTS else None
-            guard = native is not None and never_worse.guarded(p)
+            compared = TIMES.get(never_worse.TIME_KEY, 0.0) if TIMES is not None else 0.0
             try:
                 if guard:
                     assert native is not None
-                    said = never_worse.apply(p, ctx, parsed.module, native, text if v.now == 0 else None)
+                    count("repeats_compared" if ours_idle else "never_worse_runs")
+                    said = never_worse.apply(p, ctx, parsed.module, native, text if v.now == 0 else None,
+                                             run_ours=not ours_idle)
                 else:
                     p.apply(ctx, parsed.module)
             except PassError as e:
@@ -284,6 +291,8 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
+            if TIMES is not None and guard:  # the comparison's time is its own
+                TIMES[f"pass:{name}"] -= TIMES.get(never_worse.TIME_KEY, 0.0) - compared
             count(f"runs:{name}")
             if not guard:
                 said = last_said() if isinstance(p, XpuPass) else None
@@ -295,7 +304,7 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 v.now += 1
             idle.pop(name, None)
             if name in REPEATS and (unchanged or said == FIXPOINT):
-                idle[name] = (p, v.now)
+                idle[name] = (p, v.now, guard and said == UNCHANGED)
             t = record("repeat_check", t)
 
 
