@@ -76,7 +76,7 @@ def rlc_output(text: str) -> str:
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 
-def test_module(relpath: str) -> Any:
+def sibling_module(relpath: str) -> Any:
     """Another test file's module (tests/python/<relpath>.py), for the samples tests share."""
     name = "tests_" + relpath.replace("/", "_")
     if name not in sys.modules:

@@ -159,9 +159,9 @@ def test_unlocated_text_gets_its_positions_as_mlir_gives_them(tmp_path) -> None:
 
     if not oracle.available():
         pytest.skip("needs triton-xpu")
-    from support import test_module
+    from support import sibling_module
 
-    inline_aliases = test_module("frontend/test_printer").inline_aliases
+    inline_aliases = sibling_module("frontend/test_printer").inline_aliases
 
     path = tmp_path / "k.mlir"
     path.write_text(UNLOCATED)

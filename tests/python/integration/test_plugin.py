@@ -227,7 +227,7 @@ def failing_passes() -> Any:
                          r"cannot handle this dot"),
     ("test-drop-return", r"triton-xpu rejected the output of test-drop-return: loc\(.*kernels.py\":\d+:\d+\): "
                          r"error: block with no terminator"),
-    ("test-crash", r"test-crash raised KeyError: 'missing' \(at .*test_triton_plugin.py:\d+\)"),
+    ("test-crash", r"test-crash raised KeyError: 'missing' \(at .*test_plugin.py:\d+\)"),
 ])  # fmt: skip
 def test_a_failure_of_ours_compiles_natively_with_one_warning(plugin: Any, failing_passes: Any, pass_name: str,
                                                               message: str) -> None:

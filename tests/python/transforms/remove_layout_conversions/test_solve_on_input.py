@@ -20,9 +20,9 @@ from xpu_passes.transforms import remove_layout_conversions as rlc
 from xpu_passes.transforms.base import UNCHANGED, last_said
 
 from support import rlc_dump
-from support import test_module  # noqa: E402
+from support import sibling_module  # noqa: E402
 
-TTGIR = test_module("integration/test_roundtrip_repeats").TTGIR
+TTGIR = sibling_module("integration/test_roundtrip_repeats").TTGIR
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 
