@@ -159,3 +159,60 @@ def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
     for b in list(dst.body.blocks):
         dst.body.detach_block(b).drop_all_references()
     src.body.move_blocks(dst.body)
+
+
+def _ttgir_figures(text: str) -> tuple[Figures, int]:
+    """A final TTGIR's figures: RemoveLayoutConversions' and its loads tagged for 2D block reads."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.integration import oracle
+
+    return figures(parse_module(make_context(), text, "<ttgir>", verify=False).module), oracle.ttgir_counts(text)[2]
+
+
+def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
+                    text: str | None) -> Any:
+    """The TTGIR stage of `stages` (raising, guarded, among them) run twice on the TTIR `mod`: with
+    raising and without it; the raised result is kept only when it is worse in no figure of the
+    final TTGIR (SLM, conversions, loop-weighted cost, and fewer loads tagged for 2D block reads),
+    and when it compiled. Raising cannot be judged where it runs: the TTIR has no layouts yet, and
+    what raising changes (block pointers, their layouts) shows only after the stage's last pass."""
+    from xpu_passes.integration import oracle, pipeline, roundtrip
+
+    t = roundtrip.CLOCK()
+    text = str(mod) if text is None else text
+    roundtrip.record("plugin", t)
+    raise_name = pipeline.RAISE
+
+    def unguarded(s: Any) -> Any:
+        if not (s.python and s.name == raise_name):
+            return s
+        options = {k: v for k, v in s.spec.options.items() if k != "never-worse-than-native"}
+        return dataclasses.replace(s, spec=registry.PassSpec(raise_name, options),
+                                   instance=dataclasses.replace(s.instance, never_worse_than_native=False))
+
+    raised = [unguarded(s) for s in stages]
+    plain = [s for s in stages if not (s.python and s.name == raise_name)]
+    threads = opt.threads_per_warp
+    failed = ""
+    try:
+        ours = pipeline.run_plan(mod, metadata, opt, properties, pipeline.Plan(raised, ""), text)
+    except pipeline.PassFailure as e:
+        ours, failed = None, str(e)
+    opt.threads_per_warp = threads
+    other = pipeline.run_plan(oracle.parse(text, mod.context), metadata, opt, properties, pipeline.Plan(plain, ""),
+                              text)
+    t = roundtrip.CLOCK()
+    if ours is None:
+        kept, why = other, f"compiled without raising: with it, {_first_line(RuntimeError(failed))}"
+    else:
+        (mine, blocks), (theirs, their_blocks) = _ttgir_figures(str(ours)), _ttgir_figures(str(other))
+        losses = native_wins(mine, theirs) + ([f"2D block loads {blocks} < {their_blocks}"]
+                                              if blocks < their_blocks else [])
+        if losses:
+            kept, why = other, f"compiled without raising: with it, {', '.join(losses)} ({mine}; without: {theirs})"
+        else:
+            kept, why = ours, f"raised kept: {mine}, {blocks} 2D block loads; without: {theirs}, {their_blocks}"
+    roundtrip.count("raising_dropped", int(kept is other))
+    REMARKS.emit(raise_name, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
+    roundtrip.record(TIME_KEY, t)
+    return kept

@@ -162,8 +162,9 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         extra += [ours(OBIO), ours(RLC), ours(LEGAL)]
     stages[mbp : mbp + 1] = extra
     if raise_block_pointer:
-        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse layouts
-        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true"}), True))
+        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
+        # layouts; never_worse: the stage also runs without it, and the better result is kept
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", **guard}), True))
     return stages
 
 
@@ -312,6 +313,10 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
     threads = opt.threads_per_warp
+    if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
+        from xpu_passes.integration import never_worse
+
+        return never_worse.compare_raising(mod, metadata, opt, properties, stages, text)
     try:
         return _run_stages(mod, metadata, opt, properties, stages)
     except NativeGroupFailure:

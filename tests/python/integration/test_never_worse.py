@@ -213,3 +213,40 @@ def test_a_compile_over_budget_is_natives(remarks: Any, monkeypatch: pytest.Monk
     assert got[1] == got[3] == "native's result kept: ours ran out of its work budget"
     assert times["native_kept"] == 2 and times["never_worse_runs"] == 3
     assert ours.count("ttg.convert_layout") < native.count("ttg.convert_layout")
+
+
+def test_the_raising_pipeline_compares_with_and_without_raising() -> None:
+    assert "triton-raise-block-pointer{dot-only=true never-worse-than-native=true}" in pipeline_text(
+        "xpu", raise_block_pointer=True)
+    assert "triton-raise-block-pointer{dot-only=true}" in pipeline_text("xpu", raise_block_pointer=True,
+                                                                         never_worse=False)
+
+
+@needs_triton
+def test_raising_that_helps_is_kept(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from support import compile_timed  # tests/python/support.py
+
+    kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")  # A and B through tensors of pointers
+    raised, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
+    (r,) = [r.message for r in remarks.drain() if r.pass_name == "triton-raise-block-pointer" and "kept" in r.message]
+    assert re.fullmatch(r"raised kept: .*, 4 2D block loads; without: .*, 0", r), r
+    assert times.get("raising_dropped", 0) == 0 and "tt.make_tensor_ptr" in raised
+
+
+@needs_triton
+def test_raising_that_fails_compiles_without_it(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from support import compile_timed  # tests/python/support.py
+    from xpu_passes.transforms.raise_block_pointer import RaiseBlockPointer
+
+    kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
+    plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+
+    def broken(self: Any, ctx: Any, op: Any) -> None:
+        raise KeyError("broken on purpose")
+
+    monkeypatch.setattr(RaiseBlockPointer, "apply", broken)
+    remarks.drain()
+    out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
+    assert out == plain and times["raising_dropped"] == 1
+    (r,) = [r.message for r in remarks.drain() if r.pass_name == "triton-raise-block-pointer"]
+    assert r.startswith("compiled without raising: with it, triton-raise-block-pointer raised KeyError"), r
