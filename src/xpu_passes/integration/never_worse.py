@@ -38,9 +38,14 @@ TIME_KEY = "pass:never-worse"
 FIGURES = ("slm", "converts", "cost")
 
 
+# Our passes compared with triton-xpu's pass of the same flag, by RemoveLayoutConversions' figures.
+# (Raising, whose option means something else, is compared by the pipeline: compare_raising.)
+COMPARED = frozenset({"tritonintelgpu-remove-layout-conversions"})
+
+
 def guarded(p: ModulePass) -> bool:
-    """Whether `p` asks for the comparison (its option) and triton-xpu has a pass of its flag."""
-    return bool(getattr(p, "never_worse_than_native", False)) and p.name in NATIVE_BY_NAME
+    """Whether `p` asks for the comparison (its option) and is compared so."""
+    return bool(getattr(p, "never_worse_than_native", False)) and p.name in COMPARED and p.name in NATIVE_BY_NAME
 
 
 def native_wins(ours: Any, native: Any) -> list[str]:
@@ -171,36 +176,35 @@ def _ttgir_figures(text: str) -> tuple[Figures, int]:
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
                     text: str | None) -> Any:
-    """The TTGIR stage of `stages` (raising, guarded, among them) run twice on the TTIR `mod`: with
-    raising and without it; the raised result is kept only when it is worse in no figure of the
-    final TTGIR (SLM, conversions, loop-weighted cost, and fewer loads tagged for 2D block reads),
-    and when it compiled. Raising cannot be judged where it runs: the TTIR has no layouts yet, and
-    what raising changes (block pointers, their layouts) shows only after the stage's last pass."""
-    from xpu_passes.integration import oracle, pipeline, roundtrip
+    """The TTGIR stage of `stages` (raising, guarded, among them) on the TTIR `mod`, run on to its end
+    twice when raising changed the module: with raising and without it. The raised result is kept
+    only when it compiled and is worse in no figure of the final TTGIR (SLM, conversions,
+    loop-weighted cost, and fewer loads tagged for 2D block reads). Raising cannot be judged where
+    it runs: the TTIR has no layouts yet, and what it changes shows only after the stage's last pass."""
+    from xpu_passes.integration import pipeline, roundtrip
 
+    at = next(i for i, s in enumerate(stages) if s.python and s.name == pipeline.RAISE)
+    head, rest = pipeline.Plan(stages[:at], ""), pipeline.Plan(stages[at + 1:], "")
+    if head.stages:
+        mod, text = pipeline.run_plan(mod, metadata, opt, properties, head, text), None
     t = roundtrip.CLOCK()
     text = str(mod) if text is None else text
     roundtrip.record("plugin", t)
-    raise_name = pipeline.RAISE
-
-    def unguarded(s: Any) -> Any:
-        if not (s.python and s.name == raise_name):
-            return s
-        options = {k: v for k, v in s.spec.options.items() if k != "never-worse-than-native"}
-        return dataclasses.replace(s, spec=registry.PassSpec(raise_name, options),
-                                   instance=dataclasses.replace(s.instance, never_worse_than_native=False))
-
-    raised = [unguarded(s) for s in stages]
-    plain = [s for s in stages if not (s.python and s.name == raise_name)]
-    threads = opt.threads_per_warp
     failed = ""
-    try:
-        ours = pipeline.run_plan(mod, metadata, opt, properties, pipeline.Plan(raised, ""), text)
+    try:  # (the round trip hands `mod` back when raising changed nothing, and never changes it)
+        raised = roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text)
     except pipeline.PassFailure as e:
-        ours, failed = None, str(e)
+        raised, failed = None, str(e)
+    if raised is mod:  # nothing raised: the plain stage
+        return pipeline.run_plan(mod, metadata, opt, properties, rest, text)
+    threads, ours = opt.threads_per_warp, None
+    if raised is not None:
+        try:
+            ours = pipeline.run_plan(raised, metadata, opt, properties, rest)
+        except pipeline.PassFailure as e:
+            failed = str(e)
     opt.threads_per_warp = threads
-    other = pipeline.run_plan(oracle.parse(text, mod.context), metadata, opt, properties, pipeline.Plan(plain, ""),
-                              text)
+    other = pipeline.run_plan(mod, metadata, opt, properties, rest, text)
     t = roundtrip.CLOCK()
     if ours is None:
         kept, why = other, f"compiled without raising: with it, {_first_line(RuntimeError(failed))}"
@@ -213,6 +217,6 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
         else:
             kept, why = ours, f"raised kept: {mine}, {blocks} 2D block loads; without: {theirs}, {their_blocks}"
     roundtrip.count("raising_dropped", int(kept is other))
-    REMARKS.emit(raise_name, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
+    REMARKS.emit(pipeline.RAISE, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(TIME_KEY, t)
     return kept
