@@ -219,7 +219,7 @@ class RemoveLayoutConversions(XpuPass):
         if undo is not None:
             input_valid()
         try:
-            w = self._solve(op, ops, True, input_valid, loads, budget, undo)
+            w = self._solve(op, ops, True, input_valid, loads, undo, budget)
             self._decide(op, ops, loads, w, start, idle, undo)
         except BaseException:
             for j in reversed(undo or []):
@@ -239,7 +239,7 @@ class RemoveLayoutConversions(XpuPass):
         if w.anchored and undo is None:
             floor = costs.least_result(ops)
             if (w.figures.cost, w.figures.converts) > floor or solution.CHECK_INCREMENTAL:
-                alt = self._solve(op, ops, False, input_valid, loads, w.budget)
+                alt = self._solve(op, ops, False, input_valid, loads, None, w.budget)
                 if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):
                     raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
                 if alt.figures.better_than(w.figures):
@@ -288,9 +288,10 @@ class RemoveLayoutConversions(XpuPass):
         return w.settled and _block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
     def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
-               loads: set[Operation], budget: WorkBudget, undo: list[Journal] | None = None) -> _Work:
+               loads: set[Operation], undo: list[Journal] | None = None, budget: WorkBudget | None = None) -> _Work:
         """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its _block_loads), or on
         `op` itself when `undo` is given (it gets the journals that can undo what was done)."""
+        budget = budget if budget is not None else WorkBudget(None)
         copy = clone.clone(op) if undo is None else op
         ops = walk_list(copy) if undo is None else op_ops
         origin = dict(zip(ops, op_ops))
