@@ -11,8 +11,16 @@ ours is a failure (no native fallback). Figures: SLM bytes (metadata "shared"; `
 PVC's 128 KB), ttg.convert_layout in the final TTGIR, 2D block reads/writes and DPAS calls
 in the LLVM IR, compile time (median of --repeat, and ours / native).
 
-A row is WORSE when ours needs more SLM or conversions, or has fewer 2D block reads/writes
-or DPAS calls than native; FAIL when ours raises where native compiles. For those rows the
+With Intel's GPU compiler installed (`ocloc`, tools/install-igc), every SPIR-V is also
+compiled for PVC by IGC and the row shows its ISA figures (instructions, spill bytes, 2D
+block loads+prefetches/stores, gathers/scatters, SLM messages, DPAS; see
+xpu_passes.integration.isa), and the row is judged on them: WORSE when ours needs more SLM
+bytes, or has more spill bytes, SLM messages, gathers or scatters, fewer 2D block messages
+or DPAS, or more than 5% more instructions; TRADE (not worse) when those losses buy an SLM
+footprint that fits PVC's 128 KB where native's does not (native cannot launch). Without
+ocloc the row is judged on the LLVM IR, as follows. A row is WORSE when ours needs more SLM
+or conversions, or has fewer 2D block reads/writes or DPAS calls than native; FAIL when
+ours raises where native compiles (or IGC fails on ours only). For those rows the
 reason is printed: the error, or the ops that consume ours' extra conversions, our passes'
 remarks, and whether `rlc=last` (ours only at the last RemoveLayoutConversions) or
 `block_io_encoding=false` clears it. Writes a CSV; exits 1 if any row is WORSE or FAIL.
@@ -32,12 +40,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from xpu_passes.integration import oracle
 from xpu_passes.corpus import SETS, Config, KernelSpec
+from xpu_passes.integration import isa, oracle
 
 PIPELINES = {"ours": "xpu", "raise": "xpu:raise_block_pointer"}
 FIGURES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
 EXPLAIN = {"rlc=last": "rlc=last", "no block-io encoding": "block_io_encoding=false"}
+ISA_COLUMNS = ("instructions", "spill_bytes", "block2d", "gathers", "scatters", "slm_messages", "dpas")
+OCLOC: str | None = None  # set by main(): IGC's ocloc, or None (judge on the LLVM IR)
 
 
 @dataclass
@@ -46,6 +56,8 @@ class Result:
 
     figures: oracle.StaticFigures | None = None
     error: str = ""
+    isa: isa.IsaFigures | None = None
+    isa_error: str = ""
     ms: list[float] = field(default_factory=list)
     ttgir: str = ""
     remarks: list[str] = field(default_factory=list)
@@ -68,11 +80,27 @@ def worse_figures(native: oracle.StaticFigures, ours: oracle.StaticFigures) -> l
     return out
 
 
+def worse_isa(native: Result, ours: Result) -> list[str] | None:
+    """The ISA figures (and SLM bytes) in which ours loses; None when either has no ISA."""
+    if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
+        return None
+    return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[1]
+
+
+def worse(native: Result, ours: Result) -> list[str]:
+    """What ours loses: on the ISA when both have one, else on the LLVM IR figures."""
+    assert native.figures is not None and ours.figures is not None
+    on_isa = worse_isa(native, ours)
+    return worse_figures(native.figures, ours.figures) if on_isa is None else on_isa
+
+
 def verdict(native: Result, ours: Result) -> str:
     if native.figures is None:
         return "native fails"
-    if ours.figures is None:
+    if ours.figures is None or (ours.isa_error and not native.isa_error):
         return "FAIL"
+    if native.isa is not None and ours.isa is not None:
+        return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[0]
     return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
 
 
@@ -97,8 +125,9 @@ def conversion_users(ttgir: str) -> Counter[str]:
 # ---------------------------------------------------------------- compiling
 
 
-def compile_once(spec: KernelSpec, config: Config, pipeline: str | None) -> Result:
-    """triton.compile for PVC with `pipeline` (None: native), strict; errors are results."""
+def compile_once(spec: KernelSpec, config: Config, pipeline: str | None, with_isa: bool = True) -> Result:
+    """triton.compile for PVC with `pipeline` (None: native), strict; errors are results.
+    With OCLOC set and `with_isa`, also IGC's ISA figures of the kernel (not timed)."""
     import triton
     from triton.compiler.compiler import ASTSource
 
@@ -119,6 +148,11 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None) -> Resu
         ms = (time.perf_counter() - t) * 1e3
         figures = oracle.figures(k.asm["ttgir"], k.asm["llir"], k.metadata.shared)
         result = Result(figures, ms=[ms], ttgir=k.asm["ttgir"])
+        if OCLOC is not None and with_isa:
+            try:
+                result.isa = isa.compile_spirv(*oracle.spirv(k), ocloc=OCLOC)
+            except isa.IsaError as e:
+                result.isa_error = str(e)
     except Exception as e:  # noqa: BLE001 - every failure is a row of the table
         text = str(e).strip() or type(e).__name__
         result = Result(error=f"{type(e).__name__}: {text}")
@@ -147,9 +181,9 @@ class Row:
 def measure(spec: KernelSpec, config: Config, repeat: int) -> Row:
     """Native, ours and ours+raising, interleaved `repeat` times."""
     results: dict[str, Result] = {}
-    for _ in range(repeat):
+    for i in range(repeat):
         for key, pipeline in (("native", None), *PIPELINES.items()):
-            r = compile_once(spec, config, pipeline)
+            r = compile_once(spec, config, pipeline) if i == 0 else compile_once(spec, config, pipeline, with_isa=False)
             if key not in results:
                 results[key] = r
             else:
@@ -162,8 +196,10 @@ def explain(row: Row, which: str) -> str:
     native, ours = row.results["native"], row.results[which]
     if ours.figures is None:
         return ours.error.splitlines()[0][:400]
+    if ours.isa_error and not native.isa_error:
+        return ours.isa_error[:400]
     assert native.figures is not None
-    parts = worse_figures(native.figures, ours.figures)
+    parts = worse(native, ours)
     extra = conversion_users(ours.ttgir) - conversion_users(native.ttgir)
     if extra:
         parts.append("extra conversions before " + ", ".join(f"{op} x{n}" for op, n in extra.items()))
@@ -173,7 +209,7 @@ def explain(row: Row, which: str) -> str:
     for label, option in EXPLAIN.items():
         spec = f"{base}{',' if ':' in base else ':'}{option}"
         trial = compile_once(row.spec, row.config, spec)
-        if trial.figures is not None and not worse_figures(native.figures, trial.figures):
+        if trial.figures is not None and not worse(native, trial):
             parts.append(f"not worse with {label}")
     # The remarks about the ops that needed the extra conversions, else the commonest refusal.
     notes = Counter(r for r in ours.remarks if any(f"'{op}'" in r for op in extra)) or Counter(
@@ -196,6 +232,19 @@ def _fig(f: oracle.StaticFigures | None, name: str) -> str:
     return "-" if f is None else str(getattr(f, name))
 
 
+def _isa(r: Result, name: str) -> str:
+    if r.isa is None:
+        return "x" if r.isa_error else "-"
+    if name == "block2d":  # loads and prefetches + stores
+        return f"{r.isa.block2d_loads + r.isa.block2d_prefetches}+{r.isa.block2d_stores}"
+    return str(getattr(r.isa, name))
+
+
+def format_isa(row: Row) -> str:
+    """The row's ISA figures, native/ours/raise (x: IGC failed), on a line of its own."""
+    return "    ISA " + isa.columns(*(row.results[k].isa for k in ("native", *PIPELINES)))
+
+
 HEADER = (f"{'kernel-config':46} {'SLM native/ours/raise':>24} {'cvt':>8} {'2D reads':>10} {'2D writes':>10} "
           f"{'DPAS':>11} {'ms native':>9} {'x ours':>6} {'x raise':>7}  verdict")  # fmt: skip
 
@@ -211,7 +260,8 @@ def format_row(row: Row) -> str:
     verdicts = "ok" if set(v.values()) == {"ok"} else " ".join(f"{k}:{x}" for k, x in v.items() if x != "ok")
     return (f"{row.case:46} {'/'.join(_slm(f) for f in (n, o, r)):>24} {three('converts'):>8} "
             f"{three('block_reads'):>10} {three('block_writes'):>10} {three('dpas'):>11} {ms['native']:9.0f} "
-            f"{ms['ours'] / ms['native']:6.2f} {ms['raise'] / ms['native']:7.2f}  {verdicts}")  # fmt: skip
+            f"{ms['ours'] / ms['native']:6.2f} {ms['raise'] / ms['native']:7.2f}  {verdicts}"
+            + ("\n" + format_isa(row) if any(r.isa or r.isa_error for r in row.results.values()) else ""))  # fmt: skip
 
 
 def write_csv(rows: list[Row], path: str) -> None:
@@ -220,14 +270,20 @@ def write_csv(rows: list[Row], path: str) -> None:
         head = ["kernel", "config", "dtypes"]
         for key in ("native", *PIPELINES):
             head += [f"{key}_{name}" for name in FIGURES] + [f"{key}_ms", f"{key}_error"]
-        w.writerow(head + [f"{p}_verdict" for p in PIPELINES] + [f"{p}_reason" for p in PIPELINES])
+        head += [f"{p}_verdict" for p in PIPELINES] + [f"{p}_reason" for p in PIPELINES]
+        w.writerow(head + [f"{k}_isa_{n}" for k in ("native", *PIPELINES) for n in (*isa.FIGURE_NAMES, "error")])
         for row in rows:
             cells: list[Any] = [row.spec.name, row.config.name, " ".join(f"{k}:{v}" for k, v in row.spec.dtypes.items())]
             for key in ("native", *PIPELINES):
                 res = row.results[key]
                 cells += [_fig(res.figures, name) for name in FIGURES] + [f"{res.median_ms:.1f}", res.error[:300]]
             v = row.verdicts()
-            w.writerow(cells + [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES])
+            cells += [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES]
+            for key in ("native", *PIPELINES):
+                res = row.results[key]
+                figs = res.isa.as_dict() if res.isa else {}
+                cells += [figs.get(n, "") for n in isa.FIGURE_NAMES] + [res.isa_error[:300]]
+            w.writerow(cells)
 
 
 def write_markdown(rows: list[Row], path: str) -> None:
@@ -239,9 +295,16 @@ def write_markdown(rows: list[Row], path: str) -> None:
             vals = [f"{int(v):,}{' !' if int(v) > 128 * 1024 else ''}" if v != "-" else v for v in vals]
         return " / ".join(vals)
 
+    def isa_cells(row: Row) -> str:
+        return "".join(" / ".join(_isa(row.results[k], n) for k in ("native", *PIPELINES)) + " | "
+                       for n in ISA_COLUMNS[:-1])  # fmt: skip
+
+    with_isa = any(r.isa for row in rows for r in row.results.values())
+    isa_head = "ISA instrs | spill B | 2D l+s | gathers | scatters | SLM msgs | " if with_isa else ""
     with open(path, "w") as f:
-        f.write("| kernel (dtypes) | config | SLM native / ours / +raise | converts | 2D reads | 2D writes | DPAS "
-                "| compile x | verdict (ours, +raise) |\n|---|---|---:|---|---|---|---|---|---|\n")
+        f.write(f"| kernel (dtypes) | config | SLM native / ours / +raise | converts | 2D reads | 2D writes | DPAS "
+                f"| {isa_head}compile x | verdict (ours, +raise) |\n|---|---|---:|---|---|---|---|"
+                f"{'---|' * (6 if with_isa else 0)}---|---|\n")
         for row in rows:
             v = row.verdicts()
             ms = {k: r.median_ms / row.results["native"].median_ms for k, r in row.results.items()}
@@ -250,7 +313,8 @@ def write_markdown(rows: list[Row], path: str) -> None:
             reason = "; ".join(f"{p}: {r}" for p, r in row.reasons.items() if r)
             f.write(f"| {row.spec.name} ({dtypes}) | {row.config.name} | {cell(row, 'shared_bytes')} "
                     f"| {cell(row, 'converts')} | {cell(row, 'block_reads')} | {cell(row, 'block_writes')} "
-                    f"| {cell(row, 'dpas')} | {ms['ours']:.1f} / {ms['raise']:.1f} | {verdict}"
+                    f"| {cell(row, 'dpas')} | {isa_cells(row) if with_isa else ''}"
+                    f"{ms['ours']:.1f} / {ms['raise']:.1f} | {verdict}"
                     f"{' - ' + reason.replace('|', '/') if reason else ''} |\n")  # fmt: skip
 
 
@@ -261,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="compiles of each case per pipeline (median ms)")
     ap.add_argument("--csv", default="benchmarks/results/corpus_compare.csv")
     ap.add_argument("--markdown", help="also write the table as README (markdown) rows to this file")
+    ap.add_argument("--ocloc", help="IGC's ocloc (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--no-explain", action="store_true", help="skip the reasons (extra compiles of bad rows)")
     args = ap.parse_args(argv)
 
@@ -268,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     from xpu_passes.transforms import load_all
 
     load_all()
+    global OCLOC
+    OCLOC = isa.ocloc_path(args.ocloc)
+    print(f"ISA: IGC {OCLOC}: rows judged on the ISA" if OCLOC else f"{isa.MISSING}; rows judged on the LLVM IR")
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # no cached kernel: every compile is timed
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-corpus-compare-"))
     triton_plugin.use_offline_pvc_target()
@@ -284,6 +352,11 @@ def main(argv: list[str] | None = None) -> int:
                 if v in ("WORSE", "FAIL"):
                     row.reasons[p] = "" if args.no_explain else explain(row, p)
                     print(f"    {p}: {v}: {row.reasons[p]}", flush=True)
+                elif v == "TRADE":
+                    native = row.results["native"]
+                    row.reasons[p] = f"native needs {native.figures.shared_bytes} B of SLM (over 128 KB); ours " + \
+                        "; ".join(worse(native, row.results[p]))
+                    print(f"    {p}: {v}: {row.reasons[p]}", flush=True)
     os.makedirs(os.path.dirname(args.csv) or ".", exist_ok=True)
     write_csv(rows, args.csv)
     if args.markdown:
@@ -294,8 +367,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(rows)} kernel/configs; CSV: {args.csv}")
     for p in PIPELINES:
         c = counts[p]
-        print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  "
+        print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  trade {c['TRADE']:3}  "
               f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
+    if any(c["TRADE"] for c in counts.values()):
+        print(isa.TRADE_NOTE)
     return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 

@@ -1,14 +1,22 @@
 """GEMM with post-ops (Intel's benchmark set): native pipeline vs ours, side by side.
 
-    python benchmarks/gemm_postop.py [--static] [--dtype bf16 fp16] [--only KERNEL] [--csv F] [--png F]
+    python benchmarks/gemm_postop.py [--static] [--dtype bf16 fp16] [--only CASE ...] [--csv F] [--png F]
+    python benchmarks/gemm_postop.py --list   # the case names --only takes
     python benchmarks/gemm_postop.py --run [--shape 4096x4096x4096]   # on a machine with an Intel GPU
 
 --static (default, no GPU needed): compiles every case for PVC on the CPU through
 `triton.compile`, with triton-xpu's pipeline and with ours (the plugin), and prints
 per case: SLM bytes (and whether they fit 128 KB), conversions, 2D-block-I/O loads /
 loads, 2D block reads/writes and DPAS calls in the LLVM IR, compile ms of each
-pipeline and their ratio. Writes a CSV and (with matplotlib) a PNG chart. Exits 1
-if ours is worse than native anywhere.
+pipeline and their ratio; each figure column is `native/ours` (`!`: SLM over 128 KB).
+The pipelines alternate which compiles first, after one untimed warm-up of each.
+With Intel's GPU compiler installed (`ocloc`, tools/install-igc) it also prints IGC's
+ISA figures of both kernels and judges each case on them (xpu_passes.integration.isa.judge:
+more spill, SLM messages, gathers or scatters, fewer 2D block messages or DPAS, >5% more
+instructions or more SLM bytes are worse, unless ours fits PVC's 128 KB of SLM where
+native does not: TRADE); without it, on the LLVM IR figures as above.
+Writes a CSV and (with matplotlib) a PNG chart, and says where. Exits 1 if ours is
+worse than native anywhere.
 
 The problem shapes of Intel's GEMM benchmarks (square 1K..8K, LLM shapes) are
 runtime arguments: they change nothing in what is compiled, only in --run timings.
@@ -33,8 +41,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from xpu_passes.integration import oracle
 from xpu_passes.corpus import KernelSpec
+from xpu_passes.integration import isa, oracle
 
 SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
     (1, 5120, 13824), (4, 4096, 12288), (512, 8192, 8192), (1024, 28672, 8192), (16384, 8192, 4096),
@@ -42,6 +50,8 @@ SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
 # (BM, BN, BK, warps, stages): Intel's autotune configurations.
 CONFIGS = [(256, 256, 32, 32, 3), (256, 256, 32, 32, 2), (256, 128, 32, 32, 3), (64, 128, 32, 4, 3),
            (8, 512, 64, 32, 3), (8, 128, 64, 4, 3)]  # fmt: skip
+DTYPES = ["bf16", "fp16"]  # of A and B: the kernels' dots and TOLERANCES are for 16-bit inputs
+# Case name (as printed and as --only takes it) -> (corpus kernel, extra fp32 pointers).
 KERNELS = {
     "gemm": ("gemm_block_ptr", ()),
     "gemm+add(block ptr)": ("gemm_add_block_ptr", ("d_ptr",)),
@@ -62,12 +72,25 @@ class Row:
     ours: oracle.StaticFigures
     ms_native: float
     ms_ours: float
+    isa_native: isa.IsaFigures | None = None
+    isa_ours: isa.IsaFigures | None = None
+    isa_error: str = ""  # IGC failed on ours (or on both)
+
+    def judged(self) -> tuple[str, list[str]]:
+        """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
+        n, o = self.native, self.ours
+        if self.isa_native and self.isa_ours:
+            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes)
+        if self.isa_error and self.isa_native:
+            return "WORSE", [self.isa_error]
+        lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
+                                       ("2D reads", o.block_reads < n.block_reads), ("DPAS", o.dpas < n.dpas),
+                                       ("block-io loads", o.block_io_loads < n.block_io_loads)) if bad]  # fmt: skip
+        return ("WORSE" if lost else "ok"), lost
 
     @property
     def worse(self) -> bool:
-        n, o = self.native, self.ours
-        return (o.shared_bytes > n.shared_bytes or o.converts > n.converts or o.block_reads < n.block_reads
-                or o.dpas < n.dpas or o.block_io_loads < n.block_io_loads)
+        return self.judged()[0] == "WORSE"
 
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
@@ -88,6 +111,16 @@ def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:
 PIPELINE = "xpu"  # the plugin spec ours runs with (--pipeline)
 
 
+def _isa(kernel: Any, ocloc: str | None) -> tuple[isa.IsaFigures | None, str]:
+    """IGC's figures of a compiled kernel (None without ocloc), or IGC's error."""
+    if ocloc is None:
+        return None, ""
+    try:
+        return isa.compile_spirv(*oracle.spirv(kernel), ocloc=ocloc), ""
+    except isa.IsaError as e:
+        return None, str(e)
+
+
 def _enable_ours() -> None:
     from xpu_passes.integration import plugin as triton_plugin
 
@@ -95,40 +128,84 @@ def _enable_ours() -> None:
     triton_plugin.enable(name, strict=True, **options)
 
 
-def static(dtypes: list[str], only: str | None) -> list[Row]:
-    from xpu_passes.integration import plugin as triton_plugin
+def _compile_both(spec: KernelSpec, cfg: tuple[int, ...], ours_first: bool) -> tuple[Any, float, Any, float]:
+    """(native kernel, its ms, ours, its ms), compiled in the order asked."""
+    from xpu_passes import triton_plugin
 
-    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="xpu-passes-bench-")  # no cached kernels
+    out: dict[bool, tuple[Any, float]] = {}
+    for ours in (True, False) if ours_first else (False, True):
+        if ours:
+            _enable_ours()
+        try:
+            out[ours] = _compile(spec, cfg)
+        finally:
+            triton_plugin.disable()
+    return (*out[False], *out[True])
+
+
+def _spec(kernel: str, extra: tuple[str, ...], dtype: str) -> KernelSpec:
+    return KernelSpec(kernel, {"a_ptr": dtype, "b_ptr": dtype, "c_ptr": "fp32", **{p: "fp32" for p in extra}})
+
+
+def static(dtypes: list[str], only: list[str] | None = None, ocloc: str | None = None) -> list[Row]:
+    """Every case, dtype and config compiled both ways. The two pipelines alternate which goes
+    first, after one untimed warm-up compile of each (imports, first-use set-up), so neither
+    pays it in the figures; every timed compile misses triton's cache (a fresh directory).
+    With `ocloc`, IGC's ISA figures of both kernels too (not timed)."""
+    from xpu_passes import triton_plugin
+
     triton_plugin.use_offline_pvc_target()
-    rows = []
-    for case, (kernel, extra) in KERNELS.items():
-        if only and kernel != only:
-            continue
-        for dtype in dtypes:
-            ptrs = {"a_ptr": dtype, "b_ptr": dtype, "c_ptr": "fp32", **{p: "fp32" for p in extra}}
-            spec = KernelSpec(kernel, ptrs)
-            for cfg in CONFIGS:
-                triton_plugin.disable()
-                native, ms_n = _compile(spec, cfg)
-                _enable_ours()
-                ours, ms_o = _compile(spec, cfg)
-                triton_plugin.disable()
-                name = "{}x{}x{}-w{}-s{}".format(*cfg)
-                rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o))
-                _print_row(rows[-1])
+    cases = [(case, kernel, extra) for case, (kernel, extra) in KERNELS.items() if not only or case in only]
+    rows: list[Row] = []
+    saved = os.environ.get("TRITON_CACHE_DIR")
+    with tempfile.TemporaryDirectory(prefix="xpu-passes-bench-") as cache:
+        try:
+            os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "warm-up")
+            _compile_both(_spec(cases[0][1], cases[0][2], dtypes[0]), CONFIGS[-1], False)
+            os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "timed")  # no cached kernels
+            print(HEADER, flush=True)
+            for case, kernel, extra in cases:
+                for dtype in dtypes:
+                    spec = _spec(kernel, extra, dtype)
+                    for cfg in CONFIGS:
+                        native, ms_n, ours, ms_o = _compile_both(spec, cfg, ours_first=len(rows) % 2 == 1)
+                        name = "{}x{}x{}-w{}-s{}".format(*cfg)
+                        (isa_n, err_n), (isa_o, err_o) = _isa(native, ocloc), _isa(ours, ocloc)
+                        rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o, isa_n, isa_o,
+                                        err_o or err_n))  # fmt: skip
+                        print(format_row(rows[-1]), flush=True)
+        finally:
+            if saved is None:
+                os.environ.pop("TRITON_CACHE_DIR", None)
+            else:
+                os.environ["TRITON_CACHE_DIR"] = saved
     return rows
 
 
-def _print_row(r: Row) -> None:
+# Each figure column is `native/ours`; `!` marks SLM over PVC's 128 KB.
+HEADER = (f"{'case':22} {'dtype':5} {'config':20} {'SLM native/ours':>21} {'cvt n/o':>7}  "
+          f"{'2D-block-I/O loads/loads n->o':>29}  {'2D reads n/o':>12} {'writes n/o':>10}  {'DPAS n/o':>9}  "
+          f"{'compile ms n/o':>14} {'o/n':>5}")
+
+
+def format_row(r: Row) -> str:
     n, o = r.native, r.ours
 
     def slm(f: oracle.StaticFigures) -> str:
         return f"{f.shared_bytes}{'' if f.fits_slm else '!'}"
 
-    print(f"{r.case:22} {r.dtype:5} {r.config:20} SLM {slm(n):>8}/{slm(o):<8} cvt {n.converts}/{o.converts}"
-          f"  blockio {n.block_io_loads}/{n.loads}->{o.block_io_loads}/{o.loads}  2D r {n.block_reads}/{o.block_reads}"
-          f" w {n.block_writes}/{o.block_writes}  DPAS {n.dpas}/{o.dpas}  ms {r.ms_native:5.0f}/{r.ms_ours:<5.0f}"
-          f" x{r.ms_ours / r.ms_native:4.1f}{'  WORSE' if r.worse else ''}", flush=True)
+    return (f"{r.case:22} {r.dtype:5} {r.config:20} {slm(n) + '/' + slm(o):>21} {f'{n.converts}/{o.converts}':>7}  "
+            f"{f'{n.block_io_loads}/{n.loads}->{o.block_io_loads}/{o.loads}':>29}  "
+            f"{f'{n.block_reads}/{o.block_reads}':>12} {f'{n.block_writes}/{o.block_writes}':>10}  "
+            f"{f'{n.dpas}/{o.dpas}':>9}  {f'{r.ms_native:.0f}/{r.ms_ours:.0f}':>14} "
+            f"x{r.ms_ours / r.ms_native:4.2f}{'  WORSE' if r.worse else ''}" + format_isa(r))
+
+
+def format_isa(r: Row) -> str:
+    """The ISA line (native/ours) and, when ours loses, what it loses; "" without ISA figures."""
+    out = f"\n    ISA {isa.columns(r.isa_native, r.isa_ours)}" if r.isa_native or r.isa_ours or r.isa_error else ""
+    verdict, lost = r.judged()
+    return out + (f"\n    {verdict}: {'; '.join(lost)}" if verdict != "ok" else "")
 
 
 def write_csv(rows: list[Row], path: str) -> None:
@@ -136,10 +213,15 @@ def write_csv(rows: list[Row], path: str) -> None:
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),
-                    "ms_native", "ms_ours"])
+                    "ms_native", "ms_ours", *(f"{who}_isa_{k}" for who in ("native", "ours") for k in isa.FIGURE_NAMES),
+                    "isa_error", "verdict", "lost"])  # fmt: skip
         for r in rows:
+            figs = [f.as_dict() if f else {} for f in (r.isa_native, r.isa_ours)]
+            verdict, lost = r.judged()
             w.writerow([r.case, r.dtype, r.config, *(getattr(r.native, k) for k in fields),
-                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}"])
+                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}",
+                        *(f.get(k, "") for f in figs for k in isa.FIGURE_NAMES), r.isa_error[:300], verdict,
+                        "; ".join(lost)])  # fmt: skip
 
 
 def write_png(rows: list[Row], path: str) -> bool:
@@ -256,10 +338,10 @@ class Problem:
 Shape = tuple[int, int, int]
 
 
-def problems(dtypes: list[str], only: str | None = None, shapes: list[Shape] | None = None) -> list[Problem]:
+def problems(dtypes: list[str], only: list[str] | None = None, shapes: list[Shape] | None = None) -> list[Problem]:
     out = []
-    for case, (kernel, _) in KERNELS.items():
-        if only and kernel != only:
+    for case in KERNELS:
+        if only and case not in only:
             continue
         for dtype in dtypes:
             for m, n, k in shapes or SHAPES:
@@ -345,7 +427,7 @@ def time_problem(p: Problem, pipeline: str, x: dict[str, Any], ref: Any) -> Timi
     return best
 
 
-def run_on_gpu(dtypes: list[str] | None = None, only: str | None = None,
+def run_on_gpu(dtypes: list[str] | None = None, only: list[str] | None = None,
                shapes: list[Shape] | None = None, csv_path: str | None = None) -> int:
     try:
         import torch
@@ -374,6 +456,7 @@ def run_on_gpu(dtypes: list[str] | None = None, only: str | None = None,
 
     triton_plugin.disable()
     if csv_path:
+        os.makedirs(os.path.dirname(os.path.abspath(csv_path)), exist_ok=True)
         with open(csv_path, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["case", "dtype", "shape", "native_config", "native_ms", "native_tflops", "native_gbps",
@@ -381,6 +464,7 @@ def run_on_gpu(dtypes: list[str] | None = None, only: str | None = None,
             for p, n, o in rows:
                 w.writerow([p.case, p.dtype, p.shape, n.config, n.ms, f"{n.tflops(p):.2f}", f"{n.gbps(p):.1f}",
                             o.config, o.ms, f"{o.tflops(p):.2f}", f"{o.gbps(p):.1f}"])
+        print(f"wrote {os.path.abspath(csv_path)}")
     print(f"\n{len(rows)} problems; wrong results: {wrong}")
     return 1 if wrong else 0
 
@@ -394,28 +478,41 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--static", action="store_true", help="static figures (default)")
     ap.add_argument("--run", action="store_true", help="time on an Intel GPU")
-    ap.add_argument("--dtype", nargs="+", default=["bf16", "fp16"])
-    ap.add_argument("--only", help="one kernel (e.g. gemm_add_tensor_ptr)")
+    ap.add_argument("--dtype", nargs="+", choices=DTYPES, default=DTYPES, help="of A and B (C and D are fp32)")
+    ap.add_argument("--only", nargs="+", choices=list(KERNELS), metavar="CASE",
+                    help="these cases, named as printed (--list lists them)")
+    ap.add_argument("--list", action="store_true", help="list the case names and exit")
     ap.add_argument("--pipeline", default="xpu", help="our pipeline as the plugin spells it, e.g. xpu:raise_block_pointer")
+    ap.add_argument("--ocloc", help="IGC's ocloc for ISA figures (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--shape", nargs="+", type=parse_shape, help="--run: MxNxK shapes (default: Intel's)")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
     ap.add_argument("--csv", default=os.path.join(out, "gemm_postop.csv"))
     ap.add_argument("--png", default=os.path.join(out, "gemm_postop.png"))
     ap.add_argument("--run-csv", default=os.path.join(out, "gemm_postop_run.csv"))
     args = ap.parse_args(argv)
+    if args.list:
+        print("\n".join(KERNELS))
+        return 0
     global PIPELINE
     PIPELINE = args.pipeline
     if args.run:
-        os.makedirs(os.path.dirname(os.path.abspath(args.run_csv)), exist_ok=True)
         return run_on_gpu(args.dtype, args.only, args.shape, args.run_csv)
-    rows = static(args.dtype, args.only)
+    ocloc = isa.ocloc_path(args.ocloc)
+    print(f"ISA: IGC {ocloc}: cases judged on the ISA" if ocloc else f"{isa.MISSING}; cases judged on the LLVM IR")
+    rows = static(args.dtype, args.only, ocloc)
     for path in (args.csv, args.png):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     write_csv(rows, args.csv)
-    write_png(rows, args.png)
+    print(f"\nwrote {os.path.abspath(args.csv)}")
+    if write_png(rows, args.png):
+        print(f"wrote {os.path.abspath(args.png)}")
     worse = [r for r in rows if r.worse]
     ratio = sum(r.ms_ours for r in rows) / sum(r.ms_native for r in rows)
-    print(f"\n{len(rows)} cases; ours worse than native in {len(worse)}; compile time ours/native x{ratio:.2f}")
+    trades = sum(r.judged()[0] == "TRADE" for r in rows)
+    print(f"{len(rows)} cases; ours worse than native in {len(worse)}{f'; trades {trades}' if trades else ''}"
+          f"; compile time ours/native x{ratio:.2f}")
+    if trades:
+        print(isa.TRADE_NOTE)
     print(f"shapes timed by --run: {', '.join('x'.join(map(str, s)) for s in SHAPES)}")
     return 1 if worse else 0
 

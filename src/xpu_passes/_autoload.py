@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 
 
 def _enable_plugin(_triton: ModuleType) -> None:
-    import xpu_passes.integration.plugin  # noqa: F401  # enables from the environment on import
+    from xpu_passes.pipeline_syntax import PipelineError
+
+    try:
+        import xpu_passes.integration.plugin  # noqa: F401  # enables from the environment on import
+    except PipelineError as e:  # the user's setting, not our code: its message alone, no import traceback
+        raise SystemExit(f"xpu-passes: error: {e}") from None
 
 
 def _adopt_backend(module: ModuleType) -> None:

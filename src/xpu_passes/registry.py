@@ -1,7 +1,7 @@
 """The pass registry: ours, triton-xpu's native passes, and passes other packages install.
 
 Cheap to import (no xDSL, no triton): our passes are named here and imported when run,
-native passes come from the static table in `native_passes`, installed passes from the
+native passes come from the static table in `native_table` (integration/native_passes.py runs them), installed passes from the
 entry-point group `xpu_passes.passes` (`name = "module:Class"`), loaded only when used.
 Pipeline text is MLIR's (`builtin.module(a, b{x=1 y=2}, c)`), read and written by pipeline_syntax.
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import functools
 import importlib
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from xpu_passes.integration.native_passes import NATIVE_BY_NAME, NATIVE_TABLE, NativeOption, NativeRow
+from xpu_passes.native_table import NATIVE_BY_NAME, NATIVE_TABLE, NativeOption
 from xpu_passes.pipeline_syntax import (  # re-exported: part of the registry's API
     PassSpec,
     PipelineError,
@@ -48,6 +47,15 @@ OURS: dict[str, tuple[str, str]] = {
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
 }
+# Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
+# a test checks them against the passes' dataclass fields.
+OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
+    RLC: (NativeOption("max-backward-remat-iterations", int, 4),),
+    RTP: (NativeOption("guard", bool, True),),
+    RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
+            NativeOption("dot-only", bool, False)),
+    LEGAL: (NativeOption("fold-register-permutations", bool, True),),
+}
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}
 
@@ -62,9 +70,9 @@ MUST_PRECEDE: dict[str, tuple[str, ...]] = {RAISE: ("convert-triton-to-tritongpu
 FOLLOWED_BY: dict[str, tuple[str, ...]] = {OBIO: (RLC,)}
 
 __all__ = [
-    "NativeOption", "NativePass", "PassSpec", "PipelineError", "PipelineSyntaxError", "check_order",
-    "canonical_name", "format_pipeline", "is_native", "native_passes", "parse_options_text", "parse_pipeline",
-    "python_passes", "register_pass", "run_native", "unknown_pass_message",
+    "NativeOption", "PassSpec", "PipelineError", "PipelineSyntaxError", "check_order",
+    "canonical_name", "format_pipeline", "is_native", "parse_options_text", "parse_pipeline",
+    "python_passes", "register_pass", "unknown_pass_message",
 ]
 
 
@@ -74,18 +82,6 @@ class UnknownPassError(PipelineError):
 
 class PassOptionError(PipelineError):
     pass
-
-
-class NativePassError(RuntimeError):
-    """A native pass failed; the message is triton's diagnostic."""
-
-
-@dataclass(frozen=True)
-class NativePass:
-    name: str
-    add: Callable[[Any, dict[str, Any]], None]  # add(pm, options) adds it to a triton-xpu PassManager
-    options: tuple[NativeOption, ...] = ()
-    summary: str = ""
 
 
 @dataclass(frozen=True)
@@ -260,22 +256,23 @@ def _to_bool(text: str) -> bool:
     raise ValueError(f"expected true or false, got '{text}'")
 
 
-def _convert(kind: Any, text: str) -> Any:
+def convert_option(kind: Any, text: str) -> Any:
     origin = typing.get_origin(kind)
     args = [a for a in typing.get_args(kind) if a is not type(None)]
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) and len(args) == 1:
-        return _convert(args[0], text)
+        return convert_option(args[0], text)
     if kind is bool:
         return _to_bool(text)
-    if kind is int:
-        return int(text, 0)
-    if kind is float:
-        return float(text)
+    if kind in (int, float):
+        try:
+            return int(text, 0) if kind is int else float(text)
+        except ValueError:
+            raise ValueError(f"expected {'an integer' if kind is int else 'a number'}, got '{text}'") from None
     if kind is str:
         return text
     if kind is list or origin in (list, tuple):
         item = args[0] if args else str
-        items = [_convert(item, t.strip()) for t in text.strip("{}[]").split(",") if t.strip()]
+        items = [convert_option(item, t.strip()) for t in text.strip("{}[]").split(",") if t.strip()]
         return tuple(items) if origin is tuple else items
     raise ValueError(f"unsupported option type {kind}")
 
@@ -296,100 +293,10 @@ def make_pass(spec: PassSpec) -> ModulePass:
             have = ", ".join(f.replace("_", "-") for f in fields) or "none"
             raise PassOptionError(f"pass '{spec.name}': unknown option '{key}' (options: {have})")
         try:
-            kwargs[field] = _convert(hints.get(field, str), text)
+            kwargs[field] = convert_option(hints.get(field, str), text)
         except ValueError as e:
             raise PassOptionError(f"pass '{spec.name}': option '{key}={text}': {e}") from None
     return cls(**kwargs)
-
-
-def native_passes() -> dict[str, NativePass]:
-    """Every pass the triton-xpu wheel's bindings expose, by MLIR flag (triton imported when one is added)."""
-    return dict(_native_table())
-
-
-@functools.cache
-def _native_table() -> dict[str, NativePass]:
-    """Built once per process: every native round trip looks passes up here."""
-    return {row.name: NativePass(row.name, _native_adder(row), row.options, row.summary) for row in NATIVE_TABLE}
-
-
-def _binding(path: str) -> Callable[..., None]:
-    from triton._C import libtriton
-
-    obj: Any = libtriton
-    for part in path.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def _native_adder(row: NativeRow) -> Callable[[Any, dict[str, Any]], None]:
-    def add(pm: Any, options: dict[str, Any]) -> None:
-        args = [options.get(o.name, o.default) for o in row.options]
-        _binding(row.binding)(pm, *args)
-
-    return add
-
-
-def native_options(spec: PassSpec, compile_options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Typed options of a native pass: from the text, else from the compile options, else the default."""
-    row = NATIVE_BY_NAME[_native_key(spec.name)]
-    by_name = {o.name: o for o in row.options}
-    for key in spec.options:
-        if key not in by_name:
-            have = ", ".join(by_name) or "none"
-            raise PassOptionError(f"pass '{spec.name}': unknown option '{key}' (options: {have})")
-    compile_options = compile_options or {}
-    out: dict[str, Any] = {}
-    for opt in row.options:
-        if opt.name in spec.options:
-            try:
-                out[opt.name] = _convert(opt.kind, spec.options[opt.name])
-            except ValueError as e:
-                raise PassOptionError(f"pass '{spec.name}': option '{opt.name}={spec.options[opt.name]}': {e}") from None
-        elif opt.compile_key == "min_sg_size" and "sub_group_sizes" in compile_options:
-            out[opt.name] = min(compile_options["sub_group_sizes"])
-        elif opt.compile_key is not None and opt.compile_key in compile_options:
-            out[opt.name] = compile_options[opt.compile_key]
-        else:
-            out[opt.name] = opt.default
-    return out
-
-
-def _native_key(name: str) -> str:
-    if name.startswith(NATIVE_PREFIX) and name[len(NATIVE_PREFIX):] in NATIVE_BY_NAME:
-        return name[len(NATIVE_PREFIX):]
-    return canonical_name(name)
-
-
-def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, Any], capture: bool = True) -> None:
-    """Run consecutive native passes on a triton module in ONE pass manager; NativePassError on failure.
-
-    `capture=False` leaves triton's diagnostics on fd 2 (xpu-opt's forked child collects them there).
-    """
-    import contextlib
-
-    from triton._C.libtriton import ir
-
-    from xpu_passes.integration.oracle import _captured_stderr
-
-    table = _native_table()
-    pm = ir.pass_manager(module.context)
-    pm.enable_debug()
-    for spec in specs:
-        key = _native_key(spec.name)
-        if key not in table:
-            raise UnknownPassError(unknown_pass_message(spec.name))
-        table[key].add(pm, native_options(spec, compile_options))
-    err = [""]
-    with _captured_stderr() if capture else contextlib.nullcontext(err) as err:  # type: ignore[attr-defined]
-        try:
-            pm.run(module)
-            failed = ""
-        except RuntimeError as e:
-            failed = str(e) or "failed"
-    if failed:
-        names = ", ".join(s.name for s in specs)
-        raise NativePassError(err[0].strip() or f"native pass(es) {names} failed: {failed}")
 
 
 # --------------------------------------------------------------------- order
@@ -421,3 +328,16 @@ def check_order(names: list[str], complete: bool = True) -> None:
         follow = _declared(name, "followed_by", FOLLOWED_BY)
         if complete and follow and not any(f in names[i + 1 :] for f in follow):
             raise PipelineError(f"'{name}' must be followed by '{follow[0]}'")
+
+
+# The native runner moved to integration/native_passes.py (it imports triton); its public names
+# stay readable here.
+_MOVED = ("NativePass", "NativePassError", "native_passes", "native_options", "run_native")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from xpu_passes.integration import native_passes
+
+        return getattr(native_passes, name)
+    raise AttributeError(f"module 'xpu_passes.registry' has no attribute '{name}'")

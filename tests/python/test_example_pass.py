@@ -22,6 +22,8 @@ from xpu_passes.integration import oracle
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "examples" / "xpu-convert-report"
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
+# One pip build of the package at a time: pip builds in its source tree (./run-tests: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("xpu-convert-report")
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
@@ -235,3 +237,21 @@ def test_pipeline_specs_know_their_column() -> None:
     assert [s.column for s in specs] == [16, 21]
     assert r.unknown_pass_message(specs[1].name, specs[1].column).startswith(
         "unknown pass 'tritongpu-coalesc' at column 21 of the pipeline; did you mean 'tritongpu-coalesce'")
+
+
+def test_listed_options_of_ours_are_their_fields() -> None:
+    """-list-passes shows ours' options from a static table (no xDSL import): it must say what the
+    dataclasses take, name for name, type for type, default for default."""
+    for name in r.OURS:
+        cls = r.pass_class(name)
+        hints = typing.get_type_hints(cls)
+        fields = [(f.name.replace("_", "-"), hints[f.name], f.default) for f in dataclasses.fields(cls) if f.init]
+        listed = [(o.name, o.kind, o.default) for o in r.OUR_OPTIONS.get(name, ())]
+        assert listed == fields, name
+    assert r.OUR_OPTIONS[r.RLC][0].name == "max-backward-remat-iterations"  # the table is not empty
+
+
+def test_bad_option_value_names_option_and_type() -> None:
+    with pytest.raises(r.PassOptionError, match=r"option 'max-backward-remat-iterations=abc': expected an integer, got 'abc'$"):
+        r.make_pass(r.PassSpec(r.RLC, {"max-backward-remat-iterations": "abc"}))
+    assert r.make_pass(r.PassSpec(r.RLC, {"max-backward-remat-iterations": "0x3"})).max_backward_remat_iterations == 3

@@ -7,11 +7,14 @@ cache directory keyed by the triton version and this package's source.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,20 +211,38 @@ def write(compiled: Compiled, root: Path) -> Path:
     (d / "final.ttir").write_text(compiled.final_ttir)
     (d / "final.ttgir").write_text(compiled.final_ttgir)
     index = {"kernel": compiled.kernel, "config": compiled.config, "steps": names, "figures": compiled.figures}
-    (d / "index.json").write_text(json.dumps(index, indent=1))
+    (d / "index.json.part").write_text(json.dumps(index, indent=1))
+    os.replace(d / "index.json.part", d / "index.json")  # last and whole: its presence says the rest is there
     return d
 
 
 def build(root: Path | None = None, only: str | None = None, specs: str = "core") -> Path:
-    """Compile what is missing from the cache (the `specs` set of SETS); return the corpus directory."""
+    """Compile what is missing from the cache (the `specs` set of SETS); return the corpus directory.
+
+    Processes sharing the directory (pytest-xdist's workers) build it one at a time: the
+    others wait, then find it complete."""
     root = root or cache_dir()
-    for spec in SETS[specs]:
-        if only and spec.name != only:
-            continue
-        for config in spec.configs:
-            if not (root / f"{spec.name}-{config.name}" / "index.json").exists():
+    wanted = [(s, c) for s in SETS[specs] if not only or s.name == only for c in s.configs]
+
+    def missing() -> list[tuple[KernelSpec, Config]]:
+        return [(s, c) for s, c in wanted if not (root / f"{s.name}-{c.name}" / "index.json").exists()]
+
+    if missing():
+        with _locked(root):
+            for spec, config in missing():
                 write(compile_spec(spec, config), root)
     return root
+
+
+@contextmanager
+def _locked(root: Path) -> Iterator[None]:
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".build-lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def entries(root: Path | None = None, specs: str = "core") -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cache
 
 from xdsl.context import Context
-from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.ir import Dialect
 
 
 def _arith() -> Dialect:
@@ -60,35 +60,24 @@ def _ub() -> Dialect:
 
 @cache  # one Dialect per process: a new context loads it without rebuilding it
 def _tt() -> Dialect:
-    from xpu_passes.dialects import traits, tt_descriptors
-    from xpu_passes.dialects.tt import TT
+    from xpu_passes.dialects import traits, tt
 
-    d = _extend(TT, tt_descriptors.OPS, tt_descriptors.TYPES)
-    traits.attach((op for op in d.operations if op.name not in traits.NOT_TT_OP), traits.TT_OP)
-    return d
+    traits.attach((op for op in tt.TT.operations if op.name not in traits.NOT_TT_OP), traits.TT_OP)
+    return tt.TT
 
 
 @cache  # one Dialect per process: a new context loads it without rebuilding it
 def _ttg() -> Dialect:
-    from xpu_passes.dialects import traits, ttg_newer
-    from xpu_passes.dialects.ttg import TTG
+    from xpu_passes.dialects import traits, ttg
 
-    d = _extend(TTG, ttg_newer.OPS, ttg_newer.ATTRS)
-    traits.attach(d.operations, traits.TTG_OP)
-    return d
+    traits.attach(ttg.TTG.operations, traits.TTG_OP)
+    return ttg.TTG
 
 
-@cache  # one Dialect per process: a new context loads it without rebuilding it
 def _ttig() -> Dialect:
-    from xpu_passes.dialects import ttig_newer
-    from xpu_passes.dialects.ttig import TTIG
+    from xpu_passes.dialects import ttig
 
-    return _extend(TTIG, ttig_newer.OPS, [])
-
-
-def _extend(dialect: Dialect, ops: list[type[Operation]], attrs: list[type[Attribute]]) -> Dialect:
-    """A dialect with the ops/attributes defined in a second module (kept apart to keep modules small)."""
-    return Dialect(dialect.name, [*dialect.operations, *ops], [*dialect.attributes, *attrs])
+    return ttig.TTIG
 
 
 def _builtin() -> Dialect:

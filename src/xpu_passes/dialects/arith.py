@@ -46,6 +46,9 @@ def print_fastmath(printer: Printer, op: IRDLOperation) -> None:
 class _Compare(IRDLOperation):
     """`arith.cmpX pred, %a, %b (fastmath<..>)? : T` -> i1 of T's shape."""
 
+    FAST_SYNTAX: ClassVar[str] = "compare"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     predicate = prop_def(IntegerAttr)
     lhs = operand_def()
     rhs = operand_def()
@@ -104,6 +107,9 @@ class SelectOp(IRDLOperation):
     """`arith.select %c, %a, %b : T` or, with a tensor condition, `: C, T`."""
 
     name = "arith.select"
+    FAST_SYNTAX: ClassVar[str] = "select"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     cond = operand_def()
     lhs = operand_def()
     rhs = operand_def()
@@ -145,6 +151,9 @@ class SelectOp(IRDLOperation):
 class _Cast(IRDLOperation):
     """`arith.<cast> %x attr-dict : T to U`, on scalars or tensors alike."""
 
+    FAST_SYNTAX: ClassVar[str] = "cast"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
     input = operand_def()
     result = result_def()
     traits = traits_def(Pure())

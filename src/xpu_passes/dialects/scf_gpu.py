@@ -11,6 +11,8 @@ ops built by passes with the upstream constructors print the same.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Attribute, Dialect
@@ -48,6 +50,7 @@ class IfOp(scf.IfOp):
 
 class ForOp(scf.ForOp):
     name = "scf.for"
+    FAST_SYNTAX: ClassVar[str] = "for"
 
     @classmethod
     def parse(cls, parser: Parser) -> ForOp:

@@ -55,20 +55,30 @@ def _same_type(a: Attribute, b: Attribute) -> bool:
         return False
     if a.get_shape() != b.get_shape() or a.element_type != b.element_type:
         return False
-    from xpu_passes.layouts.infer import same_layout  # layouts import the dialects
+    from xpu_passes.dialects.ttg.infer_layout import same_layout  # (ttg's ops use these rules)
 
     ea, eb = encoding(a), encoding(b)
     if same_layout(ea, eb):
         return True
-    if ea is None or eb is None:
+    if ea is None or eb is None or not _PLACEMENT:
         return False
     # Triton compares inferred layouts by where they place the elements (isCompatibleReturnTypes).
-    from xpu_passes.layouts.encodings import same_placement
-
     try:
-        return same_placement(ea, eb, a.get_shape())
+        return _PLACEMENT[0](ea, eb, a.get_shape())
     except Exception:  # noqa: BLE001 - a layout the algebra does not model: not provably the same
         return False
+
+
+Placement = Callable[[Attribute, Attribute, Sequence[int]], bool]
+
+# Whether two layouts place a tensor's elements alike is a question for the layout algebra, which
+# sits above the dialects (it reads their attributes): the front end's verifier, above both,
+# provides it (frontend/verifier.py). Without it, differing layouts are not provably the same.
+_PLACEMENT: list[Placement] = []
+
+
+def compare_placement_with(same_placement: Placement) -> None:
+    _PLACEMENT[:] = [same_placement]
 
 
 def infer_failed(reason: str) -> InferError:
@@ -185,7 +195,7 @@ def _product(xs: Iterable[int]) -> int:
     return n
 
 
-def _layout_error(op: Operation, t: Attribute) -> str:
+def layout_error(op: Operation, t: Attribute) -> str:
     """Why `t`'s layout is invalid on this op ('' if it is not), TritonGPU's verifyTensorLayout."""
     enc = encoding(t)
     if enc is None:
@@ -246,11 +256,11 @@ def _describe(v: SSAValue) -> str:
 def tensor_layouts(op: Operation) -> None:
     """VerifyTensorLayoutsTrait: layouts valid for the tensor and the module they are used in."""
     for i, v in enumerate(op.operands):
-        if why := _layout_error(op, v.type):
+        if why := layout_error(op, v.type):
             raise VerifyException(f"Operand {i} ({_describe(v)}) has an invalid layout: {why}")
     results = list(op.results)
     for i, r in enumerate(results):
-        if why := _layout_error(op, r.type):
+        if why := layout_error(op, r.type):
             which = "Result" if len(results) == 1 else f"Result {i}"
             raise VerifyException(f"{which} has an invalid layout: {why}")
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xpu_passes import __version__, registry
+from xpu_passes.integration import native_passes
 from xpu_passes.registry import PassSpec, PipelineError
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
@@ -140,7 +141,7 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
             registry.make_pass(spec)  # options checked now, before any input is read
             kind = "python"
         elif registry.is_native(spec.name):
-            registry.native_options(spec)
+            native_passes.native_options(spec)
             kind = "native"
         else:
             raise registry.UnknownPassError(registry.unknown_pass_message(spec.name, spec.column))
@@ -167,11 +168,20 @@ def list_passes(out: Any = None) -> None:
         print(f"{title}:", file=out)
         for i in group:
             extra = f"[{i.package}: {i.target}] " if kind == "installed" else ""
+            options: tuple[registry.NativeOption, ...] = ()
             if kind == "native":
                 row = registry.NATIVE_BY_NAME.get(i.name.removeprefix(registry.NATIVE_PREFIX))
-                opts = " ".join(f"{o.name}={o.default}" for o in row.options) if row else ""
-                extra = f"{{{opts}}} " if opts else ""
+                options = row.options if row else ()
+            elif kind == "ours" and i.name not in registry.ALIASES:
+                options = registry.OUR_OPTIONS.get(i.name, ())
+            if options:
+                extra = "{" + " ".join(f"{o.name}={_option_text(o.default)}" for o in options) + "} "
             print(f"  --{i.name:{width}} {kind}: {extra}{i.summary}".rstrip(), file=out)
+
+
+def _option_text(value: Any) -> str:
+    """A default as it is written on the command line (MLIR's `true`, not Python's `True`)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def split_chunks(text: str) -> list[tuple[str, int]]:
@@ -259,8 +269,11 @@ def run(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    from xpu_passes.driver import codecache
+
     try:
-        code = run(argv)
+        with codecache.installed():  # (xDSL is imported inside: its dataclasses' methods from the cache)
+            code = run(argv)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`, a FileCheck that failed early)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -127,7 +127,7 @@ def run_segment(
 def _child(path: str, specs: list[PassSpec], compile_options: dict[str, Any]) -> str:
     from triton._C.libtriton import intel, ir
 
-    from xpu_passes import registry
+    from xpu_passes.integration import native_passes
 
     ctx = ir.context()
     ir.load_dialects(ctx)
@@ -140,5 +140,5 @@ def _child(path: str, specs: list[PassSpec], compile_options: dict[str, Any]) ->
         raise RuntimeError(_PARSE_FAILED)
     mod.context = ctx
     if specs:
-        registry.run_native(mod, specs, compile_options, capture=False)
+        native_passes.run_native(mod, specs, compile_options, capture=False)
     return str(mod)

@@ -39,6 +39,7 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
 from xpu_passes.frontend.fast import printer as fastprint
+from xpu_passes.ir.xdsl_text import TextPrinter
 
 # Alias names Triton's dialects give their attributes (OpAsmDialectInterface::getAlias).
 ALIAS_STEMS: dict[str, str] = {
@@ -47,7 +48,7 @@ ALIAS_STEMS: dict[str, str] = {
     "ttg.swizzled_shared": "shared",
     "ttg.shared": "shared",
     "ttg.nvmma_shared": "shared",
-    # Other backends' layouts (kept verbatim by dialects/ttg_newer.py), as Triton names them.
+    # Other backends' layouts (kept verbatim by dialects/ttg/foreign_layouts.py), as Triton names them.
     "ttg.nvidia_mma": "mma",
     "ttg.amd_mfma": "mma",
     "ttg.amd_wmma": "mma",
@@ -83,7 +84,7 @@ class _Alias:
 
 
 @dataclass(eq=False, repr=False)
-class AliasPrinter(Printer):
+class AliasPrinter(TextPrinter):
     """xDSL's printer with MLIR's aliases; `finish` completes the printed text."""
 
     use_aliases: bool = True

@@ -157,3 +157,19 @@ def dependency_order(defs: list[LocDef]) -> list[LocDef]:
 
 def _strip_strings(text: str) -> str:
     return re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', text)
+
+
+_NUMBERED = re.compile(r"#loc(\d*)$")
+
+
+def cut_off_alias(name: str, defs: list[LocDef]) -> bool:
+    """Whether an undefined location alias `name` says the input was cut off: MLIR numbers
+    `#loc`, `#loc1`, ... in the order it prints them (after the module, but those of block
+    arguments before it), so a use of one numbered past every definition the input holds
+    means the rest of the file is missing."""
+    used = _NUMBERED.match(name)
+    if used is None:
+        return False
+    numbers = [int(m[1] or 0) for d in defs if (m := _NUMBERED.match(d.name))]
+    # (none defined at all: more likely a hand-written name than a cut, say what the parser says)
+    return bool(numbers) and int(used[1] or 0) > max(numbers)

@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xpu_passes.frontend.fast.ops import parse_fast
 from xpu_passes.frontend.fast.regions import parse_block_args
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
-from xpu_passes.frontend.locations import LocAliasError, LocDef, extract_loc_defs
+from xpu_passes.frontend.locations import LocAliasError, LocDef, cut_off_alias, extract_loc_defs
 from xpu_passes.frontend.fast.memo import MemoParser, gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 from xpu_passes.frontend.verifier import verify_module
@@ -289,6 +289,8 @@ def parse_module(
             _parse_loc_defs(ctx, normalized, name, loc_defs, parser)
             module = parser.parse_module()
     except ParseError as e:
+        if (cut := _cut_off(e, normalized, loc_defs, source)) is not None:
+            raise cut from None
         err = TTGIRError.at(source, e.span.start, e.msg)
         if (prior := getattr(e, "prior_use", None)) is not None:
             err.located_notes.append((*source.locate(prior), "prior use here"))
@@ -305,6 +307,23 @@ def parse_module(
         # per region: each definition dominates its uses, nothing to check.
         verify_module(parsed, dominance=bool(parser.first_use) or parser.multi_block, isolated=parser.isolated)
     return parsed
+
+
+_UNDEFINED_ALIAS = re.compile(r"undefined symbol alias '(#[^']+)'")
+
+
+def _cut_off(e: ParseError, text: str, defs: list[LocDef], source: SourceMap) -> TTGIRError | None:
+    """An input cut off among the location aliases after its module: said at its end, not at the use."""
+    m = _UNDEFINED_ALIAS.fullmatch(e.msg.strip())
+    if m is None or not cut_off_alias(m[1], defs):
+        return None
+    last = defs[-1].name if defs else None
+    had = f"the last location alias it defines is '{last}'" if last else "it defines no location alias"
+    err = TTGIRError.at(source, len(text.rstrip()), f"the input ended early: location alias '{m[1]}' is used but "
+                        f"never defined ({had}; MLIR prints them after the module)")
+    use = text.rfind(m[1], 0, e.span.end)  # (the parser's span ends the alias; the note starts it)
+    err.located_notes.append((*source.locate(use if use >= 0 else e.span.start), f"'{m[1]}' used here"))
+    return err
 
 
 def _parse_loc_defs(ctx: Context, text: str, name: str, defs: list[LocDef], parser: MemoParser) -> None:

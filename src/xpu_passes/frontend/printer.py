@@ -32,7 +32,7 @@ from xpu_passes.frontend.fast import printer as fastprint
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
-from xpu_passes.frontend.fast.forms import FORMS as FAST_FORMS
+from xpu_passes.frontend.fast.forms import print_form
 from xpu_passes.frontend.upstream_forms import FORMS
 from xpu_passes.frontend.spelling import Spelling, denormalize
 
@@ -146,7 +146,7 @@ class TTGIRPrinter(AliasPrinter):
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            form = FORMS.get(op.name) or (FAST_FORMS.get(op.name) if fastprint.enabled else None)
+            form = FORMS.get(op.name) or (print_form(op.__class__) if fastprint.enabled else None)
             if form is None:
                 op.print(self)
             else:
@@ -177,7 +177,7 @@ class TTGIRPrinter(AliasPrinter):
         generic = self._generic_by_class.get(cls)
         if generic is None:
             generic = self._generic(op)
-            if not generic and (op.name in FORMS or op.name in FAST_FORMS):
+            if not generic and (op.name in FORMS or print_form(cls) is not None):
                 generic = 2  # printed through its form
             if not issubclass(cls, UnregisteredOp):  # (its name is the instance's)
                 self._generic_by_class[cls] = generic

@@ -2,7 +2,8 @@
 
 What xDSL's verifier does not check and MLIR's does is checked here too: dominance across
 the blocks of a region, scf.if's yields, a module's undialected attributes. Ops whose
-signature verified before are not verified again (fastops.verify_key).
+signature verified before are not verified again, where their class declares it
+(VERIFY_ONCE_PER_SIGNATURE: verify_key).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.dialects.declared import VERIFY_ONCE_PER_SIGNATURE, declared
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.frontend.spelling import denormalize
 from xpu_passes.ir.xdsl_adapt import isolation_unchecked, value_type
@@ -26,26 +28,28 @@ if TYPE_CHECKING:
 # pins the objects whose identities the key holds, so that no other object can take their ids.
 _MAX_VERIFIED = 50_000
 VERIFIED = IdTable(_MAX_VERIFIED)
-_VERIFY_ONCE: list[frozenset[str]] = []  # the op names verify_key serves (on first use: fastops imports late)
+_ONCE: dict[type, bool] = {}  # op class -> it declares VERIFY_ONCE_PER_SIGNATURE (dialects/declared.py)
 
 
-def _verify_once() -> frozenset[str]:
-    if not _VERIFY_ONCE:
-        from xpu_passes.frontend.fast.ops import FAST_NAMES
-        from xpu_passes.frontend.fast.ops_more import TERMINATORS
-
-        _VERIFY_ONCE.append(FAST_NAMES - TERMINATORS)
-    return _VERIFY_ONCE[0]
+def verifies_once(cls: type) -> bool:
+    """Whether `cls` declares that its ops verify alike when their signatures are equal."""
+    found = _ONCE.get(cls)
+    if found is None:
+        found = _ONCE[cls] = bool(declared(cls, VERIFY_ONCE_PER_SIGNATURE, False))
+    return found
 
 
 def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[object, ...], list[object]] | None:
-    """What an op of fastops.FAST_NAMES is verified on, by identity: its class, operand and
-    result types, properties and attributes (their verifiers look at nothing else: no
-    regions, no successors, no parent), and the objects named. Equal keys verify alike, so
-    each is verified once. `context`: what else the verifiers read (the enclosing
-    `ttg.num-warps` and the like: dialects/traits.py). None for other ops, and for the last
-    op of a block (xDSL checks terminators there)."""
-    if op._next_op is None or op.name not in (_VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()):
+    """What an op whose class declares VERIFY_ONCE_PER_SIGNATURE is verified on, by identity:
+    its class, operand and result types, properties and attributes (their verifiers look at
+    nothing else: no regions, no successors, no parent), and the objects named. Equal keys
+    verify alike, so each is verified once. `context`: what else the verifiers read (the
+    enclosing `ttg.num-warps` and the like: dialects/traits.py). None for other ops, and for
+    the last op of a block (xDSL checks terminators there)."""
+    if op._next_op is None:
+        return None
+    once = _ONCE.get(op.__class__)
+    if not (once if once is not None else verifies_once(op.__class__)):
         return None
     objects = _signature(op, [type(op), *context])
     return tuple(map(id, objects)), objects
@@ -72,7 +76,7 @@ def remember_verified(key: tuple[tuple[object, ...], list[object]]) -> None:
 # Block terminators whose verifiers read no more than _Walk.terminator_key holds.
 _TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
 # Ops with a body whose verifiers read none of it: IRDL's region check is one region of any
-# entry arguments, and their verify_ and traits (dialects/tt.py, traits.py) read only what
+# entry arguments, and their verify_ and traits (dialects/tt/, traits.py) read only what
 # verify_key holds. Their key is verify_key's plus the region count (body_blind_key).
 _BODY_BLIND = frozenset(("tt.reduce", "tt.scan"))
 _CONTEXT_VALUES: dict[Attribute, Attribute] = {}
@@ -80,12 +84,20 @@ _CONTEXT_NAMES: list[tuple[object, object]] = []
 
 
 def _context_names() -> tuple[object, object]:
-    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use."""
+    """dialects/traits.py's (CONTEXT_OPS, CONTEXT_ATTRS), imported on first use; the dialects'
+    verifiers get the layout algebra's placement comparison then."""
     if not _CONTEXT_NAMES:
-        from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
+        from xpu_passes.dialects import traits
 
-        _CONTEXT_NAMES.append((CONTEXT_OPS, CONTEXT_ATTRS))
+        traits.compare_placement_with(_same_placement)
+        _CONTEXT_NAMES.append((traits.CONTEXT_OPS, traits.CONTEXT_ATTRS))
     return _CONTEXT_NAMES[0]
+
+
+def _same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
+    from xpu_passes.layouts.encodings import same_placement  # (the algebra: imported when a verifier asks)
+
+    return same_placement(a, b, shape)
 
 
 def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:
@@ -110,7 +122,7 @@ class _Walk:
         self.isolated = isolated
         self.position: dict[Operation, int] = {}
         self.doms = _Dominators()
-        self.once = _VERIFY_ONCE[0] if _VERIFY_ONCE else _verify_once()
+        self.once = _ONCE
         self.context_ops, self.context_attrs = _context_names()
 
     def op(self, op: Operation, context: list[object]) -> None:
@@ -160,7 +172,10 @@ class _Walk:
     def check(self, op: Operation, context: list[object]) -> None:
         name = op.name
         key = None
-        if name in self.once and op._next_op is not None:
+        once = self.once.get(op.__class__)
+        if once is None:
+            once = verifies_once(op.__class__)
+        if once and op._next_op is not None:
             # verify_key's key, built inline (the hottest loop of a verification)
             objects: list[object] = [op.__class__, *context, *map(value_type, op._operands), None, *map(value_type, op.results), None]
             if d := op.properties:

@@ -32,7 +32,7 @@ from xdsl.passes import ModulePass
 
 from xpu_passes import registry
 from xpu_passes.registry import PassSpec, PipelineError, check_order
-from xpu_passes.integration import roundtrip
+from xpu_passes.integration import native_passes, roundtrip
 from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 
 MBP = "tritonintelgpu-materialize-block-pointer"
@@ -192,7 +192,7 @@ def parse_text(text: str) -> Plan:
     stages: list[Stage] = []
     for spec in specs:
         if registry.is_native(spec.name):
-            registry.native_options(spec)  # unknown or ill-typed options fail here, before any compile
+            native_passes.native_options(spec)  # unknown or ill-typed options fail here, before any compile
             stages.append(Stage(PassSpec(spec.name.removeprefix(NATIVE_PREFIX), spec.options), False))
             continue
         name = registry.canonical_name(spec.name)
@@ -257,8 +257,8 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
     for group in groups:
         roundtrip.count("pass_managers")
         try:
-            registry.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
-        except registry.NativePassError as e:  # on our output, or configured by a pipeline text
+            native_passes.run_native(mod, [s.spec for s in group], compile_options(opt, properties))
+        except native_passes.NativePassError as e:  # on our output, or configured by a pipeline text
             names = ", ".join(s.name for s in group)
             kind = NativeGroupFailure if len(group) > 1 else PassFailure
             raise kind(f"triton-xpu's {names} failed{' on the output of our passes' if after_ours else ''}: "

@@ -11,8 +11,9 @@ as soon as triton is imported, without any import of ours in the user's program.
 backend's cache key includes our version, the pipeline text and the versions of the
 packages that provided its passes, so no natively compiled kernel
 is served from Triton's cache, and vice versa. `use_offline_pvc_target()` lets
-`triton.compile` build for PVC on a machine without an Intel GPU (the backend
-otherwise probes a SYCL device).
+`triton.compile(src)` build for PVC on a machine without an Intel GPU (the backend
+otherwise probes a SYCL device, and Triton asks the active driver for the target);
+`pvc_target()` is that target, for `triton.compile(src, target=...)`.
 """
 
 from __future__ import annotations
@@ -142,22 +143,68 @@ def enabled() -> bool:
     return _ACTIVE is not None
 
 
+def pvc_target() -> Any:
+    """Triton's target for Data Center GPU Max (PVC): `triton.compile(src, target=pvc_target())`."""
+    return oracle.pvc_target()
+
+
 def use_offline_pvc_target() -> None:
-    """Build the backend with PVC properties instead of probing a device."""
+    """Compile for PVC on a machine without an Intel GPU.
+
+    The backend gets PVC's properties instead of probing a SYCL device, and where Triton finds
+    no active GPU driver, an offline one answers `triton.compile(src)`'s question for the
+    current target with `pvc_target()` (Triton's own `driver.set_active`); launching a kernel
+    still needs a device and says so. On a machine with a GPU, its driver is left alone.
+    """
     from triton.backends.compiler import BaseBackend
 
     cls = backend_class()
-    if cls in _OFFLINE:
-        return
-    _OFFLINE.add(cls)
+    if cls not in _OFFLINE:
+        _OFFLINE.add(cls)
 
-    def init(self: Any, target: Any) -> None:
-        BaseBackend.__init__(self, target)
-        self.device_arch = None
-        self.binary_ext = "spv"
-        self.properties = dict(oracle.PVC_PROPERTIES)
+        def init(self: Any, target: Any) -> None:
+            BaseBackend.__init__(self, target)
+            self.device_arch = None
+            self.binary_ext = "spv"
+            self.properties = dict(oracle.PVC_PROPERTIES)
 
-    cls.__init__ = init
+        cls.__init__ = init
+    _set_offline_driver()
+
+
+def _set_offline_driver() -> None:
+    from triton.backends import backends
+    from triton.backends.driver import DriverBase
+    from triton.runtime.driver import driver
+
+    if driver.active is not driver.default or any(b.driver.is_active() for b in backends.values()):
+        return  # a driver set by the user (or by an earlier call), or a real GPU
+
+    class OfflinePVCDriver(DriverBase):
+        """Compiles for PVC; anything that needs a device raises, naming it."""
+
+        @classmethod
+        def is_active(cls) -> bool:
+            return False
+
+        def get_current_target(self) -> Any:
+            return pvc_target()
+
+        def get_active_torch_device(self) -> Any:
+            return self._no_device("get_active_torch_device")
+
+        def get_benchmarker(self) -> Any:
+            return self._no_device("get_benchmarker")
+
+        def __getattr__(self, name: str) -> Any:
+            return self._no_device(name)
+
+        @staticmethod
+        def _no_device(what: str) -> Any:
+            raise RuntimeError(f"no Intel GPU here: xpu-passes' offline PVC target (use_offline_pvc_target) "
+                               f"compiles kernels but cannot {what}")
+
+    driver.set_active(OfflinePVCDriver())
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

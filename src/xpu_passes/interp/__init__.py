@@ -6,7 +6,10 @@ buffers (Triton's semantics for masks, block pointers, `tt.dot`, reductions and
 versions of a kernel on the same inputs and reports the first differing element.
 """
 
-from xpu_passes.interp import atomics as _atomics  # noqa: F401  (registers the atomic ops' handlers)
+from xpu_passes.interp import ops_arith as _ops_arith  # noqa: F401  (each registers its ops' handlers)
+from xpu_passes.interp import ops_cast as _ops_cast  # noqa: F401
+from xpu_passes.interp import ops_tensor as _ops_tensor  # noqa: F401
+from xpu_passes.interp import atomics as _atomics  # noqa: F401
 from xpu_passes.interp.core import InterpError, Interpreter, pick_function, run_kernel
 from xpu_passes.interp.types import round_bf16
 from xpu_passes.interp.validate import Inputs, Mismatch, Result, random_inputs, validate, validate_spec

@@ -127,6 +127,10 @@ class Journal:
         if before is not None and _fingerprint(self.module) != before:
             raise AssertionError("journal: a rollback did not restore the module exactly")
 
+    def created_ops(self) -> list[Operation]:
+        """The ops built in this session, in the order they were built."""
+        return list(self._created)
+
     def check(self) -> None:
         """Raise if the keys or the conversions kept do not match the module (debug)."""
         self.order.check()

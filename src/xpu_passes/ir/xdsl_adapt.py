@@ -1,26 +1,19 @@
 """Fixes to xDSL's reading of MLIR text, applied once when the front end is imported.
 
-The only monkeypatches of xDSL in the project:
+The lexer, the string-literal regex, the dense literal's type check and the printer's
+`print_string`/`print_bytes_literal` are subclassed instead (ir/xdsl_text.py: only our
+parser and printer use them). What is still set on xDSL here (to move the same way):
 - xDSL 0.74 reads a hexadecimal element of a float `dense<...>` literal
   (`dense<0xFF800000> : tensor<64xf32>`, how MLIR prints -inf) as an integer and
   converts its value, giving 4.29e9 instead of -inf. MLIR reads the bit pattern.
-- Its string-literal regex nests quantifiers (`(?:[^"]+|...)*`), so an unterminated
-  string (a truncated file) backtracks exponentially: the lexer hangs. The same
-  language without the nesting matches in linear time.
 
 Speed (same results, less work; each is a change xDSL could take as is):
-- `_parse_dense_literal_type` builds the constraint `base(RankedStructure[...])` (a walk
-  over the type's generic arguments, ~1 ms) on every dense literal; built once here.
 - Splat dense literals: the parser repeats the one element for every position of the
   type and `from_list` then normalizes and packs each copy (a 256x256 i32 splat is
   65,536 Python calls). `from_list` packs one copy and repeats the bytes when all
   elements are the same object (the parser's repetition); the stored bytes are the same.
 - Printing a dense attribute unpacked every element to decide whether it is a splat;
   the splat test compares the bytes instead (MLIR's own test is bitwise too).
-- The lexer: see `_lex` below. The printer's `print_string` (called per token) goes
-  through `print()` and counts newlines; text without one is written directly.
-- `print_bytes_literal` printed a string literal byte by byte (a location's file path:
-  60 calls); one needing no escape is printed whole.
 - `Operation.__init__` gets its default location from `_unknown_loc`, which runs an
   import statement on every call (every op built: ~2% of a parse); the same object,
   imported once.
@@ -50,7 +43,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import re
 import struct
 import sys
 from operator import attrgetter
@@ -88,22 +80,13 @@ _enter_dialects_package()
 from xdsl.dialects.builtin import (  # noqa: E402  (after the package is entered)
     AnyFloat,
     BFloat16Type,
-    BytesAttr,
-    ComplexType,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
     Float64Type,
-    IndexType,
-    IntegerType,
-    RankedStructure,
 )
-from xdsl.irdl import base  # noqa: E402
 from xdsl.parser import AttrParser  # noqa: E402
 from xdsl.printer import Printer  # noqa: E402
-from xdsl.utils.base_printer import BasePrinter  # noqa: E402
-from xdsl.utils.lexer import Span, Token  # noqa: E402
-from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING, MLIRLexer, MLIRTokenKind, StringLiteral  # noqa: E402
 
 _FORMATS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
 
@@ -130,23 +113,6 @@ def _to_type(self: Any, parser: AttrParser, type: Any) -> Any:
 
 _Element.to_type = _to_type
 
-MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
-
-
-_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
-_DYNAMIC = -1  # xDSL's DYNAMIC_INDEX
-
-
-def _parse_dense_literal_type(self: AttrParser) -> Any:
-    type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
-    if not _DENSE_LITERAL_TYPE.verifies(type):
-        self.raise_error("Expected memref, vector or tensor type of integer, index, float, or complex type")
-    if any(dim == _DYNAMIC for dim in type.get_shape()):  # type: ignore[attr-defined]
-        self.raise_error("Dense literal attribute should have a static shape.")
-    return type
-
-
-AttrParser._parse_dense_literal_type = _parse_dense_literal_type  # type: ignore[method-assign]
 
 _original_from_list = DenseIntOrFPElementsAttr.from_list
 
@@ -191,115 +157,6 @@ def _print_without_type(self: DenseIntOrFPElementsAttr, printer: Printer) -> Non
 
 DenseIntOrFPElementsAttr.is_splat = _is_splat  # type: ignore[method-assign]
 DenseIntOrFPElementsAttr.print_without_type = _print_without_type  # type: ignore[method-assign]
-
-# The lexer dispatches per character in Python and builds a dict on every token. One
-# master regex reads the common tokens of MLIR text (the same kinds and spans); anything else (EOF,
-# `...`, `{-#`, escaped strings, `@"..."`, non-ASCII, errors) goes to xDSL's own code.
-_TOKEN = re.compile(
-    r"(?>(?:[ \t\n\r\f\v]+|//[^\n]*)*)"  # atomic: never a token inside a comment
-    r"(?:"
-    r"(?P<BARE_IDENT>[a-zA-Z_][a-zA-Z0-9_$.]*)"
-    r"|(?P<PERCENT_IDENT>%(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
-    r"|(?P<HASH_IDENT>#(?!-\})(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
-    r"|(?P<EXCLAMATION_IDENT>!(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
-    r"|(?P<CARET_IDENT>\^(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*))"
-    r"|(?P<AT_IDENT>@[a-zA-Z_][a-zA-Z0-9_$.]*)"
-    r"|(?P<ARROW>->)"
-    r"|(?P<punct>[:,()}\[\]<>=+/*?|-]|\{(?!-\#))"
-    r'|(?P<STRING_LIT>"[^"\\\n\v\f]*")'
-    r"|(?P<HEX>0x[0-9a-fA-F]+)"
-    r"|(?P<FLOAT_LIT>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)"
-    r"|(?P<INTEGER_LIT>[0-9]+)"
-    r")"
-)
-_PUNCT: dict[str, MLIRTokenKind] = {
-    c: k for c, k in KIND_BY_PUNCTUATION_SPELLING.items() if len(c) == 1
-}
-_GROUP_KIND: dict[str, MLIRTokenKind] = {
-    "BARE_IDENT": MLIRTokenKind.BARE_IDENT,
-    "PERCENT_IDENT": MLIRTokenKind.PERCENT_IDENT,
-    "HASH_IDENT": MLIRTokenKind.HASH_IDENT,
-    "EXCLAMATION_IDENT": MLIRTokenKind.EXCLAMATION_IDENT,
-    "CARET_IDENT": MLIRTokenKind.CARET_IDENT,
-    "AT_IDENT": MLIRTokenKind.AT_IDENT,
-    "ARROW": MLIRTokenKind.ARROW,
-    "HEX": MLIRTokenKind.INTEGER_LIT,
-    "FLOAT_LIT": MLIRTokenKind.FLOAT_LIT,
-    "INTEGER_LIT": MLIRTokenKind.INTEGER_LIT,
-}
-_original_lex = MLIRLexer.lex
-
-
-def _lex(self: MLIRLexer) -> Token[MLIRTokenKind, str]:
-    if type(self) is not MLIRLexer:  # subclasses (xDSL's assembly-format lexer) lex otherwise
-        return _original_lex(self)
-    m = _TOKEN.match(self.input.content, self.pos)
-    if m is None:
-        return _original_lex(self)
-    group = m.lastgroup
-    start, end = m.span(group)
-    self.pos = end
-    if group == "punct":
-        return Token(_PUNCT[m.group(group)], Span(start, end, self.input))
-    if group == "STRING_LIT":
-        return Token(MLIRTokenKind.STRING_LIT, StringLiteral(start, end, self.input))
-    return Token(_GROUP_KIND[group], Span(start, end, self.input))  # type: ignore[index]
-
-
-MLIRLexer.lex = _lex  # type: ignore[method-assign]
-
-
-_original_print_string = BasePrinter.print_string
-
-
-def _print_string(self: BasePrinter, text: str, *, indent: int | None = None) -> None:
-    if "\n" in text:
-        _original_print_string(self, text, indent=indent)
-        return
-    self._current_column += len(text)
-    (self.stream if self.stream is not None else sys.stdout).write(text)
-
-
-BasePrinter.print_string = _print_string  # type: ignore[method-assign]
-
-
-_original_print_bytes_literal = Printer.print_bytes_literal
-_NO_ESCAPE = re.compile(rb"[\x20\x21\x23-\x5b\x5d-\x7e]*")  # printable ASCII but `"` and `\`
-
-
-def _print_bytes_literal(self: Printer, bytestring: bytes) -> None:
-    if _NO_ESCAPE.fullmatch(bytestring) is None:
-        _original_print_bytes_literal(self, bytestring)
-        return
-    self.print_string('"' + bytestring.decode("ascii") + '"')
-
-
-Printer.print_bytes_literal = _print_bytes_literal  # type: ignore[method-assign]
-
-
-# xDSL's declarative `attr-dict` prints discardable attributes, then properties; MLIR
-# prints them as one dictionary sorted by name, as our hand-written ops do
-# (`dialects._syntax.print_attr_dict`). The upstream method with the merge sorted.
-from xdsl.irdl.declarative_assembly_format import AttrDictDirective  # noqa: E402
-
-
-def _print_sorted_attr_dict(self: Any, printer: Any, state: Any, op: Any) -> None:
-    props = {k: v for k, v in op.properties.items() if k in self.expected_properties}
-    if not op.attributes.keys().isdisjoint(props):
-        raise ValueError("Cannot print attributes and properties with the same name in a single dictionary")
-    op_def = op.get_irdl_definition()
-    dictionary = dict(sorted((op.attributes | props).items()))
-    defs = {x: op_def.properties[x] for x in self.expected_properties} | op_def.attributes
-    skip = self.reserved_attr_names.union(
-        n for n, d in defs.items() if d.default_value is not None and dictionary.get(n) == d.default_value
-    )
-    if printer.print_op_attributes(dictionary, reserved_attr_names=skip, print_keyword=self.with_keyword):
-        state.last_was_punctuation = False
-        state.should_emit_space = True
-
-
-AttrDictDirective.print = _print_sorted_attr_dict  # type: ignore[method-assign]
-
 
 import xdsl.ir.core as _ir_core  # noqa: E402
 from xdsl.dialects.builtin import UNKNOWN_LOC as _UNKNOWN_LOC  # noqa: E402

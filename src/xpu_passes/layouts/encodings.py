@@ -17,7 +17,7 @@ from typing import cast
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg, ttig
-from xpu_passes.dialects._struct_attr import StructAttr
+from xpu_passes.dialects.struct_attr import StructAttr
 from xpu_passes.layouts.linear import LinearLayout, identity1d, product, with_shape, zeros1d
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, atomic_layout_ok, shape, slice_layout, trans_perm
+from xpu_passes.layouts.propagation import SAME_LAYOUT, ATOMICS, atomic_layout_ok, shape, slice_layout, trans_perm
 from xpu_passes.layouts.shape_infer import expand_dims_result, join_layout, reshape_layout, split_layout, trans_layout
 
 Rule = Callable[[Any, Attribute, int], "Attribute | None"]
@@ -80,6 +80,6 @@ _FORWARD_RULES: tuple[tuple[Any, Rule], ...] = (
         layout, shape(user._operands[0]._type), shape(user.results[0]._type),
         user.properties.get("allow_reorder") is not None)),
     (tt.LoadOp, _no_layout),
-    (_SAME_LAYOUT, keep_layout),
+    (SAME_LAYOUT, keep_layout),
 )
 _FORWARD: dict[type, Rule] = {}  # op class -> its rule

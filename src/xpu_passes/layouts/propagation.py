@@ -115,7 +115,7 @@ def numel(t: Attribute) -> int:
 
 
 # Ops whose tensor operands and results all share one layout.
-_SAME_LAYOUT: tuple[type[Operation], ...] = (
+SAME_LAYOUT: tuple[type[Operation], ...] = (
     arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp,
     arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp,
     arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp, arith.MinimumfOp,
@@ -149,7 +149,8 @@ def trans_perm(op: tt.TransOp) -> list[int]:
 
 
 _JOIN_SPLIT = (tt.JoinOp, tt.SplitOp)
-_SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp)
+# Ops whose result takes any layout from their operands as they are (ttg.local_load reads shared memory).
+_SOURCES = (tt.SplatOp, tt.MakeRangeOp, arith.ConstantOp, ttg.LocalLoadOp)
 
 
 def operand_layouts(op: Operation, result_layout: Attribute) -> list[Attribute | None] | None:
@@ -253,7 +254,7 @@ def _none(op: Operation, layout: Attribute) -> None:
 
 
 def _rule(op: Operation) -> _Rule:
-    for classes, rule in ((_SAME_LAYOUT, _same), (tt.ExpandDimsOp, _expand_dims), (tt.ReduceOp, _reduce),
+    for classes, rule in ((SAME_LAYOUT, _same), (tt.ExpandDimsOp, _expand_dims), (tt.ReduceOp, _reduce),
                           (tt.ScanOp, _scan), (tt.TransOp, _trans), (_JOIN_SPLIT, _join_split),
                           (tt.ReshapeOp, _reshape), (tt.GatherOp, _gather), (_SOURCES, _source)):
         if isinstance(op, classes):

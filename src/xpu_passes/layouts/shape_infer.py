@@ -18,7 +18,7 @@ from itertools import permutations
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg
-from xpu_passes.layouts import infer
+from xpu_passes.dialects.ttg import infer_layout as infer
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
@@ -48,7 +48,7 @@ def expand_dims_operand(result_layout: Attribute, axis: int) -> Attribute:
 
 def trans_layout(layout: Attribute, perm: Sequence[int]) -> Attribute | None:
     """`tt.trans {order = perm}`'s result for an operand in `layout` (triton's rule:
-    layouts/infer.py). The operand for a result layout is
+    dialects/ttg/infer_layout.py). The operand for a result layout is
     `trans_layout(result, inverse(perm))`."""
     return _trans_layout(layout, tuple(perm))
 

@@ -157,7 +157,7 @@ _FOREIGN_MAX = 100_000
 
 def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
     """The first op whose types mention another backend's layout, and that layout's name."""
-    from xpu_passes.dialects.ttg_newer import ForeignLayoutAttr
+    from xpu_passes.dialects.ttg import ForeignLayoutAttr
 
     seen: dict[Attribute, str | None] = {}
 

@@ -41,14 +41,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 
 // -----
 
-// Negative: the before region passes on something else than its arguments (the
-// after region gets a value the condition computes), so the carried value cannot
-// be retyped as one; the conversion of the loop-invariant stays (hoisted out of the loop).
+// Negative: the regions carry the accumulator at different positions (the
+// condition swaps them); each group can be retyped, but the function returns the
+// result in #blocked, so moving the loop to #mma would only move the conversion
+// after the loop: the conversion of the loop-invariant stays (hoisted out of the loop).
 // CHECK-LABEL: tt.func public @while_regions_differ
 // CHECK: ttg.convert_layout %{{[a-z0-9_#]+}} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
 // CHECK: scf.while {{.*}} -> (i32, tensor<64x64xf32, #blocked>)
 // CHECK-NOT: ttg.convert_layout
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: {{.*}}an scf.while whose regions carry different values
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 16384 weighted bytes to save 16384 (a function argument is converted); forward would convert 16384 weighted bytes to save 16384
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {

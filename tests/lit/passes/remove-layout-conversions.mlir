@@ -86,7 +86,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK-LABEL: tt.func public @reduction_needs_blocked
 // CHECK: "tt.reduce"
 // CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64xf32, #blocked1>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 64 weighted elements to save 64 ('tt.reduce' cannot produce the target layout)
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 256 weighted bytes to save 256 ('tt.reduce' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -142,7 +142,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // CHECK-NEXT: %[[D:.*]] = tt.dot %arg2, %arg3, %[[ACC]]
 // CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #mma>
 // CHECK: ttg.convert_layout %[[R]] : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 4096 weighted elements to save 4096 (a function argument is converted); forward would convert 65536 weighted elements to save 4096 ('tt.dot' cannot produce the target layout)
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 16384 weighted bytes to save 16384 (a function argument is converted); forward would convert 262144 weighted bytes to save 16384 ('tt.dot' cannot produce the target layout)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
@@ -389,7 +389,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // nothing cheaper to do.
 // CHECK-LABEL: tt.func public @register_rename
 // CHECK: ttg.convert_layout %arg0 : tensor<64x64xf32, #linear> -> tensor<64x64xf32, #blocked>
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 512 weighted elements to save 512 (a function argument is converted)
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would convert 2048 weighted bytes to save 2048 (a function argument is converted)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #lin = #ttg.linear<{register = [[0, 2], [0, 1], [4, 0], [8, 0], [16, 0], [32, 0]], lane = [[0, 4], [0, 8], [0, 16], [0, 32]], warp = [[1, 0], [2, 0]], block = []}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -40,7 +41,7 @@ def test_problems_cover_every_case_dtype_and_intel_shape(bench: ModuleType) -> N
     assert {(1, 5120, 13824), (16384, 8192, 4096)} <= set(bench.SHAPES)
     assert {p.batch for p in ps if p.case == "batched gemm"} == {bench.BATCH}
     assert {p.batch for p in ps if p.case != "batched gemm"} == {1}
-    only = bench.problems(["fp16"], "gemm_gelu", [(64, 32, 16)])
+    only = bench.problems(["fp16"], ["gemm+gelu"], [(64, 32, 16)])  # --only takes the printed case names
     assert [(p.case, p.dtype, p.M, p.N, p.K) for p in only] == [("gemm+gelu", "fp16", 64, 32, 16)]
     assert bench.parse_shape("4x4096X12288") == (4, 4096, 12288)
 
@@ -164,3 +165,84 @@ def test_run_without_an_xpu_says_so(bench: ModuleType, capsys: pytest.CaptureFix
         pytest.skip("this machine has an XPU")
     assert bench.main(["--run", "--shape", "1024x1024x1024"]) == 0
     assert "--run needs an Intel GPU" in capsys.readouterr().out
+
+
+# ------------------------------------------------------- the static table's command line and output
+
+
+def _row(bench: ModuleType, ms: tuple[float, float] = (100.0, 110.0)) -> Any:
+    native = oracle.StaticFigures(shared_bytes=263168, converts=1, loads=3, block_io_loads=2, block_reads=3,
+                                  block_writes=16, dpas=32)
+    ours = oracle.StaticFigures(loads=3, block_io_loads=2, block_reads=3, block_writes=16, dpas=32)
+    return bench.Row("gemm+add(masked ptrs)", "bf16", "256x256x32-w32-s3", native, ours, *ms)
+
+
+def test_rows_line_up_under_a_header_that_says_native_first(bench: ModuleType) -> None:
+    header, row = bench.HEADER, bench.format_row(_row(bench))
+    assert "SLM native/ours" in header and "cvt n/o" in header and "DPAS n/o" in header
+    for column, cell in (("SLM native/ours", "263168!/0"), ("cvt n/o", "1/0"), ("DPAS n/o", "32/32"),
+                         ("compile ms n/o", "100/110")):
+        end = header.index(column) + len(column)
+        assert row[end - len(cell) : end] == cell, (column, row)  # right-aligned under its header
+    assert row.endswith("x1.10")
+
+
+def test_list_prints_the_names_only_takes(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--list"]) == 0
+    names = capsys.readouterr().out.split("\n")[:-1]
+    assert names == list(bench.KERNELS) and "gemm+add(masked ptrs)" in names
+    assert {p.case for p in bench.problems(["bf16"], names[1:3])} == set(names[1:3])
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--only", "gemm_add_tensor_ptr"], "argument --only: invalid choice: 'gemm_add_tensor_ptr' (choose from 'gemm', "),
+    (["--dtype", "fp8"], "argument --dtype: invalid choice: 'fp8' (choose from 'bf16', 'fp16')"),
+])  # fmt: skip
+def test_bad_choices_are_usage_errors(bench: ModuleType, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                      message: str) -> None:
+    with pytest.raises(SystemExit) as e:
+        bench.main(argv)
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_static_prints_where_it_wrote(bench: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(bench, "static", lambda dtypes, only, ocloc=None: [_row(bench)])
+    csv_path = tmp_path / "out" / "g.csv"
+    assert bench.main(["--csv", str(csv_path), "--png", str(tmp_path / "g.png")]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {csv_path}" in out and csv_path.read_text().startswith("case,dtype,config,native_shared_bytes")
+    assert "1 cases; ours worse than native in 0; compile time ours/native x1.10" in out
+
+
+@pytest.mark.triton
+@pytest.mark.skipif(not oracle.available(), reason="the plugin needs triton-xpu")
+def test_static_warms_up_then_alternates_which_pipeline_goes_first(bench: ModuleType,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from xpu_passes import triton_plugin
+
+    state = {"ours": False}
+    compiled: list[tuple[str, str, bool]] = []
+    dirs: set[str] = set()
+
+    def compile_(spec: Any, cfg: tuple[int, ...]) -> tuple[Any, float]:
+        dirs.add(os.path.dirname(os.environ["TRITON_CACHE_DIR"]))
+        compiled.append((os.path.basename(os.environ["TRITON_CACHE_DIR"]), "{}x{}x{}-w{}-s{}".format(*cfg),
+                         state["ours"]))
+        return None, 1.0
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", "/nonexistent/before")
+    monkeypatch.setattr(bench, "_compile", compile_)
+    monkeypatch.setattr(bench, "_figures", lambda kernel: oracle.StaticFigures())
+    monkeypatch.setattr(bench, "_enable_ours", lambda: state.update(ours=True))
+    monkeypatch.setattr(triton_plugin, "disable", lambda: state.update(ours=False))
+    rows = bench.static(["bf16"], ["gemm"])
+    assert [r.config for r in rows] == ["{}x{}x{}-w{}-s{}".format(*c) for c in bench.CONFIGS]
+    assert compiled[:2] == [("warm-up", "8x128x64-w4-s3", False), ("warm-up", "8x128x64-w4-s3", True)]
+    timed = compiled[2:]
+    assert all(where == "timed" for where, _, _ in timed) and len(timed) == 2 * len(rows)
+    firsts = [ours for _, _, ours in timed[::2]]
+    assert firsts == [i % 2 == 1 for i in range(len(rows))]  # native first, then ours first, ...
+    assert all(a[1] == b[1] and a[2] != b[2] for a, b in zip(timed[::2], timed[1::2], strict=True))
+    assert os.environ["TRITON_CACHE_DIR"] == "/nonexistent/before"  # restored
+    assert len(dirs) == 1 and not os.path.exists(dirs.pop())  # its caches are gone

@@ -70,12 +70,15 @@ def test_format_read_on_first_use_prints_and_parses_as_before() -> None:
 
 
 def test_dataclasses_built_through_the_cache_behave() -> None:
-    assert vars(dataclasses).get("exec") is codecache._cached_exec
+    with codecache.installed():
+        assert vars(dataclasses).get("exec") is codecache._cached_exec
 
-    @dataclasses.dataclass(frozen=True)
-    class P:
-        a: int
-        b: str = "x"
+        @dataclasses.dataclass(frozen=True)
+        class P:
+            a: int
+            b: str = "x"
+
+    assert "exec" not in vars(dataclasses)
 
     p = P(1)
     assert repr(p) == "test_dataclasses_built_through_the_cache_behave.<locals>.P(a=1, b='x')"
@@ -90,12 +93,15 @@ def _fresh(code: str) -> str:
 
 
 def test_the_library_leaves_dataclasses_alone_and_xpu_opt_skips_the_dialects_init() -> None:
-    # Only xpu-opt routes dataclasses' exec through the cache: the plugin runs in users' processes.
+    # Only xpu-opt's run routes dataclasses' exec through the cache: the plugin runs in users' processes.
     code = (
         "import dataclasses, xpu_passes.frontend, xpu_passes.dialects, xpu_passes.integration.plugin\n"
         "assert 'exec' not in vars(dataclasses) and 'xpu_passes.driver.codecache' not in __import__('sys').modules\n"
-        "import xpu_passes.driver.chunk\n"
-        "assert 'exec' in vars(dataclasses)\n"
+        "import xpu_passes.driver.chunk, xpu_passes.driver.cli, xpu_passes.driver.codecache as c\n"
+        "assert 'exec' not in vars(dataclasses)\n"
+        "with c.installed():\n"
+        "    assert vars(dataclasses)['exec'] is c._cached_exec\n"
+        "assert 'exec' not in vars(dataclasses)\n"
         "print('ok')\n"
     )
     out = _fresh(code)

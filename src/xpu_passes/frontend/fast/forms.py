@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.ir import Operation
 
+from xpu_passes.dialects.declared import FAST_PRINT, declared
+
 if TYPE_CHECKING:
     from xpu_passes.frontend.printer import TTGIRPrinter
 
@@ -65,4 +67,14 @@ def _func_args(printer: TTGIRPrinter, op: Any) -> str | None:
     return "(" + ", ".join(parts) + ")"
 
 
-FORMS: dict[str, Callable[[TTGIRPrinter, Operation], None]] = {"tt.func": _tt_func}
+# The forms, by the name an op class declares as its FAST_PRINT (dialects/declared.py).
+FORMS: dict[str, Callable[[TTGIRPrinter, Operation], None]] = {"func": _tt_func}
+_BY_CLASS: dict[type[Operation], Callable[[TTGIRPrinter, Operation], None] | None] = {}
+
+
+def print_form(cls: type[Operation]) -> Callable[[TTGIRPrinter, Operation], None] | None:
+    """The one-string printer `cls` declares (FAST_PRINT), or None: the op's own print."""
+    if cls not in _BY_CLASS:
+        name = declared(cls, FAST_PRINT)
+        _BY_CLASS[cls] = None if name is None else FORMS[name]
+    return _BY_CLASS[cls]

@@ -24,13 +24,13 @@ from contextlib import contextmanager
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
 from xdsl.context import Context
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xpu_passes.frontend.fast.types import TYPE_TEXT, build_type
 from xpu_passes.ir.idkeys import IdTable
+from xpu_passes.ir.xdsl_text import TextParser
 
 _PREFIX = 6  # texts are bucketed by their first characters (kind + this many)
 _MIN_LEN = 6  # shorter texts parse about as fast as a lookup
@@ -73,7 +73,7 @@ _NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 
 
-class MemoParser(Parser):
+class MemoParser(TextParser):
     """xDSL's parser with per-module memoized types, attributes and locations."""
 
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:

@@ -1,4 +1,8 @@
-"""Fast parsers of the hottest op forms, keyed by op name (one place; see `FAST`).
+"""Fast parsers of the hottest op forms, by the form each op class declares (`FORMS`).
+
+Which form reads an op is said once, on its class (`FAST_SYNTAX`, dialects/declared.py),
+derived from its `assembly_format` where that is simple (frontend/fast/syntax.py); a
+new op's syntax is added there, not here.
 
 xDSL's declarative `assembly_format` reads an op token by token through generic
 directives and builds it through IRDL's argument matching: most of a parse's time.
@@ -7,8 +11,8 @@ line in a handful of shapes. Here each shape is one regex over the op's line, th
 come from a per-module table of type texts, and the op is built with `Operation.create`
 (what xDSL's generic form builds). Any line that is not exactly the expected shape
 (attributes, `fastmath`, comments, several ops on a line, an error) goes to xDSL's parser
-untouched, so diagnostics and rare forms are xDSL's. `tests/python/test_fastops.py`
-checks that both paths build the same IR on the corpus.
+untouched, so diagnostics and rare forms are xDSL's. `tests/python/frontend/fast/test_ops.py`
+checks that both paths build the same IR on the corpus, `test_syntax.py` each declared form.
 """
 
 from __future__ import annotations
@@ -17,28 +21,16 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    DenseArrayBase,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    TensorType,
-    i1,
-    i32,
-    i64,
-)
+from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments
 from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-
-# (the verify-once table lives with verification; re-exported for its users)
+from xpu_passes.frontend.fast.syntax import form_name
 from xpu_passes.ir.xdsl_adapt import new_op
+# (the verify-once table lives with verification; re-exported for its users)
 from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key  # noqa: F401
 
 if TYPE_CHECKING:
@@ -48,7 +40,7 @@ _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
 # One result or none, the op's name, one blank (or the line's end: `tt.return`).
 _HEAD = re.compile(rf"(?:%({_NAME}) = )?([a-z_]+\.[a-z_0-9.]+)(?: |(?=\n)|\Z)")
-_MULTI_HEAD = re.compile(rf'%{_NAME}:[0-9]+ = (scf\.for) |(?:%{_NAME}(?::[0-9]+)? = )?"(tt\.reduce|tt\.scan)"\(')
+_MULTI_HEAD = re.compile(rf'%{_NAME}:[0-9]+ = ([a-z_]+\.[a-z_0-9.]+) |(?:%{_NAME}(?::[0-9]+)? = )?"([a-z_]+\.[a-z_0-9.]+)"\(')
 _NEXT_IS_VALUE = re.compile(r"\s*(?://[^\n]*\s*)*%")
 _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 
@@ -56,7 +48,6 @@ _USE = re.compile(rf"%({_NAME})(?:#([0-9]+))?")
 _BINARY = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T
 _CAST = re.compile(rf"({_VAL}) : ([^ ].*) to ([^ ].*)")  # %a : T1 to T2
 _ARROW = re.compile(rf"({_VAL})(?: (\{{[^{{}}]*\}}))? : ([^ ].*) -> ([^ ].*)")  # %a {attrs}? : T1 -> T2
-_CONSTANT = re.compile(r"([^{ ].*)")  # a typed attribute, no attribute dictionary
 _TWO_TYPES = re.compile(rf"({_VAL}), ({_VAL}) : ([^ ].*)")  # %a, %b : T1, T2
 
 # A builder gets the parser, the op class, the match and its offset, and returns the op or
@@ -165,53 +156,6 @@ def _two_types(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int)
     return new_op(cls, operands=[_operand(p, m, 1, base, t1), _operand(p, m, 2, base, t2)], result_types=[t1])
 
 
-_INT = r"-?[0-9]+"
-_FLOAT = r"-?[0-9]+\.[0-9]+(?:e[+-][0-9]+)?"
-_NUMBER = re.compile(rf"(?:({_INT})|({_FLOAT})|dense<(?:({_INT})|({_FLOAT}))>) : (.*)|(true|false)")
-
-
-def _number(p: MemoParser, m: re.Match[str]) -> Attribute | None:
-    """`7 : i32`, `1.5e+00 : f32`, `true`, splat `dense<0.0> : tensor<...>` as xDSL's parser builds them."""
-    if m.group(6) is not None:
-        return IntegerAttr(1 if m.group(6) == "true" else 0, IntegerType(1))
-    type = p.fast_type(m.start(5), m.end(5))
-    if isinstance(type, TensorType):
-        if m.group(3) is None and m.group(4) is None:
-            return None
-        element = type.element_type
-        if m.group(3) is not None and isinstance(element, IntegerType | IndexType):
-            return DenseIntOrFPElementsAttr.from_list(type, [int(m.group(3))])
-        if m.group(4) is not None and isinstance(element, AnyFloat):
-            return DenseIntOrFPElementsAttr.from_list(type, [float(m.group(4))])
-        return None
-    if m.group(1) is not None and isinstance(type, IntegerType | IndexType):
-        return IntegerAttr(int(m.group(1)), type)
-    if m.group(2) is not None and isinstance(type, AnyFloat):
-        return FloatAttr(float(m.group(2)), type)
-    return None
-
-
-def _constant(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    start, end = base + m.start(1), base + m.end(1)
-
-    def parse() -> Attribute | None:
-        number = _NUMBER.fullmatch(p._text, start, end)
-        return _number(p, number) if number is not None else p.fast_attr(start, end)
-
-    # One object per text: cheaper, and verify_key sees repeats (a resource's text names
-    # the module's blob, so not those).
-    if p._text.startswith("dense_resource", start):
-        value = parse()
-    else:
-        value = p.shared_value("c", start, end, parse)
-    type = getattr(value, "type", None)
-    if not isinstance(type, Attribute):
-        return None
-    return new_op(cls, result_types=[type], properties={"value": value})  # type: ignore[dict-item]
-
-
-_COMPARE = re.compile(rf"([a-z]+), ({_VAL}), ({_VAL}) : ([^ ].*)")  # pred, %a, %b : T
-_MAKE_RANGE = re.compile(r"(\{[^{}]*\}) : ([^ ].*)")  # {end = .., start = ..} : T
 
 
 
@@ -242,38 +186,6 @@ def _derived(p: MemoParser, kind: str, t: Attribute, make: Callable[[Attribute],
 def _uses(p: MemoParser, m: re.Match[str], group: int, type: Attribute) -> list[object]:
     start = m.start(group)
     return [use(p, u.group(1), int(u.group(2) or 0), start + u.start(), type) for u in _USE.finditer(m.group(group))]
-
-
-_PREDICATES: dict[int, Attribute] = {}  # one object per predicate (verify_key sees repeats)
-
-
-_WITH_ELEMENT: list[Callable[[Attribute, Attribute], Attribute]] = []  # dialects.tt's, imported on first use
-# (imports in a function run on every call: the hot builders import at the top, or once)
-
-
-def _compare(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    if not _WITH_ELEMENT:
-        from xpu_passes.dialects.tt import with_element
-
-        _WITH_ELEMENT.append(with_element)
-    with_element = _WITH_ELEMENT[0]
-    pred = getattr(cls, "PREDICATES", {}).get(m.group(1))
-    t = p.fast_type(m.start(4), m.end(4))
-    if pred is None or t is None:
-        return None
-    return new_op(cls, 
-        operands=[_operand(p, m, 2, 0, t), _operand(p, m, 3, 0, t)],
-        result_types=[_derived(p, "i1", t, lambda t: with_element(t, i1))],
-        properties={"predicate": _PREDICATES.get(pred) or _PREDICATES.setdefault(pred, IntegerAttr(pred, i64))},
-    )
-
-
-def _make_range(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    split = _split(p, m, 1, ("start", "end"))
-    t = p.fast_type(m.start(2), m.end(2))
-    if split is None or t is None:
-        return None
-    return new_op(cls, result_types=[t], properties=split[0], attributes=split[1])
 
 
 _SEGMENTED: dict[type[Operation], bool] = {}  # op class -> its operand segments are a property
@@ -315,55 +227,59 @@ def _build(
     return new_op(cls, operands=flat, result_types=result_types, properties=props, attributes=attrs)  # type: ignore[arg-type]
 
 
-_SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
-    (_BINARY, _binary, tuple(f"arith.{n}" for n in (
-        "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi",
-        "shrui", "ceildivsi", "floordivsi", "maxsi", "minsi", "maxui", "minui",
-        "addf", "subf", "mulf", "divf", "maxnumf", "minnumf", "maximumf", "minimumf", "remf",
-    ))),  # fmt: skip
-    (_CAST, _unary, tuple(f"arith.{n}" for n in (
-        "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast",
-        "index_cast", "index_castui",
-    ))),  # fmt: skip
-    (_ARROW, _arrow, ("tt.splat", "tt.broadcast", "ttg.convert_layout", "tt.expand_dims", "tt.bitcast",
-                      "tt.int_to_ptr", "tt.ptr_to_int", "tt.reshape")),
-    (_TWO_TYPES, _two_types, ("tt.addptr",)),
-    (_CONSTANT, _constant, ("arith.constant",)),
-    (_COMPARE, _compare, ("arith.cmpi", "arith.cmpf")),
-    (_MAKE_RANGE, _make_range, ("tt.make_range",)),
-]
-_BY_NAME: dict[str, tuple[re.Pattern[str], _Builder, str]] = {}  # name -> shape, builder, dialect
+# The forms, by the name an op class declares (dialects/declared.py) or derives (syntax.py).
+FORMS: dict[str, tuple[re.Pattern[str], _Builder]] = {
+    "binary": (_BINARY, _binary),
+    "cast": (_CAST, _unary),
+    "arrow": (_ARROW, _arrow),
+    "two_types": (_TWO_TYPES, _two_types),
+}
+REGION_FORMS = ("func", "for", "generic_region")  # ops with a body (frontend/fast/regions.py)
+_Form = tuple[re.Pattern[str], _Builder, str] | str | None
+_BY_CLASS: dict[type[Operation], _Form] = {}  # op class -> (shape, builder, dialect), a region form, or None
 
 
 def _register() -> None:
+    from xpu_passes.frontend.fast import ops_attrs as fastops_attrs
     from xpu_passes.frontend.fast import ops_mem as fastops_mem
     from xpu_passes.frontend.fast import ops_more as fastops_more
 
-    for shape, build, names in _SHAPES + fastops_more.SHAPES + fastops_mem.SHAPES:
-        for name in names:
-            _BY_NAME[name] = (shape, build, name.split(".", 1)[0])
+    FORMS.update(fastops_attrs.FORMS)
+    FORMS.update(fastops_more.FORMS)
+    FORMS.update(fastops_mem.FORMS)
 
 
 _register()
-FAST_NAMES = frozenset(_BY_NAME)
-REGION_NAMES = frozenset(("tt.func", "scf.for", "tt.reduce", "tt.scan"))  # ops with a body (fastregions.py); not verify_key's
+
+
+def fast_form(cls: type[Operation]) -> _Form:
+    """How `cls`'s ops are read fast: (shape, builder, dialect), the name of a region form, or None."""
+    found = _BY_CLASS.get(cls, _UNSEEN)
+    if found is _UNSEEN:
+        name = form_name(cls)
+        if name is None or name in REGION_FORMS:
+            found = name
+        else:
+            shape, build = FORMS[name]
+            found = (shape, build, cls.name.split(".", 1)[0])  # type: ignore[attr-defined]
+        _BY_CLASS[cls] = found
+    return found  # type: ignore[return-value]
+
+
+_UNSEEN = object()
 
 
 _REGION_PARSERS: dict[str, Callable[[MemoParser, type[Operation], int], Operation | None]] = {}  # (fastregions imports this module)
 
 
-def _region_op(p: MemoParser, name: str, at: int, start: int) -> Operation | None:
+def _region_op(p: MemoParser, cls: type[Operation], form: str, at: int, start: int) -> Operation | None:
     """An op with a body (frontend/fast/regions.py): once its header is read, it is committed."""
     if not _REGION_PARSERS:
         from xpu_passes.frontend.fast.regions import parse_for, parse_func, parse_generic
 
-        _REGION_PARSERS.update({"tt.func": parse_func, "scf.for": parse_for, "tt.reduce": parse_generic,
-                                "tt.scan": parse_generic})
-    cls = p.fast_op_class(name)
-    if cls is None:
-        return None
+        _REGION_PARSERS.update({"func": parse_func, "for": parse_for, "generic_region": parse_generic})
     try:
-        op = _REGION_PARSERS[name](p, cls, at)
+        op = _REGION_PARSERS[form](p, cls, at)
         if op is None:
             p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op
@@ -385,16 +301,25 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     head = _HEAD.match(text, start)
     if head is None:
         multi = _MULTI_HEAD.match(text, start)  # `%x:3 = scf.for`, `%x = "tt.reduce"(`
-        return None if multi is None or not lex else _region_op(p, multi.group(1) or multi.group(2), start, start)
+        if multi is None or not lex:
+            return None
+        cls = p.fast_op_class(multi.group(1) or multi.group(2))
+        form = fast_form(cls) if cls is not None else None
+        # (results before the name: scf.for's custom form; the generic form: tt.reduce's, tt.scan's)
+        if form != ("for" if multi.group(1) else "generic_region"):
+            return None
+        return _region_op(p, cls, form, start, start)  # type: ignore[arg-type]
     res, name = head.groups()
-    found = _BY_NAME.get(name)
-    if found is None:
-        if name in REGION_NAMES:
-            return _region_op(p, name, start, start) if lex else None
-        return None
     cls = p._op_classes.get(name) or p.fast_op_class(name)
     if cls is None:
         return None
+    found = _BY_CLASS.get(cls, _UNSEEN)
+    if found is _UNSEEN:
+        found = fast_form(cls)
+    if found is None:
+        return None
+    if found.__class__ is str:
+        return _region_op(p, cls, found, start, start) if lex and found != "generic_region" else None
     after = head.end()
     name_end = after if text[after - 1 : after] != " " else after - 1
     end = text.find("\n", after)

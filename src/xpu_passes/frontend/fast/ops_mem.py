@@ -111,10 +111,11 @@ def _prefetch(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) 
     masks = [_operand(p, m, 2, 0, mask)] if mask is not None else []
     return _build(cls, [_operand(p, m, 1, 0, pt), masks, []], [], props, attrs)
 
-SHAPES: list[tuple[re.Pattern[str], _Builder, tuple[str, ...]]] = [
-    (_ADVANCE, _advance, ("tt.advance",)),
-    (_LOAD, _load, ("tt.load",)),
-    (_MAKE_TENSOR_PTR, _make_tensor_ptr, ("tt.make_tensor_ptr",)),
-    (_STORE, _store, ("tt.store",)),
-    (_PREFETCH, _prefetch, ("ttig.prefetch",)),
-]
+# The forms (an op class names one in its FAST_SYNTAX: dialects/declared.py).
+FORMS: dict[str, tuple[re.Pattern[str], _Builder]] = {
+    "advance": (_ADVANCE, _advance),
+    "load": (_LOAD, _load),
+    "make_tensor_ptr": (_MAKE_TENSOR_PTR, _make_tensor_ptr),
+    "store": (_STORE, _store),
+    "prefetch": (_PREFETCH, _prefetch),
+}

@@ -1,5 +1,5 @@
 """Fast parsers of the next most frequent op forms (after frontend/fast/ops.py's): block
-terminators, `tt.dot`, `arith.select`, `tt.get_program_id`, `ub.poison`, unary `math` ops.
+terminators, `tt.dot`, `arith.select`, `tt.get_program_id`, unary `math` ops.
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
 anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import i1
+from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.ir.xdsl_adapt import new_op
@@ -26,7 +26,6 @@ _RETURN = re.compile(rf"(?:{_VALS} : ([^ ].*))?")
 # The types hold no ` * ` or ` -> `; anything else fails fast_type.
 _DOT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL})(?:, inputPrecision = ([a-z0-9]+))?{_DICT} : (.+) \* (.+) -> (.+)")
 _AXIS = re.compile(r"([a-z]+) : ([^ ].*)")
-_POISON = re.compile(r": ([^ ].*)")
 _UNARY = re.compile(rf"({F._VAL}) : ([^ ].*)")  # math.exp2 %a : T (no fastmath flags)
 
 _I32: dict[int, Attribute] = {}  # enum values, one object each (verify_key sees repeats)
@@ -35,9 +34,7 @@ _I32: dict[int, Attribute] = {}  # enum values, one object each (verify_key sees
 def _i32(value: int) -> Attribute:
     found = _I32.get(value)
     if found is None:
-        from xpu_passes.dialects._syntax import i32_attr
-
-        found = _I32[value] = i32_attr(value)
+        found = _I32[value] = IntegerAttr(value, i32)  # (as the ops' own parsers build it)
     return found
 
 
@@ -113,11 +110,6 @@ def _unary(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> 
     return None if t is None else new_op(cls, operands=[F._operand(p, m, 1, 0, t)], result_types=[t])
 
 
-def _poison(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) -> Operation | None:
-    t = p.fast_type(m.start(1), m.end(1))
-    return None if t is None else new_op(cls, result_types=[t])
-
-
 _SELECT = re.compile(rf"({F._VAL}), ({F._VAL}), ({F._VAL}) : ([^ ].*)")  # %c, %a, %b : T  or  : C, T
 
 
@@ -130,13 +122,11 @@ def _select(p: MemoParser, cls: type[Operation], m: re.Match[str], base: int) ->
     return new_op(cls, operands=ops, result_types=[t])
 
 
-SHAPES: list[tuple[re.Pattern[str], F._Builder, tuple[str, ...]]] = [
-    (_RETURN, _return, ("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return")),
-    (_DOT, _dot, ("tt.dot",)),
-    (_AXIS, _program_query, ("tt.get_program_id", "tt.get_num_programs")),
-    (_POISON, _poison, ("ub.poison",)),
-    (_UNARY, _unary, ("math.exp", "math.exp2", "math.sqrt", "math.erf")),  # (the ones the corpus checks)
-    (_SELECT, _select, ("arith.select",)),
-]
-# Their verifiers look at the parent op or the op's place: never verified once for all.
-TERMINATORS = frozenset(("tt.return", "scf.yield", "tt.reduce.return", "tt.scan.return"))
+# The forms (an op class names one in its FAST_SYNTAX, or derives it: frontend/fast/syntax.py).
+FORMS: dict[str, tuple[re.Pattern[str], F._Builder]] = {
+    "return": (_RETURN, _return),
+    "dot": (_DOT, _dot),
+    "program_query": (_AXIS, _program_query),
+    "unary": (_UNARY, _unary),
+    "select": (_SELECT, _select),
+}

@@ -8,8 +8,8 @@
   operands' SSA names, and the attributes' text through the printer (which visits their
   aliases in the same order, so alias numbering is unchanged; an attribute that visits no
   alias is its text in the template). Which printers are such
-  functions is listed here (`_eligible`): xDSL's declarative formats and the
-  hand-written ones below, read for that.
+  functions (`_eligible`): xDSL's declarative formats, and the hand-written ones whose
+  class declares PRINT_FROM_SIGNATURE (dialects/declared.py).
 - Texts of attributes and of alias definitions (aliases.py), with the aliases they visit.
 Attributes are keyed by the id of their canonical object, the first attribute seen equal
 to them (xDSL compares attributes by value, floats by their bits): a module parsed anew
@@ -22,12 +22,12 @@ lit input with and without reuse, in every form, and compares.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.dialects.declared import PRINT_FROM_SIGNATURE
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.ir.xdsl_adapt import value_type
 
@@ -46,41 +46,21 @@ _eligible_cache: dict[type[Operation], bool] = {}
 enabled = True  # (tests switch it off to compare with the op-by-op print)
 
 
-def _handwritten() -> set[Callable[..., None]]:
-    """Our hand-written `print`s that read nothing but the op's class, properties,
-    attributes, operand/result types and operand names."""
-    from xpu_passes.dialects import tt, ttig
-    from xpu_passes.dialects import arith as arith_compat
-
-    fns: set[Callable[..., None]] = {
-        arith_compat._Compare.print,
-        arith_compat._Cast.print,
-        arith_compat.SelectOp.print,
-        tt.LoadOp.print,
-        tt.StoreOp.print,
-        tt.MakeTensorPtrOp.print,
-        tt.DotOp.print,
-        tt.FpToFpOp.print,
-        ttig.PrefetchOp.print,
-    }
-    return fns
-
-
-_HANDWRITTEN: set[Callable[..., None]] | None = None
 _DECLARATIVE_MODULES = ("xdsl.irdl.operations", "xpu_passes.ir.xdsl_adapt")  # (upstream's, read on first use)
 
 
 def _eligible(cls: type[Operation], generic: bool) -> bool:
+    """Whether `cls`'s print is a function of what op_text keys: a declarative format, or a
+    hand-written print whose class declares PRINT_FROM_SIGNATURE (dialects/declared.py)."""
     if generic:
         return not issubclass(cls, UnregisteredOp)
     hit = _eligible_cache.get(cls)
     if hit is None:
-        global _HANDWRITTEN
-        if _HANDWRITTEN is None:
-            _HANDWRITTEN = _handwritten()
         fn = cls.print
         declarative = fn.__qualname__.endswith("print_with_format") and fn.__module__ in _DECLARATIVE_MODULES
-        hit = _eligible_cache[cls] = declarative or fn in _HANDWRITTEN
+        # (the class that wrote the print declares it: a subclass with its own print says so anew)
+        owner = next(c for c in cls.__mro__ if "print" in vars(c))
+        hit = _eligible_cache[cls] = declarative or bool(vars(owner).get(PRINT_FROM_SIGNATURE, False))
     return hit
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import UNKNOWN_LOC, IndexType
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
@@ -26,14 +26,15 @@ from xpu_passes.frontend.fast.ops import use as fast_use
 from xpu_passes.frontend.fast.ops_more import _type_list
 from xpu_passes.frontend.fast.types import TYPE_TEXT
 from xpu_passes.frontend.fast.memo import _SIMPLE_LOC, function_type
-from xpu_passes.ir.xdsl_adapt import _UNKNOWN_LOC, new_op
+from xpu_passes.ir.xdsl_adapt import new_op
 
 if TYPE_CHECKING:
     from xdsl.ir import Block, LocationAttr, Region
 
     from xpu_passes.frontend.fast.memo import MemoParser
 
-_HEAD = re.compile(r'tt\.func (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
+_OP = r"[a-z_]+\.[a-z_0-9.]+"  # the op's name (its class declared the form: dialects/declared.py)
+_HEAD = re.compile(rf'{_OP} (?:(public|private|nested) )?@([\w$.]+|"[^"\\\n]*")\(')
 _ARG = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*): ")
 _DICT = re.compile(r" (\{[^{}\n]*\})")
 _TAIL = re.compile(r"\)(?: -> (\([^(){}\n]*\)|[^ (){}\n]+))?(?: attributes (\{[^{}\n]*\}))? \{[ \t]*\n")
@@ -108,7 +109,7 @@ _NAME = r"(?:[0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)"
 _VAL = rf"%{_NAME}(?:#[0-9]+)?"
 _FOR_RESULTS = re.compile(rf"%({_NAME})(?::([0-9]+))? = ")
 _FOR = re.compile(
-    rf"scf\.for %({_NAME}) = ({_VAL}) to ({_VAL}) step ({_VAL})"
+    rf"{_OP} %({_NAME}) = ({_VAL}) to ({_VAL}) step ({_VAL})"
     rf"(?: iter_args\(((?:%{_NAME} = {_VAL}, )*%{_NAME} = {_VAL})\) -> (\([^(){{}}\n]*\)|[^ (){{}}\n]+))?"
     r" +(?:: ([^ {}\n]+) )?\{[ \t]*\n"
 )
@@ -176,7 +177,7 @@ def _types(p: MemoParser, start: int, end: int) -> list[Attribute] | None:
 
 # `%r = "tt.reduce"(%a, %b) <{axis = 1 : i32}> ({` (triton prints tt.reduce and tt.scan generic).
 _GENERIC = re.compile(
-    rf'(?:%({_NAME})(?::([0-9]+))? = )?"(tt\.reduce|tt\.scan)"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
+    rf'(?:%({_NAME})(?::([0-9]+))? = )?"({_OP})"\(((?:{_VAL}, )*{_VAL})\) <(\{{[^{{}}\n]*\}})> \(\{{[ \t]*\n'
 )
 _GENERIC_TAIL = re.compile(r"\) : \(([^()\n]*)\) -> (\([^()\n]*\)|[^()\n]+?)(?= loc\(|[ \t]*(?:\n|\Z))")
 
@@ -227,7 +228,7 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
             if name in attrs and name not in props:
                 props[name] = attrs.pop(name)
     op = new_op(cls, operands=operands, result_types=outs, properties=props, attributes=attrs, regions=[region])
-    op.location = _UNKNOWN_LOC if loc is None else loc
+    op.location = UNKNOWN_LOC if loc is None else loc
     if m.group(1) is not None:
         bound = int(m.group(2) or 1)
         if bound != len(outs):

@@ -322,6 +322,20 @@ def lower_text(text: str, opts: Any, backend: Any | None = None) -> StaticFigure
     return lower(parse(text), opts, backend)
 
 
+def spirv(kernel: Any) -> tuple[bytes, str, str]:
+    """What the driver gets from a `triton.compile` result for an xpu target: its SPIR-V,
+    build flags (e.g. `-cl-intel-256-GRF-per-thread`) and kernel name (for `integration.isa`)."""
+    return bytes(kernel.asm["spv"]), str(kernel.metadata.build_flags), str(kernel.metadata.name)
+
+
+def lower_spirv(mod: Any, opts: Any, backend: Any | None = None) -> tuple[bytes, str, str]:
+    """make_llir and make_spv on a TTGIR module (consumed): SPIR-V, build flags, kernel name."""
+    backend = backend or pvc_backend()
+    md: dict[str, Any] = {}
+    spv = backend.make_spv(backend.make_llir(mod, md, opts), md, opts)
+    return bytes(spv), str(md["build_flags"]), str(md["name"])
+
+
 def run_native_pass(text: str, step_name: str) -> str:
     """Run one native TTGIR pass (by its step name) on `text`; return triton's print."""
     ir, _ = _triton()

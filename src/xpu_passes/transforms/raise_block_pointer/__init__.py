@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin, reset_order
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.transforms.raise_block_pointer.candidates import plan_function
-from xpu_passes.transforms.raise_block_pointer.plan import Plan, dedup, key
+from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import XpuPass, register
 

@@ -8,7 +8,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer, Lin, values_of
-from xpu_passes.transforms.raise_block_pointer.plan import AccessPlan, Plan
+from xpu_passes.transforms.raise_block_pointer.plan_types import AccessPlan, Plan
 from xpu_passes.dialects import tt
 from xpu_passes.dialects import arith as arith_compat
 

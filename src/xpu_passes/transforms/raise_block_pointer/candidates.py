@@ -13,7 +13,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xpu_passes.transforms.raise_block_pointer.dot_use import DotUse
-from xpu_passes.transforms.raise_block_pointer.plan import Access, LeftAlone, Plan, Planner, tile_shape
+from xpu_passes.transforms.raise_block_pointer.plan import Planner
+from xpu_passes.transforms.raise_block_pointer.plan_types import Access, LeftAlone, Plan, tile_shape
 from xpu_passes.dialects import tt
 
 

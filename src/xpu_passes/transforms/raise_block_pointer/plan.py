@@ -3,7 +3,7 @@
 For each 2D load/store through a tensor of pointers, or each family of accesses through one
 loop-carried pointer, a `Plan`: base, per-dim position/stride/shape, order, the accesses'
 `boundaryCheck`/`padding`, and the run-time conditions (`preds`, each `L >= 0`) it still needs.
-Accesses that cannot be raised exactly get the reason (`LeftAlone`).
+Accesses that cannot be raised exactly get the reason (`LeftAlone`). The plan's data: plan_types.py.
 """
 
 from __future__ import annotations
@@ -11,74 +11,34 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
+from xpu_passes.dialects import tt
+from xpu_passes.transforms.raise_block_pointer.plan_types import (
+    Access,
+    AccessPlan,
+    DimPlan,
+    LeftAlone,
+    Plan,
+    dedup,
+    key,
+    tile_shape,
+)
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
-    ONE,
-    ZERO,
     Bound,
     Decomposer,
     Lin,
+    ONE,
     PtrForm,
     Unsupported,
+    ZERO,
     defined_outside,
     nonneg,
 )
 from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
-from xpu_passes.dialects import tt
-
-Access = tt.LoadOp | tt.StoreOp
-
-
-class LeftAlone(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass
-class DimPlan:
-    pos: Lin  # position of the block's first element (before the loop, for loop-carried ones)
-    stride: Lin
-    adv: int = 0  # per-iteration advance (loop-carried pointers)
-    extent: bool = False  # no bound in the IR: the shape is the extent the accesses reach
-    shape: Lin | None = None
-
-
-@dataclass
-class AccessPlan:
-    op: Access
-    boundary: tuple[int, ...] = ()
-    padding: int | None = None
-    select: bool = False
-    after: bool = False  # through the advanced pointer (a loop-carried one used after its update)
-
-
-@dataclass
-class Plan:
-    base: SSAValue
-    rest: Lin  # element offset not attributed to a dim: folded into the base pointer
-    dims: list[DimPlan]
-    order: tuple[int, ...]
-    block: TensorType
-    accesses: list[AccessPlan]
-    preds: list[Lin] = field(default_factory=list)  # run-time conditions `L >= 0`
-    loop: scf.ForOp | None = None
-    arg_index: int = -1
-    increment: Operation | None = None  # the `tt.addptr` the advance replaces
-    after: Lin | None = None  # the uniform increment, when the loop's pointer result is used after it
-    intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
-    var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
-    proven: list[str] = field(default_factory=list)  # wrap-arounds raised without a version, and why
-    unproven: list[str] = field(default_factory=list)  # why the others need one
-
-
-def key(x: Lin) -> tuple:
-    return x.terms
 
 
 # ------------------------------------------------------------------ planning
@@ -391,19 +351,6 @@ class Planner:
         return self._finish(plan, shapes_seen, wraps, extents, hw)
 
 
-def dedup(xs: list[Lin]) -> list[Lin]:
-    seen: dict[tuple, Lin] = {}
-    for x in xs:
-        seen.setdefault(key(x), x)
-    return list(seen.values())
-
-
-def tile_shape(op: Access) -> tuple[int, ...]:
-    t = op.ptr.type
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
 def _block_type(op: Access) -> TensorType:
     t = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     assert isinstance(t, TensorType)
@@ -424,4 +371,3 @@ def _padding_of(other: SSAValue) -> int | None:
             return 2 if struct.pack("<d", v) == struct.pack("<d", math.nan) else None
         return 1 if v == 0.0 and math.copysign(1.0, v) > 0 else None
     return 1 if v == 0 else None
-

@@ -14,86 +14,27 @@ varying tensors raise `Unsupported` with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from xpu_passes.analysis.values import splat_int
+from xpu_passes.dialects import tt
+from xpu_passes.transforms.raise_block_pointer.facts import _loads_from_memory, _reaches, defined_outside
+from xpu_passes.transforms.raise_block_pointer.forms import (
+    Bound,
+    DimTerm,
+    Form,
+    MaskParts,
+    PtrForm,
+    Unsupported,
+)
 from xpu_passes.transforms.raise_block_pointer.poly import ONE, ZERO, Lin, remember, reset_order, values_of
 from xpu_passes.transforms.raise_block_pointer.reshape_form import reshape_form
 from xpu_passes.transforms.raise_block_pointer.signs import nonneg, nonneg_value
-from xpu_passes.analysis.values import splat_int
-from xpu_passes.dialects import tt
-
-class Unsupported(Exception):
-    """Why a value cannot be decomposed; `op` is where the trail ended."""
-
-    def __init__(self, reason: str, op: Operation | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.op = op
 
 
 _CONVERT = "ttg.convert_layout"  # moves values between layouts; does not change them
-
-
-@dataclass(frozen=True)
-class DimTerm:
-    """stride * wrap(pos + i) along one dimension."""
-
-    stride: Lin
-    pos: Lin
-    wrap: Lin | None = None  # the divisor W of `(pos + i) % W`
-    wrap_op: Operation | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Form:
-    """An integer tensor (or scalar, rank 0 dims all None) as base + sum of DimTerms."""
-
-    base: Lin
-    dims: tuple[DimTerm | None, ...]
-
-    def normalized(self) -> Form:
-        # A value varying along one dim with unit stride is an index: its base is its position.
-        live = [d for d, t in enumerate(self.dims) if t is not None]
-        if len(live) == 1 and self.base.terms:
-            t = self.dims[live[0]]
-            assert t is not None
-            if t.wrap is None and t.stride == ONE:
-                dims = list(self.dims)
-                dims[live[0]] = DimTerm(ONE, t.pos + self.base)
-                return Form(ZERO, tuple(dims))
-        return self
-
-    @property
-    def uniform(self) -> bool:
-        return all(t is None for t in self.dims)
-
-
-@dataclass(frozen=True)
-class PtrForm:
-    base: SSAValue  # scalar !tt.ptr<T>
-    offset: Form
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A mask conjunct `pos + i_dim < bound` (wrapped by `wrap` if set)."""
-
-    dim: int
-    pos: Lin
-    bound: Lin
-    wrap: Lin | None
-    op: Operation
-
-
-@dataclass
-class MaskParts:
-    bounds: list[Bound] = field(default_factory=list)
-    others: list[SSAValue] = field(default_factory=list)
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -442,50 +383,6 @@ class Decomposer:
         if dim_map[live[0]] < 0:  # a unit dim a reshape removed
             return None
         return Bound(dim_map[live[0]], t.pos, bnd.base, t.wrap, op)
-
-
-# ------------------------------------------------------------------ facts
-
-
-def _loads_from_memory(op: Operation, budget: int = 64) -> bool:
-    """Whether `op`'s value depends on a `tt.load` (a short walk up its operands)."""
-    work, seen = [op], set()
-    while work and budget > 0:
-        o = work.pop()
-        budget -= 1
-        if isinstance(o, tt.LoadOp):
-            return True
-        for v in o.operands:
-            if isinstance(v.owner, Operation) and v.owner not in seen:
-                seen.add(v.owner)
-                work.append(v.owner)
-    return False
-
-
-
-def _reaches(v: SSAValue, arg: SSAValue, budget: int = 32) -> bool:
-    """Whether `v` is `arg` or an `arith.addi` chain over it (the carried side of an increment)."""
-    while budget > 0:
-        if v is arg:
-            return True
-        op = v.owner
-        if not isinstance(op, arith.AddiOp):
-            return False
-        v = op.lhs if _reaches(op.lhs, arg, budget - 1) else op.rhs
-        budget -= 1
-    return False
-
-
-def defined_outside(x: Iterable[SSAValue], op: Operation) -> bool:
-    """Whether every value is defined outside (and so dominates) `op`'s regions."""
-    for v in x:
-        owner = v.owner
-        o = owner.parent_op() if isinstance(owner, Block) else owner
-        while o is not None:
-            if o is op:
-                return False
-            o = o.parent_op()
-    return True
 
 
 __all__ = [

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from xpu_passes.transforms.raise_block_pointer.poly import ZERO
 from xpu_passes.dialects import tt
-
-if TYPE_CHECKING:
-    from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Form
+from xpu_passes.transforms.raise_block_pointer.forms import DimTerm, Form, Unsupported
+from xpu_passes.transforms.raise_block_pointer.poly import ZERO
 
 
 def reshape_form(f: Form, src: tuple[int, ...], dst: tuple[int, ...], op: tt.ReshapeOp) -> Form:
     """`f` (over `src`) read over `dst` in row-major order, when that keeps it a strided block: unit dims added
     or removed, dims split, or dims merged whose strides compose (`s_d = s_d+1 * size_d+1`)."""
-    from xpu_passes.transforms.raise_block_pointer.ptr_decompose import DimTerm, Form, Unsupported
-
     if op.allow_reorder is not None:
         raise Unsupported("reshape that may reorder elements (allow_reorder)", op)
     base, strides = f.base, []

@@ -11,7 +11,7 @@ from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
 
 if TYPE_CHECKING:
-    from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin
+    from xpu_passes.transforms.raise_block_pointer.poly import Lin
 
 
 def nonneg_value(v: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:

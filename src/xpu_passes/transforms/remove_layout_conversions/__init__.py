@@ -44,7 +44,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import record_copies
 from xpu_passes.frontend.fast.memo import gc_paused
 from xpu_passes.layouts import propagation
-from xpu_passes.transforms.remove_layout_conversions import candidates
+from xpu_passes.transforms.remove_layout_conversions import candidates, joint
 from xpu_passes.ir import clone
 from xpu_passes.transforms.remove_layout_conversions import costs
 from xpu_passes.ir import journal
@@ -368,7 +368,10 @@ class RemoveLayoutConversions(XpuPass):
             # rejected: not made (check mode makes it, and holds the bounds against its figures).
             low = self._floor(w, cvt, found.slices[how]) if how == "backward" else None
             rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
-            if (rises or low is not None and slice_cost.loses(low, w.figures)) and not solution.CHECK_INCREMENTAL:
+            # Retyped loop-carried values: the follow-ups (`joint`) may win what the bound says it cannot.
+            carried = how == "backward" and bool(found.slices[how].inplace)
+            if (rises or low is not None and slice_cost.loses(low, w.figures) and not carried
+                    ) and not solution.CHECK_INCREMENTAL:
                 continue
             new_loads: set[Operation] = set()
             w.budget.spend(len(found.slices[how].ops) + 1)
@@ -385,6 +388,13 @@ class RemoveLayoutConversions(XpuPass):
                     or rises and fig.slm <= w.figures.slm):
                 raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low, rises} (from {w.figures})")
             wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+            if carried and not wins:
+                try:
+                    if joint.follow_up(w.journal, w.block_loads, new_loads, w.cache):
+                        fig = w.ledger.update(w.journal.touched)
+                        wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+                except Exception as e:  # (undone below, like a trial that does not win)
+                    self.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
             bad = wins and w.errors(now=True)
             if wins and not bad:
                 w.ledger.commit()

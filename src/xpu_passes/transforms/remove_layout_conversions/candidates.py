@@ -129,5 +129,5 @@ def why(back: remat.Slice, fwd: remat.Slice, found: list, saved: int) -> str:
             parts.append(f"{how}: {sl.why or 'no target layout'}")
             continue
         because = f" ({'; '.join(dict.fromkeys(sl.notes))})" if sl.notes else ""
-        parts.append(f"{how} would convert {cost_of[how]} weighted elements to save {saved}{because}")
+        parts.append(f"{how} would convert {cost_of[how]} weighted bytes to save {saved}{because}")
     return "; ".join(parts)

@@ -1,8 +1,9 @@
 """What a layout conversion costs, for RemoveLayoutConversions' choices.
 
-Costs are in elements moved through SLM (a conversion the layout algebra shows
-needs no SLM counts 1/8: register renames and sub-group shuffles), weighted by
-how often the op runs: x8 per enclosing loop.
+Costs are in bytes moved through SLM (element width x elements: converting a bf16
+value costs half its f32 extension; a conversion the layout algebra shows needs no
+SLM counts 1/8: register renames and sub-group shuffles), weighted by how often the
+op runs: x8 per enclosing loop.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, per_class
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, encoding, numel
+from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel
 from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
@@ -47,10 +48,10 @@ SHUFFLE_DISCOUNT = 8  # a conversion without SLM (register renaming, sub-group s
 
 @by_identity  # pure in its attributes
 def conversion_cost(t: Attribute, layout: Attribute) -> int:
-    """Elements a conversion of a value of type `t` to `layout` moves, discounted when the layout
+    """Bytes a conversion of a value of type `t` to `layout` moves, discounted when the layout
     algebra shows it needs no SLM (unknown layouts are taken to need it)."""
     src = encoding(t)
-    n = numel(t)
+    n = numel(t) * element_bytes(t.element_type) if src is not None else 0  # type: ignore[attr-defined]
     if src is None or src == layout:
         return 0
     try:
@@ -61,15 +62,14 @@ def conversion_cost(t: Attribute, layout: Attribute) -> int:
 
 
 def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
-    """Scratch elements a scan/reduction needs more (or fewer) with its results in `layout`."""
+    """Scratch bytes a scan/reduction needs more (or fewer) with its results in `layout`."""
     try:
-        delta = scan_reduce_scratch_bytes(op, layout) - scan_reduce_scratch_bytes(op)
+        return scan_reduce_scratch_bytes(op, layout) - scan_reduce_scratch_bytes(op)
     except LayoutError:
         return 0
-    return delta // max(1, element_bytes(op.operands[0].type.element_type))  # type: ignore[attr-defined]
 
 
-_elementwise = per_class(_SAME_LAYOUT)
+_elementwise = per_class(SAME_LAYOUT)
 _carries_not = per_class((tt.BroadcastOp, tt.LoadOp))
 
 
@@ -116,8 +116,9 @@ def least_result(ops: list[Operation]) -> tuple[int, int]:
     and adds or removes conversions, so the operand stays computed from that result by
     copies of the same elementwise ops, each with its operands and result in one layout
     (the result is checked valid), and conversions. At least one of those conversions
-    changes the layout; it moves the result's elements (the same shape all along) and sits
-    where its input is defined: inside every loop around the producing tt.dot.
+    changes the layout; it moves the result's elements (the same shape all along), of one of
+    the element types on the path (at least as wide as the narrowest), and sits where its
+    input is defined: inside every loop around the producing tt.dot.
     """
     best = 0
     for dot in ops:
@@ -127,18 +128,21 @@ def least_result(ops: list[Operation]) -> tuple[int, int]:
             want, t = encoding(operand.type), operand.type
             if want is None or not isinstance(t, TensorType):
                 continue
-            shape, seen, work = t.get_shape(), set(), [operand]
+            shape, seen, work, depths = t.get_shape(), set(), [operand], []
+            width = element_bytes(t.element_type)  # the narrowest value the conversion may sit on
             while work:
                 v = work.pop()
                 if id(v) in seen or not isinstance(v.type, TensorType) or v.type.get_shape() != shape:
                     continue
                 seen.add(id(v))
+                width = min(width, element_bytes(v.type.element_type))
                 op = v.owner
                 if isinstance(op, ttg.ConvertLayoutOp):
                     work.append(op.operands[0])
                 elif isinstance(op, Operation) and _carries_layout(op) and _one_layout(op):
                     work.extend(op.operands)
                 elif _is_dot(op) and encoding(v.type) != want:
-                    least = max(1, numel(v.type) // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** loop_depth(op)
-                    best = max(best, least)
+                    depths.append(loop_depth(op))
+            for depth in depths:
+                best = max(best, max(1, numel(t) * width // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** depth)
     return (best, 1) if best else (0, 0)

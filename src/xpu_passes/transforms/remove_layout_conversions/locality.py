@@ -118,7 +118,7 @@ _REGION, _TERMINATOR = object(), object()  # key marks: the same signature read 
 def verify_key_of(op: Operation, context: list[object]) -> tuple[tuple[int, ...], list[object], dict] | None:
     """What verifying an op without regions or successors, not last in its block, reads: its
     signature (fastops.verify_key), the enclosing layout context and its parent's class (a
-    HasParent trait). Ops of FAST_NAMES use the front end's table (filled while parsing);
+    HasParent trait). Ops whose class declares VERIFY_ONCE_PER_SIGNATURE use the front end's table (filled while parsing);
     conversions and ops of opaque.OPAQUE_NAMES are keyed without their layouts (opaque.py).
     Also reductions, scans and scf.for (with their regions' shape) and their regions' terminators."""
     if type(op) is ttg.ConvertLayoutOp:

@@ -32,8 +32,9 @@ from xpu_passes.transforms.remove_layout_conversions.remat import Slice, slots
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
 
 
-_is_store, _is_atomic, _is_constant = per_class(tt.StoreOp), per_class(ATOMICS), per_class(arith.ConstantOp)
-_is_kept = per_class((tt.StoreOp, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp))  # never swept: effects or regions
+_EFFECTS = (tt.StoreOp, tt.AssertOp, tt.PrintOp)  # no results, kept for their effect
+_is_store, _is_atomic, _is_constant = per_class(_EFFECTS), per_class(ATOMICS), per_class(arith.ConstantOp)
+_is_kept = per_class((*_EFFECTS, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp))  # never swept: effects or regions
 
 _MISSING = object()
 

@@ -7,7 +7,7 @@ that leave a tensor's encoding free, arith_compat's compare/select/cast checks, 
 splat/broadcast/expand_dims/addptr/make_range/load/store/advance/make_tensor_ptr checks and
 TT_Op's rules) read a layout only by comparing it with another of the op's layouts (equal
 types, equal encodings, `with_element` of a type) and through TritonGPU's layout check of
-each type (traits._layout_error). So their answer is the same for two ops that agree on class,
+each type (traits.layout_error). So their answer is the same for two ops that agree on class,
 parent class, attributes, shapes, element types, which of their layouts are equal, and each
 layout's validity there: that is the key (`opaque_key`; a block pointer's layout is only
 compared, never checked). ttg.convert_layout's verifier reads its two layouts the same way
@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt
-from xpu_passes.dialects.traits import _layout_error
+from xpu_passes.dialects.traits import layout_error
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.layouts.memoize import shape_of
 
@@ -44,13 +44,13 @@ _VALID = IdTable(20_000)
 
 
 def valid_layout(op: Operation, t: TensorType, context: list[object]) -> bool:
-    """`not traits._layout_error(op, t)`: it reads the layout, `op` being a tt.dot, the rank
+    """`not traits.layout_error(op, t)`: it reads the layout, `op` being a tt.dot, the rank
     and the enclosing ttg.num-warps/threads-per-warp/num-ctas (`context`, locality.Contexts)."""
     keep = [t.encoding, type(op) is tt.DotOp, *context]
     key = (len(shape_of(t)), *map(id, keep))
     hit = _VALID.get(key)
     if hit is None:
-        hit = not _layout_error(op, t)
+        hit = not layout_error(op, t)
         _VALID.put(key, keep, hit)
     return hit
 

@@ -24,7 +24,7 @@ from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
-from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
 from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
 
@@ -101,9 +101,10 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if kind == _CVT:
         s.layout[v] = layout
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
-    if kind == _REGION:
-        return _carried(op, v.index, layout, s)  # type: ignore[arg-type, attr-defined]
-    needed = operand_layouts(op, layout)  # type: ignore[arg-type]
+    if kind == _REGION:  # (an scf.while's result: its after group)
+        return _carried(op, ~v.index if isa(op, scf.WhileOp) else v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    # A reshape that may reorder produces the layout from its operand as it is, when free.
+    needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD
     if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
@@ -177,22 +178,28 @@ def _block_arg(v: BlockArgument, layout: Attribute, s: Slice) -> bool:
     if isinstance(parent, scf.ForOp) and v.index >= 1:
         return _carried(parent, v.index - 1, layout, s)
     if isinstance(parent, scf.WhileOp):
-        return _carried(parent, v.index, layout, s)
+        return _carried(parent, v.index if v.block is parent.before_region.block else ~v.index, layout, s)
     s.notes.append("a function argument is converted")
     s.direct.add(v)
     return _boundary(v, layout, s)
 
 
 def slots(op: Operation, k: int) -> list[tuple[Operation, int]]:
-    """(op, operand index) of what feeds carried value k: each region's terminator (scf.while's
-    scf.condition passes its operand k + 1 on), then the loop's initial value."""
+    """(op, operand index) of what feeds carried value k: each region's terminator, then the
+    loop's initial value. An scf.while carries two groups, linked only by what its regions
+    compute: k >= 0, its before arguments (fed by the yield and the initial values); k < 0,
+    ~k of its after arguments and results (fed by scf.condition's operand ~k + 1)."""
+    if isinstance(op, scf.WhileOp):
+        if k < 0:
+            return [(op.before_region.block.last_op, ~k + 1)]  # type: ignore[list-item]
+        return [(op.after_region.block.last_op, k), (op, k)]  # type: ignore[list-item]
     out = []
-    for i, r in enumerate(op.regions):
+    for r in op.regions:
         term = r.block.last_op if r.blocks else None
         if term is not None:
-            out.append((term, k + 1 if isinstance(op, scf.WhileOp) and i == 0 else k))
-    if isinstance(op, scf.ForOp | scf.WhileOp):
-        out.append((op, k + 3 if isinstance(op, scf.ForOp) else k))
+            out.append((term, k))
+    if isinstance(op, scf.ForOp):
+        out.append((op, k + 3))
     return out
 
 
@@ -201,17 +208,13 @@ def carried_values(op: Operation, k: int) -> list[SSAValue]:
     if isinstance(op, scf.ForOp):
         return [op.results[k], op.body.block.args[k + 1]]
     if isinstance(op, scf.WhileOp):
-        return [op.results[k], op.before_region.block.args[k], op.after_region.block.args[k]]
+        return [op.results[~k], op.after_region.block.args[~k]] if k < 0 else [op.before_region.block.args[k]]
     return [op.results[k]]
 
 
 def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
-    """A loop-carried value (iter_args, yields, results; both regions of scf.while, whose
-    before/after arguments must match) or an `scf.if` result, retyped where it is."""
-    if isinstance(op, scf.WhileOp):
-        before, after = op.before_region.block.args, op.after_region.block.args
-        if len(before) != len(after) or len(after) != len(op.results) or before[k].type != after[k].type:
-            return s.fail("an scf.while whose regions carry different values")
+    """A loop-carried value (iter_args, yields, results; either group of an scf.while, see
+    `slots`) or an `scf.if` result, retyped where it is."""
     vals = carried_values(op, k)
     for v in vals:
         if v in s.layout:
@@ -251,7 +254,8 @@ def _replicas(t: Attribute) -> int:
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
-_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 0 other
+_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 3 assert/print, 0 other
+_CHECKS = (tt.AssertOp, tt.PrintOp)
 
 
 def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
@@ -262,7 +266,7 @@ def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     if isinstance(user, scf.YieldOp) and isinstance(parent, scf.ForOp | scf.IfOp | scf.WhileOp):
         return parent, index
     if isinstance(user, scf.ConditionOp) and isinstance(parent, scf.WhileOp) and index >= 1:
-        return parent, index - 1
+        return parent, ~(index - 1)
     if isinstance(user, scf.ForOp) and index >= 3:
         return user, index - 3
     if isinstance(user, scf.WhileOp):
@@ -305,7 +309,12 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                 continue
             role = _ROLE.get(kind)
             if role is None:
-                role = _ROLE[kind] = 1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp) else 0
+                role = _ROLE[kind] = (1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp)
+                                      else 3 if isinstance(user, _CHECKS) else 0)
+            if role == 3:  # takes each operand in any layout, like a store's value (triton's lowering)
+                s.sinks.append(user)
+                s.add(user)
+                continue
             loop = _carried_slot(user, index) if role == 1 else None
             if loop is not None:
                 if not _carried(*loop, lv, s):
@@ -316,6 +325,11 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     return False
                 s.sinks.append(user)
                 out = None
+            elif (kind is tt.ReshapeOp and free_reorder(user, lv)
+                  or kind is ttg.LocalAllocOp and not isa(lv, ttg.DotOperandEncodingAttr)):
+                s.add(user)  # reads `lv` and keeps its result type: its users take the clone's result
+                s.scalars.append(user.results[0])
+                continue
             else:
                 rule = forward_rule(user)
                 out = lv if rule is keep_layout else rule(user, lv, index)
@@ -342,6 +356,28 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
     if not admitted and _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
+
+
+def free_reorder(op: Operation, src: Attribute | None = None, res: Attribute | None = None) -> bool:
+    """Whether `op` is a `tt.reshape {allow_reorder}` (no efficient_layout) that can read its
+    operand in `src` and produce its result in `res` (each by default its own): the elements
+    may land anywhere, so the lowering renames registers when each thread holds as many
+    before as after (triton's folds of reshape(convert(x)) and convert(reshape(x)), with
+    their isExpensiveView test; never with a dot operand layout, packed by the lowering)."""
+    if type(op) is not tt.ReshapeOp:
+        return False
+    props = op.properties
+    if "allow_reorder" not in props or "efficient_layout" in props:
+        return False
+    (v,), (r,) = op._operands, op.results  # pyright: ignore[reportPrivateUsage]
+    src = src or encoding(v._type)  # pyright: ignore[reportPrivateUsage]
+    res = res or encoding(r._type)  # pyright: ignore[reportPrivateUsage]
+    if src is None or res is None or isa(src, ttg.DotOperandEncodingAttr) or isa(res, ttg.DotOperandEncodingAttr):
+        return False
+    try:
+        return elems_per_thread(src, shape(v._type)) == elems_per_thread(res, shape(r._type))  # pyright: ignore
+    except (LayoutError, ValueError):
+        return False
 
 
 def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:

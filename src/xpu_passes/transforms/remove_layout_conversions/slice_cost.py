@@ -97,7 +97,7 @@ def change_of(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
 
 
 def cost(s: Slice, foreign: list[SSAValue]) -> int:
-    """Elements the slice would convert or put through scan/reduce scratch, weighted by how often
+    """Bytes the slice would convert or put through scan/reduce scratch, weighted by how often
     (`foreign`: its values retyped in place that keep users in their old layout)."""
     total = sum(conversion_cost(v.type, l) * weight(v) for v, l in s.boundary.items())
     layout = s.layout

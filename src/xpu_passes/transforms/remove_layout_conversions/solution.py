@@ -28,15 +28,15 @@ from xpu_passes.ir.journal import walk_list
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.transforms.remove_layout_conversions.locality import (Contexts, attached_of, general_key, isolated, isolated_module, near,
                                         verify_key_of)
-from xpu_passes.layouts.propagation import _SAME_LAYOUT, ATOMICS, encoding
+from xpu_passes.layouts.propagation import SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import pointer_to_dot
 from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, conversion_cost, loop_depth
-from xpu_passes.layouts.scratch import element_bytes, op_scratch_bytes
+from xpu_passes.layouts.scratch import op_scratch_bytes
 
 
 @dataclass(frozen=True)
 class Figures:
-    cost: int  # loop-weighted elements through conversions (no-SLM ones /8) and scan/reduce scratch
+    cost: int  # loop-weighted bytes through conversions (no-SLM ones /8) and scan/reduce scratch
     slm: int  # the largest scratch of one op: what triton-xpu allocates when nothing else uses SLM
     converts: int
 
@@ -79,9 +79,7 @@ def _contribution(op: Operation) -> tuple[int, int]:
         out = (conversion_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
     else:
         bytes_ = _scratch(op)
-        t = op.operands[0].type if op.operands else None
-        cost = bytes_ // max(1, element_bytes(t.element_type)) if bytes_ and isinstance(t, TensorType) else 0
-        out = (cost, bytes_)
+        out = (bytes_ if op.operands and isinstance(op.operands[0].type, TensorType) else 0, bytes_)
     if len(_CONTRIBUTION) > 65536:
         _CONTRIBUTION.clear()
     _CONTRIBUTION[key] = (keep, out)
@@ -105,7 +103,7 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
 
 
 # Ops whose tensor operands (and results) triton requires in one layout.
-_ONE_LAYOUT = tuple(c for c in _SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.StoreOp, *ATOMICS, tt.ScanOp)
+_ONE_LAYOUT = tuple(c for c in SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.StoreOp, *ATOMICS, tt.ScanOp)
 
 
 def layout_errors(module: Operation) -> list[tuple[Operation, str]]:

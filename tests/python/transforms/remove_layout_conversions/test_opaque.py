@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects import make_context, tt, ttg
-from xpu_passes.dialects.traits import _layout_error
+from xpu_passes.dialects.traits import layout_error
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.transforms.remove_layout_conversions.locality import Contexts
@@ -165,10 +165,10 @@ def test_layout_validity_is_remembered_per_context() -> None:
     op4 = next(o for o in four.walk() if o.name == "tt.return")
     op2 = next(o for o in two.walk() if o.name == "arith.addf")
     t2 = TensorType(t4.element_type, t4.get_shape(), t4.encoding)  # the same layout object
-    assert valid_layout(op4, t4, Contexts().of(op4)) and not _layout_error(op4, t4)
-    assert not valid_layout(op2, t2, Contexts().of(op2)) and _layout_error(op2, t2)
+    assert valid_layout(op4, t4, Contexts().of(op4)) and not layout_error(op4, t4)
+    assert not valid_layout(op2, t2, Contexts().of(op2)) and layout_error(op2, t2)
     flat = TensorType(t4.element_type, [512], t4.encoding)  # another rank: invalid even with 4 warps
-    assert not valid_layout(op4, flat, Contexts().of(op4)) and _layout_error(op4, flat)
+    assert not valid_layout(op4, flat, Contexts().of(op4)) and layout_error(op4, flat)
 
 
 def test_a_layout_inside_a_pointer_element_or_a_none_layout_gets_no_key() -> None:

@@ -172,10 +172,11 @@ _MIXED = ("%w = ttg.convert_layout %d : tensor<16x16xf32, #bl> -> tensor<16x16xf
 
 
 @pytest.mark.parametrize(("path", "kept", "least"), [
-    (_TRUNC, "%e", (16 * 16 // 8 * 8, 1)), (_TRANS, "%e", (0, 0)), (_MIXED, "%e", (0, 0)), (_TRUNC, "%acc", (0, 0))],
+    (_TRUNC, "%e", (16 * 16 * 2 // 8 * 8, 1)), (_TRANS, "%e", (0, 0)), (_MIXED, "%e", (0, 0)), (_TRUNC, "%acc", (0, 0))],
     ids=["elementwise", "through-trans", "mixed-layouts", "dead-dot"])
 def test_least_result(path: str, kept: str, least: tuple[int, int]) -> None:
-    """One conversion's least cost (256 elements, shuffled: /8, in a loop: x8) when a dot operand is
+    """One conversion's least cost (256 f16 elements, 2 bytes each: the narrowest value of the path;
+    shuffled: /8, in a loop: x8) when a dot operand is
     computed by elementwise ops from a dot result in another layout; nothing through a tt.trans
     (it changes the layout itself), through an op whose operands and result disagree (invalid
     input: the proof needs one layout per elementwise op), or into a dot whose result reaches no

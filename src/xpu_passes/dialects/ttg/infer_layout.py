@@ -2,6 +2,9 @@
 layouts they define in closed form: blocked and swizzled shared, CTA fields included.
 None where Triton goes through linear layouts (other layouts): the verifier then compares
 shape and element type only.
+
+Triton keeps these in the TritonGPU dialect (DialectInferLayoutInterface): the ops' verifiers
+use them, so they sit here, below the layout algebra (`layouts/`), which reads only attributes.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import cast
 
 from xdsl.ir import Attribute
 
-from xpu_passes.dialects import ttg
+from xpu_passes.dialects.ttg import attributes as ttg
 
 _CORE = ("sizePerThread", "threadsPerWarp", "warpsPerCTA")
 

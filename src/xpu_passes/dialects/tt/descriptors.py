@@ -1,33 +1,27 @@
-"""Tensor descriptors (`!tt.tensordesc<...>` and their ops) and other `tt` ops newer than our passes.
+"""Tensor descriptors' ops: `tt.make_tensor_descriptor`, descriptor load/store/reduce/gather/scatter and
+`tt.reinterpret_tensor_descriptor`.
 
 Triton 3.3 spells the ops `tt.experimental_descriptor_*`; Intel main (2026) spells
-them `tt.descriptor_*` and adds `tt.descriptor_reduce`, `tt.unsplat`,
-`tt.atomic_poll`. Each op's text is Triton's `assemblyFormat` (TritonOps.td), in
-xDSL's declarative `assembly_format` (xDSL always prints types qualified, so
+them `tt.descriptor_*` and adds `tt.descriptor_reduce`. Each op's text is Triton's `assemblyFormat`
+(TritonOps.td), in xDSL's declarative `assembly_format` (xDSL always prints types qualified, so
 `qualified(...)` is dropped) with custom directives for what it lacks: types printed
 without their `!tt.ptr`/`!tt.tensordesc` prefix (StrippedPtr/StrippedDesc), enum
-keywords, and the load's `oilist` (CacheEvict). Only `tt.unsplat`, whose result type
-is its operand's element type, is written by hand.
+keywords, and the load's `oilist` (CacheEvict).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import cast
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, TensorType, i1, i32, i64
-from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, TensorType, i32, i64
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    BaseAttr,
     IRDLOperation,
     ParsePropInAttrDict,
     SameVariadicOperandSize,
-    VarConstraint,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -41,86 +35,15 @@ from xdsl.irdl.declarative_assembly_format import (
     PrintingState,
     irdl_custom_directive,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._syntax import (
-    emit,
-    i32_attr,
-    keyword_directive,
-    parse_attr_dict,
-    print_attr_dict,
-    stripped_type_directive,
-)
-from xpu_passes.dialects.tt import (
-    PointerType,
-    Scope,
-    Sem,
-    StrippedPtr,
-    element_type,
-    parse_cache_evict,
-    print_cache_evict,
-)
-
-SCALE_DOT_ELEM = {"e4m3": 0, "e5m2": 1, "e2m3": 2, "e3m2": 3, "e2m1": 4, "bf16": 5, "fp16": 6}
-REDUCE_KIND = {"add": 1, "min": 2, "max": 3, "inc": 4, "dec": 5, "and": 6, "or": 7, "xor": 8}
-ReduceKind = keyword_directive("ReduceKind", REDUCE_KIND, "reduction kind")
-ScaleDotElem = keyword_directive("ScaleDotElem", SCALE_DOT_ELEM, "scaled-dot element type")
-
-
-@irdl_attr_definition
-class TensorDescType(ParametrizedAttribute, TypeAttribute):
-    """`!tt.tensordesc<64x32xf16(, #layout)?>` (Intel main) or 3.3's `!tt.tensordesc<tensor<64x32xf16>>`."""
-
-    name = "tt.tensordesc"
-    shape: ArrayAttr[IntAttr]
-    element_type: Attribute
-    layout: Attribute  # NoneAttr when absent
-    tensor_form: IntAttr  # 1: 3.3's `<tensor<...>>`
-
-    def __init__(
-        self, shape: Sequence[int], element: Attribute, layout: Attribute | None = None, tensor_form: bool = False
-    ) -> None:
-        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element, layout or NoneAttr(), IntAttr(int(tensor_form)))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        parser.parse_punctuation("<")
-        layout: Attribute = NoneAttr()
-        if parser._current_token.text == "tensor":  # type: ignore[attr-defined]
-            block = parser.parse_type()
-            if not isinstance(block, TensorType):
-                parser.raise_error("expected a ranked tensor type")
-            parser.parse_punctuation(">")
-            return (ArrayAttr(IntAttr(d) for d in block.get_shape()), block.element_type, block.encoding, IntAttr(1))
-        dims, elem = parser.parse_ranked_shape()
-        if parser.parse_optional_punctuation(","):
-            layout = parser.parse_attribute()
-        parser.parse_punctuation(">")
-        return (ArrayAttr(IntAttr(d) for d in dims), elem, layout, IntAttr(0))
-
-    def print_parameters(self, printer: Printer) -> None:
-        if self.tensor_form.data:
-            emit(printer, "<", self.block_type(), ">")
-            return
-        printer.print_string("<" + "".join(f"{d.data}x" for d in self.shape.data))
-        printer.print_attribute(self.element_type)
-        if not isinstance(self.layout, NoneAttr):
-            emit(printer, ", ", self.layout)
-        printer.print_string(">")
-
-    def get_shape(self) -> tuple[int, ...]:
-        return tuple(d.data for d in self.shape.data)
-
-    def block_type(self) -> TensorType:
-        enc = NoneAttr() if not self.tensor_form.data else self.layout
-        return TensorType(self.element_type, self.get_shape(), enc)
-
-
-# `type($x)` of a !tt.tensordesc-constrained value in a declarative format (`<64x32xf16>`).
-StrippedDesc = stripped_type_directive("StrippedDesc", TensorDescType)
+from xpu_passes.dialects._syntax import i32_attr
+from xpu_passes.dialects.tt.attributes import ReduceKind
+from xpu_passes.dialects.tt.ops_memory import parse_cache_evict, print_cache_evict
+from xpu_passes.dialects.tt.types import PointerType, StrippedDesc, StrippedPtr, TensorDescType
 
 
 @irdl_custom_directive
@@ -148,9 +71,6 @@ def _desc(op: IRDLOperation, value: Attribute) -> TensorDescType:
     if not isinstance(value, TensorDescType):
         raise VerifyException(f"expected a tensor descriptor, got {value}")
     return value
-
-
-# ----------------------------------------------------------------------- ops
 
 
 @irdl_op_definition
@@ -360,119 +280,3 @@ class ReinterpretTensorDescOp(IRDLOperation):
     result = result_def(TensorDescType)
     traits = traits_def(Pure())
     assembly_format = "$rawDesc attr-dict `:` type($rawDesc) `to` type($result)"
-
-
-@irdl_op_definition
-class UnsplatOp(IRDLOperation):
-    """`tt.unsplat %t : tensor<1x1xf32>`: the one element of a one-element tensor."""
-
-    name = "tt.unsplat"
-    src = operand_def(TensorType)
-    result = result_def()
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> UnsplatOp:
-        x = parser.parse_unresolved_operand()
-        props, attrs = parse_attr_dict(parser, ())
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(x, t)], result_types=[element_type(t)], properties=props, attributes=attrs
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.src)
-        print_attr_dict(printer, self)
-        emit(printer, " : ", self.src.type)
-
-    def verify_(self) -> None:
-        if _numel(cast(TensorType, self.src.type).get_shape()) != 1:
-            raise VerifyException("source tensor must have exactly one element")
-
-
-@irdl_op_definition
-class AtomicPollOp(IRDLOperation):
-    """`tt.atomic_poll relaxed, gpu, %p, %v (timeout %t)? : !tt.ptr<i32, 1>, i32 -> i1`."""
-
-    name = "tt.atomic_poll"
-    ptr = operand_def(PointerType)
-    expected = operand_def()
-    timeout = opt_operand_def(i64)
-    sem = prop_def(IntegerAttr)
-    scope = prop_def(IntegerAttr)
-    result = result_def(i1)
-    irdl_options = (ParsePropInAttrDict(),)
-    custom_directives = (Sem, Scope)
-    assembly_format = (
-        "custom<Sem>($sem) `,` custom<Scope>($scope) `,` $ptr `,` $expected (`timeout` $timeout^)? attr-dict `:` "
-        "type($ptr) `,` type($expected) `->` type($result)"
-    )
-
-
-@irdl_op_definition
-class DotScaledOp(IRDLOperation):
-    """`tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = e2m1 rhs = bf16 {fastMath = false} : A(, SA)? * B(, SB)? -> D`."""
-
-    name = "tt.dot_scaled"
-    T: ClassVar = VarConstraint("T", BaseAttr(TensorType))
-    a = operand_def(TensorType)
-    b = operand_def(TensorType)
-    c = operand_def(T)
-    a_scale = opt_operand_def(TensorType)
-    b_scale = opt_operand_def(TensorType)
-    a_elem_type = prop_def(IntegerAttr)
-    b_elem_type = prop_def(IntegerAttr)
-    d = result_def(T)
-    traits = traits_def(Pure())
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    # fastMath and the k-pack flags are inherent in Triton: kept where they print (the dict).
-    custom_directives = (ScaleDotElem,)
-    assembly_format = (
-        "$a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` custom<ScaleDotElem>($a_elem_type) "
-        "`rhs` `=` custom<ScaleDotElem>($b_elem_type) attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) "
-        "(`,` type($b_scale)^)? `->` type($d)"
-    )
-
-    def verify_(self) -> None:
-        """verifyDotOpInterface's K check, with e2m1 packing two elements per byte along K."""
-        a, b = (cast(TensorType, v.type).get_shape() for v in (self.a, self.b))
-        if len(a) not in (2, 3) or len(b) != len(a):
-            return
-        ka, kb = a[-1], b[-2]
-        for elem, pack, k in ((self.a_elem_type, "lhs_k_pack", "a"), (self.b_elem_type, "rhs_k_pack", "b")):
-            packed = self.attributes.get(pack, self.properties.get(pack))
-            if elem.value.data == SCALE_DOT_ELEM["e2m1"] and getattr(packed, "value", None) != IntAttr(0):
-                ka, kb = (ka * 2, kb) if k == "a" else (ka, kb * 2)
-        if ka != kb:
-            raise VerifyException("expected the last dimension of the first operand to be equal to the "
-                                  "second-to-last dimension of the second operand")
-
-
-OPS: list[type[IRDLOperation]] = [
-    DotScaledOp,
-    MakeTensorDescOp,
-    DescriptorLoadOp,
-    ExperimentalDescriptorLoadOp,
-    DescriptorStoreOp,
-    ExperimentalDescriptorStoreOp,
-    DescriptorReduceOp,
-    DescriptorGatherOp,
-    ExperimentalDescriptorGatherOp,
-    DescriptorScatterOp,
-    ExperimentalDescriptorScatterOp,
-    ReinterpretTensorDescOp,
-    UnsplatOp,
-    AtomicPollOp,
-]
-TYPES: list[type[ParametrizedAttribute]] = [TensorDescType]
-
-
-def _more_ops() -> list[type[IRDLOperation]]:
-    from xpu_passes.dialects import tt_newer
-
-    return tt_newer.OPS
-
-
-OPS += _more_ops()

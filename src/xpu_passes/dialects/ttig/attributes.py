@@ -1,31 +1,26 @@
-"""The Intel GPU dialect `ttig` (old spelling `triton_intel_gpu`): DPAS and 2D block layouts."""
+"""`ttig`'s layout attributes (dpas, warp, subgroup 2D block encodings) and the unit attributes
+MaterializeBlockPointer sets.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, NoneAttr
-from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (
-    AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    operand_def,
-    opt_operand_def,
-    opt_prop_def,
-)
-from xdsl.parser import AttrParser, Parser
+from xdsl.dialects.builtin import NoneAttr
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects._struct_attr import Field, StructAttr, _print_value
-from xpu_passes.dialects._syntax import parse_attr_dict, print_attr_dict
-from xpu_passes.dialects.tt import mask_type
+from xpu_passes.dialects.struct_attr import Field, StructAttr, _print_value
+
 
 # The unit attribute on loads/stores that MaterializeBlockPointer sets.
 BLOCK_IO = "ttig.block_io"
+
+
 SUPPORT_2D_BLOCK = "ttig.support_sg_2d_block"
 
 
@@ -192,54 +187,3 @@ class Subgroup2DBlockEncodingAttr(StructAttr):
     @property
     def threads_per_warp(self) -> int:
         return cast(int, self.get("threadsPerWarp"))
-
-
-@irdl_op_definition
-class PrefetchOp(IRDLOperation):
-    """`ttig.prefetch %ptr (, %mask)? {...} : PtrT`; the mask type follows from PtrT.
-
-    3.3 prints every attribute (operand segments too) and cannot read a masked
-    prefetch back; newer Intel Triton drops the segments. We read both.
-    """
-
-    name = "ttig.prefetch"
-    ptr = operand_def()
-    mask = opt_operand_def()
-    other = opt_operand_def()
-    boundaryCheck = opt_prop_def(DenseArrayBase)
-    cache = opt_prop_def(IntegerAttr)
-    evict = opt_prop_def(IntegerAttr)
-    isVolatile = opt_prop_def(BoolAttr)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    INHERENT: ClassVar[tuple[str, ...]] = ("boundaryCheck", "cache", "evict", "isVolatile", "operandSegmentSizes")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrefetchOp:
-        xs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        props, attrs = parse_attr_dict(parser, cls.INHERENT)
-        props.pop("operandSegmentSizes", None)  # recomputed from the operands
-        parser.parse_punctuation(":")
-        pt = parser.parse_type()
-        types = [pt, mask_type(pt)][: len(xs)]
-        if len(xs) > 2:
-            parser.raise_error("ttig.prefetch takes a pointer and an optional mask")
-        ops = [parser.resolve_operand(x, t) for x, t in zip(xs, types)]
-        return cls.build(operands=[ops[0], ops[1:2], ops[2:3]], properties=props, attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-
-    def verify_(self) -> None:
-        if self.mask is not None and self.mask.type != mask_type(self.ptr.type):
-            raise VerifyException(f"mask must be {mask_type(self.ptr.type)}")
-
-
-TTIG = Dialect(
-    "ttig",
-    [PrefetchOp],
-    [DpasEncodingAttr, WarpEncodingAttr, Subgroup2DBlockEncodingAttr],
-)

@@ -1,25 +1,18 @@
-"""`ttg` ops of Triton's main branch with regions or pipeliner roles, read and printed back.
-
-`ttg.warp_specialize` (also in triton-xpu 3.3) with its hidden `ttg.warp_specialize.partitions`,
-`ttg.mask`/`ttg.mask.return`, `ttg.predicate_stage` and `ttg.local_atomic_scatter_rmw`.
-Formats are TritonGPUOps.td's `assemblyFormat`; warp_specialize's is MLIR's hand-written
-one (TritonGPU/IR/Ops.cpp), `ttg.mask` has none (generic form). Verifiers say what Triton's say.
+"""`ttg` warp specialization: `ttg.warp_specialize` (also in triton-xpu 3.3) with its hidden
+`ttg.warp_specialize.partitions`, its terminators `ttg.warp_yield`/`ttg.warp_return` (3.3), and
+Intel main's `ttg.warp_id`. warp_specialize's format is MLIR's hand-written one (TritonGPU/IR/Ops.cpp).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, DenseArrayBase, FunctionType, IntegerAttr, IntegerType, TensorType, UnitAttr, i1, i32
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, UnitAttr, i32
 from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
-    VarConstraint,
-    AnyAttr,
     irdl_op_definition,
-    operand_def,
-    opt_operand_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -31,14 +24,10 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, ReturnLike
+from xdsl.traits import HasParent, IsTerminator, IsolatedFromAbove, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._syntax import parse_attr_dict
-from xpu_passes.dialects.tt import RMWKind
-from xpu_passes.dialects.ttg import MemDescType
-
-# ------------------------------------------------------------ warp specialization
 
 
 @irdl_op_definition
@@ -183,93 +172,26 @@ class WarpSpecializePartitionsOp(IRDLOperation):
                     )
 
 
-# ------------------------------------------------------------ pipeliner ops
+@irdl_op_definition
+class WarpYieldOp(IRDLOperation):
+    name = "ttg.warp_yield"
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+    assembly_format = "($values^)? attr-dict (`:` type($values)^)?"
 
 
 @irdl_op_definition
-class PredicateStageOp(IRDLOperation):
-    name = "ttg.predicate_stage"
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    iv = operand_def(T)
-    ub = operand_def(T)
-    step = operand_def(T)
-    maxStage = prop_def(IntegerAttr[I32])
-    stage = prop_def(IntegerAttr[I32])
-    result = result_def(i1)
+class WarpReturnOp(IRDLOperation):
+    name = "ttg.warp_return"
+    traits = traits_def(IsTerminator())
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WarpIdOp(IRDLOperation):
+    name = "ttg.warp_id"
+    omitUniformHint = opt_prop_def(UnitAttr)
+    result = result_def(i32)
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
-        "$iv `,` $ub `,` $step `maxStage` $maxStage `stage` $stage attr-dict `:` type($iv) `->` type($result)"
-    )
-
-
-@irdl_op_definition
-class MaskOp(IRDLOperation):
-    """No assemblyFormat in Triton: printed in generic form, `"ttg.mask"(%p) ({...}) : (i1) -> T`."""
-
-    name = "ttg.mask"
-    pred = operand_def(i1)
-    result = var_result_def()
-    region = region_def("single_block")
-
-
-@irdl_op_definition
-class MaskReturnOp(IRDLOperation):
-    name = "ttg.mask.return"
-    result = var_operand_def()
-    traits = traits_def(HasParent(MaskOp), IsTerminator(), Pure(), ReturnLike())
-    assembly_format = "$result attr-dict `:` type($result)"
-
-
-# ------------------------------------------------------------ shared-memory atomics
-
-
-@irdl_op_definition
-class LocalAtomicScatterRMWOp(IRDLOperation):
-    """`ttg.local_atomic_scatter_rmw add, %m[%idx], %v (, %mask)? {axis = 0 : i32} : (M, V, I(, K)?) -> V`."""
-
-    name = "ttg.local_atomic_scatter_rmw"
-    dst = operand_def(MemDescType)
-    values = operand_def(TensorType)
-    indices = operand_def(TensorType)
-    mask = opt_operand_def(TensorType)
-    atomic_rmw_op = prop_def(IntegerAttr)
-    axis = prop_def(IntegerAttr)
-    result = result_def(TensorType)
-
-    irdl_options = (ParsePropInAttrDict(),)
-    custom_directives = (RMWKind,)
-    assembly_format = (
-        "custom<RMWKind>($atomic_rmw_op) `,` $dst `[` $indices `]` `,` $values (`,` $mask^)? attr-dict `:` "
-        "functional-type(operands, results)"
-    )
-
-    def verify_(self) -> None:
-        dst = self.dst.type
-        vals, idx = self.values.type, self.indices.type
-        assert isinstance(dst, MemDescType) and isinstance(vals, TensorType) and isinstance(idx, TensorType)
-        if not isinstance(dst.mutable, UnitAttr):
-            raise VerifyException("Cannot store into immutable memory")
-        if not isinstance(idx.element_type, IntegerType):
-            raise VerifyException("indices must have integer element type")
-        if vals.get_shape() != idx.get_shape():
-            raise VerifyException("values shape must match indices shape")
-        mask = self.mask.type if self.mask is not None else None
-        if isinstance(mask, TensorType) and vals.get_shape() != mask.get_shape():
-            raise VerifyException("values shape must match mask shape")
-        axis = self.axis.value.data
-        if axis >= len(dst.shape.data):
-            raise VerifyException(f"axis {axis} is out of bounds for destination rank {len(dst.shape.data)}")
-        if vals.encoding != idx.encoding:
-            raise VerifyException("values must have the same layout as indices")
-        if isinstance(mask, TensorType) and vals.encoding != mask.encoding:
-            raise VerifyException("values must have the same layout as mask")
-        if dst.element_type != vals.element_type:
-            raise VerifyException("values element type must match destination element type")
-        if self.result.type != vals:
-            raise VerifyException("result type must match values type")
-
-
-OPS: list[type[IRDLOperation]] = [
-    WarpSpecializeOp, WarpSpecializePartitionsOp, PredicateStageOp, MaskOp, MaskReturnOp, LocalAtomicScatterRMWOp,
-]  # fmt: skip
+    assembly_format = "attr-dict"

@@ -1,0 +1,159 @@
+"""Compile one captured launch for PVC offline, natively or with one of our pipelines, and judge rows.
+
+TTIR -> TTGIR -> LLVM IR through the Intel backend's own stages, as `triton.compile` runs them (the
+front end's TTIR built outside the clock, SPIR-V not made: it adds nothing to the figures); ours in
+the TTGIR stage as the plugin runs it, strict (a failure of ours is a failure, no native fallback).
+Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpus_compare import Result, worse_figures
+
+from .capture import Launch
+
+NATIVE = "native"
+
+
+def make_ir(launch: Launch) -> tuple[Any, Any, Any]:
+    """(TTIR module as the front end builds it, options, PVC backend)."""
+    from triton.compiler.compiler import ASTSource
+
+    from xpu_passes.integration import oracle
+
+    backend = oracle.pvc_backend()
+    opts = backend.parse_options(dict(launch.options))
+    src = ASTSource(launch.fn, dict(launch.signature), dict(launch.constexprs), dict(launch.attrs))
+    mod = src.make_ir(opts, backend.get_codegen_implementation(opts), backend.get_module_map(), oracle.context())
+    return mod, opts, backend
+
+
+def compile_launch(launch: Launch, pipeline: str | None) -> Result:
+    """One compile (`pipeline` None: triton-xpu's own); its figures and ms, or the error as the result
+    (with the first assertion or error MLIR printed, captured from fd 2)."""
+    with _stderr_lines() as diagnostics:
+        result = _compile(launch, pipeline)
+    if result.error:  # MLIR reports on fd 2 what stopped it; the exception only says that it failed
+        reason = next((ln for ln in diagnostics if _REASON.search(ln)), "")
+        if reason and reason not in result.error:
+            result.error = f"{result.error.splitlines()[0]} [{_short_reason(reason)}]"
+    return result
+
+
+_REASON = re.compile(r"Assertion .* failed|LLVM ERROR|error: (?!Failures have been detected)")
+
+
+def _short_reason(line: str) -> str:
+    line = re.sub(r"^.*?(Assertion|LLVM ERROR)", r"\1", line)
+    return re.sub(r"^\S*site-packages/", "", line.strip())[:300]
+
+
+@contextlib.contextmanager
+def _stderr_lines() -> Iterator[list[str]]:
+    out: list[str] = []
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield out
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            out += tmp.read().decode(errors="replace").splitlines()
+
+
+def _compile(launch: Launch, pipeline: str | None) -> Result:
+    from xpu_passes.integration import oracle
+    from xpu_passes.integration.pipeline import plan
+    from xpu_passes.integration.plugin import compile_ttgir, parse_spec
+
+    try:
+        mod, opts, backend = make_ir(launch)
+        md: dict[str, Any] = {}
+        if pipeline is None:
+            p = None
+        else:
+            name, options = parse_spec(pipeline)
+            p = plan(name, **options)
+        t0 = time.perf_counter()
+        mod = backend.make_ttir(mod, md, opts)
+        if p is None:
+            mod = backend.make_ttgir(mod, md, opts, backend.properties)
+        else:
+            mod = compile_ttgir(p, True, backend.make_ttgir, mod, md, opts, backend.properties)
+        t1 = time.perf_counter()
+        ttgir = str(mod)  # outside the clock: not part of what triton does
+        t2 = time.perf_counter()
+        llir = backend.make_llir(mod, md, opts)
+        ms = (t1 - t0 + time.perf_counter() - t2) * 1e3
+        figures = oracle.figures(ttgir, llir, int(md.get("shared") or 0))
+        figures.extra.update(isa_figures(llir, md, opts, backend))
+        return Result(figures, ms=[ms], ttgir=ttgir)
+    except Exception as e:  # noqa: BLE001 - every failure is a row of the table
+        text = str(e).strip() or type(e).__name__
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1 and lines[0].startswith("at "):  # a front-end error: where, then the source, then what
+            text = f"{lines[0]} {lines[-1].strip()}\n{text}"
+        return Result(error=f"{type(e).__name__}: {text}")
+
+
+def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[str, Any]:
+    """IGC's ISA figures of the kernel (xpu_passes.integration.isa, through ocloc), outside the clock.
+
+    Hook: that module is written on another branch; while it is absent, or ocloc is not found, or
+    ISA figures were not asked for (ISA.enabled), the row has none. Its figures go to `extra`."""
+    if not ISA.enabled or importlib.util.find_spec("xpu_passes.integration.isa") is None:
+        return {}
+    from xpu_passes.integration import isa  # type: ignore[attr-defined]
+
+    if not isa.available():
+        return {}
+    spv = backend.make_spv(llir, md, opts)
+    try:
+        return {f"isa_{k}": v for k, v in isa.compile_spirv(spv, md.get("build_flags", ""), md["name"]).as_dict().items()}
+    except isa.IsaError as e:
+        return {"isa_error": str(e).splitlines()[0][:200]}
+
+
+class ISA:
+    """Whether compiles also ask IGC for ISA figures (--isa: slow, seconds per kernel)."""
+
+    enabled = False
+
+
+@dataclass
+class Row:
+    """One kernel/config: its results per pipeline ("native" and each of ours)."""
+
+    launch_name: str
+    kernel: str
+    config: str
+    origin: str
+    results: dict[str, Result] = field(default_factory=dict)
+
+    def verdict(self, pipeline: str) -> str:
+        native, ours = self.results[NATIVE], self.results[pipeline]
+        if native.figures is None:
+            return "excluded"
+        if ours.figures is None:
+            return "TIMEOUT" if ours.error.startswith("Timeout") else "FAIL"
+        return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
+
+    def worse(self, pipeline: str) -> list[str]:
+        native, ours = self.results[NATIVE].figures, self.results[pipeline].figures
+        return worse_figures(native, ours) if native is not None and ours is not None else []
+
+    def ratio(self, pipeline: str) -> float:
+        n, o = self.results[NATIVE], self.results[pipeline]
+        return o.median_ms / n.median_ms if n.ms and o.ms else float("nan")

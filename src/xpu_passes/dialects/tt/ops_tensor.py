@@ -1,0 +1,414 @@
+"""`tt` tensor ops: splat, broadcast, reshapes, casts, elementwise math, join/cat/split,
+gather, and the program id/range ops.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, cast
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TensorType, UnitAttr, i32
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from xpu_passes.dialects._syntax import (
+    UnaryOp,
+    emit,
+    enum_keyword,
+    i32_attr,
+    parse_attr_dict,
+    parse_keyword_enum,
+    print_attr_dict,
+)
+from xpu_passes.dialects.traits import (
+    Rules,
+    check_inferred,
+    encoding,
+    infer_failed,
+    same_operands_and_result_encoding,
+    same_operands_and_result_shape,
+)
+from xpu_passes.dialects.tt._checks import _bits, _check, _inferred, _numel
+from xpu_passes.dialects.tt.attributes import ProgramDim, PropagateNan, ROUNDING
+from xpu_passes.dialects.tt.types import PointerType, element_type
+
+
+# --------------------------------------------------------------- simple ops
+
+
+@irdl_op_definition
+class SplatOp(UnaryOp):
+    name = "tt.splat"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
+
+    def verify_(self) -> None:
+        _check(isinstance(self.result.type, TensorType), "result must be a tensor")
+        _check(element_type(self.result.type) == self.src.type, "element type must match the operand")
+
+
+@irdl_op_definition
+class BroadcastOp(UnaryOp):
+    name = "tt.broadcast"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    traits = traits_def(Pure(), Rules((same_operands_and_result_encoding,)))
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        _check(s.element_type == r.element_type, "requires the same element type for all operands and results")
+        _check(len(s.get_shape()) == len(r.get_shape()), "rank of source must be same as rank of result")
+        for i, (a, b) in enumerate(zip(s.get_shape(), r.get_shape())):
+            _check(a == b or a == 1, lambda: f"Different dimensions at index {i} between source and result.  "
+                                             "Broadcast requires the source dimension to be 1.")
+
+
+@irdl_op_definition
+class ExpandDimsOp(UnaryOp):
+    name = "tt.expand_dims"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        shape = list(s.get_shape())
+        ax = self.axis.value.data
+        _check(0 <= ax <= len(shape), f"axis {ax} out of range")
+        shape.insert(ax, 1)
+        _check(tuple(shape) == tuple(r.get_shape()), lambda: f"expand_dims {s} along {ax} is not {r}")
+
+
+@irdl_op_definition
+class TransOp(UnaryOp):
+    name = "tt.trans"
+    order = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        order = [int(v) for v in self.order.get_values()]
+        rank = len(s.get_shape())
+        _check(len(order) == rank == len(r.get_shape()),
+               "order must have the same size as the rank of the operand and result")
+        _check(sorted(order) == list(range(rank)), "order must be a permutation of [0, ..., rank - 1]")
+        _check([s.get_shape()[p] for p in order] == list(r.get_shape()),
+               "result shape must match the permutation of the source shape")
+        from xpu_passes.dialects.ttg.infer_layout import trans_encoding  # (ttg imports tt)
+
+        enc = encoding(s)
+        out = trans_encoding(enc, order) if enc is not None else None
+        check_inferred(self, [_inferred([s.get_shape()[p] for p in order], s.element_type, enc, out, r)])
+
+
+@irdl_op_definition
+class BitcastOp(UnaryOp):
+    name = "tt.bitcast"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+    def verify_(self) -> None:
+        s, d = element_type(self.src.type), element_type(self.result.type)
+        if isinstance(s, PointerType) or isinstance(d, PointerType):
+            _check(isinstance(s, PointerType) and isinstance(d, PointerType),
+                   "Cannot bitcast pointer to non-pointer type")
+            _check(cast(PointerType, s).address_space == cast(PointerType, d).address_space,
+                   "Cannot bitcast pointer between different address spaces")
+            return
+        _check(_bits(s) == _bits(d), lambda: f"Cannot bitcast data-type of size {_bits(s)} to data-type of size "
+                                             f"{_bits(d)}")
+
+
+@irdl_op_definition
+class IntToPtrOp(UnaryOp):
+    name = "tt.int_to_ptr"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+
+@irdl_op_definition
+class PtrToIntOp(UnaryOp):
+    name = "tt.ptr_to_int"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+
+@irdl_op_definition
+class HistogramOp(UnaryOp):
+    name = "tt.histogram"
+
+
+@irdl_op_definition
+class FpToFpOp(IRDLOperation):
+    """`tt.fp_to_fp %x (, rounding = rtne)? : T -> U`."""
+
+    name = "tt.fp_to_fp"
+    PRINT_FROM_SIGNATURE: ClassVar[bool] = True
+    src = operand_def()
+    result = result_def()
+    rounding = opt_prop_def(IntegerAttr)
+    traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FpToFpOp:
+        x = parser.parse_unresolved_operand()
+        props, attrs = parse_attr_dict(parser, ())
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("rounding")
+            parser.parse_punctuation("=")
+            props["rounding"] = parse_keyword_enum(parser, ROUNDING, "rounding mode")
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(x, t)], result_types=[r], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.src)
+        print_attr_dict(printer, self, skip=("rounding",))
+        if self.rounding is not None:
+            printer.print_string(f", rounding = {enum_keyword(self.rounding, ROUNDING)}")
+        emit(printer, " : ", self.src.type, " -> ", self.result.type)
+
+
+class _SameType(IRDLOperation):
+    """`op %a, %b attr-dict : T` with operands and result all of type T."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    args = var_operand_def(T)
+    result = result_def(T)
+    assembly_format = "$args attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        for a in self.args:
+            _check(a.type == self.result.type, "operands and result must have the same type")
+
+
+@irdl_op_definition
+class PreciseSqrtOp(_SameType):
+    name = "tt.precise_sqrt"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class PreciseDivFOp(_SameType):
+    name = "tt.precise_divf"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class MulhiUIOp(_SameType):
+    name = "tt.mulhiui"
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class ClampFOp(IRDLOperation):
+    """`tt.clampf %x, %lo, %hi, propagateNan = none : T`."""
+
+    name = "tt.clampf"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    x = operand_def(T)
+    min = operand_def(T)
+    max = operand_def(T)
+    result = result_def(T)
+    propagateNan = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (PropagateNan,)
+    assembly_format = (
+        "$x `,` $min `,` $max `,` `propagateNan` `=` custom<PropagateNan>($propagateNan) attr-dict `:` type($result)"
+    )
+
+
+class _Binary(IRDLOperation):
+    """`op %a, %b : T -> U`."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+
+@irdl_op_definition
+class JoinOp(_Binary):
+    name = "tt.join"
+
+    def verify_(self) -> None:
+        t = self.lhs.type
+        # MLIR rejects a non-tensor while parsing the custom form; same line, same words.
+        _check(isinstance(t, TensorType), "invalid kind of type specified")
+        assert isinstance(t, TensorType)
+        from xpu_passes.dialects.ttg.infer_layout import join_encoding
+
+        enc = encoding(t)
+        out = join_encoding(enc) if enc is not None else None
+        check_inferred(self, [_inferred([*t.get_shape(), 2], t.element_type, enc, out, self.result.type)])
+
+
+@irdl_op_definition
+class CatOp(_Binary):
+    name = "tt.cat"
+
+
+@irdl_op_definition
+class SplitOp(IRDLOperation):
+    """`%l, %r = tt.split %x : T -> U`."""
+
+    name = "tt.split"
+    U: ClassVar = VarConstraint("U", AnyAttr())
+    src = operand_def()
+    outLHS = result_def(U)
+    outRHS = result_def(U)
+    traits = traits_def(Pure())
+    assembly_format = "$src attr-dict `:` type($src) `->` type($outLHS)"
+
+    def verify_(self) -> None:
+        t = self.src.type
+        _check(isinstance(t, TensorType), "invalid kind of type specified")
+        assert isinstance(t, TensorType)
+        shape = t.get_shape()
+        if not shape or shape[-1] != 2:
+            raise infer_failed("last dimension of input tensor must be 2")
+        from xpu_passes.dialects.ttg.infer_layout import split_encoding
+
+        enc = encoding(t)
+        out = split_encoding(enc) if enc is not None else None
+        if isinstance(out, str):
+            raise infer_failed(out)
+        want = _inferred(shape[:-1], t.element_type, enc, out, self.outLHS.type)
+        check_inferred(self, [want, want])
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """`tt.reshape %x (allow_reorder)? (efficient_layout)? : T -> U`."""
+
+    name = "tt.reshape"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    src = operand_def()
+    result = result_def()
+    allow_reorder = opt_prop_def(UnitAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` "
+        "type($src) `->` type($result)"
+    )
+
+    def verify_(self) -> None:
+        s, r = self.src.type, self.result.type
+        _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
+        assert isinstance(s, TensorType) and isinstance(r, TensorType)
+        _check(_numel(s) == _numel(r), "number of src and dst elements of reshape must be the same")
+        _check((encoding(s) is None) == (encoding(r) is None),
+               "Op requires that either (a) src and dst both have encodings, or (b) neither does.")
+
+
+# ---------------------------------------------------------- program and ranges
+
+
+class _ProgramQuery(IRDLOperation):
+    """`op x : i32`."""
+
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    axis = prop_def(IntegerAttr)
+    result = result_def(i32)
+    traits = traits_def(Pure())
+
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (ProgramDim,)
+    assembly_format = "custom<ProgramDim>($axis) attr-dict `:` type($result)"
+
+    def __init__(self, axis: int) -> None:
+        super().__init__(properties={"axis": i32_attr(axis)}, result_types=[i32])
+
+
+@irdl_op_definition
+class GetProgramIdOp(_ProgramQuery):
+    name = "tt.get_program_id"
+
+
+@irdl_op_definition
+class GetNumProgramsOp(_ProgramQuery):
+    name = "tt.get_num_programs"
+
+
+@irdl_op_definition
+class MakeRangeOp(IRDLOperation):
+    """`tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>`."""
+
+    name = "tt.make_range"
+    FAST_SYNTAX: ClassVar[str] = "format"
+    VERIFY_ONCE_PER_SIGNATURE: ClassVar[bool] = True
+    start = prop_def(IntegerAttr)
+    end = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, TensorType)
+        _check(self.start.type == i32 and self.end.type == i32, "start and end must be i32 attributes")
+        n = self.end.value.data - self.start.value.data
+        _check(t.get_shape() == (n,), lambda: f"range [{self.start.value.data}, {self.end.value.data}) does not fill {t}")
+        _check(isinstance(t.element_type, IntegerType), "make_range yields integers")
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`tt.gather %src[%idx] {axis = 0 : i32} : (T, I) -> R`."""
+
+    name = "tt.gather"
+    src = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    axis = prop_def(IntegerAttr)
+    efficient_layout = opt_prop_def(UnitAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src `[` $indices `]` attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        s, i, r = (cast(TensorType, v.type) for v in (self.src, self.indices, self.result))
+        ss, si = s.get_shape(), i.get_shape()
+        _check(si == r.get_shape(), "indices and output shapes must match")
+        _check(encoding(i) == encoding(r), "indices and output encodings must match")
+        _check(s.element_type == r.element_type, "input and output element types must match")
+        _check(len(ss) == len(si), "input and indices ranks must match")
+        axis = self.axis.value.data
+        _check(axis < len(ss), "gather dimension must be less than the input rank")
+        for dim in range(len(si)):
+            _check(dim == axis or si[dim] == ss[dim], lambda: f"indices dimension {dim} must match the corresponding "
+                                                             "input dimension")
