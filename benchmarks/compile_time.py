@@ -35,10 +35,10 @@ as a user's process would (no collections of ours), native alongside as the cont
 GC per generation, the tracked objects and what one full collection costs.
 `--native-changes` compares triton's print of our output of each round trip with the next round
 trip's input (renumbering only? op order? conversions added or removed? which op kinds?).
-`--no-reuse` parses every round trip's input (pipeline.REUSE_MODULES off: see roundtrip.Session;
+`--no-reuse` parses every round trip's input (RoundTripOptions.reuse_modules off: see roundtrip.Session;
 the round-trip line counts reuses, misses, and round trips that handed triton its own module back).
-`--no-skip` runs every round trip (pipeline.SKIP_IDLE_ROUND_TRIPS off) and every repeated run of a
-pass in a round trip (roundtrip.SKIP_REPEATS off); `--compare-skip` measures both, interleaved with
+`--no-skip` runs every round trip (RoundTripOptions.skip_idle off) and every repeated run of a
+pass in a round trip (RoundTripOptions.skip_repeats off); `--compare-skip` measures both, interleaved with
 native, and prints both tables (before/after figures); `--compare-repeats` the same for the repeated
 runs alone (idle round trips skipped on both sides);
 `--cpu` measures this process's CPU time instead of wall time (steadier when other jobs share
@@ -52,6 +52,7 @@ versions and `diff -r` the directories to show a change leaves every kernel's TT
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import cProfile
 import csv
 import gc
@@ -106,10 +107,10 @@ class GcClock:
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._t0 = roundtrip.CLOCK()
+            self._t0 = CLOCK()
             return
         key = f"gc:{self.stage}"
-        self.times[key] = self.times.get(key, 0.0) + roundtrip.CLOCK() - self._t0
+        self.times[key] = self.times.get(key, 0.0) + CLOCK() - self._t0
         if info["generation"] == 2:
             self.times[f"gc2:{self.stage}"] = self.times.get(f"gc2:{self.stage}", 0) + 1
 
@@ -139,38 +140,38 @@ def compile_once(spec: corpus.KernelSpec, cfg: corpus.Config, p: Plan | None, sk
     mod, opts, backend = corpus.make_ttir_module(spec, cfg)
     md: dict[str, Any] = {}
     times: dict[str, float] = {}
-    roundtrip.TIMES = times if p is not None else None
-    pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = skip or ONLY_REPEATS, skip
-    pipeline.REUSE_MODULES = REUSE
+    if p is not None:
+        p = dataclasses.replace(p, round_trips=roundtrip.RoundTripOptions(
+            skip_repeats=skip, skip_idle=skip or ONLY_REPEATS, reuse_modules=REUSE))
     if collect:
         gc.collect()
     GC.times = {}
     gc.callbacks.append(GC)
     try:
-        t0 = t = roundtrip.CLOCK()
+        t0 = t = CLOCK()
         GC.stage = "ttir"
         mod = backend.make_ttir(mod, md, opts)
-        stages = {"ttir": roundtrip.CLOCK() - t}
-        t, GC.stage = roundtrip.CLOCK(), "ttgir"
+        stages = {"ttir": CLOCK() - t}
+        t, GC.stage = CLOCK(), "ttgir"
         if p is None:
             mod = backend.make_ttgir(mod, md, opts, backend.properties)
         else:  # what the plugin runs in triton.compile (by default: with the native fallback)
-            mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
-        stages["ttgir"] = roundtrip.CLOCK() - t
-        t, GC.stage = roundtrip.CLOCK(), "llir"
+            with roundtrip.timing(times, CLOCK):
+                mod = compile_ttgir(p, False, backend.make_ttgir, mod, md, opts, backend.properties)
+        stages["ttgir"] = CLOCK() - t
+        t, GC.stage = CLOCK(), "llir"
         backend.make_llir(mod, md, opts)
-        end = roundtrip.CLOCK()
+        end = CLOCK()
         stages["llir"] = end - t
         return end - t0, times, {**stages, **GC.times}
     finally:
         gc.callbacks.remove(GC)
         GC.stage = "other"
-        roundtrip.TIMES = None
-        pipeline.SKIP_IDLE_ROUND_TRIPS = pipeline.REUSE_MODULES = roundtrip.SKIP_REPEATS = True
 
 
 RLC = pipeline.RLC
 REUSE = True  # --no-reuse: False
+CLOCK = time.perf_counter  # --cpu: time.process_time (steadier than wall time on a shared machine)
 ONLY_REPEATS = False  # --compare-repeats: "no skipping" still skips idle round trips, runs every repeated pass
 
 
@@ -251,7 +252,7 @@ def noise_floor(rows: list[Row]) -> list[str]:
 
 def report(rows: list[Row], label: str) -> None:
     ms = 1e3
-    clock = "CPU" if roundtrip.CLOCK is time.process_time else "wall"
+    clock = "CPU" if CLOCK is time.process_time else "wall"
     print(f"\n## {label}: TTIR -> LLVM IR, best of the runs ({clock} ms)\n")
     print("| kernel | native | ours | ratio | parse | RLC | other passes | print | plugin | native part "
           "| round trips |")
@@ -405,9 +406,9 @@ def lower_only(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan, 
                 GC.times, GC.stage = {}, "llir"
                 gc.callbacks.append(GC)
                 try:
-                    t = roundtrip.CLOCK()
+                    t = CLOCK()
                     backend.make_llir(mod, {}, opts)
-                    t = roundtrip.CLOCK() - t
+                    t = CLOCK() - t
                 finally:
                     gc.callbacks.remove(GC)
                 best[side] = min(best[side], t)
@@ -433,10 +434,10 @@ def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan
 
     def on_gc(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            stats["t0"] = roundtrip.CLOCK()
+            stats["t0"] = CLOCK()
             return
         stats["n"][info["generation"]] += 1
-        stats["t"][info["generation"]] += roundtrip.CLOCK() - stats["t0"]
+        stats["t"][info["generation"]] += CLOCK() - stats["t0"]
 
     def probe(label: str) -> None:
         nat, ours = [], []
@@ -446,9 +447,9 @@ def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan
             ours.append((total, phases(total, times)))
         second = sorted(ours, key=lambda x: x[0])[min(1, repeat - 1)]
         ph = second[1]
-        t = roundtrip.CLOCK()
+        t = CLOCK()
         gc.collect()
-        full = roundtrip.CLOCK() - t
+        full = CLOCK() - t
         print(f"| {label} | {sorted(nat)[min(1, repeat - 1)] * ms:.1f} | {second[0] * ms:.1f} | {ph['parse'] * ms:.1f} "
               f"| {ph['rlc'] * ms:.1f} | {ph['print'] * ms:.1f} | {ph['native'] * ms:.1f} | {len(gc.get_objects())} "
               f"| {full * ms:.0f} |", flush=True)
@@ -461,10 +462,10 @@ def long_process(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan
     try:
         for r in range(rounds):
             stats["n"], stats["t"] = [0, 0, 0], [0.0, 0.0, 0.0]
-            t = roundtrip.CLOCK()
+            t = CLOCK()
             for s, c in kernels:
                 compile_once(s, c, p, collect=False)
-            took = roundtrip.CLOCK() - t
+            took = CLOCK() - t
             gc_line = (f"{len(kernels)} compiles in {took:.1f} s, Python's GC {sum(stats['t']):.2f} s: collections per "
                        f"generation {stats['n']}, seconds {[round(x, 2) for x in stats['t']]}")
             probe(f"after {r + 1} x {len(kernels)} ({gc_line})")
@@ -550,12 +551,10 @@ def check_skip(kernels: list[tuple[corpus.KernelSpec, corpus.Config]], p: Plan) 
         for skip in (False, True):
             mod, opts, backend = corpus.make_ttir_module(spec, cfg)
             mod = backend.make_ttir(mod, {}, opts)
-            roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = {}, skip, skip
-            try:
-                mod = compile_ttgir(p, True, backend.make_ttgir, mod, {}, opts, backend.properties)
-                out[skip] = (str(mod), roundtrip.TIMES.get("round_trips", 0), roundtrip.TIMES.get("repeats_skipped", 0))
-            finally:
-                roundtrip.TIMES, pipeline.SKIP_IDLE_ROUND_TRIPS, roundtrip.SKIP_REPEATS = None, True, True
+            q = dataclasses.replace(p, round_trips=roundtrip.RoundTripOptions(skip_repeats=skip, skip_idle=skip))
+            with roundtrip.timing() as times:
+                mod = compile_ttgir(q, True, backend.make_ttgir, mod, {}, opts, backend.properties)
+            out[skip] = (str(mod), times.get("round_trips", 0), times.get("repeats_skipped", 0))
         same = out[False][0] == out[True][0]
         differ += not same
         print(f"{spec.name} {cfg.name}: round trips {out[False][1]:.0f} -> {out[True][1]:.0f}, "
@@ -588,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=20, help="cProfile entries to print (0: no profile)")
     ap.add_argument("--csv")
     ap.add_argument("--no-skip", action="store_true", help="run every round trip (no skipping of idle ones)")
-    ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (pipeline.REUSE_MODULES off)")
+    ap.add_argument("--no-reuse", action="store_true", help="parse every round trip's input (RoundTripOptions.reuse_modules off)")
     ap.add_argument("--compare-skip", action="store_true", help="measure with and without skipping")
     ap.add_argument("--compare-repeats", action="store_true",
                     help="measure with and without skipping repeated runs of a pass (roundtrip.REPEATS) alone")
@@ -608,7 +607,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="what triton's passes change between two of our round trips, per kernel, and exit")
     ap.add_argument("--rounds", type=int, default=1, help="passes over the kernels for --long-process")
     args = ap.parse_args(argv)
-    roundtrip.CLOCK = time.process_time if args.cpu else time.perf_counter
+    global CLOCK
+    CLOCK = time.process_time if args.cpu else time.perf_counter
     global REUSE, ONLY_REPEATS
     REUSE = not args.no_reuse
     ONLY_REPEATS = args.compare_repeats

@@ -132,19 +132,19 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None, with_is
     from triton.compiler.compiler import ASTSource
 
     from xpu_passes.integration import plugin as triton_plugin
-    from xpu_passes.transforms import REMARKS
+    from xpu_passes.transforms.base import RemarkSink, collecting_remarks
 
     triton_plugin.disable()
+    sink = RemarkSink()
     if pipeline is not None:
         name, options = triton_plugin.parse_spec(pipeline)
         triton_plugin.enable(name, strict=True, **options)
-        REMARKS.enabled = True
-        REMARKS.drain()
     src = ASTSource(spec.fn, spec.signature(), dict(config.constexprs), spec.attrs())
     opts = dict(num_warps=config.num_warps, num_stages=config.num_stages, grf_mode="large")
     t = time.perf_counter()
     try:
-        k = triton.compile(src, target=oracle.pvc_target(), options=opts)
+        with collecting_remarks(sink) if pipeline is not None else contextlib.nullcontext():
+            k = triton.compile(src, target=oracle.pvc_target(), options=opts)
         ms = (time.perf_counter() - t) * 1e3
         figures = oracle.figures(k.asm["ttgir"], k.asm["llir"], k.metadata.shared)
         result = Result(figures, ms=[ms], ttgir=k.asm["ttgir"])
@@ -158,8 +158,7 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None, with_is
         result = Result(error=f"{type(e).__name__}: {text}")
     finally:
         triton_plugin.disable()
-        REMARKS.enabled = False
-    result.remarks = [f"{r.pass_name}: {r.message}" for r in REMARKS.drain()]
+    result.remarks = [f"{r.pass_name}: {r.message}" for r in sink.remarks]
     return result
 
 

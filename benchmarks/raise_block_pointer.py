@@ -29,7 +29,7 @@ from xpu_passes.integration import oracle
 from xpu_passes.corpus import entries, find, resume_native
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
-from xpu_passes.transforms import REMARKS, load_all
+from xpu_passes.transforms import collecting_remarks, load_all
 from xpu_passes.transforms.raise_block_pointer import RaiseBlockPointer
 
 try:
@@ -47,12 +47,11 @@ def raised_figures(entry: dict) -> tuple[oracle.StaticFigures, int, list[str], f
     text = (Path(entry["dir"]) / step).read_text()
     ctx = make_context()
     parsed = parse_module(ctx, text, step)
-    REMARKS.enabled = True
-    t = time.perf_counter()
-    RaiseBlockPointer(dot_only=True).apply(ctx, parsed.module)  # as the plugin's pipeline
-    ms = (time.perf_counter() - t) * 1e3
-    remarks = [r.message for r in REMARKS.drain()]
-    REMARKS.enabled = False
+    with collecting_remarks() as sink:
+        t = time.perf_counter()
+        RaiseBlockPointer(dot_only=True).apply(ctx, parsed.module)  # as the plugin's pipeline
+        ms = (time.perf_counter() - t) * 1e3
+    remarks = [r.message for r in sink.remarks]
     out = print_module(parsed.module, parsed.spelling, debuginfo=True)
     added = out.count("tt.make_tensor_ptr") - text.count("tt.make_tensor_ptr")
     return resume_native(entry, step, out), added, remarks, ms

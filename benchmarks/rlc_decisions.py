@@ -28,7 +28,7 @@ from pathlib import Path
 from xpu_passes import corpus
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.transforms.base import REMARKS
+from xpu_passes.transforms.base import collecting_remarks
 
 STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
 
@@ -48,18 +48,16 @@ def run_one(path: Path, profile: cProfile.Profile | None = None) -> tuple[str, f
 
     ctx = make_context()
     module = parse_module(ctx, path.read_text(), str(path)).module
-    REMARKS.enabled = True
-    REMARKS.drain()
     gc.collect()  # earlier dumps' garbage is not this dump's: a collection of it would land in the clock
-    t = time.process_time()
-    if profile is not None:
-        profile.enable()
-    RemoveLayoutConversions().apply(ctx, module)
-    if profile is not None:
-        profile.disable()
-    t = time.process_time() - t
-    remarks = [f"// remark on {r.op.name}: {r.message}" for r in REMARKS.drain()]
-    REMARKS.enabled = False
+    with collecting_remarks() as sink:
+        t = time.process_time()
+        if profile is not None:
+            profile.enable()
+        RemoveLayoutConversions().apply(ctx, module)
+        if profile is not None:
+            profile.disable()
+        t = time.process_time() - t
+    remarks = [f"// remark on {r.op.name}: {r.message}" for r in sink.remarks]
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))]), t
 
 

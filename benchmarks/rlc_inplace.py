@@ -1,6 +1,6 @@
 """RemoveLayoutConversions with slice ops retyped in place against cloning them, in one process.
 
-`materialize.IN_PLACE` off clones every op of a rewritten slice and erases the originals
+The pass option `in-place` off clones every op of a rewritten slice and erases the originals
 left unused (the path before issue 14's change); on, those are retyped where they are.
 Per corpus dump, the two run alternately (CPU time, `gc.collect()` before each run, medians
 of `--repeat`), and their printed outputs and remarks must be the same.
@@ -22,25 +22,22 @@ from pathlib import Path
 from xpu_passes import corpus
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.transforms.remove_layout_conversions import materialize
-from xpu_passes.transforms.base import REMARKS
+from xpu_passes.transforms.base import collecting_remarks
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 
 STEP = "ttgir.tritonintelgpu-remove-layout-conversions"
 
 
 def run(text: str, in_place: bool) -> tuple[float, str]:
-    materialize.IN_PLACE = in_place
     ctx = make_context()
     module = parse_module(ctx, text).module
-    REMARKS.enabled = True
-    REMARKS.drain()
+    rlc = RemoveLayoutConversions(in_place=in_place)
     gc.collect()
-    t = time.process_time()
-    RemoveLayoutConversions().apply(ctx, module)
-    t = time.process_time() - t
-    remarks = [f"{r.op.name}: {r.message}" for r in REMARKS.drain()]
-    REMARKS.enabled = False
+    with collecting_remarks() as sink:
+        t = time.process_time()
+        rlc.apply(ctx, module)
+        t = time.process_time() - t
+    remarks = [f"{r.op.name}: {r.message}" for r in sink.remarks]
     return t, "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 
@@ -70,7 +67,6 @@ def main() -> int:
             sums[1] += new
             print(f"| {entry['kernel']} {entry['config']} ({step['file'].split('-')[0]}) | {old:.1f} | {new:.1f} "
                   f"| {new / old:.2f}{'' if same else ' DIFFERENT'} |")
-    materialize.IN_PLACE = True
     print(f"sums: cloning {sums[0]:.0f} ms, in place {sums[1]:.0f} ms ({sums[1] / max(sums[0], 1e-9):.2f}x)")
     print(f"{differ} output(s) differ between cloning and retyping in place")
     return 1 if differ else 0

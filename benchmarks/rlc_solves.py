@@ -46,7 +46,7 @@ KERNELS = ["flash_attention_fwd", "rms_norm_block_fwd", "sparsemax_fwd"]
 def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
     """While open, each `_solve` appends {anchor, cpu, trials, figures, text, reached, steps, states} to `solves`."""
     cls, cur = rlc.RemoveLayoutConversions, {}
-    saved = (cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite)
+    saved = (cls._solve, cls._remove, rlc.Work.settle, materialize.rewrite)
     solve, remove, settle, rewrite = saved
     loses = slice_cost.loses
 
@@ -55,17 +55,17 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         cur["bounded"] += out
         return out
 
-    def key(w: rlc._Work, op: Any) -> Any:
+    def key(w: rlc.Work, op: Any) -> Any:
         o = w.origin.get(op)
         return cur["index"][o] if o is not None else ("new", op.name)
 
-    def text(w: rlc._Work) -> str:  # its time is not the pass's: taken off the solve's CPU
+    def text(w: rlc.Work) -> str:  # its time is not the pass's: taken off the solve's CPU
         t = time.process_time()
         out = print_module(w.module)
         cur["printing"] += time.process_time() - t
         return out
 
-    def step(w: rlc._Work) -> None:
+    def step(w: rlc.Work) -> None:
         """After a fold or a trial: the first (when it anchored) keeps the text of each state it passes
         through; the second notes when its module is first one of them (a change always changes figures)."""
         if cur["steps"] and cur["steps"][-1] == w.figures:
@@ -81,7 +81,7 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         if text(w) in first["states"][w.figures]:
             cur["reached"] = (len(cur["steps"]), time.process_time() - cur["t0"] - cur["printing"])
 
-    def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any, *rest: Any) -> rlc._Work:
+    def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any, *rest: Any) -> rlc.Work:
         cur.update(anchor=anchor, trials=[], steps=[], states={}, reached=None, bounded=0,
                    index={o: i for i, o in enumerate(walk_list(op))},
                    printing=0.0, t0=time.process_time())
@@ -93,7 +93,7 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
                        "printing": cur["printing"]})
         return w
 
-    def w_remove(self: Any, w: rlc._Work, cvt: Any) -> str | None:
+    def w_remove(self: Any, w: rlc.Work, cvt: Any) -> str | None:
         cur["w"], cur["this"] = w, []
         why = remove(self, w, cvt)
         for i, (how, sl) in enumerate(cur["this"]):
@@ -101,30 +101,31 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         step(w)
         return why
 
-    def w_settle(self: rlc._Work) -> None:
+    def w_settle(self: rlc.Work) -> None:
         settle(self)
         step(self)
 
-    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None) -> None:
+    def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None,
+                  in_place: bool = True) -> None:
         w = cur["w"]
         layouts = frozenset((key(w, v.owner) if hasattr(v.owner, "name") else "arg", str(lay))
                             for v, lay in s.layout.items())
         cur["this"].append((how, (frozenset(key(w, o) for o in s.ops), layouts)))
-        return rewrite(j, cvt, s, how, loads, new_loads, cache)
+        return rewrite(j, cvt, s, how, loads, new_loads, cache, in_place)
 
-    def w_round(self: Any, w: rlc._Work) -> bool:
+    def w_round(self: Any, w: rlc.Work) -> bool:
         cur["w"] = w
         if cur["anchor"] and w.anchored and not cur["states"]:  # the state its trials start from
             cur["states"][w.figures] = {text(w)}
         return rnd(self, w)
 
     rnd = cls._round
-    cls._solve, cls._remove, rlc._Work.settle, cls._round = w_solve, w_remove, w_settle, w_round
+    cls._solve, cls._remove, rlc.Work.settle, cls._round = w_solve, w_remove, w_settle, w_round
     materialize.rewrite, slice_cost.loses = w_rewrite, w_loses
     try:
         yield
     finally:
-        cls._solve, cls._remove, rlc._Work.settle, materialize.rewrite = saved
+        cls._solve, cls._remove, rlc.Work.settle, materialize.rewrite = saved
         slice_cost.loses = loses
         cls._round = rnd
 

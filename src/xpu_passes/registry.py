@@ -50,10 +50,15 @@ OURS: dict[str, tuple[str, str]] = {
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
 OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
-    RLC: (NativeOption("max-backward-remat-iterations", int, 4),),
+    RLC: (NativeOption("max-backward-remat-iterations", int, 4),
+          NativeOption("max-work-per-op", int, 100),
+          NativeOption("never-worse-than-native", bool, False),  # (read by the round trip and xpu-opt)
+          NativeOption("check-incremental", bool, False),  # (default: XPU_PASSES_RLC_CHECK when set)
+          NativeOption("in-place", bool, True)),
     RTP: (NativeOption("guard", bool, True),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
-            NativeOption("dot-only", bool, False)),
+            NativeOption("dot-only", bool, False),
+            NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
 }
 # Old names of ours -> the canonical (Intel's) flag.
@@ -277,6 +282,11 @@ def convert_option(kind: Any, text: str) -> Any:
     raise ValueError(f"unsupported option type {kind}")
 
 
+def option_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """A pass's options: its init fields, but those marked internal (test-only hooks, not text)."""
+    return [f for f in dataclasses.fields(cls) if f.init and not f.metadata.get("internal")]  # type: ignore[arg-type]
+
+
 def make_pass(spec: PassSpec) -> ModulePass:
     """An instance of the Python pass `spec.name` with its options (MLIR kebab-case or field names)."""
     cls = pass_class(spec.name)
@@ -285,7 +295,7 @@ def make_pass(spec: PassSpec) -> ModulePass:
             raise PassOptionError(f"pass '{spec.name}' takes no options")
         return cls()
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    fields = {f.name: f for f in option_fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, text in spec.options.items():
         field = key.replace("-", "_")

@@ -40,13 +40,3 @@ def plugin(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     triton_plugin.use_offline_pvc_target()
     yield triton_plugin
     triton_plugin.disable()
-
-
-@pytest.fixture(autouse=True)
-def _no_journal_session_left() -> Iterator[None]:
-    """A test that fails inside a RemoveLayoutConversions trial leaves no journal session open
-    for the next one (sessions do not nest)."""
-    yield
-    from xpu_passes.ir import journal
-
-    journal.close_active()

@@ -3,6 +3,7 @@ module, a corpus dump taken before a RemoveLayoutConversions and the pass's outp
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 from pathlib import Path
@@ -14,17 +15,19 @@ from xpu_passes.integration import pipeline
 from xpu_passes.integration import roundtrip
 
 
-def compile_timed(text: str, kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, float]]:
-    """The kernel's TTIR through `text` (a pipeline name or text): (final TTGIR, roundtrip.TIMES of the compile)."""
+def compile_timed(text: str, kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch,
+                  **round_trips: bool) -> tuple[str, dict[str, float]]:
+    """The kernel's TTIR through `text` (a pipeline name or text; `round_trips`: RoundTripOptions):
+    (final TTGIR, roundtrip.timing of the compile)."""
     from xpu_passes import corpus
 
     spec, cfg = corpus.find(*kernel)
     mod, opts, backend = corpus.make_ttir_module(spec, cfg)
     mod = backend.make_ttir(mod, {}, opts)
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
-    out = pipeline.run_plan(mod, {}, opts, backend.properties, pipeline.plan(text))
-    monkeypatch.setattr(roundtrip, "TIMES", None)
+    p = pipeline.plan(text)
+    p.round_trips = dataclasses.replace(p.round_trips, **round_trips)
+    with roundtrip.timing() as times:
+        out = pipeline.run_plan(mod, {}, opts, backend.properties, p)
     return str(out), times
 
 
@@ -57,8 +60,8 @@ def step_dump(kernel: str, config: str | None, step: str, position: int = 0, spe
     return Path(entry["dir"]) / [s["file"] for s in entry["steps"] if s["step"] == step][position]
 
 
-def rlc_output(text: str) -> str:
-    """Our RemoveLayoutConversions on `text`: its remarks, then the module as triton 3.3 prints it."""
+def rlc_output(text: str, **options: Any) -> str:
+    """Our RemoveLayoutConversions (with `options`) on `text`: its remarks, then the module as triton 3.3 prints it."""
     from xpu_passes.dialects import make_context
     from xpu_passes.frontend import Spelling, parse_module, print_module
     from xpu_passes.transforms import base
@@ -66,13 +69,9 @@ def rlc_output(text: str) -> str:
 
     ctx = make_context()
     module = parse_module(ctx, text).module
-    base.REMARKS.enabled = True
-    base.REMARKS.drain()
-    try:
-        RemoveLayoutConversions().apply(ctx, module)
-        remarks = [f"{r.op.name}: {r.message}" for r in base.REMARKS.drain()]
-    finally:
-        base.REMARKS.enabled = False
+    with base.collecting_remarks() as sink:
+        RemoveLayoutConversions(**options).apply(ctx, module)
+    remarks = [f"{r.op.name}: {r.message}" for r in sink.remarks]
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 

@@ -39,15 +39,21 @@ def process_chunk(
     diags: list[Diagnostic],
 ) -> str:
     """The chunk's output text; ChunkFailed with located diagnostics; remarks go to `diags` or stderr."""
+    if not _wants_remarks(args, chunk):
+        return _process_chunk(chunk, name, line_offset, segments, args, diags)
+    from xpu_passes.transforms.base import collecting_remarks
+
+    with collecting_remarks():  # this chunk's passes' remarks (printed after each pass: _remarks)
+        return _process_chunk(chunk, name, line_offset, segments, args, diags)
+
+
+def _process_chunk(
+    chunk: str, name: str, line_offset: int, segments: list[tuple[str, list[PassSpec]]], args: argparse.Namespace,
+    diags: list[Diagnostic],
+) -> str:
     verify = not args.disable_verify
     quiet = args.verify_diagnostics  # diagnostics are checked, not printed
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    if (any(kind == "python" for kind, _ in segments) or args.xpu_pipeline is not None
-            or "xpu_passes.transforms.base" in sys.modules):
-        from xpu_passes.transforms import REMARKS
-
-        REMARKS.enabled = _wants_remarks(args, chunk)
-        REMARKS.drain()
     parsed: ParsedModule | None = None
     native_text: str | None = None  # triton's print after a native segment (locations name the input)
     after = ""  # the passes the current text comes out of, for errors located in it
@@ -179,9 +185,9 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagno
 
 
 def _remarks(parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:
-    from xpu_passes.transforms import REMARKS
+    from xpu_passes.transforms.base import drain_remarks
 
-    for r in REMARKS.drain():
+    for r in drain_remarks():
         where = parsed.where(r.op)
         line, col = where if where is not None else (parsed.source.line_offset + 1, 1)
         d = Diagnostic(parsed.source.name, line, col, "remark", f"[{r.pass_name}] {r.message}")

@@ -107,7 +107,7 @@ class AliasPrinter(TextPrinter):
     # Process-wide, this mode: texts of attributes that visit no alias, by identity (the
     # same text in every printer of the mode; the object kept so that its id stays its own).
     _plain: dict[int, Any] = field(default_factory=dict)
-    _reuse: bool = True  # (fastprint.enabled: tests compare with everything printed afresh)
+    _reuse: bool = True  # (print_module(fast=False): tests compare with everything printed afresh)
     _alias_attrs: list[Attribute] = field(default_factory=list)  # by alias index
     # Aliases visited at the top of the attribute being printed, as (attribute, stem); a
     # None in it: the text is not their placeholders in order (not reusable elsewhere).

@@ -16,7 +16,6 @@ form instead, whose `^bb0(%arg: type loc(...))` carries them.
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass, field
 from io import StringIO
@@ -29,6 +28,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xpu_passes.frontend.fast import printer as fastprint
+from xpu_passes.frontend.fast.memo import gc_paused
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
@@ -146,7 +146,7 @@ class TTGIRPrinter(AliasPrinter):
             self.print_op_with_default_format(op)
         else:
             self.print_string(op.name)
-            form = FORMS.get(op.name) or (print_form(op.__class__) if fastprint.enabled else None)
+            form = FORMS.get(op.name) or (print_form(op.__class__) if self._reuse else None)
             if form is None:
                 op.print(self)
             else:
@@ -330,26 +330,26 @@ def print_module(
     local_scope: bool = False,
     generic: bool = False,
     block_arg_locs: bool = False,
+    fast: bool = True,
 ) -> str:
     """Print as triton-xpu does; `spelling` picks the dialect names (default 3.3's).
 
     `local_scope` (MLIR's -mlir-print-local-scope): attributes and locations inline, no aliases.
     `block_arg_locs` (with `debuginfo`): print scf.for/scf.while generically so that
     triton's parser reads their block arguments' locations (the pipeline's round trip).
+    `fast`: printed templates and remembered texts (frontend/fast/printer.py); off, every op is
+    printed afresh by its own printer (tests compare the two).
     """
     # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
     # the one a parse's allocations have made due, which the first allocation here would
     # trigger: so the collector is paused before anything is allocated.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _print(op, spelling or Spelling.choose("triton-3.3"), debuginfo, local_scope, generic, block_arg_locs)
-    finally:
-        if was_enabled:
-            gc.enable()
+    with gc_paused():  # (counted: threads printing or parsing at once resume it when all are done)
+        return _print(op, spelling or Spelling.choose("triton-3.3"), debuginfo, local_scope, generic, block_arg_locs,
+                      fast)
 
 
-def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool, generic: bool, block_arg_locs: bool) -> str:
+def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool, generic: bool, block_arg_locs: bool,
+           fast: bool) -> str:
     body = StringIO()
     printer = TTGIRPrinter(
         renames={c: n for c, n in spelling.names.items() if c != n},
@@ -359,8 +359,8 @@ def _print(op: Operation, spelling: Spelling, debuginfo: bool, local_scope: bool
         use_aliases=not local_scope,
         block_arg_locs=block_arg_locs,
     )
-    printer._reuse = fastprint.enabled
-    if fastprint.enabled:
+    printer._reuse = fast
+    if fast:
         fastprint.begin()
         mode = tuple(sorted(printer.renames.items()))
         printer._templates = fastprint.table(("ops", generic, not local_scope, mode))  # (texts in templates)

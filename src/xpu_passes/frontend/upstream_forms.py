@@ -12,7 +12,6 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 
-from xpu_passes.frontend.fast import printer as fastprint
 
 if TYPE_CHECKING:
     from xdsl.dialects import scf
@@ -35,7 +34,7 @@ def _scf_for_head(printer: Printer, op: "scf.ForOp", indvar: SSAValue, iter_args
     """The text before the body in one string (TTGIRPrinter: names and type texts it keeps),
     or None: printed piece by piece."""
     names = getattr(printer, "_names", None)
-    if (names is None or not fastprint.enabled or getattr(printer, "_slots", True) is not None
+    if (names is None or not getattr(printer, "_reuse", True) or getattr(printer, "_slots", True) is not None
             or getattr(printer, "_frames", True) is not None or printer.printing_location):
         return None
     ids = [indvar, op.lb, op.ub, op.step, *iter_args, *op.iter_args]

@@ -28,13 +28,13 @@ from xdsl.passes import ModulePass
 from xpu_passes import registry
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
-from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, REMARKS, UNCHANGED, last_said
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
 
 # (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it, or
 # None when the pass left the module as it was (then its figures are the input's: no parse)
 NativeRun = Callable[[str, str], "str | None"]
 
-# Where the round trip's timing (roundtrip.TIMES) puts the comparison's own time (printing,
+# Where the round trip's timing (roundtrip.timing, the caller's context's) puts the comparison's own time (printing,
 # native's pass, reading its result, figures): not in our pass's.
 TIME_KEY = "pass:never-worse"
 # The figures compared, in the order a remark names them.
@@ -87,16 +87,14 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     (native's run on it is not known: a guarded repeat still compares with it)."""
     from xpu_passes.integration import roundtrip
 
-    t = roundtrip.CLOCK()
+    t = roundtrip.now()
     if text is None:
         text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     start = figures(module)  # native's, if it leaves the module as it is
     t = roundtrip.record(TIME_KEY, t)
-    if run_ours:
-        p.apply(ctx, module)
-    said = last_said() if run_ours else UNCHANGED
+    said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
-    t = roundtrip.CLOCK()
+    t = roundtrip.now()
     try:
         try:
             out = native(text, p.name)
@@ -153,7 +151,9 @@ def same_pass(a: ModulePass, b: ModulePass) -> bool:
 
 
 def _remark(p: ModulePass, module: ModuleOp, message: str) -> None:
-    REMARKS.emit(p.name, module, message)
+    """A remark of `p`'s run, to the remarks collected in this context (`collecting_remarks`), if any."""
+    if isinstance(p, XpuPass):
+        p.remark(module, message)
 
 
 def _first_line(e: BaseException) -> str:
@@ -178,24 +178,26 @@ def _ttgir_figures(text: str) -> tuple[Figures, int]:
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
-                    text: str | None) -> Any:
+                    text: str | None, options: Any = None) -> Any:
     """The TTGIR stage of `stages` (raising, guarded, among them) on the TTIR `mod`, run on to its end
     twice when raising changed the module: with raising and without it. The raised result is kept
     only when it compiled and is worse in no figure of the final TTGIR (SLM, conversions,
     loop-weighted cost, and fewer loads tagged for 2D block reads). Raising cannot be judged where
-    it runs: the TTIR has no layouts yet, and what it changes shows only after the stage's last pass."""
+    it runs: the TTIR has no layouts yet, and what it changes shows only after the stage's last pass.
+    `options`: the plan's round-trip options (`roundtrip.RoundTripOptions`; None: the defaults)."""
     from xpu_passes.integration import pipeline, roundtrip
 
     at = next(i for i, s in enumerate(stages) if s.python and s.name == pipeline.RAISE)
-    head, rest = pipeline.Plan(stages[:at], ""), pipeline.Plan(stages[at + 1:], "")
+    options = roundtrip.RoundTripOptions() if options is None else options
+    head, rest = pipeline.Plan(stages[:at], "", round_trips=options), pipeline.Plan(stages[at + 1:], "", round_trips=options)
     if head.stages:
         mod, text = pipeline.run_plan(mod, metadata, opt, properties, head, text), None
-    t = roundtrip.CLOCK()
+    t = roundtrip.now()
     text = str(mod) if text is None else text
     roundtrip.record("plugin", t)
     failed = ""
     try:  # (the round trip hands `mod` back when raising changed nothing, and never changes it)
-        raised = roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text)
+        raised = roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text, roundtrip.Session(options))
     except pipeline.PassFailure as e:
         raised, failed = None, str(e)
     if raised is mod:  # nothing raised: the plain stage
@@ -208,7 +210,7 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
             failed = str(e)
     opt.threads_per_warp = threads
     other = pipeline.run_plan(mod, metadata, opt, properties, rest, text)
-    t = roundtrip.CLOCK()
+    t = roundtrip.now()
     if ours is None:
         kept, why = other, f"compiled without raising: with it, {_first_line(RuntimeError(failed))}"
     else:
@@ -220,6 +222,6 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
         else:
             kept, why = ours, f"raised kept: {mine}, {blocks} 2D block loads; without: {theirs}, {their_blocks}"
     roundtrip.count("raising_dropped", int(kept is other))
-    REMARKS.emit(pipeline.RAISE, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
+    _remark(stages[at].instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(TIME_KEY, t)
     return kept

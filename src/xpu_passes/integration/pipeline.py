@@ -16,7 +16,7 @@ name or such a text. Native options the text leaves out come from the compile
 passes share one text round trip (`integration/roundtrip.py`), consecutive native passes one pass
 manager. In a round trip, a repeated RemoveLayoutConversions run on the module its previous,
 idle run was given, or on a result its previous run said is a fixpoint, is skipped
-(`roundtrip.REPEATS`, `XpuPass.said`); across round trips nothing is skipped that
+(`RoundTripOptions.repeats`, `XpuPass.said`); across round trips nothing is skipped that
 way: the native passes between two of our runs always change the text (accelerate-matmul adds
 conversions; pipelining, cse and prefetch reorder, merge and add ops in conversions' slices).
 """
@@ -65,11 +65,6 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
 NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     "tritonintelgpu-accelerate-matmul": ("tt.dot",),  # rewrites tt.dot / tt.dot_scaled only
 }
-# Off only to measure what skipping saves (benchmarks/compile_time.py --no-skip).
-SKIP_IDLE_ROUND_TRIPS = True
-# A round trip reading the text triton printed for our previous output takes that module instead of
-# parsing (roundtrip.Session); off only to measure what it saves (benchmarks/compile_time.py --no-reuse).
-REUSE_MODULES = True
 
 __all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options", "check_order", "option_defaults",
            "pipeline_text", "plan", "run_plan", "run_ttgir"]
@@ -93,6 +88,7 @@ class Plan:
     stages: list[Stage]
     text: str
     providers: dict[str, str] = field(default_factory=dict)  # package -> version, for the cache key
+    round_trips: roundtrip.RoundTripOptions = field(default_factory=roundtrip.RoundTripOptions)
 
 
 def _native(name: str, **options: Any) -> Stage:
@@ -210,8 +206,10 @@ def is_pipeline_text(pipeline: str) -> bool:
     return pipeline.strip() not in PIPELINES
 
 
-def plan(pipeline: str = "xpu", **options: Any) -> Plan:
-    """The plan of a named pipeline with `options`, or of a pipeline text (which takes no options)."""
+def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: Any) -> Plan:
+    """The plan of a named pipeline with `options`, or of a pipeline text (which takes no options).
+    `check_reports`: verify every report of our passes in the round trips (RoundTripOptions; by
+    default XPU_PASSES_CHECK_REPORTS, read now)."""
     if is_pipeline_text(pipeline):
         word = pipeline.strip().partition(":")[0]
         if word.replace("-", "").replace("_", "").isalnum() and word not in registry.all_names():
@@ -219,9 +217,13 @@ def plan(pipeline: str = "xpu", **options: Any) -> Plan:
                                 f"or give a pass-pipeline text)")
         if options:
             raise PipelineError(f"pipeline options ({', '.join(options)}) go with a pipeline name, not a text")
-        return parse_text(pipeline)
-    check_options(options)
-    return parse_text(pipeline_text(pipeline.strip(), **options))
+        p = parse_text(pipeline)
+    else:
+        check_options(options)
+        p = parse_text(pipeline_text(pipeline.strip(), **options))
+    if check_reports is not None:
+        p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
+    return p
 
 
 def option_defaults() -> dict[str, Any]:
@@ -284,11 +286,11 @@ def idle(stages: list[Stage], text: str) -> bool:
     return True
 
 
-def _may_skip(stages: list[Stage]) -> bool:
-    from xpu_passes.transforms.base import REMARKS
+def _may_skip(stages: list[Stage], options: roundtrip.RoundTripOptions) -> bool:
+    from xpu_passes.transforms.base import remarks_wanted
 
     # with remarks on (xpu-opt --remarks), an idle pass still says why it left things alone
-    return SKIP_IDLE_ROUND_TRIPS and not REMARKS.enabled and all(needs_text(s) for s in stages)
+    return options.skip_idle and not remarks_wanted() and all(needs_text(s) for s in stages)
 
 
 def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
@@ -305,10 +307,10 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
     `text`: the print of `mod`, if the caller has it. When native passes sharing a pass manager
     fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
-    stages = p.stages
-    if SKIP_IDLE_ROUND_TRIPS and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
+    stages, options = p.stages, p.round_trips
+    if options.skip_idle and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
         if text is None:
-            t = roundtrip.CLOCK()
+            t = roundtrip.now()
             text = str(mod)
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
@@ -316,35 +318,35 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
     if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
         from xpu_passes.integration import never_worse
 
-        return never_worse.compare_raising(mod, metadata, opt, properties, stages, text)
+        return never_worse.compare_raising(mod, metadata, opt, properties, stages, text, options)
     try:
-        return _run_stages(mod, metadata, opt, properties, stages)
+        return _run_stages(mod, metadata, opt, properties, stages, options)
     except NativeGroupFailure:
         if text is None:
             raise
         from xpu_passes.integration import oracle
 
         opt.threads_per_warp = threads
-        _run_stages(oracle.parse(text, mod.context), metadata, opt, properties, stages, split=True)
+        _run_stages(oracle.parse(text, mod.context), metadata, opt, properties, stages, options, split=True)
         raise  # the replay did not fail: keep what we know
 
 
 def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Stage],
-                split: bool = False) -> Any:
+                options: roundtrip.RoundTripOptions, split: bool = False) -> Any:
     i, ours_ran = 0, False
-    session = roundtrip.Session()  # this compile's only: dropped when it returns
+    session = roundtrip.Session(options)  # this compile's only: dropped when it returns
     while i < len(stages):
         j = i
         while j < len(stages) and stages[j].python == stages[i].python:
             j += 1
         if stages[i].python:
             text = None
-            if _may_skip(stages[i:j]):  # the round trip's input text, printed to see if it has work
-                t = roundtrip.CLOCK()
+            if _may_skip(stages[i:j], options):  # the round trip's input text, printed to see if it has work
+                t = roundtrip.now()
                 text = str(mod)
                 roundtrip.record("triton_print", t)
             if text is None or not idle(stages[i:j], text):
-                session.keep = REUSE_MODULES and any(s.python for s in stages[j:])
+                session.keep = options.reuse_modules and any(s.python for s in stages[j:])
                 mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text,  # type: ignore[misc]
                                  session)
                 ours_ran = True

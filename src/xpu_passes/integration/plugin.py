@@ -99,7 +99,7 @@ def compile_ttgir(p: Plan, strict: bool, native_make_ttgir: Any, mod: Any, metad
     """The TTGIR stage with plan `p`; not strict: on any failure of ours, `native_make_ttgir` on the input."""
     if strict:
         return run_plan(mod, metadata, opt, properties, p)
-    t = roundtrip.CLOCK()
+    t = roundtrip.now()
     backup = str(mod)  # printing is cheap; parsed again only on failure
     roundtrip.record("plugin", t)
     threads = opt.threads_per_warp

@@ -8,12 +8,20 @@ Within one compile (a `Session`), a round trip whose input is the very text trit
 for our previous output takes our module as it was printed instead of parsing that text
 (our print is triton's print: the module is that text's parse), and a round trip whose
 passes changed nothing hands triton back its own module instead of a parse of our print.
+
+Nothing here is process-wide: how round trips run is the plan's (`RoundTripOptions`), the
+module kept between them the compile's (`Session`), the times measured the caller's context's
+(`timing`); compiles in several threads at once do not share any of it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import traceback
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import cache
 from time import perf_counter
 from typing import Any
@@ -36,17 +44,40 @@ class PassFailure(RuntimeError):
     """One of our passes (or triton on its output) failed while compiling a kernel."""
 
 
-# benchmarks/compile_time.py sets a dict here: seconds per phase (and op counts) are added to it,
-# on CLOCK (its --cpu: time.process_time, steadier than wall time on a shared machine).
-TIMES: dict[str, float] | None = None
-CLOCK = perf_counter
+# Seconds per phase (and op counts) of the compiles under way in this context, when measured
+# (`timing`), and the clock they are measured on.
+_TIMES: ContextVar[tuple[dict[str, float], Callable[[], float]] | None] = ContextVar("xpu_passes_times",
+                                                                                      default=None)
+
+
+@contextlib.contextmanager
+def timing(times: dict[str, float] | None = None, clock: Callable[[], float] = perf_counter
+           ) -> Iterator[dict[str, float]]:
+    """The compiles run inside (in this context) add their seconds per phase on `clock` (e.g.
+    time.process_time, steadier on a shared machine) and their counts to the dict yielded
+    (`times`, or a new one)."""
+    times = {} if times is None else times
+    token = _TIMES.set((times, clock))
+    try:
+        yield times
+    finally:
+        _TIMES.reset(token)
+
+
+def now() -> float:
+    """The time on the measuring context's clock."""
+    measured = _TIMES.get()
+    return perf_counter() if measured is None else measured[1]()
 
 
 def record(key: str, since: float) -> float:
-    now = CLOCK()
-    if TIMES is not None:
-        TIMES[key] = TIMES.get(key, 0.0) + now - since
-    return now
+    measured = _TIMES.get()
+    if measured is None:
+        return perf_counter()
+    times, clock = measured
+    t = clock()
+    times[key] = times.get(key, 0.0) + t - since
+    return t
 
 
 def source_position(loc: Attribute | None) -> str | None:
@@ -134,9 +165,49 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
     return ", ".join(name for name, _ in passes)
 
 
+def measured(key: str, less: float = 0.0) -> float:
+    """What the compiles measured here (`timing`) have added under `key` so far (0 when not
+    measured); `less` is taken off it first (time counted under another key too)."""
+    got = _TIMES.get()
+    if got is None:
+        return 0.0
+    if less:
+        got[0][key] = got[0].get(key, 0.0) - less
+    return got[0].get(key, 0.0)
+
+
 def count(key: str, n: int = 1) -> None:
-    if TIMES is not None:
-        TIMES[key] = TIMES.get(key, 0) + n
+    measured = _TIMES.get()
+    if measured is not None:
+        measured[0][key] = measured[0].get(key, 0) + n
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+# A pass -> a run of it skipped when the module is, in content, what its previous run in the
+# same round trip was given and left as it was, or a module its previous run said is a fixpoint
+# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
+# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
+# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
+# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
+# OptimizeBlockIOEncoding, when those changed nothing.
+REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})  # RoundTripOptions.repeats' default
+
+
+@dataclass(frozen=True)
+class RoundTripOptions:
+    """How a compile's round trips run: its plan's (`pipeline.Plan.round_trips`). The shortcuts are
+    off only to measure what they save or to check them (benchmarks/compile_time.py)."""
+
+    skip_repeats: bool = True  # a repeated run of a pass skipped when it would leave the module as it is
+    repeats: frozenset[str] = REPEATS  # the passes whose repeated runs are skipped so
+    skip_idle: bool = True  # a round trip whose passes provably have nothing to do is not made (pipeline)
+    reuse_modules: bool = True  # our module taken for the text triton printed of it (Session)
+    # Every report of our passes is verified (contents compared, a fixpoint run again). Default:
+    # XPU_PASSES_CHECK_REPORTS, read when the options are made; the pipeline option `check_reports`.
+    check_reports: bool = field(default_factory=lambda: _env_flag("XPU_PASSES_CHECK_REPORTS"))
 
 
 class Session:
@@ -144,7 +215,8 @@ class Session:
     next round trip reading that very text from triton takes the module instead of parsing it.
     Made per compile (pipeline._run_stages), never shared between compiles."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: RoundTripOptions | None = None) -> None:
+        self.options = RoundTripOptions() if options is None else options
         self.keep = False  # set by the caller: a later round trip may take what this one leaves
         self._kept: tuple[str, Context, ParsedModule] | None = None
 
@@ -162,20 +234,6 @@ class Session:
             return None
         count("reused")
         return kept[1], kept[2]
-
-
-# A pass -> a run of it skipped when the module is, in content, what its previous run in the
-# same round trip was given and left as it was, or a module its previous run said is a fixpoint
-# of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
-# depend on object identities or earlier runs; benchmarks/rlc_decisions.py gets the same outputs
-# in other processes), so that run would leave it as it is. On the corpus: RemoveLayoutConversions
-# right after itself (accelerate-matmul dropped) and after MaterializeBlockPointer and
-# OptimizeBlockIOEncoding, when those changed nothing.
-REPEATS: frozenset[str] = frozenset({"tritonintelgpu-remove-layout-conversions"})
-# Off only to measure what it saves or to check it (benchmarks/compile_time.py --no-skip, --check-skip).
-SKIP_REPEATS = True
-# Every report of our passes (unchanged, fixpoint) is verified: contents compared, a fixpoint run again.
-CHECK_REPORTS = os.environ.get("XPU_PASSES_CHECK_REPORTS", "") not in ("", "0")
 
 
 def content(module: Operation) -> list[tuple[object, ...]]:
@@ -232,7 +290,7 @@ class _Versions:
 
 def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operation,
                   before: list[tuple[object, ...]]) -> None:
-    """CHECK_REPORTS: what a run said holds."""
+    """RoundTripOptions.check_reports: what a run said holds."""
     if said == UNCHANGED and content(module) != before:
         raise AssertionError(f"{p.name} said it left the module unchanged, and changed it")
     if said == FIXPOINT:
@@ -243,21 +301,24 @@ def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operati
 
 
 def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule,
-           native: never_worse.NativeRun | None = None, text: str | None = None) -> None:
-    """`native`: runs triton-xpu's passes, for those of `passes` never worse than native's
-    (`never_worse.guarded`); `text`: a print of `parsed` as given, for the first of them."""
+           options: RoundTripOptions | None = None, native: never_worse.NativeRun | None = None,
+           text: str | None = None) -> None:
+    """`options`: how the round trip runs (defaults); `native`: runs triton-xpu's passes, for those
+    of `passes` never worse than native's (`never_worse.guarded`); `text`: a print of `parsed` as
+    given, for the first of them."""
     from xpu_passes.transforms import PassError
-    from xpu_passes.transforms.base import REMARKS, judged_clean, last_said
+    from xpu_passes.transforms.base import judged_clean, remarks_wanted, run_reporting
 
     # a repeated pass -> (its instance, the module's version it leaves as it is, whether native's
     # result on that version was compared and not kept: never_worse)
     idle: dict[str, tuple[ModulePass, int, bool]] = {}
     v = _Versions(parsed.module)
-    t = CLOCK()
+    options = RoundTripOptions() if options is None else options
+    t = now()
     with judged_clean(parsed.module):  # the foreign-layout check once, not once per pass
         for i, (name, p) in enumerate(passes):
             # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
-            skipping = SKIP_REPEATS and not REMARKS.enabled
+            skipping = options.skip_repeats and not remarks_wanted()
             guard = native is not None and never_worse.guarded(p)
             ours_idle = (skipping and name in idle and never_worse.same_pass(idle[name][0], p)
                          and idle[name][1] == v.now)
@@ -269,11 +330,11 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             # when a repeated run follows that could then be skipped: this one again, unless it is
             # its first run in the round trip (on the corpus a first run always changes the module),
             # or one idle at this version.
-            follows = {n for n, _ in passes[i + 1:]} & REPEATS
+            follows = {n for n, _ in passes[i + 1:]} & options.repeats
             again = name in follows and any(n == name for n, _ in passes[:i])
             watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
-            before = v.content() if watch or CHECK_REPORTS else None
-            compared = TIMES.get(never_worse.TIME_KEY, 0.0) if TIMES is not None else 0.0
+            before = v.content() if watch or options.check_reports else None
+            compared = measured(never_worse.TIME_KEY)
             try:
                 if guard:
                     assert native is not None
@@ -281,7 +342,8 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                     said = never_worse.apply(p, ctx, parsed.module, native, text if v.now == 0 else None,
                                              run_ours=not ours_idle)
                 else:
-                    p.apply(ctx, parsed.module)
+                    said = (run_reporting(p, ctx, parsed.module) if isinstance(p, XpuPass)
+                            else p.apply(ctx, parsed.module))
             except PassError as e:
                 where = parsed.where(e.op)
                 raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
@@ -291,19 +353,17 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
-            if TIMES is not None and guard:  # the comparison's time is its own
-                TIMES[f"pass:{name}"] -= TIMES.get(never_worse.TIME_KEY, 0.0) - compared
+            if guard:  # the comparison's time is its own
+                measured(f"pass:{name}", measured(never_worse.TIME_KEY) - compared)
             count(f"runs:{name}")
-            if not guard:
-                said = last_said() if isinstance(p, XpuPass) else None
-            if CHECK_REPORTS and said is not None:
+            if options.check_reports and said is not None:
                 assert before is not None
                 _check_report(said, p, ctx, parsed.module, before)
             unchanged = said == UNCHANGED or said is None and watch and v.same(before)  # type: ignore[arg-type]
             if not unchanged:
                 v.now += 1
             idle.pop(name, None)
-            if name in REPEATS and (unchanged or said == FIXPOINT):
+            if name in options.repeats and (unchanged or said == FIXPOINT):
                 idle[name] = (p, v.now, guard and said == UNCHANGED)
             t = record("repeat_check", t)
 
@@ -316,16 +376,17 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     from xpu_passes.dialects import make_context
 
     names = ", ".join(name for name, _ in passes)
-    t = CLOCK()
+    options = session.options if session is not None else None
+    t = now()
     text = str(mod) if text is None else text
     t = record("triton_print", t)
     taken = session.take(text) if session is not None else None
     if taken is not None:
         ctx, parsed = taken
         try:
-            _apply(passes, ctx, parsed, never_worse.in_process(mod.context), text)
+            _apply(passes, ctx, parsed, options, never_worse.in_process(mod.context), text)
         except PassFailure:  # said again from a parse of `text`, whose lines the message quotes
-            return run_python(mod, passes, text)
+            return run_python(mod, passes, text, Session(session.options) if session is not None else None)
     else:
         ctx = make_context()
         try:
@@ -334,8 +395,8 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
             raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
         record("parse", t)
         count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
-        _apply(passes, ctx, parsed, never_worse.in_process(mod.context), text)
-    t = CLOCK()
+        _apply(passes, ctx, parsed, options, never_worse.in_process(mod.context), text)
+    t = now()
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)
     count("round_trips")

@@ -4,15 +4,21 @@ While a `Journal` is open (`begin()` .. `commit()`/`rollback()`), the mutation h
 below record what they do, so `rollback()` leaves the IR exactly as it was: erased ops
 are detached and kept, then re-inserted where they were; operands, use lists (in their
 order), replaced result/argument values (an op retyped in place: `retype_op`), properties
-and name hints are put back (check mode, `solution.CHECK_INCREMENTAL`, verifies it). With no journal
+and name hints are put back (check mode, `Journal(check=True)`, verifies it). With no journal
 open they are the plain xDSL calls. The journal also keeps what the pass would
 otherwise walk the module for: walk-order keys of the ops (`walk_order.Order`), the live
 conversions, and the ops a change may have touched (`touched`, `reshaped`).
+
+The open session is the current context's (a `ContextVar`: each thread, and each pass run in
+`scope()`, has its own), never the process's: passes rewriting different modules in different
+threads do not see each other's sessions, and a run interrupted mid-session leaves none behind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
@@ -21,10 +27,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import ttg
 from xpu_passes.ir.clone import valid_hint
-from xpu_passes.ir.journal_check import checking as _checking, fingerprint as _fingerprint, linked as _linked
+from xpu_passes.ir.journal_check import fingerprint as _fingerprint, linked as _linked
 from xpu_passes.ir.walk_order import Order, subtree, walk_list  # walk_list: re-exported
 
-_ACTIVE: Journal | None = None
+# The session open in this context (set by begin(), cleared by commit()/rollback()).
+_ACTIVE: ContextVar[Journal | None] = ContextVar("xpu_passes_journal", default=None)
+_current = _ACTIVE.get  # (bound once: the mutation helpers ask on every call)
 
 
 def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
@@ -42,9 +50,11 @@ def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
 class Journal:
     """The undo log of one module's in-place rewrites, and what the pass keeps about it."""
 
-    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
-        """`ops`: the module's ops in walk order, if at hand."""
+    def __init__(self, module: Operation, ops: list[Operation] | None = None, check: bool = False) -> None:
+        """`ops`: the module's ops in walk order, if at hand; `check`: verify every rollback
+        restores the module exactly (slow; the pass's check mode)."""
         self.module = module
+        self.check_mode = check
         ops = ops or walk_list(module)
         self.order = Order(module, ops)
         self.converts: set[Operation] = {o for o in ops if isinstance(o, ttg.ConvertLayoutOp)}
@@ -64,16 +74,14 @@ class Journal:
     # ---------------------------------------------------------------- sessions
 
     def begin(self) -> Journal:
-        global _ACTIVE
-        assert _ACTIVE is None, "journal: sessions do not nest"
-        _ACTIVE = self
+        assert _ACTIVE.get() is None, "journal: sessions do not nest"
+        _ACTIVE.set(self)
         self.touched, self.reshaped = set(), set()
-        self._before = _fingerprint(self.module) if _checking() else None
+        self._before = _fingerprint(self.module) if self.check_mode else None
         return self
 
     def _close(self) -> None:
-        global _ACTIVE
-        _ACTIVE = None
+        _ACTIVE.set(None)
         self._undo.clear()
         self._created.clear()
         self._erased.clear()
@@ -83,12 +91,12 @@ class Journal:
         """Keep committed sessions' undo records too, for `undo_all` (a pass rewriting its input
         itself, not a copy, that may still have to keep the input)."""
         self._kept = []
-        self._start = _fingerprint(self.module) if _checking() else None
+        self._start = _fingerprint(self.module) if self.check_mode else None
         return self
 
     def undo_all(self) -> None:
         """Undo the open session and every committed one, last first: the module as it was at `keep_all`."""
-        if _ACTIVE is self:
+        if _ACTIVE.get() is self:
             self.rollback()
         kept, self._kept = self._kept or [], []
         while kept:
@@ -175,18 +183,23 @@ class Journal:
 
 
 def active() -> Journal | None:
-    return _ACTIVE
+    return _ACTIVE.get()
 
 
-def close_active() -> None:
-    """Forget the open session, if any (its module is being dropped)."""
-    global _ACTIVE
-    _ACTIVE = None
+@contextlib.contextmanager
+def scope() -> Iterator[None]:
+    """A pass run's own session slot: a session it leaves open (it raised, or was interrupted)
+    is gone after it, and a session of its caller is not seen inside it."""
+    token = _ACTIVE.set(None)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
 
 
 def created(op: Operation) -> Operation:
     """Register an op just built (its operands' use lists already name it): dropped on rollback."""
-    j = _ACTIVE
+    j = _current()
     if j is not None:
         j._created.append(op)
         j._undo.append(lambda: _drop_uses(op))
@@ -232,7 +245,7 @@ def insert_after(op: Operation, existing: Operation) -> None:
 
 
 def _inserted(op: Operation) -> None:
-    j = _ACTIVE
+    j = _current()
     if j is None:
         return
     j._subtree_in(op)
@@ -248,7 +261,7 @@ def _inserted(op: Operation) -> None:
 
 def erase_op(op: Operation) -> None:
     """Erase `op` (no result may be used); kept aside while a journal is open."""
-    j = _ACTIVE
+    j = _current()
     if j is None:
         Rewriter.erase_op(op)
         return
@@ -299,7 +312,7 @@ def erase_op(op: Operation) -> None:
 
 
 def set_operand(op: Operation, index: int, value: SSAValue) -> None:
-    j = _ACTIVE
+    j = _current()
     if j is None:
         op.operands[index] = value
         return
@@ -324,7 +337,7 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
 def set_operands(op: Operation, values: list[SSAValue]) -> None:
     """`set_operand(op, i, v)` for each `v` of `values` in order (each use put first in its new
     value's list), recorded once."""
-    j = _ACTIVE
+    j = _current()
     uses = op._operand_uses  # pyright: ignore[reportPrivateUsage]
     olds = op._operands  # pyright: ignore[reportPrivateUsage]
     prevs: list[Use | None] = []
@@ -367,7 +380,7 @@ def replace_all_uses_with(old: SSAValue, new: SSAValue) -> None:
         set_operand(use.operation, use.index, new)
     if new.name_hint is None and old.name_hint is not None:
         new.name_hint = old.name_hint
-        j = _ACTIVE
+        j = _current()
         if j is not None:
             j._undo.append(lambda: setattr(new, "name_hint", None))
 
@@ -382,7 +395,7 @@ def retype_op(op: Operation, types: list[Attribute], properties: dict[str, Attri
     op.results = fresh
     if properties is not None:
         op.properties = properties
-    j = _ACTIVE
+    j = _current()
     if j is None:
         return
     j.touched.add(op)
@@ -403,7 +416,7 @@ def _holder(v: SSAValue) -> Operation | None:
 
 def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
     """`Rewriter.replace_value_with_new_type`, recorded."""
-    j = _ACTIVE
+    j = _current()
     if j is None:
         return Rewriter.replace_value_with_new_type(val, new_type)
     index = val.index  # type: ignore[attr-defined]

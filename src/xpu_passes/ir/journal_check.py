@@ -1,4 +1,4 @@
-"""What check mode (`solution.CHECK_INCREMENTAL`) compares a journal's work with: the module's
+"""What check mode (`Journal(check=True)`) compares a journal's work with: the module's
 fingerprint before and after a rollback, and whether operands and use lists agree."""
 
 from __future__ import annotations
@@ -8,12 +8,6 @@ from typing import Any
 from xdsl.ir import Operation, SSAValue
 
 from xpu_passes.ir.walk_order import walk_list
-
-
-def checking() -> bool:
-    from xpu_passes.transforms.remove_layout_conversions import solution
-
-    return solution.CHECK_INCREMENTAL
 
 
 def _uses(v: SSAValue) -> tuple[tuple[int, int], ...]:

@@ -4,7 +4,7 @@ The flags and modules are listed in xpu_passes.registry.OURS, which xpu-opt and 
 read without importing the passes.
 """
 
-from xpu_passes.transforms.base import PASSES, REMARKS, PassError, XpuPass, register
+from xpu_passes.transforms.base import PASSES, PassError, XpuPass, collecting_remarks, register
 
 
 def load_all() -> dict:
@@ -18,4 +18,4 @@ def load_all() -> dict:
     return PASSES
 
 
-__all__ = ["PASSES", "REMARKS", "PassError", "XpuPass", "load_all", "register"]
+__all__ = ["PASSES", "PassError", "XpuPass", "collecting_remarks", "load_all", "register"]

@@ -1,9 +1,15 @@
-"""What every xpu-passes pass shares: the registry, remarks, and pass errors."""
+"""What every xpu-passes pass shares: the registry, remarks, and pass errors.
+
+What a pass run says (its remarks, its report of the result) belongs to the run: it goes to
+the sink and report of the current context (`ContextVar`s: each thread has its own, and
+`collecting_remarks`/`run_reporting` scope them), never to process-wide state, so passes may
+run in several threads at once."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -29,18 +35,38 @@ class RemarkSink:
 
     def __init__(self) -> None:
         self.remarks: list[Remark] = []
-        self.enabled = False
 
     def emit(self, pass_name: str, op: Operation, message: str) -> None:
-        if self.enabled:
-            self.remarks.append(Remark(pass_name, op, message))
+        self.remarks.append(Remark(pass_name, op, message))
 
     def drain(self) -> list[Remark]:
         out, self.remarks = self.remarks, []
         return out
 
 
-REMARKS = RemarkSink()
+_SINK: ContextVar[RemarkSink | None] = ContextVar("xpu_passes_remarks", default=None)
+
+
+@contextlib.contextmanager
+def collecting_remarks(sink: RemarkSink | None = None) -> Iterator[RemarkSink]:
+    """The remarks of the passes run inside (in this context) go to `sink` (a new one by default)."""
+    sink = RemarkSink() if sink is None else sink
+    token = _SINK.set(sink)
+    try:
+        yield sink
+    finally:
+        _SINK.reset(token)
+
+
+def drain_remarks() -> list[Remark]:
+    """The remarks collected here so far (taken: the sink is empty after)."""
+    sink = _SINK.get()
+    return [] if sink is None else sink.drain()
+
+
+def remarks_wanted() -> bool:
+    """Whether remarks are being collected here (passes may then say more, repeats are not skipped)."""
+    return _SINK.get() is not None
 
 
 class PassError(Exception):
@@ -59,13 +85,21 @@ UNCHANGED, FIXPOINT = "unchanged", "fixpoint"
 # The run ran out of its work budget and left the module as it was given (a caller that can run
 # triton-xpu's own pass takes its result instead: integration/never_worse.py).
 OVER_BUDGET = "over-budget"
-_SAID: list[str | None] = []  # one entry per run under way (a pass may run another)
-_LAST: list[str | None] = [None]
+# The report of the run under way in this context ([what it said]; a pass may run another: each
+# run sets its own), and where a finished run leaves its report (`run_reporting`'s).
+_SAID: ContextVar[list[str | None] | None] = ContextVar("xpu_passes_said", default=None)
+_REPORT: ContextVar[list[str | None] | None] = ContextVar("xpu_passes_report", default=None)
 
 
-def last_said() -> str | None:
-    """What the last finished run of one of our passes said of its result (None: nothing)."""
-    return _LAST[0]
+def run_reporting(p: ModulePass, ctx: Context, op: ModuleOp) -> str | None:
+    """Run `p` on `op`: what the run said of its result (UNCHANGED, FIXPOINT, OVER_BUDGET; None: nothing)."""
+    box: list[str | None] = [None]
+    token = _REPORT.set(box)
+    try:
+        p.apply(ctx, op)
+    finally:
+        _REPORT.reset(token)
+    return box[0]
 
 
 @dataclass(frozen=True)
@@ -76,14 +110,17 @@ class XpuPass(ModulePass):
     summary: ClassVar[str] = ""
 
     def remark(self, op: Operation, message: str) -> None:
-        REMARKS.emit(self.name, op, message)
+        sink = _SINK.get()
+        if sink is not None:
+            sink.emit(self.name, op, message)
 
     @staticmethod
     def said(what: str) -> None:
         """UNCHANGED or FIXPOINT, only when sure (the round trip then skips a repeated run of the
-        pass; its check mode, XPU_PASSES_CHECK_REPORTS=1, verifies every report)."""
-        if _SAID:
-            _SAID[-1] = what
+        pass; its check mode, the pipeline option `check_reports`, verifies every report)."""
+        box = _SAID.get()
+        if box is not None:
+            box[0] = what
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # Every pass leaves a module that holds another backend's layout alone (one
@@ -95,16 +132,20 @@ class XpuPass(ModulePass):
 
         @functools.wraps(inner)
         def apply(self: XpuPass, ctx: Context, op: ModuleOp) -> None:
-            _SAID.append(None)
+            box: list[str | None] = [None]
+            token = _SAID.set(box)
             try:
-                found = None if _JUDGED_CLEAN[0] is op else foreign_layout_use(op)
+                found = None if _JUDGED_CLEAN.get() is op else foreign_layout_use(op)
                 if found is not None:
                     self.remark(found[0], f"left alone: {found[1]} is another backend's layout, not modelled here")
                     self.said(UNCHANGED)
                     return
                 inner(self, ctx, op)
             finally:
-                _LAST[0] = _SAID.pop()
+                _SAID.reset(token)
+                report = _REPORT.get()
+                if report is not None:  # (an outer run, finishing later, overwrites it)
+                    report[0] = box[0]
 
         cls.apply = apply  # type: ignore[method-assign]
 
@@ -134,23 +175,23 @@ class WorkBudget:
 
 
 # The module a round trip found free of foreign layouts (`judged_clean`): its passes skip the check.
-_JUDGED_CLEAN: list[Operation | None] = [None]
+_JUDGED_CLEAN: ContextVar[Operation | None] = ContextVar("xpu_passes_judged_clean", default=None)
 
 
 @contextlib.contextmanager
 def judged_clean(module: ModuleOp) -> Iterator[None]:
     """Check `module` for foreign layouts once for a sequence of passes, not once per pass: our
     passes never create one (only the parser makes ForeignLayoutAttr, for layouts it cannot read)."""
-    saved = _JUDGED_CLEAN[0]
-    _JUDGED_CLEAN[0] = module if foreign_layout_use(module) is None else saved
+    token = _JUDGED_CLEAN.set(module if foreign_layout_use(module) is None else _JUDGED_CLEAN.get())
     try:
         yield
     finally:
-        _JUDGED_CLEAN[0] = saved
+        _JUDGED_CLEAN.reset(token)
 
 
 # A type -> the foreign layout it mentions, by identity (types are immutable and shared between
 # ops, so each is judged once per process); an entry holds its type, so no id is reused while cached.
+# Shared by threads: one get or set per access (atomic), and an entry is checked to be its type's.
 _FOREIGN: dict[int, tuple[Attribute, str | None]] = {}
 _FOREIGN_MAX = 100_000
 

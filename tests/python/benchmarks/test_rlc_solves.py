@@ -46,7 +46,7 @@ def test_solves_counted_and_decisions_unchanged(bench: Any, kernel: str, config:
                                                 solves: int) -> None:
     path = _dump(kernel, config, position)
     methods = (rlc.RemoveLayoutConversions._solve, rlc.RemoveLayoutConversions._remove,
-               rlc.RemoveLayoutConversions._round, rlc._Work.settle, materialize.rewrite,
+               rlc.RemoveLayoutConversions._round, rlc.Work.settle, materialize.rewrite,
                materialize.erase_dead_converts)
     kept: list[bool] = []  # per conversion tried: was a rewrite kept (counted under the wrappers)
     remove = rlc.RemoveLayoutConversions._remove
@@ -61,7 +61,7 @@ def test_solves_counted_and_decisions_unchanged(bench: Any, kernel: str, config:
         figures, out = bench.measure(path)
     assert sum(figures["kept"]) == sum(kept) and sum(figures["trials"]) >= sum(kept)
     assert (rlc.RemoveLayoutConversions._solve, rlc.RemoveLayoutConversions._remove,
-            rlc.RemoveLayoutConversions._round, rlc._Work.settle, materialize.rewrite,
+            rlc.RemoveLayoutConversions._round, rlc.Work.settle, materialize.rewrite,
             materialize.erase_dead_converts) == methods  # the wrappers are gone
     plain, _ = bench.rlc_decisions.run_one(path)
     assert out == plain  # wrapped, the pass decides alike

@@ -19,7 +19,7 @@ from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration import never_worse, oracle
 from xpu_passes.integration.pipeline import RLC, pipeline_text
 from xpu_passes.layouts.propagation import encoding
-from xpu_passes.transforms.base import FIXPOINT, REMARKS, UNCHANGED
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, collecting_remarks
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
 
@@ -84,11 +84,8 @@ def _print(m: ModuleOp) -> str:
 
 @pytest.fixture()
 def remarks() -> Any:
-    REMARKS.enabled = True
-    REMARKS.drain()
-    yield REMARKS
-    REMARKS.enabled = False
-    REMARKS.drain()
+    with collecting_remarks() as sink:  # the test's remarks (this context's)
+        yield sink
 
 
 def test_native_wins_in_any_figure_and_ours_on_a_tie() -> None:

@@ -180,12 +180,13 @@ def test_idle_round_trips_are_skipped_with_the_same_result(monkeypatch: pytest.M
     spec, cfg = corpus.find(kernel, config)
     out = {}
     for skip in (False, True):
-        monkeypatch.setattr(pipeline, "SKIP_IDLE_ROUND_TRIPS", skip)
         mod, opts, backend = corpus.make_ttir_module(spec, cfg)
         mod = backend.make_ttir(mod, {}, opts)
-        monkeypatch.setattr(roundtrip, "TIMES", {})
-        mod = pipeline.run_plan(mod, {}, opts, backend.properties, plan("xpu"))
-        out[skip] = (str(mod), roundtrip.TIMES["round_trips"])
+        p = plan("xpu")
+        p.round_trips = roundtrip.RoundTripOptions(skip_idle=skip)
+        with roundtrip.timing() as times:
+            mod = pipeline.run_plan(mod, {}, opts, backend.properties, p)
+        out[skip] = (str(mod), times["round_trips"])
     assert out[False][1] == 3 and out[True][1] == round_trips
     assert out[False][0] == out[True][0]
 

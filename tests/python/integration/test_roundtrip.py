@@ -30,8 +30,7 @@ def _text(*middle: str, last: str = RLC) -> str:
 
 def _compile(text: str, reuse: bool, monkeypatch: pytest.MonkeyPatch, kernel: tuple[str, str] = KERNEL
              ) -> tuple[str, dict[str, float]]:
-    monkeypatch.setattr(pipeline, "REUSE_MODULES", reuse)
-    return compile_timed(text, kernel, monkeypatch)
+    return compile_timed(text, kernel, monkeypatch, reuse_modules=reuse)
 
 
 @needs_triton
@@ -72,8 +71,8 @@ def test_nothing_is_kept_from_one_compile_to_the_next(monkeypatch: pytest.Monkey
     made: list[roundtrip.Session] = []
 
     class Recorded(roundtrip.Session):
-        def __init__(self) -> None:
-            super().__init__()
+        def __init__(self, options: roundtrip.RoundTripOptions | None = None) -> None:
+            super().__init__(options)
             made.append(self)
 
     monkeypatch.setattr(roundtrip, "Session", Recorded)
@@ -96,13 +95,12 @@ def test_unchanged_round_trips_hand_back_tritons_module(monkeypatch: pytest.Monk
     mod = backend.make_ttir(mod, {}, opts)
     mod = pipeline.run_plan(mod, {}, opts, backend.properties, plan(
         "builtin.module(triton-annotate-module{target-arch=spir64}, convert-triton-to-tritongpu{target=xpu})"))
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
     legal = "tritonintelgpu-legalize-block-io-encoding"  # nothing to legalize
     before = str(mod)
-    assert roundtrip.run_python(mod, [(legal, make_pass(PassSpec(legal, {})))]) is mod
-    assert times["handed_back"] == 1 and "triton_parse" not in times and str(mod) == before
-    out = roundtrip.run_python(mod, [(RLC, make_pass(PassSpec(RLC, {})))])  # removes conversions
+    with roundtrip.timing() as times:
+        assert roundtrip.run_python(mod, [(legal, make_pass(PassSpec(legal, {})))]) is mod
+        assert times["handed_back"] == 1 and "triton_parse" not in times and str(mod) == before
+        out = roundtrip.run_python(mod, [(RLC, make_pass(PassSpec(RLC, {})))])  # removes conversions
     assert out is not mod and str(out) != before and times["handed_back"] == 1 and "triton_parse" in times
 
 

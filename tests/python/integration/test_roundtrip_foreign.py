@@ -9,7 +9,7 @@ import pytest
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms import base
-from xpu_passes.transforms.base import REMARKS, judged_clean
+from xpu_passes.transforms.base import collecting_remarks, judged_clean
 from xpu_passes.transforms.materialize_block_pointer import MaterializeBlockPointer
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
 
@@ -25,11 +25,8 @@ def _module(path: Path) -> object:
 
 @pytest.fixture
 def remarks():
-    REMARKS.enabled = True
-    REMARKS.drain()
-    yield REMARKS
-    REMARKS.enabled = False
-    REMARKS.drain()
+    with collecting_remarks() as sink:
+        yield sink
 
 
 def test_foreign_module_left_alone_by_every_pass(remarks) -> None:

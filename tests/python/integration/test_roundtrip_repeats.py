@@ -1,4 +1,4 @@
-"""A repeated run of a pass in one round trip (roundtrip.REPEATS) is skipped only when the module
+"""A repeated run of a pass in one round trip (RoundTripOptions.repeats) is skipped only when the module
 is, in content, what the previous run was given and left unchanged; any change between the runs
 (a conversion added, an op of a conversion's slice changed, a type, an operand, a name) runs it."""
 
@@ -124,12 +124,11 @@ class Between(ModulePass):
             self.change(op)
 
 
-def _runs(passes: list[ModulePass], monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
-    monkeypatch.setattr(roundtrip, "REPEATS", frozenset({Counted.name}))
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
+def _runs(passes: list[ModulePass], monkeypatch: pytest.MonkeyPatch, skip: bool = True) -> dict[str, float]:
     ctx, parsed = _parse()
-    roundtrip._apply([(p.name, p) for p in passes], ctx, parsed)
+    options = roundtrip.RoundTripOptions(skip_repeats=skip, repeats=frozenset({Counted.name}))
+    with roundtrip.timing() as times:
+        roundtrip._apply([(p.name, p) for p in passes], ctx, parsed, options)
     return times
 
 
@@ -160,28 +159,26 @@ def test_a_run_that_changed_the_module_is_run_again(monkeypatch: pytest.MonkeyPa
 
 
 def test_other_options_or_remarks_run_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from xpu_passes.transforms.base import REMARKS
+    from xpu_passes.transforms.base import collecting_remarks
 
     calls: list[int] = []
     _runs([Counted(calls), Counted(calls), Counted(calls, option=1)], monkeypatch)
     assert len(calls) == 3
     calls.clear()
-    monkeypatch.setattr(REMARKS, "enabled", True)
-    _runs([Counted(calls)] * 3, monkeypatch)
+    with collecting_remarks():
+        _runs([Counted(calls)] * 3, monkeypatch)
     assert len(calls) == 3
 
 
 def test_off_runs_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(roundtrip, "SKIP_REPEATS", False)
     calls: list[int] = []
-    _runs([Counted(calls)] * 3, monkeypatch)
+    _runs([Counted(calls)] * 3, monkeypatch, skip=False)
     assert len(calls) == 3
 
 
 def _compile(pipe: str, skip: bool, kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch
              ) -> tuple[str, dict[str, float]]:
-    monkeypatch.setattr(roundtrip, "SKIP_REPEATS", skip)
-    return compile_timed(pipe, kernel, monkeypatch)
+    return compile_timed(pipe, kernel, monkeypatch, skip_repeats=skip)
 
 
 @needs_triton

@@ -1,6 +1,6 @@
 """What our passes say of a run (`XpuPass.said`: the module unchanged, or a fixpoint of the pass) and
 how a round trip uses it (roundtrip._apply): a repeated RemoveLayoutConversions is skipped with no
-content compared, and the check mode (roundtrip.CHECK_REPORTS) catches a report that is wrong."""
+content compared, and the check mode (RoundTripOptions.check_reports) catches a report that is wrong."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from xpu_passes.integration import roundtrip
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
-from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, last_said
+from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, run_reporting
 from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
 from xpu_passes.transforms.materialize_block_pointer import MaterializeBlockPointer
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
@@ -29,6 +29,7 @@ TTGIR, Counted, _op = _repeats.TTGIR, _repeats.Counted, _repeats._op
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 RLC = RemoveLayoutConversions.name
+CHECKED = roundtrip.RoundTripOptions(check_reports=True)  # every report verified
 
 
 def _module(text: str) -> tuple[Context, ModuleOp]:
@@ -37,8 +38,7 @@ def _module(text: str) -> tuple[Context, ModuleOp]:
 
 
 def _run(p: XpuPass, ctx: Context, m: ModuleOp) -> str | None:
-    p.apply(ctx, m)
-    return last_said()
+    return run_reporting(p, ctx, m)
 
 
 def test_rlc_says_fixpoint_then_unchanged() -> None:
@@ -123,10 +123,7 @@ class Says(XpuPass):
 
 
 def _apply(passes: list[object], monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, float], int]:
-    """The passes in one round trip: (roundtrip.TIMES, contents computed)."""
-    monkeypatch.setattr(roundtrip, "REPEATS", frozenset({Counted.name}))
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
+    """The passes in one round trip (Counted's repeats skipped): (roundtrip.timing's, contents computed)."""
     computed = [0]
     real = roundtrip.content
 
@@ -137,7 +134,9 @@ def _apply(passes: list[object], monkeypatch: pytest.MonkeyPatch) -> tuple[dict[
     monkeypatch.setattr(roundtrip, "content", content)
     ctx = make_context()
     parsed = parse_module(ctx, TTGIR, "<test>")
-    roundtrip._apply([(p.name, p) for p in passes], ctx, parsed)  # type: ignore[attr-defined]
+    with roundtrip.timing() as times:
+        roundtrip._apply([(p.name, p) for p in passes], ctx, parsed,  # type: ignore[attr-defined]
+                         roundtrip.RoundTripOptions(repeats=frozenset({Counted.name})))
     return times, computed[0]
 
 
@@ -153,20 +152,18 @@ def test_our_unchanged_pass_between_runs_costs_no_content(monkeypatch: pytest.Mo
 
 
 def test_a_fixpoint_skips_the_next_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(roundtrip, "REPEATS", frozenset({Says.name}))
     p = Says(FIXPOINT, change=True)
     ctx = make_context()
     parsed = parse_module(ctx, TTGIR, "<test>")
-    times: dict[str, float] = {}
-    monkeypatch.setattr(roundtrip, "TIMES", times)
-    roundtrip._apply([(p.name, p), (p.name, p), (p.name, Says(FIXPOINT, change=False))], ctx, parsed)
+    with roundtrip.timing() as times:
+        roundtrip._apply([(p.name, p), (p.name, p), (p.name, Says(FIXPOINT, change=False))], ctx, parsed,
+                         roundtrip.RoundTripOptions(repeats=frozenset({Says.name})))
     assert times["repeats_skipped"] == 1 and times[f"runs:{Says.name}"] == 2  # other options: run
 
 
 @pytest.mark.parametrize(("what", "change", "lie"), [(UNCHANGED, True, "changed it"), (FIXPOINT, True, "a second run")])
 def test_check_mode_catches_a_wrong_report(what: str, change: bool, lie: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A pass that changes the constant on every run and says UNCHANGED or FIXPOINT of it."""
-    monkeypatch.setattr(roundtrip, "CHECK_REPORTS", True)
 
     @dataclass(frozen=True)
     class Bumps(Says):
@@ -178,15 +175,14 @@ def test_check_mode_catches_a_wrong_report(what: str, change: bool, lie: str, mo
     ctx = make_context()
     parsed = parse_module(ctx, TTGIR, "<test>")
     with pytest.raises(AssertionError, match=lie):
-        roundtrip._apply([("test-says", Bumps(what, change))], ctx, parsed)
+        roundtrip._apply([("test-says", Bumps(what, change))], ctx, parsed, CHECKED)
 
 
 def test_check_mode_accepts_true_reports(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(roundtrip, "CHECK_REPORTS", True)
     ctx = make_context()
     parsed = parse_module(ctx, TTGIR, "<test>")
     roundtrip._apply([(RLC, RemoveLayoutConversions()), (RLC, RemoveLayoutConversions()),
-                      ("test-says", Says(UNCHANGED))], ctx, parsed)
+                      ("test-says", Says(UNCHANGED))], ctx, parsed, CHECKED)
 
 
 @needs_triton
@@ -199,10 +195,8 @@ def test_the_xpu_pipeline_skips_the_run_after_a_fixpoint(monkeypatch: pytest.Mon
     from support import compile_timed
 
     kernel = ("softmax", "1024-w4-s1")
-    monkeypatch.setattr(roundtrip, "SKIP_REPEATS", False)
-    every, times_every = compile_timed("xpu", kernel, monkeypatch)
-    monkeypatch.setattr(roundtrip, "SKIP_REPEATS", True)
-    ours, times = compile_timed("xpu", kernel, monkeypatch)
+    every, times_every = compile_timed("xpu", kernel, monkeypatch, skip_repeats=False)
+    ours, times = compile_timed("xpu", kernel, monkeypatch, skip_repeats=True)
     assert ours == every
     # the second run compares native's result only (never_worse: ours said fixpoint, not that
     # native's is no better), the third is skipped

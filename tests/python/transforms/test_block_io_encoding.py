@@ -22,7 +22,7 @@ from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, Subgroup2DBlockEncodingAttr
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.layouts.block_io import BlockRead, NoBlockRead, operand_block_read, subgroup_2d_block_for
-from xpu_passes.transforms.base import REMARKS
+from xpu_passes.transforms.base import collecting_remarks
 from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
 
@@ -140,12 +140,9 @@ def _ours(text: str, **legalize: bool) -> tuple[list[str], str, list[str]]:
     parsed = parse_module(ctx, text)
     OptimizeBlockIOEncoding().apply(ctx, parsed.module)
     reads = _block_loads(parsed.module)
-    REMARKS.enabled = True
-    try:
+    with collecting_remarks() as sink:
         LegalizeBlockIOEncoding(**legalize).apply(ctx, parsed.module)
-        remarks = [r.message for r in REMARKS.drain()]
-    finally:
-        REMARKS.enabled = False
+    remarks = [r.message for r in sink.remarks]
     return reads, print_module(parsed.module, parsed.spelling, debuginfo=True), remarks
 
 

@@ -4,7 +4,7 @@ which xDSL's print_func_op_like writes through ~10 calls per argument; here each
 three texts the printer already keeps (type, attribute dictionary, location), visited in the
 same order, so alias numbering is unchanged. Forms the fast path does not cover (no body,
 results, result attributes, an argument the namer did not name) go to the op's own print.
-`tests/python/test_fastprint.py` compares with the op's own print (fastprint.enabled off).
+`tests/python/test_fastprint.py` compares with the op's own print (print_module(fast=False)).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
 from __future__ import annotations
 
 import gc
+import threading
 import re
 from typing import Any
 from collections.abc import Callable, Iterator, Sequence
@@ -58,6 +59,9 @@ _VALUES = IdTable(_MAX_SHARED)
 # Types computed from a type (a load's result, a compare's i1) by kind and the type's
 # identity; the entry keeps the type alive (fastops._derived).
 _DERIVED: dict[tuple[str, int], tuple[Attribute, Attribute]] = {}
+# The process-wide tables here are shared by threads parsing at once: each access is one dict or
+# list operation (atomic under the GIL), entries are immutable and checked on use (by text, by
+# the identity of the aliases they name), so a thread sees an entry whole or misses it.
 # _memoized's texts: (context kind, bucket) -> entries (text, next token's kind and first
 # characters, value, the aliases the text names and their values).
 _MEMO: dict[tuple[int, str], list[tuple[str, object, str, Any, tuple[tuple[str, Any], ...]]]] = {}
@@ -86,7 +90,11 @@ class MemoParser(TextParser):
         self._loc_texts: dict[str, LocationAttr] = {}  # fast_trailing_loc's: ` loc(...)` -> location
         self.fast_values: dict[str, Any] = {}  # shared_value's per-module front
         names = (ctx.allow_unregistered, *sorted(ctx.registered_dialect_names))
-        self._ctx_kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
+        kind = _CTX_KINDS.get(names)
+        if kind is None:
+            with _LOCK:  # (numbered under a lock: two new sets in two threads get two numbers)
+                kind = _CTX_KINDS.setdefault(names, len(_CTX_KINDS))
+        self._ctx_kind = kind
         self.fast_derived = _DERIVED  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
@@ -414,10 +422,20 @@ def gc_paused() -> Iterator[None]:
     compiler with torch and triton loaded, millions): up to a quarter of a parse's time
     went there. Parsing makes (almost) no cyclic garbage, so nothing is lost by pausing.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    with _LOCK:  # counted: threads pausing at once resume collections when the last one is done
+        if _GC_PAUSED[0] == 0:
+            _GC_PAUSED[1] = gc.isenabled()
+            gc.disable()
+        _GC_PAUSED[0] += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _LOCK:
+            _GC_PAUSED[0] -= 1
+            if _GC_PAUSED[0] == 0 and _GC_PAUSED[1]:
+                gc.enable()
+
+
+# [pauses under way (all threads), whether collections were enabled before the first]
+_GC_PAUSED: list[Any] = [0, False]
+_LOCK = threading.Lock()

@@ -43,7 +43,6 @@ _MAX = 50_000  # entries kept before the tables start afresh
 # (kind, printing mode) -> key -> entry; op templates: (template or None, the objects the key names)
 _templates: dict[Any, dict[Any, Any]] = {}  # op templates: IdTable (key -> plan)
 _eligible_cache: dict[type[Operation], bool] = {}
-enabled = True  # (tests switch it off to compare with the op-by-op print)
 
 
 _DECLARATIVE_MODULES = ("xdsl.irdl.operations", "xpu_passes.ir.xdsl_adapt")  # (upstream's, read on first use)
@@ -103,7 +102,7 @@ def split_refs(text: str, count: int, expect: list[int] | None = None) -> tuple[
 def op_text(printer: TTGIRPrinter, op: Operation, generic: bool, templates: dict[Any, Any]) -> str | None:
     """The op's text after its results (`"name"` or name, then the rest), or None: print it
     op by op (regions, successors, a form not listed)."""
-    if op.regions or op._successors or not enabled:
+    if op.regions or op._successors or not printer._reuse:
         return None
     operands = op._operands
     # (xDSL's `operands`/`result_types`/`type` are views and properties: too slow here)

@@ -20,7 +20,6 @@ from xpu_passes.dialects import ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
 from xpu_passes.transforms.remove_layout_conversions import remat
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
-from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.layouts.propagation import encoding
 
 Estimate = tuple[int, int]  # (weighted cost net of the conversions left dead, -conversions saved)
@@ -91,8 +90,10 @@ class Plan:
         return why(self.slices["backward"], walked, self.found, self.saved)
 
 
-def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.Reuse | None = None) -> Plan | str:
-    """The rewrites worth trying (`Plan`), or why none (`reuse`: copies slices may read, `Slice.reuse`)."""
+def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.Reuse | None = None,
+            check: bool = False) -> Plan | str:
+    """The rewrites worth trying (`Plan`), or why none (`reuse`: copies slices may read, `Slice.reuse`;
+    `check`: the pass's check mode also walks what it skips, and holds the skipping to it)."""
     target = encoding(cvt.result.type)
     saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result) if target else 0
     back = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse)
@@ -103,14 +104,14 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
         found.append((*slice_cost.estimate(back, cvt), "backward", back))
     # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
     refused = remat.forward_refused(cvt)
-    if refused and solution.CHECK_INCREMENTAL and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
+    if refused and check and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
         raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
     later = None
     if not refused and remat.forward(cvt, fwd, admitted=True):
         # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
         if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
             later = fwd
-            if solution.CHECK_INCREMENTAL and slice_cost.estimate(fwd, cvt) < found[0][:2]:
+            if check and slice_cost.estimate(fwd, cvt) < found[0][:2]:
                 raise AssertionError("RLC: a deferred forward slice is cheaper than the backward one")
         else:
             found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))

@@ -23,7 +23,6 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.ir.xdsl_adapt import new_op, op_defaults
 from xpu_passes.ir import journal
-from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.ir.clone import clone_regions, valid_hint
 from xpu_passes.ir.journal import Journal
 from xpu_passes.layouts.memoize import by_identity, per_class, same
@@ -37,9 +36,6 @@ _is_store, _is_atomic, _is_constant = per_class(_EFFECTS), per_class(ATOMICS), p
 _is_kept = per_class((*_EFFECTS, *ATOMICS, scf.ForOp, scf.WhileOp, scf.IfOp))  # never swept: effects or regions
 
 _MISSING = object()
-
-# Ops that die retyped in place (off: every slice op cloned; tests and benchmarks compare the two).
-IN_PLACE = True
 
 
 def _convert(v: SSAValue, t: Attribute) -> SSAValue:
@@ -157,8 +153,8 @@ def _cvt_users(src: SSAValue, layout: dict[SSAValue, Attribute]) -> list[SSAValu
     return out
 
 
-def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None, target: Operation | None = None
-                ) -> tuple[dict[int, SSAValue], set[Operation], list[SSAValue]]:
+def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None, target: Operation | None = None,
+                in_place: bool = True) -> tuple[dict[int, SSAValue], set[Operation], list[SSAValue]]:
     """Rewrite the IR as `s` says (`ops`: `s.ops` once each, in walk order); returns id(old value)
     -> its value in the new layout (ids: values hash in Python; the slice keeps the old ones alive),
     the ops retyped in place and their old results (unused once `target`, a backward slice's
@@ -173,7 +169,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: _cvt_users(src, s.layout) for src in s.boundary}
-    dead = _dying(s, ops, {(id(u), i) for u, i, _ in feeds}, target) if IN_PLACE else set()
+    dead = _dying(s, ops, {(id(u), i) for u, i, _ in feeds}, target) if in_place else set()
     retired: list[SSAValue] = []
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
@@ -256,7 +252,7 @@ def erase_dead_converts(j: Journal) -> None:
         (r,) = c.results
         if r.first_use is None:
             heap.append((-keys[c], id(c), c))
-    if solution.CHECK_INCREMENTAL and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
+    if j.check_mode and len(heap) != sum(c.results[0].first_use is None for c in j.converts):
         raise AssertionError("RLC: a dead conversion is not among the sweep's candidates")
     heapq.heapify(heap)
     while heap:
@@ -270,11 +266,12 @@ def erase_dead_converts(j: Journal) -> None:
 
 
 def rewrite(j: Journal, cvt: ttg.ConvertLayoutOp, s: Slice, how: str, loads: set[Operation],
-            new_loads: set[Operation], cache: RematCache | None = None) -> None:
+            new_loads: set[Operation], cache: RematCache | None = None, in_place: bool = True) -> None:
     """Remove `cvt` by `s` ("backward" or "forward"), then the ops and conversions left dead
-    (`new_loads` gets the clones of `loads` the slice recomputes; `cache`: see `materialize`)."""
+    (`new_loads` gets the clones of `loads` the slice recomputes; `cache`: see `materialize`;
+    `in_place`: ops that die are retyped in place, not cloned (the pass's option `in-place`))."""
     src, ordered = cvt.src, sorted(set(s.ops), key=j.order.keys.__getitem__)
-    new, retyped, retired = materialize(s, ordered, cache, cvt if how == "backward" else None)
+    new, retyped, retired = materialize(s, ordered, cache, cvt if how == "backward" else None, in_place)
     new_loads.update(ld if ld in retyped else new[id(ld.results[0])].owner  # type: ignore[misc]
                      for ld in s.ops if ld in loads)  # (a load retyped in place is its own clone)
     if how == "backward":

@@ -87,19 +87,19 @@ def _describe(t: Attribute) -> tuple[object, object, Attribute | None]:
             return _UNKEYED, _NO_LAYOUT, None
         c = _canon(elem)
         enc: object = t.encoding
-        if desc is not None:
+        if desc is not None and desc[-1] == id(c):  # (another thread may have started both over since)
             return desc, enc, c
         desc = (tuple(t.get_shape()), id(c))
     elif type(t) is tt.PointerType and type(p := t.pointee) is TensorType:
         # A block pointer: its layout is compared (load/store/advance), never checked for validity.
         c, enc = _canon(p.element_type), p.encoding
-        if desc is not None:
+        if desc is not None and desc[-1] == id(c):
             return desc, enc, c
         desc = ("ptr", t.address_space.data, tuple(p.get_shape()), id(c))
     else:
         c, enc = _canon(t), _NO_LAYOUT
         return id(c), enc, c
-    _TYPES.put(id(t), (t,), desc)  # (`c` is the same object on a hit: _TYPES starts over with _CANON)
+    _TYPES.put(id(t), (t,), desc)  # (a hit names `c`: _TYPES starts over with _CANON, and a hit is checked)
     return desc, enc, c
 
 

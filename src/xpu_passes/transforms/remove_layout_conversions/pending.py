@@ -13,7 +13,6 @@ import bisect
 
 from xdsl.ir import Operation
 
-from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.ir.journal import Journal
 
 
@@ -51,6 +50,6 @@ class Pending:
             except KeyError:  # a conversion left inside an erased op: no key; start again
                 rest = sorted(self.j.converts - self.tried, key=keys.__getitem__)
             self.ops, self.at = rest, 0
-        if solution.CHECK_INCREMENTAL and [c for c in self.ops[self.at:] if self.live(c)] != sorted(
+        if self.j.check_mode and [c for c in self.ops[self.at:] if self.live(c)] != sorted(
                 self.j.converts - self.tried, key=self.j.order.keys.__getitem__):
             raise AssertionError("RLC: the kept list of pending conversions is not the walk's")

@@ -21,7 +21,6 @@ from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retyped, with_encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import Slice, slots
 from xpu_passes.layouts.scratch import convert_scratch_bytes
-from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures
 
 _SCRATCH = (tt.ScanOp, tt.ReduceOp)
@@ -29,12 +28,9 @@ _SCRATCH = (tt.ScanOp, tt.ReduceOp)
 
 def scratch_ops(ops: list[Operation]) -> list[Operation]:
     """The scans and reductions among `ops`, in order (their classes found first: a slice of
-    hundreds of elementwise ops holds a few kinds of op)."""
+    hundreds of elementwise ops holds a few kinds of op; test_slice_cost holds it to isinstance)."""
     kinds = {t for t in set(map(type, ops)) if issubclass(t, _SCRATCH)}
-    out = [op for op in ops if type(op) in kinds] if kinds else []
-    if solution.CHECK_INCREMENTAL and out != [op for op in ops if isinstance(op, _SCRATCH)]:
-        raise AssertionError("RLC: scratch_ops missed a scan or reduction of a slice")
-    return out
+    return [op for op in ops if type(op) in kinds] if kinds else []
 
 
 def _foreign_uses(v: SSAValue, s: Slice, layout: Attribute, mine: set[int]) -> bool:

@@ -10,7 +10,6 @@ one layout (its text prints one type for several values) with mixed layouts.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass
 
@@ -106,24 +105,24 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
 _ONE_LAYOUT = tuple(c for c in SAME_LAYOUT if c is not tt.BroadcastOp) + (tt.StoreOp, *ATOMICS, tt.ScanOp)
 
 
-def layout_errors(module: Operation) -> list[tuple[Operation, str]]:
+def layout_errors(module: Operation, check: bool = False) -> list[tuple[Operation, str]]:
     """Ops whose operands/results disagree on their layout (triton-xpu would reject the text),
     or the module's first verifier error (e.g. a block-pointer load whose pointer was retyped
-    while the load kept its result type)."""
-    clean = _clean(module)
-    if clean and not CHECK_INCREMENTAL:
+    while the load kept its result type). `check`: the pass's check mode (see Ledger)."""
+    clean = _clean(module, check)
+    if clean and not check:
         return []
     found = _all_errors(module)
-    if CHECK_INCREMENTAL and clean != (not found):
+    if check and clean != (not found):
         raise AssertionError(f"op-by-op layout check says {not clean}, the full one {bool(found)}")
     return found
 
 
-def _clean(module: Operation) -> bool:
+def _clean(module: Operation, check: bool) -> bool:
     """No op fails alone (verified signatures skipped), IsolatedFromAbove judged in one walk."""
     ops, contexts = walk_list(module), Contexts()
     with isolation_unchecked():
-        if any(_errs_alone(op, contexts) for op in ops):
+        if any(_errs_alone(op, contexts, check) for op in ops):
             return False
     return isolated_module(ops)
 
@@ -209,18 +208,16 @@ def _structural_error(op: Operation, kind: str) -> str | None:
     return None
 
 
-# Tests set this: every incremental answer (figures, validity, the journal's keys and
-# conversions) is also computed in full, and a disagreement raises.
-CHECK_INCREMENTAL = os.environ.get("XPU_PASSES_RLC_CHECK", "") not in ("", "0")
-
-
 class Ledger:
     """A module's figures as per-op contributions, updated from the ops a change touched
     (`update`), with an undo for a rejected trial (`rollback`)."""
 
-    def __init__(self, module: Operation, ops: list[Operation] | None = None) -> None:
-        """`ops`: the module's ops in walk order, if at hand."""
+    def __init__(self, module: Operation, ops: list[Operation] | None = None, check: bool = False) -> None:
+        """`ops`: the module's ops in walk order, if at hand; `check`: the pass's check mode (its
+        option `check-incremental`): every incremental answer (figures, validity) is also computed
+        in full, and a disagreement raises."""
         self.module = module
+        self.check = check
         self.parts: dict[Operation, tuple[int, int]] = {}  # op -> (loop-weighted cost, scratch bytes)
         self.cost = self.converts = 0
         self.scratch: Counter[int] = Counter()
@@ -266,7 +263,7 @@ class Ledger:
             if get(op) != new:  # (else _set would find no change)
                 put(op, new)
         fig = self.figures()
-        if CHECK_INCREMENTAL:
+        if self.check:
             _CONTRIBUTION.clear()
             if (full := figures(self.module)) != fig:
                 raise AssertionError(f"incremental figures {fig}, full {full}")
@@ -291,13 +288,13 @@ class Ledger:
 _PASSED = IdTable(50_000)
 
 
-def _errs_alone(op: Operation, contexts: Contexts) -> bool:
+def _errs_alone(op: Operation, contexts: Contexts, check: bool = False) -> bool:
     """`op` fails the verifier (its nested ops aside: they are checked on their own) or `_op_error`.
     An op whose signature the front end (or an earlier check) verified is not verified again."""
     context = contexts.of(op)
     exact = general_key(op, context) if _kind(op) != "yield" else None
     if exact is not None and exact[0] in _PASSED:
-        if CHECK_INCREMENTAL and _errs_checked(op, context):
+        if check and _errs_checked(op, context):
             raise AssertionError(f"{op.name}: a signature that passed fails now")
         return False
     if _errs_checked(op, context):
@@ -324,23 +321,24 @@ def _errs_checked(op: Operation, context: list[object]) -> bool:
 
 
 def has_errors(module: Operation, touched: set[Operation], was_valid: bool,
-               reshaped: set[Operation] | None = None, attached: set[Operation] | None = None) -> bool:
+               reshaped: set[Operation] | None = None, attached: set[Operation] | None = None,
+               check: bool = False) -> bool:
     """Whether `layout_errors(module)` finds anything after a change that touched `touched` and
     added or removed ops in the regions of `reshaped` (journal.Journal). When the module was
     known free of errors before, only what the change can affect is checked (`locality.near`): the
     checks are local, so the answer is the same, and costs the change, not the module.
-    `attached`: those of `touched` still in `module`, if at hand (Ledger.update's)."""
+    `attached`: those of `touched` still in `module`, if at hand (Ledger.update's); `check`: check mode."""
     if not was_valid:
-        return bool(layout_errors(module))
-    if CHECK_INCREMENTAL and attached is not None and attached != attached_of(module, touched):
+        return bool(layout_errors(module, check))
+    if check and attached is not None and attached != attached_of(module, touched):
         raise AssertionError("the ops said attached are not those of the change still in the module")
     near_ops, dirty = near(module, touched, reshaped or set(), attached)
     contexts = Contexts()
     with isolation_unchecked():
-        found = any(_errs_alone(op, contexts) for op in near_ops)
+        found = any(_errs_alone(op, contexts, check) for op in near_ops)
     found = found or not isolated(dirty)
-    if CHECK_INCREMENTAL:
-        full = bool(layout_errors(module))
+    if check:
+        full = bool(layout_errors(module, check))
         if full != found:
             raise AssertionError(f"incremental layout check says {found}, the full one {full}")
     return found

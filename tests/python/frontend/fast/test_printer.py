@@ -1,6 +1,6 @@
 """The reused texts of frontend/fast/printer.py print exactly what printing op by op prints.
 
-Each module is printed with fastprint off (every op through its own `print`, every
+Each module is printed with print_module(fast=False) (every op through its own `print`, every
 attribute and alias definition printed afresh) and on, in every form we print, twice
 with it on (the second print reuses what the first left in the process-wide tables):
 corpus dumps (TTIR and each TTGIR stage) and the inputs of the lit tests.
@@ -16,7 +16,6 @@ import pytest
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
-from xpu_passes.frontend.fast import printer as fastprint
 from xpu_passes.frontend.spelling import Spelling
 
 LIT = Path(__file__).resolve().parents[3] / "lit"
@@ -33,12 +32,7 @@ FORMS = {
 
 
 def _print(module: object, spelling: Spelling, fast: bool, options: dict) -> str:
-    options = {"spelling": spelling, **options}
-    fastprint.enabled = fast
-    try:
-        return print_module(module, **options)  # type: ignore[arg-type]
-    finally:
-        fastprint.enabled = True
+    return print_module(module, **{"spelling": spelling, **options}, fast=fast)  # type: ignore[arg-type]
 
 
 def _differences(text: str, name: str) -> Iterator[str]:

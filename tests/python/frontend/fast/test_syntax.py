@@ -116,10 +116,8 @@ def _parse_slow(text: str, monkeypatch: pytest.MonkeyPatch) -> str | None:
 
 
 def _print(parsed: parser.ParsedModule, monkeypatch: pytest.MonkeyPatch, fast: bool) -> str:
-    with monkeypatch.context() as m:
-        m.setattr(fastprint, "enabled", fast)
-        fastprint.clear()
-        return print_module(parsed.module, parsed.spelling, debuginfo=True)
+    fastprint.clear()
+    return print_module(parsed.module, parsed.spelling, debuginfo=True, fast=fast)
 
 
 @pytest.mark.parametrize("cls", _declaring(), ids=lambda c: c.name)

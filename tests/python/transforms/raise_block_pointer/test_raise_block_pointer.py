@@ -18,7 +18,7 @@ from xpu_passes.dialects import make_context, tt
 from xpu_passes.dialects import arith as arith_compat
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.interp import Inputs, validate
-from xpu_passes.transforms import REMARKS, load_all
+from xpu_passes.transforms import collecting_remarks, load_all
 from xpu_passes.transforms.raise_block_pointer import RaiseBlockPointer
 
 load_all()
@@ -41,12 +41,9 @@ def _parse(text: str) -> ModuleOp:
 
 def _raise(text: str) -> tuple[ModuleOp, ModuleOp, list[str]]:
     before, after = _parse(text), _parse(text)
-    REMARKS.enabled = True
-    try:
+    with collecting_remarks() as sink:
         RaiseBlockPointer(dot_only=False).apply(make_context(), after)
-        remarks = [r.message for r in REMARKS.drain()]
-    finally:
-        REMARKS.enabled = False
+    remarks = [r.message for r in sink.remarks]
     return before, after, remarks
 
 

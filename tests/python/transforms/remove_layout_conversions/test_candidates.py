@@ -30,11 +30,9 @@ def test_a_deferred_forward_slice_is_estimated_on_the_undone_module(monkeypatch:
         real(self)
 
     monkeypatch.setattr(candidates.Plan, "_estimate_later", estimate_later)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
-    lazy = _run(text)
+    lazy = _run(text, check_incremental=True)
     # Since conversions are costed in bytes this dump (nor any of the corpus) no longer defers a
     # forward slice that is then estimated (`late` stays empty); the decisions must still agree.
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", False)
     monkeypatch.setattr(candidates, "_reads_through", lambda s, target: True)  # every forward slice estimated at once
     late.clear()
     eager = _run(text)

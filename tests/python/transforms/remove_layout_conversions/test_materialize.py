@@ -139,14 +139,13 @@ def test_a_forward_trial_undone_leaves_the_module_as_it_was() -> None:
 
 
 def _rewritten(in_place: bool, monkeypatch: pytest.MonkeyPatch) -> Operation:
-    monkeypatch.setattr(materialize, "IN_PLACE", in_place)
     module = _module()
     j = Journal(module)
     cvt, s = _forward(module)
     load = _named(module)["v"]
     new_loads: set[Operation] = set()
     j.begin()
-    materialize.rewrite(j, cvt, s, "forward", {load}, new_loads)
+    materialize.rewrite(j, cvt, s, "forward", {load}, new_loads, in_place=in_place)
     j.commit()
     j.check()
     # The load's clone, or the load itself, is what the pass then knows may move again.
@@ -165,7 +164,6 @@ def test_a_kept_forward_trial_is_what_cloning_makes(monkeypatch: pytest.MonkeyPa
 
 
 def test_an_op_used_outside_the_slice_is_cloned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(materialize, "IN_PLACE", True)
     module = _module()
     named = _named(module)
     j = Journal(module)
@@ -212,19 +210,16 @@ def test_the_pass_prints_what_cloning_prints(monkeypatch: pytest.MonkeyPatch) ->
 
     entry = next(e for e in entries(specs="workloads") if e["kernel"] == "sparsemax_fwd" and e["config"] == "256-w4-s1")
     text = (Path(entry["dir"]) / next(s["file"] for s in entry["steps"] if s["step"] == RLC_STEP)).read_text()
-    monkeypatch.setattr(materialize, "IN_PLACE", False)
-    cloned = rlc_output(text)
-    monkeypatch.setattr(materialize, "IN_PLACE", True)
-    assert rlc_output(text) == cloned
+    cloned = rlc_output(text, in_place=False)
+    assert rlc_output(text, in_place=True) == cloned
 
 
 def test_check_mode_sees_a_retype_not_undone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Check mode compares the module after each rollback with the one at begin(): a retype whose
     record is lost (results, a constant's value) is found; so is a use list out of step."""
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     module = _module()
     k = _named(module)["k"]
-    j = Journal(module)
+    j = Journal(module, check=True)
     j.begin()
     journal.retype_op(k, [k.results[0].type], dict(k.properties))  # new values, the same types
     j._undo.pop()  # pyright: ignore[reportPrivateUsage]  # the record lost

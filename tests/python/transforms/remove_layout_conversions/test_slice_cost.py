@@ -5,7 +5,7 @@ trial `slice_cost.slm_rises` shows needs more SLM, is not made (it would be reje
 the second solve (block pointers not anchored) is not run
 when the first reached `costs.least_result`, which no result can beat. Each test fails if a
 shortcut changed an answer: outputs and remarks with and without it are compared, and check
-mode (solution.CHECK_INCREMENTAL) makes the skipped work anyway and holds it to the bound.
+mode (the pass option check-incremental) makes the skipped work anyway and holds it to the bound.
 """
 
 from __future__ import annotations
@@ -68,9 +68,8 @@ def test_check_mode_holds_every_bound_against_the_trial(monkeypatch: pytest.Monk
         return low
 
     monkeypatch.setattr(slice_cost, "floor", floor)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     for kernel, config, position in [(*FLASH, 0), ("layer_norm_fwd", "256-w4-s1", 0)]:
-        _run(_dump(kernel, config, position).read_text())
+        _run(_dump(kernel, config, position).read_text(), check_incremental=True)
     assert len(bounded) > 10
 
 
@@ -84,9 +83,8 @@ def test_a_bound_fails_check_mode_when_it_is_not_one(monkeypatch: pytest.MonkeyP
         return None if low is None else (low[0] + 10**9, low[1], low[2])
 
     monkeypatch.setattr(slice_cost, "floor", too_high)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     with pytest.raises(AssertionError, match="below its bound"):
-        _run(_dump(*FLASH, 0).read_text())
+        _run(_dump(*FLASH, 0).read_text(), check_incremental=True)
 
 
 @corpus
@@ -108,12 +106,11 @@ def test_trials_needing_more_slm_are_skipped_and_decide_alike(monkeypatch: pytes
     assert any(answers), "no trial was found to need more SLM: the dump no longer has the construct"
     monkeypatch.setattr(slice_cost, "slm_rises", lambda s, slm: False)
     assert _run(text) == skipping
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     monkeypatch.setattr(slice_cost, "slm_rises", real)
-    assert _run(text) == skipping
+    assert _run(text, check_incremental=True) == skipping
     monkeypatch.setattr(slice_cost, "slm_rises", lambda s, slm: True)  # not a bound: caught
     with pytest.raises(AssertionError, match="below its bound"):
-        _run(text)
+        _run(text, check_incremental=True)
 
 
 @corpus
@@ -127,21 +124,19 @@ def test_second_solve_skipped_at_the_least_result(position: int, monkeypatch: py
     solves: list[bool] = []
     real = rlc.RemoveLayoutConversions._solve
 
-    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc._Work:
+    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc.Work:
         solves.append(bool(args[2]))
         return real(self, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_solve", solve)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", False)  # (check mode runs the second solve on purpose)
-    skipping = _run(text)
+    skipping = _run(text, check_incremental=False)  # (check mode runs the second solve on purpose)
     assert solves == [True]
     with monkeypatch.context() as mp:
         mp.setattr(costs, "least_result", lambda ops: (0, 0))
         solves.clear()
-        assert _run(text) == skipping and solves == [True, False]
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
+        assert _run(text, check_incremental=False) == skipping and solves == [True, False]
     solves.clear()
-    assert _run(text) == skipping and solves == [True, False]
+    assert _run(text, check_incremental=True) == skipping and solves == [True, False]
 
 _DOTS = """
 #bl = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}}>
@@ -183,3 +178,16 @@ def test_least_result(path: str, kept: str, least: tuple[int, int]) -> None:
     store or return (dead code the pass may sweep, its conversion with it)."""
     module = parse_module(make_context(), _DOTS.format(path=path, kept=kept), verify=False).module
     assert costs.least_result(walk_list(module)) == least
+
+
+@corpus
+def test_scratch_ops_are_the_scans_and_reductions() -> None:
+    """scratch_ops (classes found first) lists what an isinstance filter lists, in order: on a dump
+    with reductions, and on one without."""
+    from xpu_passes.dialects import tt
+
+    for kernel, config, position in [("layer_norm_fwd", "256-w4-s1", 0), ("gemm_block_ptr", "64x128x32-w4-s3", 0)]:
+        ops = walk_list(parse_module(make_context(), _dump(kernel, config, position).read_text()).module)
+        expected = [op for op in ops if isinstance(op, (tt.ScanOp, tt.ReduceOp))]
+        assert slice_cost.scratch_ops(ops) == expected
+        assert bool(expected) == (kernel == "layer_norm_fwd")

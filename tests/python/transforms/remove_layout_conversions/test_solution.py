@@ -4,7 +4,7 @@ judging a copy of the whole module.
 A trial rewrites the module in place (ir/journal.py undoes it when it is not kept);
 its validity is checked only on the ops it touched (and their ancestors), and the
 module's figures are updated from the contributions of those ops (solution.Ledger). On
-a few corpus dumps every step is also judged in full (solution.CHECK_INCREMENTAL) and
+a few corpus dumps every step is also judged in full (the pass option check-incremental) and
 every rejected trial must leave the module exactly as it was.
 """
 
@@ -53,7 +53,6 @@ def test_incremental_judgement_equals_full(kernel: str, config: str | None, posi
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # Figures, validity, order keys and the live conversions are also computed in full at every
     # step (a disagreement raises), and a rejected trial must leave the module as it was.
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     kept, undone = [], []
     before: list[tuple] = []
     real_begin, real_commit, real_rollback = Journal.begin, Journal.commit, Journal.rollback
@@ -78,7 +77,7 @@ def test_incremental_judgement_equals_full(kernel: str, config: str | None, posi
     monkeypatch.setattr(Journal, "rollback", rollback)
     ctx = make_context()
     module = parse_module(ctx, _dump(kernel, config, position).read_text()).module
-    rlc.RemoveLayoutConversions().apply(ctx, module)
+    rlc.RemoveLayoutConversions(check_incremental=True).apply(ctx, module)
     assert kept, "no change was kept: the dump no longer exercises the incremental judgement"
     assert not solution.layout_errors(module)
 
@@ -90,7 +89,7 @@ def test_every_trial_rolls_back_exactly(kernel: str, config: str | None, positio
     ctx = make_context()
     module = parse_module(ctx, _dump(kernel, config, position).read_text()).module
     j = Journal(module)
-    loads = rlc._block_loads(module)
+    loads = rlc.block_loads(module)
     tried = 0
     for cvt in sorted(j.converts, key=j.order.__getitem__):
         found = candidates.options(cvt, loads)
@@ -183,7 +182,7 @@ def test_second_solution_only_when_the_first_leaves_a_cost(kernel: str, config: 
     found: list[tuple[bool, int, solution.Figures]] = []
     real = rlc.RemoveLayoutConversions._solve
 
-    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc._Work:
+    def solve(self: rlc.RemoveLayoutConversions, *args: object) -> rlc.Work:
         w = real(self, *args)  # type: ignore[arg-type]
         found.append((bool(args[2]), w.anchored, w.figures))
         return w
@@ -241,17 +240,13 @@ def test_a_value_from_outside_the_function_is_found() -> None:
 
 
 def _remarks_and_output(path: Path) -> str:
-    from xpu_passes.transforms.base import REMARKS
+    from xpu_passes.transforms.base import collecting_remarks
 
     ctx = make_context()
     module = parse_module(ctx, path.read_text()).module
-    REMARKS.enabled = True
-    REMARKS.drain()
-    try:
+    with collecting_remarks() as sink:
         rlc.RemoveLayoutConversions().apply(ctx, module)
-        remarks = [f"{r.op.name}: {r.message}" for r in REMARKS.drain()]
-    finally:
-        REMARKS.enabled = False
+    remarks = [f"{r.op.name}: {r.message}" for r in sink.remarks]
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
 
 

@@ -152,11 +152,10 @@ def test_check_mode_recomputes_a_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under XPU_PASSES_RLC_CHECK a hit is checked the long way: a table that lied is caught."""
     module = parse_module(make_context(), LOOP).module
     add = [o for o in module.walk() if o.name == "arith.addf"][-1]
-    assert not solution._errs_alone(add, Contexts())
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
+    assert not solution._errs_alone(add, Contexts(), False)
     monkeypatch.setattr(solution, "_op_error", lambda op: "planted")
     with pytest.raises(AssertionError, match="passed fails now"):
-        solution._errs_alone(add, Contexts())
+        solution._errs_alone(add, Contexts(), True)
 
 
 def test_the_attached_ops_handed_over_are_the_changes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,9 +171,8 @@ def test_the_attached_ops_handed_over_are_the_changes(monkeypatch: pytest.Monkey
     assert ledger.attached == locality.attached_of(module, j.touched) and add in ledger.attached
     assert solution.has_errors(module, j.touched, True, j.reshaped, ledger.attached)
     assert solution.has_errors(module, j.touched, True, j.reshaped)
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     with pytest.raises(AssertionError, match="attached"):
-        solution.has_errors(module, j.touched, True, j.reshaped, set())
+        solution.has_errors(module, j.touched, True, j.reshaped, set(), check=True)
     ledger.rollback()
     j.rollback()
 
@@ -215,7 +213,7 @@ def test_a_solution_reuses_the_inputs_walk(anchor: bool, monkeypatch: pytest.Mon
     module = parse_module(make_context(), rlc_dump("gemm_add_block_ptr", "8x128x64-w4-s3", 1).read_text()).module
     ops = walk_list(module)
     assert solution.figures(module, ops) == solution.figures(module)
-    seen: list[rlc._Work] = []
+    seen: list[rlc.Work] = []
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_round", lambda self, w: seen.append(w) and False)
     w = rlc.RemoveLayoutConversions()._solve(module, ops, anchor, lambda: True, set())
     assert seen and seen[0] is w and bool(w.anchored) == anchor
@@ -225,18 +223,14 @@ def test_a_solution_reuses_the_inputs_walk(anchor: bool, monkeypatch: pytest.Mon
     assert (w.figures != solution.figures(module)) == anchor  # (anchoring moved a conversion)
 
 
-def _run_rlc(module: Operation) -> tuple[list[tuple[Operation, str]], str]:
-    """RemoveLayoutConversions on `module`: its remarks (op, message) and the module's text."""
+def _run_rlc(module: Operation, check: bool = False) -> tuple[list[tuple[Operation, str]], str]:
+    """RemoveLayoutConversions on `module` (`check`: in check mode): its remarks (op, message) and the module's text."""
     from xpu_passes.frontend import Spelling, print_module
     from xpu_passes.transforms import base
 
-    base.REMARKS.enabled = True
-    base.REMARKS.drain()
-    try:
-        rlc.RemoveLayoutConversions().apply(make_context(), module)
-        remarks = [(r.op, r.message) for r in base.REMARKS.drain()]
-    finally:
-        base.REMARKS.enabled = False
+    with base.collecting_remarks() as sink:
+        rlc.RemoveLayoutConversions(check_incremental=check).apply(make_context(), module)
+    remarks = [(r.op, r.message) for r in sink.remarks]
     return remarks, print_module(module, Spelling.choose("triton-3.3"))
 
 
@@ -274,9 +268,8 @@ def test_a_module_without_conversions_or_block_pointers_is_left_as_solving_leave
     monkeypatch.setattr(rlc.RemoveLayoutConversions, "_solve", lambda *a: solved.append(1) or real(*a))
     remarks, text = _run_rlc(m)
     assert not solved and next(o for o in m.walk() if o.name == "arith.addf") is add
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)  # check mode solves and compares
     m2, _ = module()
-    remarks2, text2 = _run_rlc(m2)
+    remarks2, text2 = _run_rlc(m2, check=True)  # check mode solves and compares
     assert solved and text2 == text
     assert [(o.name, why) for o, why in remarks] == [(o.name, why) for o, why in remarks2]
     assert bool(remarks) == (not valid) and all(o in list(m.walk()) for o, _ in remarks)
@@ -309,8 +302,6 @@ def test_the_idle_dumps_of_the_corpus_come_out_as_solved(monkeypatch: pytest.Mon
         text = rlc_dump("sparsemax_fwd", "256-w4-s1", position).read_text()
         assert "ttg.convert_layout" not in text and "tt.make_tensor_ptr" not in text
         fast = _run_rlc(parse_module(make_context(), text).module)
-        with monkeypatch.context() as m:
-            m.setattr(solution, "CHECK_INCREMENTAL", True)
-            full = _run_rlc(parse_module(make_context(), text).module)
+        full = _run_rlc(parse_module(make_context(), text).module, check=True)
         assert fast[1] == full[1] and fast[0] == full[0] == []
     assert "ttg.convert_layout" in rlc_dump("sparsemax_fwd", "256-w4-s1", 0).read_text()

@@ -17,7 +17,7 @@ from xpu_passes.ir import journal
 from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.transforms import remove_layout_conversions as rlc
-from xpu_passes.transforms.base import UNCHANGED, last_said
+from xpu_passes.transforms.base import UNCHANGED, run_reporting
 
 from support import rlc_dump
 from support import sibling_module  # noqa: E402
@@ -49,18 +49,17 @@ def test_a_rejected_result_restores_the_input(check: bool, monkeypatch: pytest.M
     """layer_norm_fwd's first input (rewrites kept over several rounds), its result rejected by the
     safety net: every session is undone, last first (check mode also compares the module with the
     one at keep_all)."""
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", check)
     text = rlc_dump("layer_norm_fwd", "1024-w8-s1", 0).read_text()
     ctx, m = _module(text)
-    rlc.RemoveLayoutConversions().apply(ctx, m)
+    rlc.RemoveLayoutConversions(check_incremental=check).apply(ctx, m)
     rewritten = roundtrip.content(m)
     ctx, m = _module(text)
     before = roundtrip.content(m)
     assert rewritten != before  # (the pass does rewrite this input)
     made = _copies(monkeypatch)
     monkeypatch.setattr(solution.Figures, "worse_than", lambda self, other: True)
-    rlc.RemoveLayoutConversions().apply(ctx, m)
-    assert not made and last_said() == UNCHANGED
+    said = run_reporting(rlc.RemoveLayoutConversions(check_incremental=check), ctx, m)
+    assert not made and said == UNCHANGED
     assert roundtrip.content(m) == before
 
 
@@ -91,9 +90,8 @@ def test_only_block_pointer_modules_are_copied(monkeypatch: pytest.MonkeyPatch) 
 
 def test_undo_all_finds_a_lost_record(monkeypatch: pytest.MonkeyPatch) -> None:
     """Check mode: a committed session whose undo record went missing is caught by undo_all."""
-    monkeypatch.setattr(solution, "CHECK_INCREMENTAL", True)
     ctx, m = _module(TTGIR)
-    j = journal.Journal(m).keep_all()
+    j = journal.Journal(m, check=True).keep_all()
     j.begin()
     cvt = next(o for o in m.walk() if o.name == "ttg.convert_layout")
     journal.replace_all_uses_with(cvt.results[0], cvt.operands[0]) if cvt.results[0].uses else None

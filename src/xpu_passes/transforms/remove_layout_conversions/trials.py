@@ -1,0 +1,146 @@
+"""RemoveLayoutConversions' rounds: each live conversion in walk order is folded, or removed by the
+cheaper of its rewrites (backward rematerialization, forward propagation) that makes the whole
+module cheaper and keeps it valid, tried in place and undone when not kept; or kept, with why."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
+
+from xpu_passes.dialects import ttg
+from xpu_passes.ir import journal
+from xpu_passes.layouts.propagation import encoding
+from xpu_passes.transforms.remove_layout_conversions import candidates, joint, materialize, remat, slice_cost
+from xpu_passes.transforms.remove_layout_conversions.pending import Pending
+from xpu_passes.transforms.remove_layout_conversions.solution import Figures
+from xpu_passes.transforms.remove_layout_conversions.work import Work
+
+if TYPE_CHECKING:
+    from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
+
+
+def fold(cvt: ttg.ConvertLayoutOp) -> bool:
+    """convert(x: L -> L) -> x; convert(convert(x)) -> convert(x) or x."""
+    src = cvt.src
+    if src.type == cvt.result.type:
+        journal.replace_all_uses_with(cvt.result, src)
+        journal.erase_op(cvt)
+        return True
+    inner = src.owner
+    if isinstance(inner, ttg.ConvertLayoutOp):
+        base = inner.src
+        if base.type == cvt.result.type:
+            journal.replace_all_uses_with(cvt.result, base)
+        else:
+            c = journal.created(ttg.ConvertLayoutOp.build(operands=[base], result_types=[cvt.result.type]))
+            journal.insert_op(c, InsertPoint.before(cvt))
+            journal.replace_all_uses_with(cvt.result, c.result)
+        journal.erase_op(cvt)
+        if not inner.result.uses:
+            journal.erase_op(inner)
+        return True
+    return False
+
+
+def one_round(p: RemoveLayoutConversions, w: Work) -> bool:
+    """One walk over the live conversions; whether anything was kept."""
+    changed = False
+    w.tried = set()
+    j = w.journal
+    # The live conversions in walk order, again after each kept rewrite (as a restart of the walk).
+    pending = Pending(j, w.tried)
+    while (cvt := pending.next()) is not None or pending.refresh() or (cvt := pending.next()) is not None:
+        w.tried.add(cvt)
+        if not pending.live(cvt):
+            continue
+        j.begin()
+        if fold(cvt):
+            changed = True
+            w.settle()
+            continue
+        j.commit()  # nothing was changed
+        why = p._remove(w, cvt)
+        if why is None:  # a rewrite was kept: look at the conversions again
+            changed = True
+            pending.refresh()
+            continue
+        w.kept[cvt] = why
+        w.cache.put(cvt.src, encoding(cvt.result.type), cvt.result)  # a copy later slices may read
+    return changed
+
+
+def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str | None:
+    """Backward rematerialization or forward propagation, the cheaper one that makes the whole
+    module cheaper; None when done (w.module rewritten), else why not."""
+    check = p.check_incremental
+    found = candidates.options(cvt, w.block_loads, w.cache.lookup, check)
+    # the run's work budget (max-work-per-op): the conversion examined and its slices' values walked
+    w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
+    if isinstance(found, str):
+        return found
+    for how in found.tries():
+        # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
+        # rejected: not made (check mode makes it, and holds the bounds against its figures).
+        low = _floor(w, cvt, found.slices[how]) if how == "backward" else None
+        rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
+        # Retyped loop-carried values: the follow-ups (`joint`) may win what the bound says it cannot.
+        carried = how == "backward" and bool(found.slices[how].inplace)
+        if (rises or low is not None and slice_cost.loses(low, w.figures) and not carried) and not check:
+            continue
+        new_loads: set[Operation] = set()
+        w.budget.spend(len(found.slices[how].ops) + 1)  # the ops the trial rewrites (before its session opens)
+        w.journal.begin()
+        if p.trial_hook is not None:  # (test-only: what it raises ends the run, mid-session)
+            p.trial_hook()
+        try:
+            materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache, p.in_place)
+        except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
+            w.undo()
+            p.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
+            continue
+        fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
+        if check:
+            _check_bounds(fig, low, rises, w.figures)
+        wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+        if carried and not wins:
+            try:
+                if joint.follow_up(w.journal, w.block_loads, new_loads, w.cache):
+                    fig = w.ledger.update(w.journal.touched)
+                    wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+            except Exception as e:  # (undone below, like a trial that does not win)
+                p.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
+        bad = wins and w.errors(now=True)
+        if wins and not bad:
+            w.commit()
+            w.figures = fig
+            w.validity.learn(True)
+            w.block_loads |= new_loads
+            return None
+        w.undo()
+        if bad and not w.validity.judged():  # learn whether the module itself is valid
+            w.validity.learn(not w.errors(now=False))
+    options, ties = found.good(), found.ties()
+    if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
+        return found.why()
+    return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
+
+
+def _floor(w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int, bool] | None:
+    """`slice_cost.floor` of the backward trial of `s` on `w`'s module."""
+    f, j = w.figures, w.journal
+    unused = j.converts if j.maybe_dead is None else j.maybe_dead & j.converts  # what a sweep would find
+    return slice_cost.floor(s, cvt, w.ledger.parts, w.ledger.scratch, (f.cost, f.converts, f.slm), unused)
+
+
+def _less_slm(new: Figures, old: Figures) -> bool:
+    """As costly, as many conversions, less SLM (e.g. converting bf16 before an extf, not f32 after)."""
+    return (new.cost, new.converts) == (old.cost, old.converts) and new.slm < old.slm
+
+
+def _check_bounds(fig: Figures, low: tuple[int, int, bool] | None, rises: bool, before: Figures) -> None:
+    """Check mode: a trial made although bounded as a loss has figures within its bounds."""
+    if low is not None and (fig.cost < low[0] or fig.converts < low[1] or low[2] and fig.slm < before.slm) or (
+            rises and fig.slm <= before.slm):
+        raise AssertionError(f"RLC: a trial's figures {fig} below its bound {low, rises} (from {before})")

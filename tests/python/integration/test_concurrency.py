@@ -1,0 +1,106 @@
+"""Issue 31: the plugin under concurrency, bounded (benchmarks/concurrency.py runs more).
+
+A few corpus kernels compiled through `triton.compile` with the plugin (strict, offline PVC, past
+triton's cache) at once in several threads, then in process pools of two (spawn and fork, with
+`XPU_PASSES_PIPELINE` set in the parent): no failure, every TTGIR the serial one. A compile
+interrupted in the middle of RemoveLayoutConversions (an exception, KeyboardInterrupt) leaves
+nothing that changes the next one; the same kernel compiled by two processes at once leaves one
+consistent cache entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from xpu_passes.corpus import stress
+from xpu_passes.integration import oracle
+
+pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
+
+JOBS = stress.SMALL  # a GEMM with an epilogue, attention, softmax
+
+
+@pytest.fixture()
+def serial(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> dict[stress.Job, str]:
+    """The plugin on (strict), every compile past the cache; each job's TTGIR compiled serially."""
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    plugin.enable("xpu", strict=True)
+    return stress.serial(JOBS)
+
+
+def test_threads_compile_as_serial(serial: dict[stress.Job, str]) -> None:
+    results = stress.in_threads(stress.repeated(JOBS, 2), 6)
+    assert len(results) == 6 and stress.mismatches(results, serial) == []
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_process_pools_compile_as_serial(method: str, serial: dict[stress.Job, str], plugin: Any,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers get the plugin from XPU_PASSES_PIPELINE (spawn: the .pth hook; fork: the parent's,
+    enabled as the hook would have at its start); a worker without it fails its jobs."""
+    monkeypatch.setenv(plugin.ENV, "xpu")
+    results = stress.in_pool(stress.repeated(JOBS, 2), 2, method)
+    assert len(results) == 6 and stress.mismatches(results, serial) == []
+
+
+def test_a_worker_without_the_plugin_is_a_failure(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative case: XPU_PASSES_PIPELINE set only after the fork's parent started (its plugin off)."""
+    monkeypatch.setenv(plugin.ENV, "xpu")
+    (job, ttgir, why), = stress.in_pool(JOBS[2:], 1, "fork")
+    assert ttgir is None and "plugin is not active" in why
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_an_interrupted_compile_leaves_nothing_behind(error: type[BaseException]) -> None:
+    """RemoveLayoutConversions raises at its third trial; the next compile in this process prints
+    what a clean process prints (a spawned one)."""
+    from xpu_passes.integration import pipeline
+
+    job = JOBS[0]
+    calls: list[int] = []
+
+    def hook() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise error("interrupted")
+
+    p = pipeline.plan("xpu")
+    rlc = "tritonintelgpu-remove-layout-conversions"
+    stages = [dataclasses.replace(s, instance=dataclasses.replace(s.instance, trial_hook=hook)) if s.name == rlc
+              else s for s in p.stages]
+    with pytest.raises((error, pipeline.PassFailure)):
+        stress.through_plan(job, dataclasses.replace(p, stages=stages))
+    assert len(calls) == 3
+    again = stress.through_plan(job, p)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        clean = pool.submit(stress.through_xpu, job).result()
+    assert again == clean
+
+
+def test_two_processes_leave_one_cache_entry(plugin: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One kernel compiled by two processes at once into one cache: one entry, complete, whose TTGIR
+    is the one a compile then reads back from the cache."""
+    cache = tmp_path / "shared"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    monkeypatch.setenv(plugin.ENV, "xpu")
+    monkeypatch.delenv("TRITON_ALWAYS_COMPILE", raising=False)
+    job = JOBS[0]
+    results = stress.in_pool([job, job], 2, "spawn")
+    assert stress.mismatches(results, {job: results[0][1] or ""}) == []
+    entries = [d for d in cache.iterdir() if any(d.glob("*.ttgir"))]
+    assert len(entries) == 1
+    (group,) = entries[0].glob("__grp__*.json")
+    files = json.loads(group.read_text())["child_paths"]
+    assert all(Path(f).exists() for f in files.values())
+    (ttgir,) = entries[0].glob("*.ttgir")
+    assert ttgir.read_text() == results[0][1]
+    plugin.enable("xpu", strict=True)
+    assert stress.compile_ttgir(job) == results[0][1]  # read from the cache
+    assert [d for d in cache.iterdir() if any(d.glob("*.ttgir"))] == entries
