@@ -81,11 +81,11 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         if text(w) in first["states"][w.figures]:
             cur["reached"] = (len(cur["steps"]), time.process_time() - cur["t0"] - cur["printing"])
 
-    def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any, undo: Any = None) -> rlc.Work:
+    def w_solve(self: Any, op: Any, start: Any, anchor: bool, iv: Any, loads: Any, *rest: Any) -> rlc.Work:
         cur.update(anchor=anchor, trials=[], steps=[], states={}, reached=None, bounded=0,
                    index={o: i for i, o in enumerate(walk_list(op))},
                    printing=0.0, t0=time.process_time())
-        w = solve(self, op, start, anchor, iv, loads, undo)
+        w = solve(self, op, start, anchor, iv, loads, *rest)
         cpu = time.process_time() - cur["t0"] - cur["printing"]
         solves.append({"anchor": anchor, "cpu": cpu, "trials": cur["trials"], "bounded": cur["bounded"],
                        "figures": w.figures,

@@ -51,11 +51,14 @@ OURS: dict[str, tuple[str, str]] = {
 # a test checks them against the passes' dataclass fields.
 OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RLC: (NativeOption("max-backward-remat-iterations", int, 4),
+          NativeOption("max-work-per-op", int, 100),
+          NativeOption("never-worse-than-native", bool, False),  # (read by the round trip and xpu-opt)
           NativeOption("check-incremental", bool, False),  # (default: XPU_PASSES_RLC_CHECK when set)
           NativeOption("in-place", bool, True)),
     RTP: (NativeOption("guard", bool, True),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
-            NativeOption("dot-only", bool, False)),
+            NativeOption("dot-only", bool, False),
+            NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
 }
 # Old names of ours -> the canonical (Intel's) flag.

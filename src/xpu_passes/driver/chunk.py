@@ -74,7 +74,7 @@ def _process_chunk(
                     src, offset = (native_text, 0) if native_text is not None else (chunk, line_offset)
                     parsed = parse_module(ctx, src, src_name, offset, verify=verify, text_locations=src is chunk)
                 for spec in specs:
-                    _apply(registry.make_pass(spec), ctx, parsed, diags, quiet)
+                    _apply(registry.make_pass(spec), ctx, parsed, diags, quiet, name)
                 if verify:
                     try:
                         verify_module(parsed)
@@ -156,12 +156,22 @@ def _locate(parsed: ParsedModule) -> None:
                 op.location = FileLineColLoc(StringAttr(parsed.source.name), IntAttr(line), IntAttr(col))
 
 
-def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:
-    """Run one pass; a failure becomes a located diagnostic naming the pass."""
+def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagnostic], quiet: bool,
+           name: str = "<stdin>") -> None:
+    """Run one pass; a failure becomes a located diagnostic naming the pass. A pass asked to be
+    never worse than triton-xpu's own (`never-worse-than-native=true`) is compared with it, run
+    in a forked child as native segments are."""
+    from xpu_passes.integration import never_worse
     from xpu_passes.transforms import PassError
 
+    def native(text: str, flag: str) -> str:
+        return run_segment(text, [PassSpec(registry.native_name(flag), {})], f"{name} (native {flag})").text
+
     try:
-        p.apply(ctx, parsed.module)
+        if never_worse.guarded(p):
+            never_worse.apply(p, ctx, parsed.module, native)
+        else:
+            p.apply(ctx, parsed.module)
     except PassError as e:
         raise parsed.error_at(e.op, f"[{p.name}] {e.message}") from None
     except DiagnosticException as e:

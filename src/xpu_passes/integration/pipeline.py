@@ -5,7 +5,9 @@ place of the native MaterializeBlockPointer and RemoveLayoutConversions (all thr
 runs), and after MaterializeBlockPointer the Subgroup2DBlock layout assignment, our
 RemoveLayoutConversions and the legalization of those layouts for triton-xpu 3.3.
 Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and the
-raising of pointer arithmetic to block pointers on the TTIR.
+raising of pointer arithmetic to block pointers on the TTIR; `never_worse=false` lets our
+RemoveLayoutConversions' results stand without comparing them with triton-xpu's own pass's
+(integration/never_worse.py; by default every one that replaces a native run is compared).
 
 `pipeline_text(name, **options)` spells a named pipeline as pass-pipeline text
 (`builtin.module(triton-annotate-module{target-arch=spir64}, ...)`); `run_ttgir` runs a
@@ -95,7 +97,7 @@ def _native(name: str, **options: Any) -> Stage:
 
 
 def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
-                  block_io_encoding: bool = True, rlc: str = "all") -> list[Stage]:
+                  block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -136,22 +138,29 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
     if pipeline == "native":
         return stages
 
-    def ours(name: str) -> Stage:
-        return Stage(PassSpec(name, {}), True)
+    def ours(name: str, **options: str) -> Stage:
+        return Stage(PassSpec(name, options), True)
 
+    # never_worse: where native runs its RemoveLayoutConversions, ours keeps triton-xpu's result
+    # when that is better (integration/never_worse.py)
+    guard = {"never-worse-than-native": "true"} if never_worse else {}
     rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
     for i in rlcs if rlc == "all" else rlcs[-1:]:
-        stages[i] = ours(RLC)
+        stages[i] = ours(RLC, **guard)
     mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
     extra = [ours(MBP)]
     if rewrite_tensor_pointer:
         extra.append(ours(RTP))
     if block_io_encoding:
+        # Not guarded: native runs no RemoveLayoutConversions here, and triton-xpu 3.3 cannot read the
+        # Subgroup2DBlock layouts the module has until LEGAL (the pass keeps its input if it would
+        # leave more conversions or SLM: never worse than native's nothing).
         extra += [ours(OBIO), ours(RLC), ours(LEGAL)]
     stages[mbp : mbp + 1] = extra
     if raise_block_pointer:
-        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse layouts
-        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true"}), True))
+        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
+        # layouts; never_worse: the stage also runs without it, and the better result is kept
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", **guard}), True))
     return stages
 
 
@@ -306,6 +315,10 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
     threads = opt.threads_per_warp
+    if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
+        from xpu_passes.integration import never_worse
+
+        return never_worse.compare_raising(mod, metadata, opt, properties, stages, text, options)
     try:
         return _run_stages(mod, metadata, opt, properties, stages, options)
     except NativeGroupFailure:

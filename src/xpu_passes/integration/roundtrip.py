@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.integration import oracle
+from xpu_passes.integration import never_worse, oracle
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
@@ -165,6 +165,17 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
     return ", ".join(name for name, _ in passes)
 
 
+def measured(key: str, less: float = 0.0) -> float:
+    """What the compiles measured here (`timing`) have added under `key` so far (0 when not
+    measured); `less` is taken off it first (time counted under another key too)."""
+    got = _TIMES.get()
+    if got is None:
+        return 0.0
+    if less:
+        got[0][key] = got[0].get(key, 0.0) - less
+    return got[0].get(key, 0.0)
+
+
 def count(key: str, n: int = 1) -> None:
     measured = _TIMES.get()
     if measured is not None:
@@ -290,12 +301,17 @@ def _check_report(said: str | None, p: ModulePass, ctx: Context, module: Operati
 
 
 def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedModule,
-           options: RoundTripOptions | None = None) -> None:
+           options: RoundTripOptions | None = None, native: never_worse.NativeRun | None = None,
+           text: str | None = None) -> None:
+    """`options`: how the round trip runs (defaults); `native`: runs triton-xpu's passes, for those
+    of `passes` never worse than native's (`never_worse.guarded`); `text`: a print of `parsed` as
+    given, for the first of them."""
     from xpu_passes.transforms import PassError
     from xpu_passes.transforms.base import judged_clean, remarks_wanted, run_reporting
 
-    # a repeated pass -> (its instance, the module's version it leaves as it is)
-    idle: dict[str, tuple[ModulePass, int]] = {}
+    # a repeated pass -> (its instance, the module's version it leaves as it is, whether native's
+    # result on that version was compared and not kept: never_worse)
+    idle: dict[str, tuple[ModulePass, int, bool]] = {}
     v = _Versions(parsed.module)
     options = RoundTripOptions() if options is None else options
     t = now()
@@ -303,9 +319,13 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
         for i, (name, p) in enumerate(passes):
             # With remarks on (xpu-opt --remarks), a repeated run still says why it leaves things alone.
             skipping = options.skip_repeats and not remarks_wanted()
-            if skipping and name in idle and idle[name][0] == p and idle[name][1] == v.now:
+            guard = native is not None and never_worse.guarded(p)
+            ours_idle = (skipping and name in idle and never_worse.same_pass(idle[name][0], p)
+                         and idle[name][1] == v.now)
+            if ours_idle and (not guard or idle[name][2]):
                 count("repeats_skipped")
                 continue
+            # (a guarded repeat whose own run would leave the module as it is: native's side only)
             # Contents are compared around a run of another pass than ours (which say what they left)
             # when a repeated run follows that could then be skipped: this one again, unless it is
             # its first run in the round trip (on the corpus a first run always changes the module),
@@ -314,8 +334,16 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             again = name in follows and any(n == name for n, _ in passes[:i])
             watch = skipping and not isinstance(p, XpuPass) and (again or bool(follows & idle.keys()))
             before = v.content() if watch or options.check_reports else None
+            compared = measured(never_worse.TIME_KEY)
             try:
-                said = run_reporting(p, ctx, parsed.module) if isinstance(p, XpuPass) else p.apply(ctx, parsed.module)
+                if guard:
+                    assert native is not None
+                    count("repeats_compared" if ours_idle else "never_worse_runs")
+                    said = never_worse.apply(p, ctx, parsed.module, native, text if v.now == 0 else None,
+                                             run_ours=not ours_idle)
+                else:
+                    said = (run_reporting(p, ctx, parsed.module) if isinstance(p, XpuPass)
+                            else p.apply(ctx, parsed.module))
             except PassError as e:
                 where = parsed.where(e.op)
                 raise PassFailure(f"{name} failed on {describe_op(e.op, where[0] if where else None)}: "
@@ -325,6 +353,8 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
             t = record(f"pass:{name}", t)
+            if guard:  # the comparison's time is its own
+                measured(f"pass:{name}", measured(never_worse.TIME_KEY) - compared)
             count(f"runs:{name}")
             if options.check_reports and said is not None:
                 assert before is not None
@@ -334,7 +364,7 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 v.now += 1
             idle.pop(name, None)
             if name in options.repeats and (unchanged or said == FIXPOINT):
-                idle[name] = (p, v.now)
+                idle[name] = (p, v.now, guard and said == UNCHANGED)
             t = record("repeat_check", t)
 
 
@@ -354,7 +384,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     if taken is not None:
         ctx, parsed = taken
         try:
-            _apply(passes, ctx, parsed, options)
+            _apply(passes, ctx, parsed, options, never_worse.in_process(mod.context), text)
         except PassFailure:  # said again from a parse of `text`, whose lines the message quotes
             return run_python(mod, passes, text, Session(session.options) if session is not None else None)
     else:
@@ -365,7 +395,7 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
             raise PassFailure(f"xpu-passes could not read triton's TTGIR (before {names}): {e}") from None
         record("parse", t)
         count("ops", len(parsed.op_offsets))  # every op read (a walk here would add to the native part)
-        _apply(passes, ctx, parsed, options)
+        _apply(passes, ctx, parsed, options, never_worse.in_process(mod.context), text)
     t = now()
     out = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     t = record("print", t)

@@ -82,6 +82,9 @@ class PassError(Exception):
 # (`roundtrip._apply`): the module is as it was given, or a run of the same pass with the same
 # options on the result would leave it as it is. Nothing said: it may have changed.
 UNCHANGED, FIXPOINT = "unchanged", "fixpoint"
+# The run ran out of its work budget and left the module as it was given (a caller that can run
+# triton-xpu's own pass takes its result instead: integration/never_worse.py).
+OVER_BUDGET = "over-budget"
 # The report of the run under way in this context ([what it said]; a pass may run another: each
 # run sets its own), and where a finished run leaves its report (`run_reporting`'s).
 _SAID: ContextVar[list[str | None] | None] = ContextVar("xpu_passes_said", default=None)
@@ -89,7 +92,7 @@ _REPORT: ContextVar[list[str | None] | None] = ContextVar("xpu_passes_report", d
 
 
 def run_reporting(p: ModulePass, ctx: Context, op: ModuleOp) -> str | None:
-    """Run `p` on `op`: what the run said of its result (UNCHANGED, FIXPOINT; None: nothing)."""
+    """Run `p` on `op`: what the run said of its result (UNCHANGED, FIXPOINT, OVER_BUDGET; None: nothing)."""
     box: list[str | None] = [None]
     token = _REPORT.set(box)
     try:
@@ -145,6 +148,30 @@ class XpuPass(ModulePass):
                     report[0] = box[0]
 
         cls.apply = apply  # type: ignore[method-assign]
+
+
+class OverBudget(Exception):
+    """A pass spent its work budget (`WorkBudget`): it undoes what it did and says OVER_BUDGET."""
+
+
+@dataclass
+class WorkBudget:
+    """Work a run may do, in the pass's own units (e.g. slice values walked or rewritten): a fixed
+    amount per op of its input, so the bound grows with the module and never depends on the clock
+    (a run over budget gives the same output on every machine)."""
+
+    limit: int | None  # None: unbounded
+    spent: int = 0
+
+    @classmethod
+    def per_op(cls, per_op: int, ops: int) -> WorkBudget:
+        """`per_op` units per op of the input (0 or less: unbounded)."""
+        return cls(per_op * max(ops, 1) if per_op > 0 else None)
+
+    def spend(self, units: int) -> None:
+        self.spent += units
+        if self.limit is not None and self.spent > self.limit:
+            raise OverBudget(f"work budget spent ({self.spent} > {self.limit} units)")
 
 
 # The module a round trip found free of foreign layouts (`judged_clean`): its passes skip the check.

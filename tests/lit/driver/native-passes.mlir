@@ -33,7 +33,7 @@
 // FAIL: native-passes.mlir:58:3: error: 'tt.func' op is not contained within a context that specifies the number of warps
 // FAIL: error: native pass(es) intel-allocate-shared-memory, convert-triton-intel-gpu-to-llvm crashed (SIGABRT)
 // LIST: Our passes:
-// LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4 check-incremental=false in-place=true} remove layout conversions
+// LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4 max-work-per-op=100 never-worse-than-native=false check-incremental=false in-place=true} remove layout conversions
 // LIST: Native passes (triton-xpu):
 // LIST: --canonicalize {{ +}}native: MLIR canonicalizer
 // LIST: --convert-triton-to-tritongpu {{ +}}native: {target= num-warps=4 threads-per-warp=32 num-ctas=1} TTIR to TTGIR

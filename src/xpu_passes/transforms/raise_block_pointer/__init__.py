@@ -175,6 +175,9 @@ class RaiseBlockPointer(XpuPass):
     # tt.dot's data, the only block pointers 3.3 lowers to 2D block I/O; elsewhere the gather keeps
     # Coalesce's layout (raising costs reductions scratch).
     dot_only: bool = False
+    # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
+    # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
+    never_worse_than_native: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()

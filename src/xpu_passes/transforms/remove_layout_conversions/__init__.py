@@ -21,6 +21,11 @@ cheaper is not made. A second solution without anchoring is weighed unless the f
 `costs.least_result`. A safety net keeps the input when the result has more conversions or
 SLM. Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4). A run says
 when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip skips a repeat).
+`max-work-per-op` bounds a run's work (conversions examined, slice values walked, ops rewritten
+by trials) by the input's size: past it the input is kept and the run says OVER_BUDGET.
+`never-worse-than-native` asks a caller that can run triton-xpu's own pass on the same input
+(a compile's round trip, xpu-opt) to keep the better of the two results (`integration/never_worse.py`;
+without triton-xpu it has no effect).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from xpu_passes.ir import journal
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation
 from xpu_passes.layouts.memoize import per_class
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import OVER_BUDGET, OverBudget, WorkBudget, XpuPass, register
 from xpu_passes.transforms.remove_layout_conversions import decide, slice_cost, solve, trials
 from xpu_passes.transforms.remove_layout_conversions.solution import figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
@@ -62,6 +67,12 @@ class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
     # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
     max_backward_remat_iterations: int = 4
+    # Work units (see the module's doc) per op of the input; 0: unbounded. The corpus's most
+    # demanding run spends 11 per op (sparsemax_fwd, 1,930 ops), the median 0.8.
+    max_work_per_op: int = 100
+    # Read by the round trip and xpu-opt (integration/never_worse.py), not by the pass. Off by
+    # default, so xpu-opt shows the pass's own decisions; the pipelines turn it on.
+    never_worse_than_native: bool = False
     # Check mode (slow; tests): every incremental answer (figures, validity, the journal's keys and
     # conversions) is also computed in full, skipped trials are made, a disagreement raises.
     # Default: XPU_PASSES_RLC_CHECK, read when the pass is made.
@@ -78,6 +89,9 @@ class RemoveLayoutConversions(XpuPass):
         with gc_paused(), journal.scope():
             try:
                 self._run_on_operation(op)
+            except OverBudget as e:  # (what was done is undone: the input is as it was given)
+                self.remark(op, f"input kept: {e}, max-work-per-op={self.max_work_per_op}")
+                self.said(OVER_BUDGET)
             finally:
                 propagation.forget(self.check_incremental)  # answers that keep this run's ops alive
                 slice_cost.forget()
@@ -98,6 +112,8 @@ class RemoveLayoutConversions(XpuPass):
         #    block pointers only: the same in every copy) and the input's figures. Without block
         #    pointers there is one solution, made on the input itself (no copy), every session
         #    kept for undoing if the input is kept; the input's validity judged before.
+        #    The run's work budget (the option, per op of the input) is shared by every solution.
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
         loads = block_loads(op, ops)
         start = figures(op, ops)
         undo: list[Journal] | None = None if any(map(_is_block_ptr, ops)) else []
@@ -106,7 +122,7 @@ class RemoveLayoutConversions(XpuPass):
         try:
             # 3. A solution with block pointers anchored to their accesses' layouts (solve.py:
             #    anchoring.py, then rounds of trials, trials.py).
-            w = self._solve(op, ops, True, input_valid, loads, undo)
+            w = self._solve(op, ops, True, input_valid, loads, undo, budget)
             # 4. The solution without anchoring, when it may be better (decide.py).
             if w.anchored and undo is None:
                 w = decide.better_unanchored(self, op, ops, loads, w, input_valid)
@@ -124,8 +140,9 @@ class RemoveLayoutConversions(XpuPass):
 
     # Steps as methods: what tests and benchmarks/rlc_solves.py wrap.
     def _solve(self, op: ModuleOp, op_ops: list[Operation], anchor: bool, input_valid: Callable[[], bool],
-               loads: set[Operation], undo: list[Journal] | None = None) -> Work:
-        return solve.solve(self, op, op_ops, anchor, input_valid, loads, undo)
+               loads: set[Operation], undo: list[Journal] | None = None, budget: WorkBudget | None = None) -> Work:
+        # (`budget`: trailing and optional, unbounded by default: callers that wrap this keep their signature)
+        return solve.solve(self, op, op_ops, anchor, input_valid, loads, undo, budget)
 
     def _round(self, w: Work) -> bool:
         return trials.one_round(self, w)

@@ -27,7 +27,7 @@ def better_unanchored(p: RemoveLayoutConversions, op: ModuleOp, ops: list[Operat
     floor = costs.least_result(ops)
     if (w.figures.cost, w.figures.converts) <= floor and not p.check_incremental:
         return w
-    alt = p._solve(op, ops, False, input_valid, loads)
+    alt = p._solve(op, ops, False, input_valid, loads, None, w.budget)
     if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):  # (check mode)
         raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
     return alt if alt.figures.better_than(w.figures) else w

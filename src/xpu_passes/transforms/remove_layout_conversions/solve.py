@@ -11,6 +11,7 @@ from xdsl.ir import Operation
 
 from xpu_passes.ir import clone
 from xpu_passes.ir.journal import Journal, walk_list
+from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.remove_layout_conversions.anchoring import anchor_block_pointers
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
@@ -22,9 +23,12 @@ if TYPE_CHECKING:
 
 
 def solve(p: RemoveLayoutConversions, op: ModuleOp, op_ops: list[Operation], anchor: bool,
-          input_valid: Callable[[], bool], loads: set[Operation], undo: list[Journal] | None = None) -> Work:
+          input_valid: Callable[[], bool], loads: set[Operation], undo: list[Journal] | None = None,
+          budget: WorkBudget | None = None) -> Work:
     """One whole solution, on a copy of `op` (`op_ops`: its walk; `loads`: its block_loads), or on
-    `op` itself when `undo` is given (it gets the journals that can undo what was done)."""
+    `op` itself when `undo` is given (it gets the journals that can undo what was done). Its trials
+    spend `budget` (the run's, shared by its solutions; None: unbounded): past it, OverBudget."""
+    budget = budget if budget is not None else WorkBudget(None)
     check = p.check_incremental
     copy = clone.clone(op) if undo is None else op
     ops = walk_list(copy) if undo is None else op_ops
@@ -39,7 +43,7 @@ def solve(p: RemoveLayoutConversions, op: ModuleOp, op_ops: list[Operation], anc
     if undo is not None:
         undo.append(j.keep_all())
     w = Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order),
-             Validity(copy, check, input_valid, since), anchored=anchored)
+             Validity(copy, check, input_valid, since), budget, anchored=anchored)
     w.changed = bool(since[0] or since[1])  # what anchoring touched
     for _ in range(max(1, p.max_backward_remat_iterations)):
         hits = w.cache.hits

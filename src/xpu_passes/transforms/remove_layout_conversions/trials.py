@@ -76,6 +76,8 @@ def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str
     module cheaper; None when done (w.module rewritten), else why not."""
     check = p.check_incremental
     found = candidates.options(cvt, w.block_loads, w.cache.lookup, check)
+    # the run's work budget (max-work-per-op): the conversion examined and its slices' values walked
+    w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
     if isinstance(found, str):
         return found
     for how in found.tries():
@@ -88,6 +90,7 @@ def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str
         if (rises or low is not None and slice_cost.loses(low, w.figures) and not carried) and not check:
             continue
         new_loads: set[Operation] = set()
+        w.budget.spend(len(found.slices[how].ops) + 1)  # the ops the trial rewrites (before its session opens)
         w.journal.begin()
         if p.trial_hook is not None:  # (test-only: what it raises ends the run, mid-session)
             p.trial_hook()

@@ -14,6 +14,7 @@ from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.ir.journal import Journal, walk_list
+from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
 from xpu_passes.transforms.remove_layout_conversions import remat
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
@@ -99,6 +100,7 @@ class Work:
     figures: Figures
     cache: RematCache
     validity: Validity
+    budget: WorkBudget = field(default_factory=lambda: WorkBudget(None))  # the run's (spent by trials.remove)
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped

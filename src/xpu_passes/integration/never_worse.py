@@ -1,0 +1,227 @@
+"""Never worse than triton-xpu's own pass, by construction: run both on the same input, keep the better.
+
+A pass of ours with the option `never-worse-than-native` (RemoveLayoutConversions) is run
+through `apply`: triton-xpu's pass of the same flag runs on a copy of the same input (the
+module's print, parsed by triton-xpu), its result is read back, and the whole-module figures
+of both results (`remove_layout_conversions.solution.figures`: loop-weighted cost of
+conversions and scan/reduce scratch, SLM bytes, conversions) decide which is kept. Ours is kept
+only when it is no worse in every figure (ties included: see `native_wins`); otherwise, or when
+ours ran out of its work budget (OVER_BUDGET), native's result replaces the module. A remark
+says which was kept and why. The round trip (`roundtrip._apply`) and xpu-opt (`driver/chunk.py`)
+call this with their own way to run the native pass (`NativeRun`: text in, triton's print out).
+
+Raising has no native counterpart in triton-xpu's pipeline and runs on TTIR, where these figures
+do not exist yet: `compare_raising` runs the pipeline's TTGIR stage with and without it and keeps
+the better final TTGIR (docs/never-worse.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from xpu_passes import registry
+from xpu_passes.frontend import Spelling, parse_module, print_module
+from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
+
+# (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it, or
+# None when the pass left the module as it was (then its figures are the input's: no parse)
+NativeRun = Callable[[str, str], "str | None"]
+
+# Where the round trip's timing (roundtrip.timing, the caller's context's) puts the comparison's own time (printing,
+# native's pass, reading its result, figures): not in our pass's.
+TIME_KEY = "pass:never-worse"
+# The figures compared, in the order a remark names them.
+FIGURES = ("slm", "converts", "cost")
+
+
+# Our passes compared with triton-xpu's pass of the same flag, by RemoveLayoutConversions' figures.
+# (Raising, whose option means something else, is compared by the pipeline: compare_raising.)
+COMPARED = frozenset({"tritonintelgpu-remove-layout-conversions"})
+
+
+def guarded(p: ModulePass) -> bool:
+    """Whether `p` asks for the comparison (its option) and is compared so."""
+    return bool(getattr(p, "never_worse_than_native", False)) and p.name in COMPARED
+
+
+def native_wins(ours: Figures, native: Figures) -> list[str]:
+    """The figures in which `ours` is worse than `native` (empty: ours is kept).
+
+    Componentwise, so the kept result is never worse than native's in any figure. A tie keeps
+    ours: the later passes of our pipeline (block I/O encoding, its legalization) were written
+    and tested against our results, and on ties the output stays what it was without the guard.
+    """
+    return [f"{f} {getattr(ours, f)} > {getattr(native, f)}" for f in FIGURES if getattr(ours, f) > getattr(native, f)]
+
+
+def in_process(context: Any) -> NativeRun:
+    """Native's pass run in this process, in triton's `context` (the compile's)."""
+    from xpu_passes.integration import oracle
+
+    def run(text: str, flag: str) -> str | None:
+        mod = oracle.parse(text, context)
+        before = str(mod)  # (printing is cheap next to reading a print with our parser)
+        registry.run_native(mod, [registry.PassSpec(registry.native_name(flag), {})], {})
+        after = str(mod)
+        return None if after == before else after
+
+    return run
+
+
+def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text: str | None = None,
+          run_ours: bool = True) -> str | None:
+    """Run `p` on `module`, guarded (`guarded(p)`); returns what the run says of its result
+    (`transforms.base` UNCHANGED, FIXPOINT or None). `text`: a print of `module` triton-xpu reads,
+    if at hand. `native(text, flag)` runs triton-xpu's pass `flag` on `text` and returns its print.
+    `run_ours=False`: `p` is known to leave `module` as it is (a repeat, `roundtrip._apply`).
+
+    What is said is about our pass: UNCHANGED when ours was kept and left its input (a run again
+    on it makes the same two results), FIXPOINT when ours was kept and a run of ours on it leaves it
+    (native's run on it is not known: a guarded repeat still compares with it)."""
+    from xpu_passes.integration import roundtrip
+
+    t = roundtrip.now()
+    if text is None:
+        text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+    start = figures(module)  # native's, if it leaves the module as it is
+    t = roundtrip.record(TIME_KEY, t)
+    said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
+    over = said == OVER_BUDGET
+    t = roundtrip.now()
+    try:
+        try:
+            out = native(text, p.name)
+        except Exception as e:
+            raise _NotCompared(_first_line(e)) from None
+        return _decide(p, ctx, module, out, text, said, start)
+    except _NotCompared as e:
+        kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
+        _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
+        return said if said in (UNCHANGED, FIXPOINT) else None
+    finally:
+        roundtrip.record(TIME_KEY, t)
+
+
+class _NotCompared(Exception):
+    """Native's result is not at hand (triton-xpu missing, rejecting the text or failing; ours not reading its print)."""
+
+
+def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
+            start: Figures) -> str | None:
+    """Keep ours (what it said) or native's result `out` (None: its input `text`, whose figures are `start`)."""
+    from xpu_passes.integration import roundtrip
+
+    try:
+        theirs = None if out is None else parse_module(ctx, out, "<native>", verify=False).module
+    except Exception as e:
+        raise _NotCompared(_first_line(e)) from None
+    if said == OVER_BUDGET:
+        if theirs is not None:  # (else the input, which ours kept)
+            _adopt(module, theirs)
+        roundtrip.count("native_kept")
+        _remark(p, module, "native's result kept: ours ran out of its work budget")
+        return None if theirs is not None else UNCHANGED
+    mine, other = figures(module), start if theirs is None else figures(theirs)
+    losses = native_wins(mine, other)
+    if losses:
+        if theirs is None:  # native's result is the input: read again from its print
+            theirs = parse_module(ctx, text, "<input>", verify=False).module
+        _adopt(module, theirs)
+        roundtrip.count("native_kept")
+        _remark(p, module, f"native's result kept: ours would leave {', '.join(losses)} "
+                           f"(ours: {mine}; native: {other})")
+        return None
+    _remark(p, module, f"ours kept: {mine}; native: {other}")
+    return said if said in (UNCHANGED, FIXPOINT) else None
+
+
+def same_pass(a: ModulePass, b: ModulePass) -> bool:
+    """The same pass with the same options, `never-worse-than-native` aside (our side of a run)."""
+    if type(a) is not type(b) or not dataclasses.is_dataclass(a):
+        return a == b
+    off = {"never_worse_than_native": False} if hasattr(a, "never_worse_than_native") else {}
+    return dataclasses.replace(a, **off) == dataclasses.replace(b, **off)  # type: ignore[type-var]
+
+
+def _remark(p: ModulePass, module: ModuleOp, message: str) -> None:
+    """A remark of `p`'s run, to the remarks collected in this context (`collecting_remarks`), if any."""
+    if isinstance(p, XpuPass):
+        p.remark(module, message)
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return (lines[0] if lines else type(e).__name__)[:200]
+
+
+def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
+    """`dst` takes `src`'s body (`src`: native's result for `dst`'s input; the pass leaves the
+    module's own attributes alone)."""
+    for b in list(dst.body.blocks):
+        dst.body.detach_block(b).drop_all_references()
+    src.body.move_blocks(dst.body)
+
+
+def _ttgir_figures(text: str) -> tuple[Figures, int]:
+    """A final TTGIR's figures: RemoveLayoutConversions' and its loads tagged for 2D block reads."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.integration import oracle
+
+    return figures(parse_module(make_context(), text, "<ttgir>", verify=False).module), oracle.ttgir_counts(text)[2]
+
+
+def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
+                    text: str | None, options: Any = None) -> Any:
+    """The TTGIR stage of `stages` (raising, guarded, among them) on the TTIR `mod`, run on to its end
+    twice when raising changed the module: with raising and without it. The raised result is kept
+    only when it compiled and is worse in no figure of the final TTGIR (SLM, conversions,
+    loop-weighted cost, and fewer loads tagged for 2D block reads). Raising cannot be judged where
+    it runs: the TTIR has no layouts yet, and what it changes shows only after the stage's last pass.
+    `options`: the plan's round-trip options (`roundtrip.RoundTripOptions`; None: the defaults)."""
+    from xpu_passes.integration import pipeline, roundtrip
+
+    at = next(i for i, s in enumerate(stages) if s.python and s.name == pipeline.RAISE)
+    options = roundtrip.RoundTripOptions() if options is None else options
+    head, rest = pipeline.Plan(stages[:at], "", round_trips=options), pipeline.Plan(stages[at + 1:], "", round_trips=options)
+    if head.stages:
+        mod, text = pipeline.run_plan(mod, metadata, opt, properties, head, text), None
+    t = roundtrip.now()
+    text = str(mod) if text is None else text
+    roundtrip.record("plugin", t)
+    failed = ""
+    try:  # (the round trip hands `mod` back when raising changed nothing, and never changes it)
+        raised = roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text, roundtrip.Session(options))
+    except pipeline.PassFailure as e:
+        raised, failed = None, str(e)
+    if raised is mod:  # nothing raised: the plain stage
+        return pipeline.run_plan(mod, metadata, opt, properties, rest, text)
+    threads, ours = opt.threads_per_warp, None
+    if raised is not None:
+        try:
+            ours = pipeline.run_plan(raised, metadata, opt, properties, rest)
+        except pipeline.PassFailure as e:
+            failed = str(e)
+    opt.threads_per_warp = threads
+    other = pipeline.run_plan(mod, metadata, opt, properties, rest, text)
+    t = roundtrip.now()
+    if ours is None:
+        kept, why = other, f"compiled without raising: with it, {_first_line(RuntimeError(failed))}"
+    else:
+        (mine, blocks), (theirs, their_blocks) = _ttgir_figures(str(ours)), _ttgir_figures(str(other))
+        losses = native_wins(mine, theirs) + ([f"2D block loads {blocks} < {their_blocks}"]
+                                              if blocks < their_blocks else [])
+        if losses:
+            kept, why = other, f"compiled without raising: with it, {', '.join(losses)} ({mine}; without: {theirs})"
+        else:
+            kept, why = ours, f"raised kept: {mine}, {blocks} 2D block loads; without: {theirs}, {their_blocks}"
+    roundtrip.count("raising_dropped", int(kept is other))
+    _remark(stages[at].instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
+    roundtrip.record(TIME_KEY, t)
+    return kept
