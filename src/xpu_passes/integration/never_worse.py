@@ -27,6 +27,8 @@ from xdsl.passes import ModulePass
 
 from xpu_passes import registry
 from xpu_passes.frontend import Spelling, parse_module, print_module
+from xpu_passes.integration.native_passes import run_native
+from xpu_passes.ir.clone import adopt_body
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
 from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
 
@@ -68,7 +70,7 @@ def in_process(context: Any) -> NativeRun:
     def run(text: str, flag: str) -> str | None:
         mod = oracle.parse(text, context)
         before = str(mod)  # (printing is cheap next to reading a print with our parser)
-        registry.run_native(mod, [registry.PassSpec(registry.native_name(flag), {})], {})
+        run_native(mod, [registry.PassSpec(registry.native_name(flag), {})], {})
         after = str(mod)
         return None if after == before else after
 
@@ -124,7 +126,7 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         raise _NotCompared(_first_line(e)) from None
     if said == OVER_BUDGET:
         if theirs is not None:  # (else the input, which ours kept)
-            _adopt(module, theirs)
+            adopt_body(module, theirs)
         roundtrip.count("native_kept")
         _remark(p, module, "native's result kept: ours ran out of its work budget")
         return None if theirs is not None else UNCHANGED
@@ -133,7 +135,7 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
     if losses:
         if theirs is None:  # native's result is the input: read again from its print
             theirs = parse_module(ctx, text, "<input>", verify=False).module
-        _adopt(module, theirs)
+        adopt_body(module, theirs)
         roundtrip.count("native_kept")
         _remark(p, module, f"native's result kept: ours would leave {', '.join(losses)} "
                            f"(ours: {mine}; native: {other})")
@@ -160,13 +162,6 @@ def _first_line(e: BaseException) -> str:
     lines = str(e).strip().splitlines()
     return (lines[0] if lines else type(e).__name__)[:200]
 
-
-def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
-    """`dst` takes `src`'s body (`src`: native's result for `dst`'s input; the pass leaves the
-    module's own attributes alone)."""
-    for b in list(dst.body.blocks):
-        dst.body.detach_block(b).drop_all_references()
-    src.body.move_blocks(dst.body)
 
 
 def _ttgir_figures(text: str) -> tuple[Figures, int]:

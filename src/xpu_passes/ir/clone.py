@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.core import IRWithName, SSAValues, Use
 
@@ -115,3 +116,11 @@ def _regions(op: Operation, into: Sequence[Region], values: dict[int, SSAValue],
             while o is not None:
                 nb.add_op(_op(o, values, blocks, pairs))
                 o = o.next_op
+
+
+def adopt_body(dst: ModuleOp, src: ModuleOp) -> None:
+    """`dst` takes `src`'s body (`src`: a rewritten copy of `dst`, or another pass's result for
+    its input); `dst`'s own attributes are left alone."""
+    for b in list(dst.body.blocks):
+        dst.body.detach_block(b).drop_all_references()
+    src.body.move_blocks(dst.body)

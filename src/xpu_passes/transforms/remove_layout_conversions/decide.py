@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xpu_passes.frontend import record_copies
+from xpu_passes.ir.clone import adopt_body
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, remarks_wanted
 from xpu_passes.transforms.remove_layout_conversions import costs
@@ -56,7 +57,7 @@ def keep(p: RemoveLayoutConversions, op: ModuleOp, w: Work, start: Figures, undo
     fixpoint = undo is not None and _fixpoint(w)  # (solved on the input: no block pointer)
     if w.module is not op:
         record_copies(w.origin)  # diagnostics of later passes still point into the input
-        _adopt(op, w.module)
+        adopt_body(op, w.module)
     if fixpoint:
         p.said(FIXPOINT)
 
@@ -82,9 +83,3 @@ def _fixpoint(w: Work) -> bool:
     the same order, the same block loads; no copy read, as none is known to a new run)."""
     return w.settled and block_loads(w.module) == {ld for ld in w.block_loads if ld.parent is not None}
 
-
-def _adopt(dst: ModuleOp, src: ModuleOp) -> None:
-    """`dst` takes `src`'s body (`src` is a rewritten copy of it)."""
-    for b in list(dst.body.blocks):
-        dst.body.detach_block(b).drop_all_references()
-    src.body.move_blocks(dst.body)
