@@ -26,27 +26,39 @@ class LayoutError(ValueError):
 
 
 def to_linear(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
-    """The (register, lane, warp) -> coordinates map of `layout` on a tensor of `shape`."""
+    """The (register, lane, warp) -> coordinates map of `layout` on a tensor of `shape`
+    (registers that would hold replicas past the shape are not counted: placement)."""
+    return _to_linear(layout, shape, False)
+
+
+def triton_linear(layout: Attribute, shape: Sequence[int]) -> LinearLayout:
+    """triton-xpu 3.3's toLinearLayout exactly: registers past the shape kept as 0 bases
+    (combineCtaCgaWithShape broadcasts them). Its verifiers (verifyLayoutsAreEqual,
+    isCompatibleReturnTypes) compare these maps: same placement is not enough."""
+    return _to_linear(layout, shape, True)
+
+
+def _to_linear(layout: Attribute, shape: Sequence[int], exact: bool) -> LinearLayout:
     shape = tuple(int(s) for s in shape)
     if any(s < 1 or s & (s - 1) for s in shape):
         raise LayoutError(f"shape {shape} is not made of powers of two")
     if isinstance(layout, ttg.BlockedEncodingAttr):
-        return _blocked(layout, shape)
+        return _blocked(layout, shape, exact)
     if isinstance(layout, ttg.SliceEncodingAttr):
-        return _slice(layout, shape)
+        return _slice(layout, shape)  # (triton drops the slice's zero registers either way)
     if isinstance(layout, ttig.DpasEncodingAttr):
-        return _dpas(layout, shape, 2)
+        return _dpas(layout, shape, 2, exact)
     if isinstance(layout, ttg.DotOperandEncodingAttr):
         parent = layout.parent
         if layout.op_idx not in (0, 1):
             raise LayoutError(f"#ttg.dot_op opIdx must be 0 or 1, not {layout.op_idx}")
         if isinstance(parent, ttig.DpasEncodingAttr):
-            return _dpas(parent, shape, layout.op_idx)
+            return _dpas(parent, shape, layout.op_idx, exact)
         if isinstance(parent, ttg.BlockedEncodingAttr):
-            return _fma_dot(layout, parent, shape)
+            return _fma_dot(layout, parent, shape, exact)
         raise LayoutError(f"#ttg.dot_op with parent {_kind(parent)} is not supported")
     if isinstance(layout, ttig.Subgroup2DBlockEncodingAttr):
-        return _subgroup_2d_block(layout, shape)
+        return _subgroup_2d_block(layout, shape, exact)
     if isinstance(layout, ttg.LinearEncodingAttr):
         return _linear(layout, shape)
     raise LayoutError(f"no linear layout for {_kind(layout)}")
@@ -76,12 +88,12 @@ def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> Line
     return product((identity1d(sizes[d], in_dim, d, rank) for d in order), rank)
 
 
-def _blocked(layout: ttg.BlockedEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+def _blocked(layout: ttg.BlockedEncodingAttr, shape: tuple[int, ...], exact: bool = False) -> LinearLayout:
     _check_rank(layout, len(layout.order), shape)
     _single_cta(layout)
     tile = _blocked_tile(*(tuple(v) for v in (layout.size_per_thread, layout.threads_per_warp,
                                               layout.warps_per_cta, layout.order)))
-    return with_shape(tile, shape)
+    return with_shape(tile, shape, exact)
 
 
 @functools.lru_cache(maxsize=1024)  # a layout's tile, whatever the shape (LinearLayout is immutable)
@@ -134,7 +146,7 @@ def dpas_repetitions(dpas: ttig.DpasEncodingAttr, shape: Sequence[int], op_idx: 
     return batch, max(1, shape[rank - 2] // (m * warps[rank - 2])), max(1, shape[rank - 1] // (n * warps[rank - 1]))
 
 
-def _dpas(dpas: ttig.DpasEncodingAttr, shape: tuple[int, ...], op_idx: int) -> LinearLayout:
+def _dpas(dpas: ttig.DpasEncodingAttr, shape: tuple[int, ...], op_idx: int, exact: bool = False) -> LinearLayout:
     """Intel's DPAStoLinearLayout for operand A (0), B (1) or the accumulator C (2)."""
     rank = len(shape)
     if rank not in (2, 3):
@@ -203,7 +215,7 @@ def _dpas(dpas: ttig.DpasEncodingAttr, shape: tuple[int, ...], op_idx: int) -> L
     parts += [identity1d(rep_of[k_dim], "register", k_dim, rank), identity1d(rep_of[non_k], "register", non_k, rank)]
     if rank == 3:
         parts.append(identity1d(reps[0], "register", 0, rank))
-    return with_shape(product(parts, rank), shape)
+    return with_shape(product(parts, rank), shape, exact)
 
 
 def _pow2(start: int, stop: int) -> list[int]:
@@ -222,7 +234,8 @@ def _extent(pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
     return (1 << r.bit_length()) if r else 1, (1 << c.bit_length()) if c else 1
 
 
-def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr, shape: tuple[int, ...],
+             exact: bool = False) -> LinearLayout:
     """Upstream fmaDotToLinearLayout: each thread holds the whole K extent; lanes/warps
     along K hold replicas."""
     rank = len(shape)
@@ -241,10 +254,11 @@ def _fma_dot(layout: ttg.DotOperandEncodingAttr, parent: ttg.BlockedEncodingAttr
 
     tile = identity_nd("register", size, order) * broadcast("lane", parent.threads_per_warp)
     tile = tile * broadcast("warp", parent.warps_per_cta)
-    return with_shape(tile, shape)
+    return with_shape(tile, shape, exact)
 
 
-def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[int, ...]) -> LinearLayout:
+def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[int, ...],
+                       exact: bool = False) -> LinearLayout:
     """Intel's subgroup2DBlockToLinearLayout: an h x w block read per warp, `numBlocks`
     side by side along dim 1, warps row-major with those along the order's inner dim
     holding replicas.
@@ -288,7 +302,7 @@ def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[in
         (zeros1d(warps[d], "warp", d, rank) if d == inner else identity1d(warps[d], "warp", d, rank) for d in warp_order),
         rank,
     )
-    return with_shape(tile, shape)
+    return with_shape(tile, shape, exact)
 
 
 def _is_pow2(v: int) -> bool:
@@ -333,4 +347,4 @@ def same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
     return to_linear(a, shape) == to_linear(b, shape)
 
 
-__all__ = ["LayoutError", "elems_per_thread", "from_linear", "same_placement", "to_linear"]
+__all__ = ["LayoutError", "elems_per_thread", "from_linear", "same_placement", "to_linear", "triton_linear"]

@@ -364,12 +364,14 @@ def product(layouts: Iterable[LinearLayout], rank: int) -> LinearLayout:
     return out
 
 
-def with_shape(ll: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+def with_shape(ll: LinearLayout, shape: Sequence[int], broadcast_registers: bool = False) -> LinearLayout:
     """Triton's ensureLayoutNotSmallerThan then ensureLayoutNotLargerThan.
 
     Smaller: the layout wraps around, i.e. more registers, one out-dim at a time in
     the order the dims were introduced. Larger: bases that point past the shape
-    become 0 (lanes/warps then hold replicas) and such register bases are dropped.
+    become 0 (lanes/warps then hold replicas) and such register bases are dropped,
+    or kept as 0 with `broadcast_registers` (what triton's combineCtaCgaWithShape does:
+    the map its verifiers compare, `encodings.triton_linear`).
     """
     if len(shape) != ll.rank:
         raise ValueError(f"shape {tuple(shape)} has rank {len(shape)}, layout has rank {ll.rank}")
@@ -388,7 +390,7 @@ def with_shape(ll: LinearLayout, shape: Sequence[int]) -> LinearLayout:
         bases[dim] = []
         for i, b in enumerate(ll.bases(dim)):
             nb = tuple(0 if c >= s else c for c, s in zip(b, new_shape))
-            if nb != b and dim == "register":
+            if nb != b and dim == "register" and not broadcast_registers:
                 dropped.add(i)
             bases[dim].append(nb)
     bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in dropped]

@@ -236,7 +236,8 @@ def _join_split(op: Any, layout: Attribute) -> list[Attribute | None] | None:
 
 def _reshape(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     (src_v,), (res,) = op._operands, op.results  # (`src`, `result`, `allow_reorder`: accessors)
-    src = reshape_layout(layout, shape(res._type), shape(src_v._type), op.properties.get("allow_reorder") is not None)
+    src = reshape_layout(layout, shape(res._type), shape(src_v._type), op.properties.get("allow_reorder") is not None,
+                         forward=False)
     return [src] if src is not None else None
 
 

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg
 from xpu_passes.dialects.ttg import infer_layout as infer
-from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.encodings import LayoutError, from_linear, triton_linear
 from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 
@@ -169,20 +169,59 @@ def _merged_order(layout: Attribute, src: Sequence[int], dst: Sequence[int]) -> 
     return None
 
 
-def reshape_layout(layout: Attribute, src: Sequence[int], dst: Sequence[int], allow_reorder: bool = False) -> Attribute | None:
+def reshape_layout(layout: Attribute, src: Sequence[int], dst: Sequence[int], allow_reorder: bool = False,
+                   forward: bool = True) -> Attribute | None:
     """The result layout of `tt.reshape` from a `src`-shaped operand in `layout` to `dst`
-    (the operand's layout for a result layout: swap the shapes; the rule is symmetric)."""
+    (`forward=False`: the operand's layout for a result in `layout`, `src` the result's shape).
+
+    triton-xpu 3.3's verifier (ReshapeOp::verify) compares the result's map with the one it infers
+    *exactly* (`encodings.triton_linear`: replicated registers included), not by placement: the
+    answer's exact map is the other side's reshaped. A blocked operand may be answered by triton's
+    legacy (blocked) inference instead, which agrees with ours only where no register is a replica:
+    then both sides must have none. Forward, with no blocked layout that fits, the answer is the
+    `#ttg.linear` triton itself infers; backward, only a blocked operand (or None)."""
     if allow_reorder:
         return None
-    return _reshape_layout(layout, tuple(src), tuple(dst))
+    return _reshape_layout(layout, tuple(src), tuple(dst), forward)
 
 
 @by_identity
-def _reshape_layout(layout: Attribute, src: tuple[int, ...], dst: tuple[int, ...]) -> Attribute | None:
+def _reshape_layout(layout: Attribute, src: tuple[int, ...], dst: tuple[int, ...], forward: bool) -> Attribute | None:
     if list(src) == list(dst):
         return layout
     try:
-        ll = linear_of(layout, src)
-        return blocked_from_linear(reshape_linear(ll, dst), _merged_order(layout, src, dst))
+        exact = triton_linear(layout, src)
+        want = reshape_linear(exact, dst)
+        found = blocked_from_linear(reshape_linear(linear_of(layout, src), dst), _merged_order(layout, src, dst))
     except (LayoutError, ValueError):
         return None
+    operand, result = (layout, found) if forward else (found, layout)
+    if found is not None and triton_linear(found, dst) == want and (
+            not isinstance(operand, ttg.BlockedEncodingAttr)
+            or (exact == linear_of(layout, src) and want == linear_of(found, dst))):
+        return found
+    if forward and not isinstance(layout, ttg.BlockedEncodingAttr):
+        return _linear_attr(want)  # (a blocked operand may have a legacy answer of its own: left alone)
+    return None
+
+
+@by_identity
+def _linear_attr(ll: LinearLayout) -> Attribute:
+    return from_linear(ll)
+
+
+def reshape_verdict(src_layout: Attribute, src: Sequence[int], result_layout: Attribute, dst: Sequence[int]) -> bool | None:
+    """Whether triton-xpu 3.3's verifier accepts a `tt.reshape` (no reorder) between these
+    layouts: True/False where the algebra decides it (triton infers through linear layouts),
+    None where it does not (a blocked operand, whose legacy inference we do not model, unless
+    neither side has replicated registers, or a layout the algebra cannot map)."""
+    try:
+        want = reshape_linear(triton_linear(src_layout, src), dst)
+        got = triton_linear(result_layout, dst)
+        if not isinstance(src_layout, ttg.BlockedEncodingAttr):
+            return got == want
+        if want == linear_of(result_layout, dst) and got == want and triton_linear(src_layout, src) == linear_of(src_layout, src):
+            return True
+    except (LayoutError, ValueError):
+        pass
+    return None
