@@ -17,6 +17,7 @@ from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.dialects import arith as arith_compat
 from xpu_passes.ir import journal
+from xpu_passes.layouts.lowering import load_refused
 from xpu_passes.layouts.memoize import by_identity, per_class, shape_of
 from xpu_passes.layouts.shape_infer import (
     expand_dims_operand,
@@ -246,6 +247,11 @@ def _gather(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     return [None, layout] if op.efficient_layout is None else None
 
 
+def _load(op: Any, layout: Attribute) -> list[Attribute | None] | None:
+    # Any layout its lowering takes (layouts/lowering.py); the pointer (and mask, other) follow.
+    return None if load_refused(op.results[0]._type, layout) is not None else _same(op, layout)
+
+
 def _source(op: Operation, layout: Attribute) -> list[Attribute | None]:
     return [None] * len(op._operands)  # pyright: ignore[reportPrivateUsage]
 
@@ -255,7 +261,7 @@ def _none(op: Operation, layout: Attribute) -> None:
 
 
 def _rule(op: Operation) -> _Rule:
-    for classes, rule in ((SAME_LAYOUT, _same), (tt.ExpandDimsOp, _expand_dims), (tt.ReduceOp, _reduce),
+    for classes, rule in ((tt.LoadOp, _load), (SAME_LAYOUT, _same), (tt.ExpandDimsOp, _expand_dims), (tt.ReduceOp, _reduce),
                           (tt.ScanOp, _scan), (tt.TransOp, _trans), (_JOIN_SPLIT, _join_split),
                           (tt.ReshapeOp, _reshape), (tt.GatherOp, _gather), (_SOURCES, _source)):
         if isinstance(op, classes):

@@ -26,6 +26,7 @@ from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
+from xpu_passes.layouts.lowering import load_refused
 from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
@@ -110,7 +111,8 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif needed is None:
-        s.notes.append(f"'{op.name}' cannot produce the target layout")
+        why = load_refused(v._type, layout) if load else None  # pyright: ignore[reportPrivateUsage]
+        s.notes.append(why or f"'{op.name}' cannot produce the target layout")
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
