@@ -29,6 +29,7 @@ from xpu_passes import registry
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.native_passes import run_native
 from xpu_passes.ir.clone import adopt_body
+from xpu_passes.layouts.lowering import copied_gather_loads
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
 from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
 
@@ -132,6 +133,12 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         return None if theirs is not None else UNCHANGED
     mine, other = figures(module), start if theirs is None else figures(theirs)
     losses = native_wins(mine, other)
+    if losses and theirs is not None and copied_gather_loads(theirs) > copied_gather_loads(module):
+        # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
+        _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but loads copies of a "
+                           f"tensor-of-pointer load's elements, which triton-xpu lowers element by element "
+                           f"(ours: {mine}; native: {other})")
+        return said if said in (UNCHANGED, FIXPOINT) else None
     if losses:
         if theirs is None:  # native's result is the input: read again from its print
             theirs = parse_module(ctx, text, "<input>", verify=False).module

@@ -14,9 +14,11 @@ in a layout (anchoring block pointers, recomputing a load), and says why it did 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg, ttig
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memoize import linear_of
 
 
 def _bits(t: Attribute) -> int | None:
@@ -37,3 +39,44 @@ def load_refused(t: Attribute, layout: Attribute) -> str | None:
         return None
     return (f"a load of {bits or '?'}-bit elements in the dot-operand layout of a DPAS for {want}-bit operands "
             f"(triton-xpu 3.3 cannot lower its 2D block read)")
+
+
+def _free_copies(t: Attribute) -> int:
+    """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
+    enc = t.encoding if isinstance(t, TensorType) else None
+    if enc is None or getattr(enc, "name", "") == "none":
+        return 0
+    try:
+        ll = linear_of(enc, tuple(t.get_shape()))
+    except (LayoutError, ValueError):
+        return 0
+    return len(ll.free_bases("lane")) + len(ll.free_bases("warp"))
+
+
+def copied_gather_loads(module: Operation) -> int:
+    """Tensor-of-pointer loads of at least a CTA's worth of elements whose layout has lanes or warps
+    holding copies of them (a dot operand's B on warps along M): each copy is loaded again, and
+    triton-xpu 3.3 lowers such a load element by element held, 2D block tag or not (an attention's
+    K/V loads in the B layout on 8 warps took its lowering from 35 s to over 240 s). triton-xpu's
+    own pipeline never has one (its RemoveLayoutConversions recomputes only loads tagged for 2D
+    block reads, which its MaterializeBlockPointer gives to block pointers only)."""
+    threads = _int_attr(module, "ttg.num-warps", 4) * _int_attr(module, "ttg.threads-per-warp", 16)
+    n = 0
+    for op in module.walk():
+        if type(op) is not tt.LoadOp or op.is_block_pointer:
+            continue
+        t = op.results[0].type
+        if not isinstance(t, TensorType) or isinstance(op.operands[0].owner, tt.SplatOp):
+            continue
+        size = 1
+        for s in t.get_shape():
+            size *= s
+        if size >= threads and _free_copies(t):
+            n += 1
+    return n
+
+
+def _int_attr(op: Operation, key: str, default: int) -> int:
+    v = op.attributes.get(key)
+    data = getattr(getattr(v, "value", None), "data", None)
+    return data if isinstance(data, int) else default

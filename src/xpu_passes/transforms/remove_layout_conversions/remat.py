@@ -23,7 +23,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
+from xpu_passes.layouts.propagation import (encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape,
+                                            with_encoding)
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
 from xpu_passes.layouts.lowering import load_refused
@@ -110,6 +111,12 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
+    elif (load and not op.is_block_pointer and needed is not None and not cheap_load(op)  # type: ignore[arg-type]
+          and _replicas(with_encoding(t, layout)) > _replicas(t)):
+        # Each copy is loaded again, and triton-xpu lowers a tensor-of-pointer load element by
+        # element held: a dot operand's copies on 8 warps made an attention's lowering x14.
+        needed = None
+        s.notes.append("a tensor-of-pointer load keeps its layout (the target holds more copies of its elements)")
     elif needed is None:
         why = load_refused(v._type, layout) if load else None  # pyright: ignore[reportPrivateUsage]
         s.notes.append(why or f"'{op.name}' cannot produce the target layout")
