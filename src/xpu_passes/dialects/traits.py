@@ -81,6 +81,22 @@ def compare_placement_with(same_placement: Placement) -> None:
     _PLACEMENT[:] = [same_placement]
 
 
+# (operand layout, its shape, result layout, its shape) -> the result layout triton-xpu's verifier
+# expects if it rejects the given one, else None: tt.reshape's check, from the layout algebra
+# (layouts/shape_infer.reshape_expected), handed over by the front end's verifier as above.
+ReshapeCheck = Callable[[Attribute, Sequence[int], Attribute, Sequence[int]], "Attribute | None"]
+_RESHAPE: list[ReshapeCheck] = []
+
+
+def check_reshape_with(check: ReshapeCheck) -> None:
+    _RESHAPE[:] = [check]
+
+
+def reshape_expected(src: Attribute, src_shape: Sequence[int], dst: Attribute, dst_shape: Sequence[int]) -> Attribute | None:
+    """The layout triton-xpu's ReshapeOp::verify expects instead of `dst`, where the algebra proves it rejects `dst`."""
+    return _RESHAPE[0](src, src_shape, dst, dst_shape) if _RESHAPE else None
+
+
 def infer_failed(reason: str) -> InferError:
     return InferError(reason)
 

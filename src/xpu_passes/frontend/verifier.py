@@ -90,6 +90,7 @@ def _context_names() -> tuple[object, object]:
         from xpu_passes.dialects import traits
 
         traits.compare_placement_with(_same_placement)
+        traits.check_reshape_with(_reshape_expected)
         _CONTEXT_NAMES.append((traits.CONTEXT_OPS, traits.CONTEXT_ATTRS))
     return _CONTEXT_NAMES[0]
 
@@ -98,6 +99,12 @@ def _same_placement(a: Attribute, b: Attribute, shape: Sequence[int]) -> bool:
     from xpu_passes.layouts.encodings import same_placement  # (the algebra: imported when a verifier asks)
 
     return same_placement(a, b, shape)
+
+
+def _reshape_expected(src: Attribute, src_shape: Sequence[int], dst: Attribute, dst_shape: Sequence[int]) -> Attribute | None:
+    from xpu_passes.layouts.shape_infer import reshape_expected  # (the algebra, as above)
+
+    return reshape_expected(src, src_shape, dst, dst_shape)
 
 
 def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:

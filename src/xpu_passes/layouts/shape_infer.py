@@ -210,18 +210,18 @@ def _linear_attr(ll: LinearLayout) -> Attribute:
     return from_linear(ll)
 
 
-def reshape_verdict(src_layout: Attribute, src: Sequence[int], result_layout: Attribute, dst: Sequence[int]) -> bool | None:
-    """Whether triton-xpu 3.3's verifier accepts a `tt.reshape` (no reorder) between these
-    layouts: True/False where the algebra decides it (triton infers through linear layouts),
-    None where it does not (a blocked operand, whose legacy inference we do not model, unless
-    neither side has replicated registers, or a layout the algebra cannot map)."""
+def reshape_expected(src_layout: Attribute, src: Sequence[int], result_layout: Attribute,
+                     dst: Sequence[int]) -> Attribute | None:
+    """The result layout triton-xpu 3.3's verifier expects of a `tt.reshape` (no reorder) where the
+    algebra proves it rejects `result_layout`, else None: a non-blocked operand (triton infers
+    through linear layouts: the `#ttg.linear` it prints), or a blocked one whose reshaped map has
+    no replicated register (its legacy inference, which we do not model, agrees then)."""
     try:
         want = reshape_linear(triton_linear(src_layout, src), dst)
-        got = triton_linear(result_layout, dst)
-        if not isinstance(src_layout, ttg.BlockedEncodingAttr):
-            return got == want
-        if want == linear_of(result_layout, dst) and got == want and triton_linear(src_layout, src) == linear_of(src_layout, src):
-            return True
+        if triton_linear(result_layout, dst) == want:
+            return None
+        plain = (not isinstance(src_layout, ttg.BlockedEncodingAttr)
+                 or triton_linear(src_layout, src) == linear_of(src_layout, src))
+        return _linear_attr(want) if plain else None
     except (LayoutError, ValueError):
-        pass
-    return None
+        return None

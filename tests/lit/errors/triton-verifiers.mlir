@@ -35,6 +35,21 @@ tt.func @reshape_numel(%v: tensor<8x8xf32>) {
 
 // -----
 
+// The result layout triton infers from a #ttg.linear operand, compared by the exact linear
+// map: a blocked layout placing the elements alike but with replicated registers (4 per
+// thread along the 1-wide dim) is not it.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#linear = #ttg.linear<{register = [[0, 2], [0, 4], [0, 8]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [0, 1]], warp = [], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_layout(%a: tensor<1x16xf16, #linear>) {
+    // expected-error @+1 {{Expected result encoding #ttg.linear<{register = [[2, 0], [4, 0], [8, 0]], lane = [[0, 0], [0, 0], [0, 0], [0, 0], [1, 0]], warp = [], block = []}> but was #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>}}
+    %0 = tt.reshape %a : tensor<1x16xf16, #linear> -> tensor<16x1xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 tt.func @join_shape(%a: tensor<8xf16>) {
   // expected-error @+2 {{'tt.join' op inferred type(s) 'tensor<8x2xf16>' are incompatible with return type(s) of operation 'tensor<16xf16>'}}
   // expected-error @+1 {{'tt.join' op failed to infer returned types}}

@@ -38,6 +38,7 @@ from xpu_passes.dialects.traits import (
     check_inferred,
     encoding,
     infer_failed,
+    reshape_expected,
     same_operands_and_result_encoding,
     same_operands_and_result_shape,
 )
@@ -332,6 +333,10 @@ class ReshapeOp(IRDLOperation):
         _check(_numel(s) == _numel(r), "number of src and dst elements of reshape must be the same")
         _check((encoding(s) is None) == (encoding(r) is None),
                "Op requires that either (a) src and dst both have encodings, or (b) neither does.")
+        es, er = encoding(s), encoding(r)
+        if es is not None and er is not None and self.allow_reorder is None:
+            want = reshape_expected(es, s.get_shape(), er, r.get_shape())
+            _check(want is None, lambda: f"Expected result encoding {want} but was {er}")
 
 
 # ---------------------------------------------------------- program and ranges
