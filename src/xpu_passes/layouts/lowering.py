@@ -41,39 +41,38 @@ def load_refused(t: Attribute, layout: Attribute) -> str | None:
             f"(triton-xpu 3.3 cannot lower its 2D block read)")
 
 
-def _free_copies(t: Attribute) -> int:
-    """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
-    enc = t.encoding if isinstance(t, TensorType) else None
-    if enc is None or getattr(enc, "name", "") == "none":
-        return 0
+# PVC's register file per hardware thread in the default GRF mode (128 registers of 64 bytes).
+GRF_BYTES = 128 * 64
+
+
+def copies_overflow(t: Attribute, threads_per_warp: int) -> bool:
+    """A tensor whose layout has lanes or warps holding copies of its elements (a dot operand's B on
+    warps along M), where what one warp then holds exceeds its register file: a tensor-of-pointer
+    load of it is loaded again per copy and lowered by triton-xpu 3.3 element by element held (a
+    flag-gems attention's 128x128 K/V loads in the B layout on 8 warps, 32 KB a warp, took its
+    lowering from 35 s to over 240 s). Copies that fit (a small GEMM's operands) are left alone."""
+    if not isinstance(t, TensorType):
+        return False
+    enc = t.encoding
+    bits = _bits(t.element_type)
+    if enc is None or getattr(enc, "name", "") == "none" or bits is None:
+        return False
     try:
         ll = linear_of(enc, tuple(t.get_shape()))
     except (LayoutError, ValueError):
-        return 0
-    return len(ll.free_bases("lane")) + len(ll.free_bases("warp"))
+        return False
+    if not ll.free_bases("lane") and not ll.free_bases("warp"):
+        return False
+    return ll.num("register") * bits // 8 * threads_per_warp > GRF_BYTES
 
 
 def copied_gather_loads(module: Operation) -> int:
-    """Tensor-of-pointer loads of at least a CTA's worth of elements whose layout has lanes or warps
-    holding copies of them (a dot operand's B on warps along M): each copy is loaded again, and
-    triton-xpu 3.3 lowers such a load element by element held, 2D block tag or not (an attention's
-    K/V loads in the B layout on 8 warps took its lowering from 35 s to over 240 s). triton-xpu's
-    own pipeline never has one (its RemoveLayoutConversions recomputes only loads tagged for 2D
-    block reads, which its MaterializeBlockPointer gives to block pointers only)."""
-    threads = _int_attr(module, "ttg.num-warps", 4) * _int_attr(module, "ttg.threads-per-warp", 16)
-    n = 0
-    for op in module.walk():
-        if type(op) is not tt.LoadOp or op.is_block_pointer:
-            continue
-        t = op.results[0].type
-        if not isinstance(t, TensorType) or isinstance(op.operands[0].owner, tt.SplatOp):
-            continue
-        size = 1
-        for s in t.get_shape():
-            size *= s
-        if size >= threads and _free_copies(t):
-            n += 1
-    return n
+    """Tensor-of-pointer loads whose layout's copies overflow a warp's registers (`copies_overflow`).
+    triton-xpu's own pipeline never has one: its RemoveLayoutConversions recomputes only loads tagged
+    for 2D block reads, which its MaterializeBlockPointer gives to block pointers only."""
+    threads = _int_attr(module, "ttg.threads-per-warp", 16)
+    return sum(1 for op in module.walk()
+               if type(op) is tt.LoadOp and not op.is_block_pointer and copies_overflow(op.results[0].type, threads))
 
 
 def _int_attr(op: Operation, key: str, default: int) -> int:

@@ -27,7 +27,7 @@ from xpu_passes.layouts.propagation import (encoding, is_tensor, isa, numel, ope
                                             with_encoding)
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
-from xpu_passes.layouts.lowering import load_refused
+from xpu_passes.layouts.lowering import copies_overflow, load_refused
 from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
@@ -112,11 +112,11 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
     elif (load and not op.is_block_pointer and needed is not None and not cheap_load(op)  # type: ignore[arg-type]
-          and _replicas(with_encoding(t, layout)) > _replicas(t)):
-        # Each copy is loaded again, and triton-xpu lowers a tensor-of-pointer load element by
-        # element held: a dot operand's copies on 8 warps made an attention's lowering x14.
+          and _replicas(new := with_encoding(t, layout)) > _replicas(t)
+          and copies_overflow(new, _module_int(op, "ttg.threads-per-warp", 16))):  # type: ignore[arg-type]
         needed = None
-        s.notes.append("a tensor-of-pointer load keeps its layout (the target holds more copies of its elements)")
+        s.notes.append("a tensor-of-pointer load keeps its layout (the target's copies of its elements "
+                       "overflow a warp's registers; triton-xpu lowers it element by element)")
     elif needed is None:
         why = load_refused(v._type, layout) if load else None  # pyright: ignore[reportPrivateUsage]
         s.notes.append(why or f"'{op.name}' cannot produce the target layout")
