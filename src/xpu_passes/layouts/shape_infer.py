@@ -213,15 +213,13 @@ def _linear_attr(ll: LinearLayout) -> Attribute:
 def reshape_expected(src_layout: Attribute, src: Sequence[int], result_layout: Attribute,
                      dst: Sequence[int]) -> Attribute | None:
     """The result layout triton-xpu 3.3's verifier expects of a `tt.reshape` (no reorder) where the
-    algebra proves it rejects `result_layout`, else None: a non-blocked operand (triton infers
-    through linear layouts: the `#ttg.linear` it prints), or a blocked one whose reshaped map has
-    no replicated register (its legacy inference, which we do not model, agrees then)."""
+    algebra proves it rejects `result_layout`, else None. Only for a non-blocked operand: triton
+    infers through linear layouts then, and prints the `#ttg.linear` it expects. For a blocked one
+    it may answer with its legacy (blocked) inference, which we do not model: not checked."""
+    if isinstance(src_layout, ttg.BlockedEncodingAttr):
+        return None
     try:
         want = reshape_linear(triton_linear(src_layout, src), dst)
-        if triton_linear(result_layout, dst) == want:
-            return None
-        plain = (not isinstance(src_layout, ttg.BlockedEncodingAttr)
-                 or triton_linear(src_layout, src) == linear_of(src_layout, src))
-        return _linear_attr(want) if plain else None
+        return None if triton_linear(result_layout, dst) == want else _linear_attr(want)
     except (LayoutError, ValueError):
         return None
