@@ -311,7 +311,8 @@ def test_operand_layout_rules_read_what_the_accessors_give() -> None:
         for e in by["tt.expand_dims"]:
             assert P._fresh(e, L) == [expand_dims_operand(L, e.axis.value.data)]
         for r in by["tt.reshape"]:
-            want = reshape_layout(L, P.shape(r.result.type), P.shape(r.src.type), r.allow_reorder is not None)
+            want = reshape_layout(L, P.shape(r.result.type), P.shape(r.src.type), r.allow_reorder is not None,
+                                  forward=False)
             assert P._fresh(r, L) == (None if want is None else [want])
         for red in by["tt.reduce"]:
             ok = isinstance(L, ttg.SliceEncodingAttr) and L.dim == red.axis.value.data
