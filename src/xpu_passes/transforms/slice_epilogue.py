@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, TensorType, i1, i32, i64
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -150,7 +150,8 @@ class Cut:
         r = b.add(tt.ReshapeOp.build(operands=[v], result_types=[_tensor(elem, self.reshaped)]))
         t = b.add(tt.TransOp.build(operands=[r], result_types=[_tensor(elem, _permute(self.reshaped, self.perm))],
                                    properties={"order": DenseArrayBase.from_list(i32, self.perm)}))  # fmt: skip
-        c = b.add(ttg.ConvertLayoutOp.build(operands=[t], result_types=[_tensor(elem, self.moved)]))
+        c = t if self.moved == _permute(self.reshaped, self.perm) else \
+            b.add(ttg.ConvertLayoutOp.build(operands=[t], result_types=[_tensor(elem, self.moved)]))
         s = tt.SplitOp.build(operands=[c], result_types=[_tensor(elem, self.half)] * 2)
         b.add(s)
         return s.results[0], s.results[1]
@@ -158,7 +159,8 @@ class Cut:
     def join(self, b: _Builder, lo: SSAValue, hi: SSAValue) -> SSAValue:
         elem = lo.type.element_type  # type: ignore[attr-defined]
         j = b.add(tt.JoinOp.build(operands=[lo, hi], result_types=[_tensor(elem, self.moved)]))
-        c = b.add(ttg.ConvertLayoutOp.build(operands=[j], result_types=[_tensor(elem, _permute(self.reshaped, self.perm))]))
+        c = j if self.moved == _permute(self.reshaped, self.perm) else \
+            b.add(ttg.ConvertLayoutOp.build(operands=[j], result_types=[_tensor(elem, _permute(self.reshaped, self.perm))]))
         inv = [self.perm.index(i) for i in range(len(self.perm))]
         t = b.add(tt.TransOp.build(operands=[c], result_types=[_tensor(elem, self.reshaped)],
                                    properties={"order": DenseArrayBase.from_list(i32, inv)}))  # fmt: skip
@@ -182,11 +184,32 @@ def cut_bits(ll: LinearLayout, slice_registers: int) -> list[tuple[int, ...]]:
     return list(reversed(live))[: max(n - keep, 0)]
 
 
+def _splat(v: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    """The value of a splat constant tensor (re-made in each slice's layout: nothing to split)."""
+    op = v.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr) and op.value.is_splat():
+        return op.value
+    return None
+
+
+def _splat_in(value: DenseIntOrFPElementsAttr, ll: LinearLayout) -> arith.ConstantOp:
+    t = _tensor(value.type.element_type, ll)
+    size = value.type.element_type.compile_time_size  # type: ignore[attr-defined]
+    n = 1
+    for d in ll.shape:
+        n *= d
+    data = type(value.data)(value.data.data[:size] * n)
+    return arith.ConstantOp(DenseIntOrFPElementsAttr(t, data), t)
+
+
 def _sliced(b: _Builder, ep: Epilogue, ll: LinearLayout, values: dict[SSAValue, SSAValue],
             bits: list[tuple[int, ...]]) -> SSAValue:  # fmt: skip
     """The stored value computed on `values` (roots -> tensors in layout `ll`), slice by slice."""
     if not bits:
         out = dict(values)
+        for r in ep.roots:
+            if (splat := _splat(r)) is not None:
+                out[r] = b.add(_splat_in(splat, ll))
         for op in ep.ops:
             new = type(op).create(operands=[out.get(v, v) for v in op.operands],
                                   result_types=[_tensor(r.type.element_type, ll) for r in op.results],  # type: ignore[attr-defined]
@@ -197,7 +220,7 @@ def _sliced(b: _Builder, ep: Epilogue, ll: LinearLayout, values: dict[SSAValue, 
     cut = Cut.on(ll, ll.register.index(bits[0]))
     kept = [i for i in range(len(ll.register)) if ll.register[i] != bits[0]]
     rest = [cut.half.register[kept.index(ll.register.index(x))] for x in bits[1:]]
-    parts = {v: cut.split(b, w) for v, w in values.items()}
+    parts = {v: cut.split(b, w) for v, w in values.items() if _splat(v) is None}
     lo = _sliced(b, ep, cut.half, {v: p[0] for v, p in parts.items()}, rest)
     hi = _sliced(b, ep, cut.half, {v: p[1] for v, p in parts.items()}, rest)
     return cut.join(b, lo, hi)
@@ -217,11 +240,12 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     Rewriter.insert_op(cond, at)
     then = Block()
     b = _Builder(then)
-    lin = from_linear(ll)
-    values = {}
-    for r in ep.roots:
-        values[r] = b.add(ttg.ConvertLayoutOp.build(operands=[r], result_types=[TensorType(r.type.element_type, list(ll.shape), lin)]))  # type: ignore[attr-defined]
-    out = _sliced(b, ep, ll, values, bits)
+    # registers renumbered once, the cut bits first (tt.split takes register 0), then as they were
+    ordered = LinearLayout(ll.shape, register=(*bits, *(x for x in ll.register if x not in bits)),
+                           lane=ll.lane, warp=ll.warp, block=ll.block)  # fmt: skip
+    values = {r: b.add(ttg.ConvertLayoutOp.build(operands=[r], result_types=[_tensor(r.type.element_type, ordered)]))  # type: ignore[attr-defined]
+              for r in ep.roots if _splat(r) is None}  # fmt: skip
+    out = _sliced(b, ep, ordered, values, [ordered.register[i] for i in range(len(bits))])
     back = b.add(ttg.ConvertLayoutOp.build(operands=[out], result_types=[vt]))
     if_op = scf.IfOp(cond.results[0], [], Region([then]))
     Rewriter.insert_op(if_op, at)
@@ -230,6 +254,9 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     then.add_ops([store, scf.YieldOp()])
     for op in reversed(ep.ops):
         Rewriter.erase_op(op)
+    for r in ep.roots:  # constants only the epilogue read
+        if _splat(r) is not None and not r.uses:
+            Rewriter.erase_op(r.owner)
 
 
 @register
