@@ -62,7 +62,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
             NativeOption("dot-only", bool, False),
             NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
-    SLICE: (NativeOption("slice-registers", int, 16), NativeOption("min-registers", int, 64)),
+    SLICE: (NativeOption("slice-registers", int, 64), NativeOption("min-registers", int, 64)),
 }
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}

@@ -265,7 +265,7 @@ class SliceEpilogue(XpuPass):
     name = "xpu-slice-epilogue"
     summary = "compute a GEMM epilogue with per-element branches in register slices, under a bounds guard"
 
-    slice_registers: int = 16  # registers per thread in one slice
+    slice_registers: int = 64  # registers per thread in one slice (best of 8-128 at the ISA, docs/slice-epilogue.md)
     min_registers: int = 64  # smaller tensors are left alone (little to gain, measured)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

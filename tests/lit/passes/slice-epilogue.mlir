@@ -1,15 +1,16 @@
 // RUN: xpu-opt %s --split-input-file --xpu-slice-epilogue --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: xpu-opt %s --split-input-file --xpu-slice-epilogue=slice-registers=64 | FileCheck %s --check-prefix=HALVES
+// RUN: xpu-opt %s --split-input-file --xpu-slice-epilogue=slice-registers=16 | FileCheck %s --check-prefix=EIGHTHS
 // RUN: xpu-opt %s --split-input-file --xpu-slice-epilogue=min-registers=256 --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=SMALL
 // RUN: %if triton %{ xpu-opt %s --split-input-file --xpu-slice-epilogue | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
-// ORACLE-COUNT-8: math.erf
+// ORACLE-COUNT-2: math.erf
 // ORACLE: tt.store
 
 // GELU on a 128x64 f32 DPAS tile (128 registers per thread): the epilogue moves under
-// `scf.if (offset < shape)` of the store's first checked dim, the tile is cut on its three
-// highest register bits (8 slices of 16 registers), each slice computed in turn and joined.
+// `scf.if (offset < shape)` of the store's first checked dim, the tile is cut on its highest
+// register bit (2 slices of 64 registers; 8 of 16 with slice-registers=16), each slice computed
+// in turn and joined.
 // CHECK-LABEL: tt.func public @gelu
 // CHECK-NOT: math.erf
 // CHECK: tt.make_tensor_ptr %{{.*}}, [%[[M:.*]], %{{.*}}], [%{{.*}}, %{{.*}}], [%[[OFF32:.*]], %{{.*}}]
@@ -18,15 +19,16 @@
 // CHECK-NEXT: scf.if %[[IN]] {
 // CHECK: ttg.convert_layout %{{.*}} : tensor<128x64xf32, #mma> -> tensor<128x64xf32, #linear>
 // CHECK: tt.split
-// CHECK-COUNT-8: math.erf %{{.*}} : tensor<{{.*}}xf32, #linear{{[0-9]+}}>
+// CHECK-COUNT-2: math.erf %{{.*}} : tensor<{{.*}}xf32, #linear{{[0-9]+}}>
+// CHECK-NOT: math.erf
 // CHECK: %[[BACK:.*]] = ttg.convert_layout %{{.*}} : tensor<128x64xf32, #linear> -> tensor<128x64xf32, #mma>
 // CHECK: tt.store %{{.*}}, %[[BACK]] {boundaryCheck = array<i32: 0, 1>}
 // CHECK-NEXT: }
 // CHECK-NEXT: tt.return
-// HALVES-LABEL: tt.func public @gelu
-// HALVES-COUNT-2: math.erf
-// HALVES-NOT: math.erf
-// HALVES: tt.return
+// EIGHTHS-LABEL: tt.func public @gelu
+// EIGHTHS-COUNT-8: math.erf %{{.*}} : tensor<4x8x32xf32
+// EIGHTHS-NOT: math.erf
+// EIGHTHS: tt.return
 // SMALL: remark: [xpu-slice-epilogue] epilogue left alone: 128 registers per thread (< min-registers=256)
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
@@ -61,7 +63,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK: arith.maximumf
 // CHECK-NOT: tt.split
 // CHECK: tt.store
-// REMARK: slice-epilogue.mlir:74:5: remark: [xpu-slice-epilogue] epilogue left alone: no op in it branches per element (nothing to slice for)
+// REMARK: slice-epilogue.mlir:76:5: remark: [xpu-slice-epilogue] epilogue left alone: no op in it branches per element (nothing to slice for)
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
   tt.func public @relu(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i64, %N: i64, %ld: i64 {tt.divisibility = 16 : i32}) {
