@@ -98,3 +98,24 @@ def test_small_tile_left_alone_with_reason() -> None:
     _, after, remarks = _run(GELU, min_registers=256)
     assert remarks == ["epilogue left alone: 128 registers per thread (< min-registers=256)"]
     assert not any(isinstance(o, scf.IfOp) for o in after.walk())  # type: ignore[attr-defined]
+
+
+def test_xpu_pipeline_slices_gemm_gelu_and_the_option_turns_it_off() -> None:
+    import pytest
+
+    from xpu_passes.integration import oracle
+
+    if not oracle.available():
+        pytest.skip("needs triton-xpu")
+    from xpu_passes import corpus
+    from xpu_passes.integration import pipeline
+
+    spec, cfg = corpus.find("gemm_gelu", "64x128x32-w4-s3")
+    texts = {}
+    for on in (True, False):
+        mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+        mod = backend.make_ttir(mod, {}, opts)
+        mod = pipeline.run_plan(mod, {}, opts, backend.properties, pipeline.plan("xpu", slice_epilogue=on))
+        texts[on] = str(mod)
+    assert texts[True].count("math.erf") == 2 and "scf.if" in texts[True] and "tt.split" in texts[True]
+    assert texts[False].count("math.erf") == 1 and "tt.split" not in texts[False]
