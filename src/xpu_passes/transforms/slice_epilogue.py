@@ -74,7 +74,6 @@ def find_epilogue(store: tt.StoreOp) -> Epilogue | str:
         return "the store has no boundary check (no bounds guard is exact)"
     d = checked[0]
     shape, enc = vt.get_shape(), vt.encoding
-    ops: list[Operation] = []
     inside: set[Operation] = set()
     work = [store.value]
     roots: list[SSAValue] = []
@@ -178,10 +177,9 @@ class _Builder:
 
 def cut_bits(ll: LinearLayout, slice_registers: int) -> list[tuple[int, ...]]:
     """The register bases to cut on (highest first) so each slice holds at most `slice_registers`."""
-    live = [b for b in ll.register if any(b)]
-    n = len(live)
+    live = [b for b in ll.register if any(b)]  # (a zero basis repeats values: nothing to cut)
     keep = max(slice_registers, 1).bit_length() - 1
-    return list(reversed(live))[: max(n - keep, 0)]
+    return list(reversed(live))[: max(len(ll.register) - keep, 0)]
 
 
 def _splat(v: SSAValue) -> DenseIntOrFPElementsAttr | None:
