@@ -167,10 +167,13 @@ class Cut:
 
 
 class _Builder:
-    def __init__(self, block: Block) -> None:
-        self.block = block
+    """Appends to `block`; an op made here takes `loc` (the store's) unless given its own."""
 
-    def add(self, op: Operation) -> SSAValue:
+    def __init__(self, block: Block, loc: Attribute) -> None:
+        self.block, self.loc = block, loc
+
+    def add(self, op: Operation, loc: Attribute | None = None) -> SSAValue:
+        op.location = loc or self.loc
         self.block.add_op(op)
         return op.results[0]
 
@@ -207,12 +210,12 @@ def _sliced(b: _Builder, ep: Epilogue, ll: LinearLayout, values: dict[SSAValue, 
         out = dict(values)
         for r in ep.roots:
             if (splat := _splat(r)) is not None:
-                out[r] = b.add(_splat_in(splat, ll))
+                out[r] = b.add(_splat_in(splat, ll), r.owner.location)  # type: ignore[union-attr]
         for op in ep.ops:
             new = type(op).create(operands=[out.get(v, v) for v in op.operands],
                                   result_types=[_tensor(r.type.element_type, ll) for r in op.results],  # type: ignore[attr-defined]
                                   properties=dict(op.properties), attributes=dict(op.attributes))  # fmt: skip
-            b.add(new)
+            b.add(new, op.location)
             out.update(zip(op.results, new.results))
         return out[ep.store.value]
     cut = Cut.on(ll, ll.register.index(bits[0]))
@@ -232,12 +235,14 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     at = InsertPoint.before(store)
     ext = arith_compat.cast("arith.extsi", off, i64) if off.type != i64 else None
     if ext is not None:
+        ext.location = store.location
         Rewriter.insert_op(ext, at)
     cond = arith_compat.CmpiOp.build(operands=[ext.results[0] if ext else off, bound], result_types=[i1],
                                      properties={"predicate": IntegerAttr(arith_compat.CMPI["slt"], i64)})  # fmt: skip
+    cond.location = store.location
     Rewriter.insert_op(cond, at)
     then = Block()
-    b = _Builder(then)
+    b = _Builder(then, store.location)
     # registers renumbered once, the cut bits first (tt.split takes register 0), then as they were
     ordered = LinearLayout(ll.shape, register=(*bits, *(x for x in ll.register if x not in bits)),
                            lane=ll.lane, warp=ll.warp, block=ll.block)  # fmt: skip
@@ -246,10 +251,13 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     out = _sliced(b, ep, ordered, values, [ordered.register[i] for i in range(len(bits))])
     back = b.add(ttg.ConvertLayoutOp.build(operands=[out], result_types=[vt]))
     if_op = scf.IfOp(cond.results[0], [], Region([then]))
+    if_op.location = store.location
     Rewriter.insert_op(if_op, at)
     store.detach()
     store.operands[1] = back
-    then.add_ops([store, scf.YieldOp()])
+    yield_op = scf.YieldOp()
+    yield_op.location = store.location
+    then.add_ops([store, yield_op])
     for op in reversed(ep.ops):
         Rewriter.erase_op(op)
     for r in ep.roots:  # constants only the epilogue read
