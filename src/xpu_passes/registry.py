@@ -37,6 +37,7 @@ RTP = "tritonintelgpu-rewrite-tensor-pointer"
 RAISE = "triton-raise-block-pointer"
 OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
+SLICE = "xpu-slice-epilogue"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -46,6 +47,7 @@ OURS: dict[str, tuple[str, str]] = {
     RAISE: ("raise_block_pointer", "raise pointer arithmetic to block pointers (TTIR)"),
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
+    SLICE: ("slice_epilogue", "GEMM epilogue with per-element branches in register slices, under a bounds guard"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
@@ -60,6 +62,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
             NativeOption("dot-only", bool, False),
             NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
+    SLICE: (NativeOption("slice-registers", int, 64), NativeOption("min-registers", int, 64)),
 }
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}

@@ -5,7 +5,8 @@ place of the native MaterializeBlockPointer and RemoveLayoutConversions (all thr
 runs), and after MaterializeBlockPointer the Subgroup2DBlock layout assignment, our
 RemoveLayoutConversions and the legalization of those layouts for triton-xpu 3.3.
 Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and the
-raising of pointer arithmetic to block pointers on the TTIR; `never_worse=false` lets our
+raising of pointer arithmetic to block pointers on the TTIR; last, our slicing of epilogues with
+per-element branches (`slice_epilogue`, on by default; `-xpu-slice-epilogue`); `never_worse=false` lets our
 RemoveLayoutConversions' results stand without comparing them with triton-xpu's own pass's
 (integration/never_worse.py; by default every one that replaces a native run is compared).
 
@@ -41,6 +42,7 @@ RTP = "tritonintelgpu-rewrite-tensor-pointer"
 RAISE = "triton-raise-block-pointer"
 OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
+SLICE = "xpu-slice-epilogue"
 ANNOTATE = "triton-annotate-module"
 
 # A native pass whose flag is also one of ours is spelled with this prefix in a text.
@@ -58,6 +60,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     OBIO: ("block_io", "tt.dot"),
     # Only Subgroup2DBlock layouts are legalized.
     LEGAL: ("subgroup_2d_block",),
+    # Only epilogues with an op that branches per element are sliced.
+    SLICE: ("math.erf",),
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native
 # passes before it create: missing from the stage's input, the pass is dropped, and the round trips
@@ -97,7 +101,8 @@ def _native(name: str, **options: Any) -> Stage:
 
 
 def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
-                  block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True) -> list[Stage]:
+                  block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
+                  slice_epilogue: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -161,6 +166,9 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
         # layouts; never_worse: the stage also runs without it, and the better result is kept
         stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", **guard}), True))
+    if slice_epilogue:
+        # last: after every pass of triton-xpu (none of them sees the slices)
+        stages.append(ours(SLICE))
     return stages
 
 

@@ -15,7 +15,7 @@
 // CHECK-NOT: ttg.convert_layout
 // NATIVE: ttg.convert_layout %{{.*}} : tensor<256x256xf32, #{{blocked[0-9]*}}> -> tensor<256x256xf32, #mma>
 // BAD: error: --xpu-pipeline: unknown pipeline 'fast' (choose from xpu, native, or give a pass-pipeline text)
-// BADOPT: error: unknown --xpu-pipeline options: fast (choose from num-warps, num-stages, pipeline, {{.*}}rlc, never-worse)
+// BADOPT: error: unknown --xpu-pipeline options: fast (choose from num-warps, num-stages, pipeline, {{.*}}rlc, never-worse{{.*}})
 // With raising, the masked epilogue load becomes a 2D block read of a block
 // pointer whose mask became its boundary check (zero padding), in the DPAS layout.
 // RAISED: %[[D:.*]] = tt.make_tensor_ptr %{{.*}} : <tensor<256x256xf32, #mma>>

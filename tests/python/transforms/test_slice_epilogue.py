@@ -1,0 +1,121 @@
+"""xpu-slice-epilogue: register cuts, and the sliced epilogue is bit-identical on the interpreter
+(tiles in bounds, partly out and wholly out, where the bounds guard skips the epilogue)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf
+
+from xpu_passes.dialects import make_context, tt
+from xpu_passes.frontend import parse_module
+from xpu_passes.interp.validate import validate_spec
+from xpu_passes.layouts.linear import LinearLayout
+from xpu_passes.transforms.base import collecting_remarks
+from xpu_passes.transforms.slice_epilogue import Cut, SliceEpilogue, cut_bits
+
+MMA = ("#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, "
+       "threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>")
+T = "tensor<128x64xf32, #mma>"
+# A tile per program along M: GELU of a loaded tile, stored through a boundary-checked block pointer.
+GELU = MMA + """
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @gelu(%a: !tt.ptr<f32>, %c: !tt.ptr<f32>, %M: i32, %N: i32, %ld: i64) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c128 = arith.constant 128 : i32
+    %half = arith.constant dense<5.000000e-01> : T
+    %one = arith.constant dense<1.000000e+00> : T
+    %rsqrt2 = arith.constant dense<0.707106769> : T
+    %pid = tt.get_program_id x : i32
+    %m0 = arith.muli %pid, %c128 : i32
+    %Mi = arith.extsi %M : i32 to i64
+    %Ni = arith.extsi %N : i32 to i64
+    %pa = tt.make_tensor_ptr %a, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : <T>
+    %acc = tt.load %pa {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<T>
+    %x1 = arith.mulf %acc, %half : T
+    %x2 = arith.mulf %acc, %rsqrt2 : T
+    %x3 = math.erf %x2 : T
+    %x4 = arith.addf %x3, %one : T
+    %x5 = arith.mulf %x1, %x4 : T
+    %pc = tt.make_tensor_ptr %c, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : <T>
+    tt.store %pc, %x5 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<T>
+    tt.return
+  }
+}
+""".replace(": T", f": {T}").replace("<T>", f"<{T}>")
+
+# The 256x256 f32 accumulator of a 32-warp GEMM (DPAS warpsPerCTA [8, 4], repCluster [4, 2]).
+BIG = LinearLayout((256, 256), register=((1, 0), (2, 0), (4, 0), (0, 16), (8, 0), (16, 0), (0, 128)),
+                   lane=((0, 1), (0, 2), (0, 4), (0, 8)), warp=((0, 32), (0, 64), (32, 0), (64, 0), (128, 0)))
+
+
+def test_cut_bits_highest_first() -> None:
+    assert cut_bits(BIG, 16) == [(0, 128), (16, 0), (8, 0)]
+    assert cut_bits(BIG, 64) == [(0, 128)]
+    assert cut_bits(BIG, 128) == []
+
+
+def test_cut_moves_the_bit_to_register_zero_and_drops_it() -> None:
+    cut = Cut.on(BIG, 3)  # the register holding column 16
+    assert cut.reshaped.shape == (256, 8, 2, 16)
+    assert cut.moved.shape == (256, 8, 16, 2) and cut.moved.register[0] == (0, 0, 0, 1)
+    assert cut.half.shape == (256, 8, 16) and cut.half.num("register") == BIG.num("register") // 2
+    # lanes and warps hold the same elements in each half
+    assert cut.half.lane == ((0, 0, 1), (0, 0, 2), (0, 0, 4), (0, 0, 8))
+
+
+def _run(text: str, **options: int) -> tuple[object, object, list[str]]:
+    ctx = make_context()
+    before = parse_module(ctx, text)
+    after = parse_module(ctx, text)
+    before, after = getattr(before, "module", before), getattr(after, "module", after)
+    with collecting_remarks() as sink:
+        SliceEpilogue(**options).apply(ctx, after)
+    return before, after, [r.message for r in sink.drain()]
+
+
+def test_gelu_sliced_bit_identical_in_and_out_of_bounds() -> None:
+    before, after, remarks = _run(GELU)
+    assert remarks == []
+    ops = list(after.walk())  # type: ignore[attr-defined]
+    assert sum(isinstance(o, scf.IfOp) for o in ops) == 1
+    assert sum(o.name == "math.erf" for o in ops) == 2
+    store = next(o for o in ops if isinstance(o, tt.StoreOp))
+    assert isinstance(store.parent_op(), scf.IfOp)
+    # (a, c, M, N, ld) = arg0..4. M=200: program 0 in bounds, 1 partly, 2 wholly out (the guard
+    # skips it); N=48 < 64 columns
+    res = validate_spec(before, after, "arg2=200,arg3=48,arg4=48,arg0=9600,arg1=9600,grid=3")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None and res.compared == 9600 * 2
+
+
+def test_eighths_with_smaller_slices() -> None:
+    before, after, _ = _run(GELU, slice_registers=16)
+    assert sum(o.name == "math.erf" for o in after.walk()) == 8  # type: ignore[attr-defined]
+    res = validate_spec(before, after, "arg2=130,arg3=64,arg4=64,arg0=8320,arg1=8320,grid=2")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None
+
+
+def test_small_tile_left_alone_with_reason() -> None:
+    _, after, remarks = _run(GELU, min_registers=256)
+    assert remarks == ["epilogue left alone: 128 registers per thread (< min-registers=256)"]
+    assert not any(isinstance(o, scf.IfOp) for o in after.walk())  # type: ignore[attr-defined]
+
+
+def test_xpu_pipeline_slices_gemm_gelu_and_the_option_turns_it_off() -> None:
+    import pytest
+
+    from xpu_passes.integration import oracle
+
+    if not oracle.available():
+        pytest.skip("needs triton-xpu")
+    from xpu_passes import corpus
+    from xpu_passes.integration import pipeline
+
+    spec, cfg = corpus.find("gemm_gelu", "64x128x32-w4-s3")
+    texts = {}
+    for on in (True, False):
+        mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+        mod = backend.make_ttir(mod, {}, opts)
+        mod = pipeline.run_plan(mod, {}, opts, backend.properties, pipeline.plan("xpu", slice_epilogue=on))
+        texts[on] = str(mod)
+    assert texts[True].count("math.erf") == 2 and "scf.if" in texts[True] and "tt.split" in texts[True]
+    assert texts[False].count("math.erf") == 1 and "tt.split" not in texts[False]
