@@ -341,16 +341,3 @@ def check_order(names: list[str], complete: bool = True) -> None:
         follow = _declared(name, "followed_by", FOLLOWED_BY)
         if complete and follow and not any(f in names[i + 1 :] for f in follow):
             raise PipelineError(f"'{name}' must be followed by '{follow[0]}'")
-
-
-# The native runner moved to integration/native_passes.py (it imports triton); its public names
-# stay readable here.
-_MOVED = ("NativePass", "NativePassError", "native_passes", "native_options", "run_native")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        from xpu_passes.integration import native_passes
-
-        return getattr(native_passes, name)
-    raise AttributeError(f"module 'xpu_passes.registry' has no attribute '{name}'")

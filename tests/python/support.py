@@ -73,16 +73,3 @@ def rlc_output(text: str, **options: Any) -> str:
         RemoveLayoutConversions(**options).apply(ctx, module)
     remarks = [f"{r.op.name}: {r.message}" for r in sink.remarks]
     return "\n".join([*remarks, print_module(module, Spelling.choose("triton-3.3"))])
-
-
-def sibling_module(relpath: str) -> Any:
-    """Another test file's module (tests/python/<relpath>.py), for the samples tests share."""
-    name = "tests_" + relpath.replace("/", "_")
-    if name not in sys.modules:
-        path = Path(__file__).resolve().parent / f"{relpath}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
-import textwrap
 import typing
 from pathlib import Path
 
@@ -97,16 +96,6 @@ def test_options_of_our_passes_kebab_and_typed() -> None:
         r.make_pass(r.PassSpec(r.RTP, {"guard": "maybe"}))
 
 
-def test_native_options_from_text_then_compile_options_then_default() -> None:
-    spec = r.PassSpec("convert-triton-to-tritongpu", {"num-warps": "8"})
-    got = r.native_options(spec, {"num_warps": 32, "threads_per_warp": 16, "target": "xpu"})
-    assert got == {"target": "xpu", "num-warps": 8, "threads-per-warp": 16, "num-ctas": 1}
-    annotate = r.native_options(r.PassSpec("triton-annotate-module", {}), {"sub_group_sizes": [16, 32]})
-    assert annotate["min-sg-size"] == 16 and annotate["target-arch"] == "spir64"
-    with pytest.raises(r.PassOptionError, match="unknown option 'stages'"):
-        r.native_options(r.PassSpec("tritonintelgpu-pipeline", {"stages": "2"}))
-
-
 def test_order_checks() -> None:
     r.check_order([r.MBP, r.OBIO, r.RLC, r.LEGAL])
     with pytest.raises(r.PipelineError, match="must run after"):
@@ -187,49 +176,6 @@ def test_importing_registry_is_cheap() -> None:
            "print(any(m.startswith(('xdsl', 'triton', 'xpu_passes.transforms')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
-
-
-def test_native_table_matches_the_wheel() -> None:
-    """Every add_* the installed triton-xpu exposes is in the table, with as many options as arguments."""
-    pytest.importorskip("triton")
-    import re
-
-    from triton._C import libtriton
-
-    from xpu_passes.integration.native_passes import NATIVE_TABLE
-
-    by_binding = {row.binding: row for row in NATIVE_TABLE}
-    seen = set()
-    for root, mod in (("passes", libtriton.passes), ("intel.passes", libtriton.intel.passes)):
-        for sub in (s for s in dir(mod) if not s.startswith("_")):
-            for fn in (f for f in dir(getattr(mod, sub)) if f.startswith("add_")):
-                path = f"{root}.{sub}.{fn}"
-                seen.add(path)
-                assert path in by_binding, f"{path} has no MLIR name in native_passes.NATIVE_TABLE"
-                doc = getattr(getattr(mod, sub), fn).__doc__ or ""
-                nargs = len(re.findall(r"arg\d+:", doc.splitlines()[0])) - 1  # minus the pass manager
-                assert nargs == len(by_binding[path].options), path
-    assert seen == set(by_binding), set(by_binding) - seen
-
-
-def test_run_native_one_pass_manager_and_failure_message() -> None:
-    pytest.importorskip("triton")
-    from xpu_passes.integration import oracle
-
-    text = textwrap.dedent("""\
-        module {
-          tt.func @f(%a: i32) -> i32 {
-            %c = arith.constant 0 : i32
-            %s = arith.addi %a, %c : i32
-            %t = arith.addi %a, %c : i32
-            %u = arith.muli %s, %t : i32
-            tt.return %u : i32
-          }
-        }
-        """)
-    mod = oracle.parse(text)
-    r.run_native(mod, r.parse_pipeline("canonicalize,cse"), {})
-    assert "arith.addi" not in str(mod) and str(mod).count("arith.muli") == 1
 
 
 def test_pipeline_specs_know_their_column() -> None:

@@ -47,7 +47,7 @@ def _cf() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from xpu_passes.dialects.scf_gpu import GPU
+    from xpu_passes.dialects.gpu_forms import GPU
 
     return GPU
 

@@ -13,12 +13,13 @@ from typing import ClassVar
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i1, i64
 from xdsl.ir import Attribute, Dialect, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import emit, parse_attr_dict, parse_keyword_enum, print_attr_dict, enum_keyword
 from xpu_passes.dialects.tt import element_type, with_element
 
@@ -89,20 +90,20 @@ class _Compare(IRDLOperation):
             raise VerifyException(f"result must be {with_element(self.lhs.type, i1)}")
 
 
-@irdl_op_definition
+@op_definition
 class CmpiOp(_Compare):
     name = "arith.cmpi"
     PREDICATES: ClassVar[dict[str, int]] = CMPI
 
 
-@irdl_op_definition
+@op_definition
 class CmpfOp(_Compare):
     name = "arith.cmpf"
     PREDICATES: ClassVar[dict[str, int]] = CMPF
     fastmath = opt_prop_def(arith.FastMathFlagsAttr)
 
 
-@irdl_op_definition
+@op_definition
 class SelectOp(IRDLOperation):
     """`arith.select %c, %a, %b : T` or, with a tensor condition, `: C, T`."""
 
@@ -192,7 +193,7 @@ def _cast(op_name: str) -> type[IRDLOperation]:
     cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (_Cast,), {"name": op_name})
     cls.roundingmode = opt_prop_def(Attribute)  # type: ignore[attr-defined]
     cls.fastmath = opt_prop_def(Attribute)  # type: ignore[attr-defined]
-    return irdl_op_definition(cls)
+    return op_definition(cls)
 
 
 CASTS = tuple(

@@ -1,9 +1,8 @@
-"""xDSL's `scf` and `gpu`, with the text forms MLIR accepts that xDSL 0.74 does not read.
+"""xDSL's `scf` (and `gpu`: dialects/gpu_forms.py), with the text forms MLIR accepts that xDSL 0.74 does not read.
 
 - `scf.if %c -> T {` and `scf.for ... -> T : i32 {`: one result type without
   parentheses (MLIR prints it so); xDSL requires `-> (T)`.
 - `scf.while : () -> () {`: no loop-carried values, no `(...)` list (read and printed).
-- `gpu.barrier`: xDSL defines it without a custom format.
 
 The subclasses keep the upstream classes, so `isinstance(op, scf.IfOp)` holds and
 ops built by passes with the upstream constructors print the same.
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects import gpu, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Attribute, Dialect
 from xdsl.parser import Parser, UnresolvedOperand
@@ -119,20 +118,8 @@ class WhileOp(scf.WhileOp):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-class BarrierOp(gpu.BarrierOp):
-    @classmethod
-    def parse(cls, parser: Parser) -> BarrierOp:
-        op = cls()
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-
-
-def _replace(dialect: Dialect, ops: list[type]) -> Dialect:
+def replace_ops(dialect: Dialect, ops: list[type]) -> Dialect:
+    """`dialect` with the ops of `ops` in place of upstream's of the same name."""
     by_name = {op.name: op for op in ops}
     return Dialect(
         dialect.name,
@@ -141,5 +128,4 @@ def _replace(dialect: Dialect, ops: list[type]) -> Dialect:
     )
 
 
-Scf = _replace(scf.Scf, [IfOp, ForOp, WhileOp])
-GPU = _replace(gpu.GPU, [BarrierOp])
+Scf = replace_ops(scf.Scf, [IfOp, ForOp, WhileOp])

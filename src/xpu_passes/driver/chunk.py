@@ -7,7 +7,6 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from xpu_passes.ir import xdsl_adapt as xdsl_compat
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.utils.exceptions import DiagnosticException
 

@@ -269,11 +269,8 @@ def run(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    from xpu_passes.driver import codecache
-
     try:
-        with codecache.installed():  # (xDSL is imported inside: its dataclasses' methods from the cache)
-            code = run(argv)
+        code = run(argv)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`, a FileCheck that failed early)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -5,7 +5,6 @@ location aliases after the module, alias printing, located diagnostics) is
 handled here and nowhere else.
 """
 
-from xpu_passes.ir import xdsl_adapt as xdsl_compat
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.parser import ParsedModule, parse_module, record_copies, verify_module
 from xpu_passes.frontend.printer import print_module

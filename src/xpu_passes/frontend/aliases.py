@@ -24,14 +24,11 @@ from io import StringIO
 from typing import Any
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ArrayAttr,
     CallSiteLoc,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
-    IndexType,
-    IntegerType,
     NameLoc,
     UnknownLoc,
 )
@@ -167,7 +164,8 @@ class AliasPrinter(TextPrinter):
         return "".join(out)
 
     def _print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_splat(attribute):
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            self.print_dense(attribute)
             return
         if not self.use_aliases:
             super().print_attribute(attribute)
@@ -341,22 +339,3 @@ class AliasPrinter(TextPrinter):
         parts = _REF.split("".join(before) + body + "\n" + ("".join(after) if debuginfo else ""))
         parts[1::2] = map(names.__getitem__, map(int, parts[1::2]))
         return "".join(parts)
-
-    def _print_splat(self, attr: DenseIntOrFPElementsAttr) -> bool:
-        """`dense<x> : type` when all elements have the same bits (xDSL compares values: NaN != NaN)."""
-        data = attr.data.data
-        n = len(attr)
-        if not n or len(data) % n:
-            return False
-        size = len(data) // n
-        first = data[:size]
-        if data != first * n:
-            return False
-        elt = attr.get_element_type()
-        if not isinstance(elt, (IntegerType, IndexType, AnyFloat)):
-            return False
-        self.print_string("dense<")
-        attr._print_one_elem(elt.unpack(first, 1)[0], self)  # type: ignore[arg-type]
-        self.print_string("> : ")
-        self.print_attribute(attr.get_type())
-        return True

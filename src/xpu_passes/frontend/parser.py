@@ -19,7 +19,8 @@ from xpu_passes.frontend.fast.ops import parse_fast
 from xpu_passes.frontend.fast.regions import parse_block_args
 from xpu_passes.frontend.diagnostics import SourceMap, TTGIRError
 from xpu_passes.frontend.locations import LocAliasError, LocDef, cut_off_alias, extract_loc_defs
-from xpu_passes.frontend.fast.memo import MemoParser, gc_paused
+from xpu_passes.frontend.fast.memo import MemoParser
+from xpu_passes.ir.gc_pause import gc_paused
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 from xpu_passes.frontend.verifier import verify_module
 

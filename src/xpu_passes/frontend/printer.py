@@ -28,7 +28,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.mlir_lexer import MLIRLexer
 
 from xpu_passes.frontend.fast import printer as fastprint
-from xpu_passes.frontend.fast.memo import gc_paused
+from xpu_passes.ir.gc_pause import gc_paused
 from xpu_passes.frontend.aliases import AliasPrinter
 from xpu_passes.frontend.asm_names import ssa_name_ids
 from xpu_passes.frontend.mlir_floats import float_text
@@ -340,7 +340,7 @@ def print_module(
     `fast`: printed templates and remembered texts (frontend/fast/printer.py); off, every op is
     printed afresh by its own printer (tests compare the two).
     """
-    # No collection during the print (it makes no cyclic garbage; memo.gc_paused), not even
+    # No collection during the print (it makes no cyclic garbage; ir/gc_pause.gc_paused), not even
     # the one a parse's allocations have made due, which the first allocation here would
     # trigger: so the collector is paused before anything is allocated.
     with gc_paused():  # (counted: threads printing or parsing at once resume it when all are done)

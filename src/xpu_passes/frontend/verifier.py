@@ -107,24 +107,29 @@ def _reshape_expected(src: Attribute, src_shape: Sequence[int], dst: Attribute, 
     return reshape_expected(src, src_shape, dst, dst_shape)
 
 
-def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = ()) -> None:
+def verify_module(parsed: ParsedModule, dominance: bool = True, isolated: Collection[Operation] = (),
+                  body_blind: bool = True) -> None:
     """Verify op by op, so an error points at the op that is wrong.
 
     Also checks that every use is dominated by its definition, across the blocks of a
     region too, which xDSL's verifier does not (MLIR's does); `dominance=False` where the
     caller knows they are (the parser, for text with no forward reference). `isolated`:
     IsolatedFromAbove ops the caller proved isolated (the parser: a function read with no
-    value in scope), whose verifier's walk over their body is skipped.
+    value in scope), whose verifier's walk over their body is skipped. `body_blind=False`:
+    ops with a body (_BODY_BLIND) are verified each time, not once per signature (tests
+    compare the two).
     """
-    _Walk(parsed, dominance, isolated).op(parsed.module, [])
+    _Walk(parsed, dominance, isolated, _BODY_BLIND if body_blind else frozenset()).op(parsed.module, [])
 
 
 class _Walk:
     """The ops in walk order (each op, then its regions' ops), each with the layout
     context its verifiers read (the enclosing context ops' attributes, dialects/traits.py)."""
 
-    def __init__(self, parsed: ParsedModule, dominance: bool, isolated: Collection[Operation]) -> None:
+    def __init__(self, parsed: ParsedModule, dominance: bool, isolated: Collection[Operation],
+                 body_blind: frozenset[str] = _BODY_BLIND) -> None:
         self.parsed = parsed
+        self.body_blind = body_blind
         self.dominance = dominance
         self.isolated = isolated
         self.position: dict[Operation, int] = {}
@@ -195,7 +200,7 @@ class _Walk:
             key = (tuple(map(id, objects)), objects)
         elif name in _TERMINATORS and op._next_op is None and not op._successors:
             key = self.terminator_key(op, context)
-        elif name in _BODY_BLIND and op._next_op is not None:
+        elif name in self.body_blind and op._next_op is not None:
             key = self.body_blind_key(op, context)
         if key is None or key[0] not in VERIFIED:
             try:

@@ -1,6 +1,6 @@
 """`Operation.clone()` in one pass (RemoveLayoutConversions' working copy of its input).
 
-The same copy as xDSL's: ops created as `Operation.create` does (`xdsl_compat.new_op` for
+The same copy as xDSL's: ops created as `Operation.create` does (`xdsl_adapt.new_op` for
 ops without regions or successors), blocks of a region made
 before its ops (successors map), block arguments with their types, locations and name
 hints, result name hints through the same validation (remembered per name), then operands

@@ -10,27 +10,45 @@ Only our parser (`frontend/fast/memo.MemoParser` and its subclasses) and our pri
   goes to xDSL's own code. Its string-literal regex nests quantifiers
   (`(?:[^"]+|...)*`), so an unterminated string (a truncated file) backtracks
   exponentially: the lexer hangs. The same language without the nesting is linear.
-- `TextParser`: xDSL's parser over a `TextLexer`; `_parse_dense_literal_type` builds the
-  constraint `base(RankedStructure[...])` (~1 ms, a walk over generic arguments) on every
-  dense literal; here it is built once.
+- `TextParser`: xDSL's parser over a `TextLexer`. Dense literals:
+  - xDSL 0.74 reads a hexadecimal element of a float `dense<...>` literal
+    (`dense<0xFF800000> : tensor<64xf32>`, how MLIR prints -inf) as an integer and converts
+    its value, giving 4.29e9 instead of -inf; MLIR reads the bit pattern (`_Element`).
+  - A splat `dense<x>`: xDSL repeats the element for every position of the type and packs
+    each copy (a 256x256 i32 splat is 65,536 Python calls); here one copy is packed and
+    `from_list` repeats its bytes (the same bytes).
+  - `_parse_dense_literal_type` builds the constraint `base(RankedStructure[...])` (~1 ms,
+    a walk over generic arguments) on every dense literal; here it is built once.
 - `TextPrinter`: `print_string` (called per token) goes through `print()` and counts
   newlines; text without one is written directly. `print_bytes_literal` printed a string
   literal byte by byte (a location's file path: 60 calls); one needing no escape is
-  printed whole.
+  printed whole. A dense attribute is a splat when all its elements have the same bits
+  (MLIR's test; xDSL unpacks every element and compares values: `-0.0 == 0.0`, NaN != NaN).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 import sys
 from typing import Any
 
-from xpu_passes.ir import xdsl_adapt  # noqa: F401  (first: it enters xdsl.dialects without running its __init__)
-
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, RankedStructure
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+)
+from xdsl.ir import Attribute
 from xdsl.irdl import base
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Input, Span, Token
@@ -91,8 +109,37 @@ _DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | 
 _DYNAMIC = -1  # xDSL's DYNAMIC_INDEX
 
 
+_FLOAT_BITS: dict[type, tuple[str, int]] = {Float16Type: ("<e", 2), Float32Type: ("<f", 4), Float64Type: ("<d", 8)}
+
+
+def _bits_to_float(bits: int, type: AnyFloat) -> float | None:
+    if isinstance(type, BFloat16Type):
+        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0] if bits < 1 << 16 else None
+    fmt = _FLOAT_BITS.get(type.__class__)
+    if fmt is None or bits >= 1 << (8 * fmt[1]):
+        return None
+    return struct.unpack(fmt[0], bits.to_bytes(fmt[1], "little"))[0]
+
+
+class _Element(AttrParser._TensorLiteralElement):  # type: ignore[name-defined,misc]
+    """A dense literal's element: a hexadecimal one of a float type is its bit pattern."""
+
+    def to_type(self, parser: AttrParser, type: Any) -> Any:
+        if (isinstance(type, AnyFloat) and self.value.__class__ is int
+                and self.span.text[:2].lower() == "0x"):
+            value = _bits_to_float(self.value, type)
+            if value is not None:
+                return value
+        return super().to_type(parser, type)
+
+
+_NOT_SPLAT = (MLIRTokenKind.L_SQUARE, MLIRTokenKind.STRING_LIT, MLIRTokenKind.GREATER)
+
+
 class TextParser(Parser):
     """xDSL's parser reading through a TextLexer."""
+
+    _TensorLiteralElement = _Element  # (xDSL's parser builds its elements through this name)
 
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, "", name)  # (then the state over our lexer: the empty text lexes EOF)
@@ -106,12 +153,48 @@ class TextParser(Parser):
             self.raise_error("Dense literal attribute should have a static shape.")
         return type
 
+    def parse_dense_int_or_fp_elements_attr(self, type: Any) -> DenseIntOrFPElementsAttr:
+        start = self.pos
+        self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.kind not in _NOT_SPLAT:
+            element = self._parse_tensor_literal_element()
+            if self.parse_optional_punctuation(">") is not None:
+                if type is None:
+                    self.parse_punctuation(":", " in dense attribute")
+                    type = self._parse_dense_literal_type()
+                value = element.to_type(self, type.element_type)
+                return DenseIntOrFPElementsAttr.from_list(type, [value])  # (packed once, its bytes repeated)
+        self._resume_from(start)  # (a list, hex text or empty: xDSL's own reading)
+        return super().parse_dense_int_or_fp_elements_attr(type)
+
 
 _NO_ESCAPE = re.compile(rb"[\x20\x21\x23-\x5b\x5d-\x7e]*")  # printable ASCII but `"` and `\`
 
 
 class TextPrinter(Printer):
-    """xDSL's printer writing a token without a newline directly."""
+    """xDSL's printer writing a token without a newline directly; dense splats by their bits."""
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            self.print_dense(attribute)
+            return
+        super().print_attribute(attribute)
+
+    def print_dense(self, attr: DenseIntOrFPElementsAttr) -> None:
+        """`dense<...> : type`, a splat when every element has the same bits."""
+        data, length = attr.data.data, len(attr)
+        self.print_string("dense<")
+        if length:
+            size = len(data) // length
+            if data == data[:size] * length:
+                attr._print_one_elem(attr.get_element_type().unpack(data[:size], 1)[0], self)  # type: ignore[attr-defined]
+            elif length > 100:
+                self.print_string(f'"0x{data.hex().upper()}"')
+            else:
+                shape = attr.get_shape() if attr.shape_is_complete else (length,)
+                attr._print_dense_list(attr.get_values(), shape, self)  # type: ignore[attr-defined]
+        self.print_string("> : ")
+        self.print_attribute(attr.get_type())
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if "\n" in text:

@@ -7,6 +7,8 @@ import pytest
 from xpu_passes.frontend.locations import extract_loc_defs
 from xpu_passes.frontend.spelling import Spelling, denormalize, normalize
 
+from samples import LOOPS
+
 OLD = (
     'module attributes {"triton_gpu.num-warps" = 4 : i32, triton_intel_gpu.support_dpas} {\n'
     "  %1 = triton_gpu.convert_layout %0 : tensor<4xf32, #triton_gpu.blocked<{a}>> -> x"
@@ -60,26 +62,6 @@ def test_trailing_loc_defs_are_cut_and_ordered_by_use() -> None:
     assert defs[-1].refs == ("#loc2", "#loc1"), "aliases inside strings are not references"
 
 
-LOOPS = """module {
-  tt.func @loops(%n: i32 loc("k.py":1:0)) {
-    %c0 = arith.constant 0 : i32 loc("k.py":2:8)
-    %c1 = arith.constant 1 : i32 loc("k.py":3:8)
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32)  : i32 {
-      %s = arith.addi %a, %i : i32 loc("k.py":5:12)
-      scf.yield %s : i32 loc("k.py":5:4)
-    } loc("k.py":4:4)
-    %w = scf.while (%x = %r) : (i32) -> i32 {
-      %k = arith.cmpi slt, %x, %n : i32 loc("k.py":7:10)
-      scf.condition(%k) %x : i32 loc("k.py":7:4)
-    } do {
-    ^bb0(%y: i32 loc("k.py":8:4)):
-      %z = arith.addi %y, %c1 : i32 loc("k.py":9:8)
-      scf.yield %z : i32 loc("k.py":9:4)
-    } loc("k.py":6:4)
-    tt.return loc("k.py":10:4)
-  } loc("k.py":1:0)
-} loc("k.py":0:0)
-"""
 
 
 def _print_loops(**options: bool) -> str:
@@ -159,9 +141,7 @@ def test_unlocated_text_gets_its_positions_as_mlir_gives_them(tmp_path) -> None:
 
     if not oracle.available():
         pytest.skip("needs triton-xpu")
-    from support import sibling_module
-
-    inline_aliases = sibling_module("frontend/test_printer").inline_aliases
+    from samples import inline_aliases
 
     path = tmp_path / "k.mlir"
     path.write_text(UNLOCATED)

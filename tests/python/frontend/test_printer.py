@@ -11,7 +11,6 @@ printed in the three forms; the failures are listed together, first differing li
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -20,44 +19,9 @@ from xpu_passes.integration import oracle
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
 
+from samples import inline_aliases, strip_locations
+
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
-
-_LOC_ALIAS = re.compile(r"^#loc\d* = loc\(.*\n", re.M)
-_ALIAS_DEF = re.compile(r"^(#[\w$\-]+) = (.*)\n", re.M)
-_ALIAS_USE = re.compile(r"#[A-Za-z_][\w$\-]*")
-
-
-def strip_locations(text: str) -> str:
-    """MLIR's print without debug info, from its print with it."""
-    text = _LOC_ALIAS.sub("", text)
-    out, i = [], 0
-    while (j := text.find(" loc(", i)) >= 0:
-        out.append(text[i:j])
-        k, depth = j + 5, 1
-        while depth:  # to the matching parenthesis, skipping string literals
-            c = text[k]
-            if c == '"':
-                k += 1
-                while text[k] != '"':
-                    k += 2 if text[k] == "\\" else 1
-            depth += {"(": 1, ")": -1}.get(c, 0)
-            k += 1
-        i = k
-    out.append(text[i:])
-    return "".join(out)
-
-
-def inline_aliases(text: str) -> str:
-    """MLIR's print with local scope, from its print with aliases."""
-    defs = dict(_ALIAS_DEF.findall(text))
-
-    def expand(m: re.Match[str]) -> str:
-        d = defs.get(m.group(0))
-        if d is None:
-            return m.group(0)
-        return _ALIAS_USE.sub(expand, d[4:-1] if d.startswith("loc(") else d)
-
-    return _ALIAS_USE.sub(expand, _ALIAS_DEF.sub("", text))
 
 
 def _first_difference(ours: str, theirs: str) -> str:

@@ -18,9 +18,7 @@ from xpu_passes.integration import oracle
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
 
-from support import sibling_module  # noqa: E402
-
-LOOPS = sibling_module("frontend/test_parser").LOOPS  # scf.for and scf.while with located ops
+from samples import LOOPS  # scf.for and scf.while with located ops
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 

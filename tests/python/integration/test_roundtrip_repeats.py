@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xpu_passes.integration import oracle
@@ -22,46 +21,16 @@ from xpu_passes.frontend.parser import ParsedModule
 from xpu_passes.ir import clone
 from xpu_passes.integration.pipeline import RLC, plan
 
+from samples import TTGIR, Counted, add_conversion as _add_conversion, change_slice as _change_slice, op_named as _op
 from support import compile_timed  # noqa: E402  (tests/python/support.py)
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
-TTGIR = """\
-#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
-module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
-  tt.func public @f(%p: !tt.ptr<f32>) {
-    %c = arith.constant 1 : i32
-    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
-    %e = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
-    %b = tt.broadcast %e : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
-    %s = tt.splat %c : i32 -> tensor<64x64xi32, #blocked>
-    %a = arith.addi %b, %s : tensor<64x64xi32, #blocked>
-    %y = ttg.convert_layout %a : tensor<64x64xi32, #blocked> -> tensor<64x64xi32, #blocked1>
-    tt.return
-  }
-}
-"""
 
 
 def _parse() -> tuple[Context, ParsedModule]:
     ctx = make_context()
     return ctx, parse_module(ctx, TTGIR, "<test>")
-
-
-def _op(module: ModuleOp, name: str) -> Any:
-    return next(op for op in module.walk() if op.name == name)
-
-
-def _add_conversion(module: ModuleOp) -> None:
-    """A second conversion of the addition (what accelerate-matmul does to a dot's operands)."""
-    cvt = _op(module, "ttg.convert_layout")
-    cvt.parent.insert_op_after(cvt.clone(), cvt)
-
-
-def _change_slice(module: ModuleOp) -> None:
-    """The constant the converted value is computed from (an op in the conversion's backward slice)."""
-    _op(module, "arith.constant").properties["value"] = IntegerAttr(2, i32)
 
 
 def _swap_operands(module: ModuleOp) -> None:
@@ -97,21 +66,6 @@ def test_every_change_changes_the_content(change: str) -> None:
     before = roundtrip.content(parsed.module)
     CHANGES[change](parsed.module)
     assert roundtrip.content(parsed.module) != before
-
-
-@dataclass(frozen=True)
-class Counted(ModulePass):
-    """Stands for a repeated pass: counts its runs; changes the module on the runs in `changing`."""
-
-    name = "test-repeated"
-    calls: list[int]
-    changing: tuple[int, ...] = ()
-    option: int = 0
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        self.calls.append(1)
-        if len(self.calls) in self.changing:
-            _change_slice(op) if len(self.calls) % 2 else _add_conversion(op)
 
 
 @dataclass(frozen=True)

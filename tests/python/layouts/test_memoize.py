@@ -23,6 +23,8 @@ from xpu_passes.transforms.remove_layout_conversions.locality import Contexts, v
 from xpu_passes.layouts.propagation import with_encoding
 from xpu_passes.layouts.scratch import scan_reduce_scratch_bytes
 
+from samples import LOOP
+
 # Two warps along dim 1 in #a, none in #b: a reduction along 1 needs scratch in #a only.
 TEXT = """
 #a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
@@ -85,21 +87,6 @@ def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> 
     assert not solution._errs_alone(scan.regions[0].block.last_op, Contexts())
 
 
-LOOP = """
-#a = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [1, 2], order = [1, 0]}>
-#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 2], warpsPerCTA = [2, 1], order = [1, 0]}>
-module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 16 : i32} {
-  tt.func @f(%x: tensor<16x32xf32, #a>, %y: tensor<16x32xf32, #b>, %n: i32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x32xf32, #a>)  : i32 {
-      %s = arith.addf %acc, %acc : tensor<16x32xf32, #a>
-      scf.yield %s : tensor<16x32xf32, #a>
-    }
-    tt.return
-  }
-}
-"""
 
 
 def test_a_loop_verified_once_is_verified_again_when_its_yield_changes() -> None:

@@ -22,10 +22,7 @@ from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEnco
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 
 from support import rlc_dump, step_dump
-from support import sibling_module  # noqa: E402
-
-_repeats = sibling_module("integration/test_roundtrip_repeats")
-TTGIR, Counted, _op = _repeats.TTGIR, _repeats.Counted, _repeats._op
+from samples import TTGIR, Counted, op_named as _op
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 RLC = RemoveLayoutConversions.name

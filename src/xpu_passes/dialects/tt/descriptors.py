@@ -20,7 +20,6 @@ from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     SameVariadicOperandSize,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -40,6 +39,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import i32_attr
 from xpu_passes.dialects.tt.attributes import ReduceKind
 from xpu_passes.dialects.tt.ops_memory import parse_cache_evict, print_cache_evict
@@ -73,7 +73,7 @@ def _desc(op: IRDLOperation, value: Attribute) -> TensorDescType:
     return value
 
 
-@irdl_op_definition
+@op_definition
 class MakeTensorDescOp(IRDLOperation):
     """`tt.make_tensor_descriptor %p, [%s0, %s1], [%t0, %t1] {padding = 2 : i32}? : <f16>, <64x32xf16>`."""
 
@@ -114,12 +114,12 @@ class _DescriptorLoad(IRDLOperation):
         _indexed_checks(self, self.desc.type, self.indices, self.result.type)
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorLoadOp(_DescriptorLoad):
     name = "tt.descriptor_load"
 
 
-@irdl_op_definition
+@op_definition
 class ExperimentalDescriptorLoadOp(_DescriptorLoad):
     name = "tt.experimental_descriptor_load"
 
@@ -134,17 +134,17 @@ class _DescriptorStore(IRDLOperation):
         _indexed_checks(self, self.desc.type, self.indices, self.src.type)
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorStoreOp(_DescriptorStore):
     name = "tt.descriptor_store"
 
 
-@irdl_op_definition
+@op_definition
 class ExperimentalDescriptorStoreOp(_DescriptorStore):
     name = "tt.experimental_descriptor_store"
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorReduceOp(IRDLOperation):
     """`tt.descriptor_reduce add, %d[%i, %j], %v : !tt.tensordesc<..>, T`."""
 
@@ -251,27 +251,27 @@ def _numel(shape: Sequence[int]) -> int:
     return n
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorGatherOp(_DescriptorGather):
     name = "tt.descriptor_gather"
 
 
-@irdl_op_definition
+@op_definition
 class ExperimentalDescriptorGatherOp(_DescriptorGather):
     name = "tt.experimental_descriptor_gather"
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorScatterOp(_DescriptorScatter):
     name = "tt.descriptor_scatter"
 
 
-@irdl_op_definition
+@op_definition
 class ExperimentalDescriptorScatterOp(_DescriptorScatter):
     name = "tt.experimental_descriptor_scatter"
 
 
-@irdl_op_definition
+@op_definition
 class ReinterpretTensorDescOp(IRDLOperation):
     """3.3: `tt.reinterpret_tensor_descriptor %p : !tt.ptr<i8> to !tt.tensordesc<...>`."""
 

@@ -11,7 +11,6 @@ from xdsl.irdl import (
     BaseAttr,
     IRDLOperation,
     VarConstraint,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -24,6 +23,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
@@ -37,7 +37,7 @@ from xpu_passes.dialects.tt._checks import _bits, _check
 from xpu_passes.dialects.tt.attributes import INPUT_PRECISION, SCALE_DOT_ELEM, ScaleDotElem
 
 
-@irdl_op_definition
+@op_definition
 class DotOp(IRDLOperation):
     """`tt.dot %a, %b, %c(, inputPrecision = tf32)? : A * B -> D`."""
 
@@ -154,7 +154,7 @@ def _dot_interface_checks(a: TensorType, b: TensorType, c: TensorType) -> None:
                                                   "dimension of the first operand and the last dimension of the second ")
 
 
-@irdl_op_definition
+@op_definition
 class DotScaledOp(IRDLOperation):
     """`tt.dot_scaled %a (scale %sa)?, %b (scale %sb)?, %c lhs = e2m1 rhs = bf16 {fastMath = false} : A(, SA)? * B(, SB)? -> D`."""
 

@@ -21,7 +21,6 @@ from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -33,8 +32,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, IsolatedFromAbove, ReturnLike, SymbolOpInterface
+from xdsl.traits import HasParent, IsTerminator, ReturnLike, SymbolOpInterface
 
+from xpu_passes.ir.xdsl_adapt import IsolatedUnlessProven, op_definition
 from xpu_passes.dialects.traits import Rules, elementwise, same_operands_and_result_encoding
 from xpu_passes.dialects.tt._checks import _check, _numel
 
@@ -42,7 +42,7 @@ from xpu_passes.dialects.tt._checks import _check, _numel
 # ------------------------------------------------------------------- functions
 
 
-@irdl_op_definition
+@op_definition
 class FuncOp(IRDLOperation):
     """`tt.func public @k(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, ...)`."""
 
@@ -55,7 +55,7 @@ class FuncOp(IRDLOperation):
     sym_visibility = opt_prop_def(StringAttr)
     arg_attrs = opt_prop_def(ArrayAttr)
     res_attrs = opt_prop_def(ArrayAttr)
-    traits = traits_def(IsolatedFromAbove(), SymbolOpInterface())
+    traits = traits_def(IsolatedUnlessProven(), SymbolOpInterface())
     RESERVED: ClassVar[tuple[str, ...]] = ("sym_name", "function_type", "sym_visibility", "arg_attrs")
 
     @classmethod
@@ -98,7 +98,7 @@ class FuncOp(IRDLOperation):
             )
 
 
-@irdl_op_definition
+@op_definition
 class ReturnOp(IRDLOperation):
     name = "tt.return"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -116,7 +116,7 @@ class ReturnOp(IRDLOperation):
         )
 
 
-@irdl_op_definition
+@op_definition
 class CallOp(IRDLOperation):
     """`tt.call @f(%a, %b) : (T, U) -> R`."""
 
@@ -131,7 +131,7 @@ class CallOp(IRDLOperation):
 # ------------------------------------------------ calls out: extern, inline asm, print, assert
 
 
-@irdl_op_definition
+@op_definition
 class ExternElementwiseOp(IRDLOperation):
     """`tt.extern_elementwise %a, %b {libname = .., symbol = ..} : (T, T) -> R`."""
 
@@ -148,7 +148,7 @@ class ExternElementwiseOp(IRDLOperation):
     traits = traits_def(Rules((elementwise, same_operands_and_result_encoding)))
 
 
-@irdl_op_definition
+@op_definition
 class ElementwiseInlineAsmOp(IRDLOperation):
     """`tt.elementwise_inline_asm "asm" {constraints = .., packed_element = .., pure = ..} %a, %b : A, B -> R, S`."""
 
@@ -173,7 +173,7 @@ class ElementwiseInlineAsmOp(IRDLOperation):
                                                         f"op's packed_element attribute, {packed}")
 
 
-@irdl_op_definition
+@op_definition
 class PrintOp(IRDLOperation):
     """`tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %a : T`."""
 
@@ -186,7 +186,7 @@ class PrintOp(IRDLOperation):
     assembly_format = "$prefix attr-dict (`:` $args^ `:` type($args))?"
 
 
-@irdl_op_definition
+@op_definition
 class AssertOp(IRDLOperation):
     """`tt.assert %cond, "message" : T`."""
 

@@ -13,7 +13,6 @@ from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     prop_def,
@@ -28,13 +27,14 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import emit, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt.attributes import Scope, Sem
 from xpu_passes.dialects.tt.descriptors import _numel
 from xpu_passes.dialects.tt.types import PointerType, element_type
 
 
-@irdl_op_definition
+@op_definition
 class UnsplatOp(IRDLOperation):
     """`tt.unsplat %t : tensor<1x1xf32>`: the one element of a one-element tensor."""
 
@@ -64,7 +64,7 @@ class UnsplatOp(IRDLOperation):
             raise VerifyException("source tensor must have exactly one element")
 
 
-@irdl_op_definition
+@op_definition
 class AtomicPollOp(IRDLOperation):
     """`tt.atomic_poll relaxed, gpu, %p, %v (timeout %t)? : !tt.ptr<i32, 1>, i32 -> i1`."""
 
@@ -96,7 +96,7 @@ def _repeat(types: list[Attribute], n: int) -> list[Attribute]:
     return [t for t in types for _ in range(n)]
 
 
-@irdl_op_definition
+@op_definition
 class MapElementwiseOp(IRDLOperation):
     """`%r = "tt.map_elementwise"(%a, %b) <{pack = 1 : i32}> ({ ^bb0(...): ... }) : (...) -> ...`."""
 
@@ -124,7 +124,7 @@ class MapElementwiseOp(IRDLOperation):
                 raise VerifyException("Stores are not supported inside map_elementwise")
 
 
-@irdl_op_definition
+@op_definition
 class MapElementwiseReturnOp(IRDLOperation):
     name = "tt.map_elementwise.return"
     result = var_operand_def()
@@ -140,13 +140,13 @@ class MapElementwiseReturnOp(IRDLOperation):
             raise VerifyException("region return does not match map_elementwise result")
 
 
-@irdl_op_definition
+@op_definition
 class GridDependencyWaitOp(IRDLOperation):
     name = "tt.grid_dependency_wait"
     assembly_format = "attr-dict"
 
 
-@irdl_op_definition
+@op_definition
 class GridDependencyLaunchDependentsOp(IRDLOperation):
     name = "tt.grid_dependency_launch_dependents"
     assembly_format = "attr-dict"

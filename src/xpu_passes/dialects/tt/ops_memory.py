@@ -15,7 +15,6 @@ from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -29,6 +28,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
@@ -52,7 +52,7 @@ from xpu_passes.dialects.tt.types import PointerType, StrippedPtr, element_type,
 # ----------------------------------------------------------------- pointers
 
 
-@irdl_op_definition
+@op_definition
 class AddPtrOp(IRDLOperation):
     """`tt.addptr %p, %o : PtrT, OffT`."""
 
@@ -71,7 +71,7 @@ class AddPtrOp(IRDLOperation):
         _check(isinstance(element_type(self.ptr.type), PointerType), "addptr needs a pointer operand")
 
 
-@irdl_op_definition
+@op_definition
 class AdvanceOp(IRDLOperation):
     """`tt.advance %p, [%o0, %o1] : <tensor<...>>`."""
 
@@ -93,7 +93,7 @@ class AdvanceOp(IRDLOperation):
         _check(len(self.offsets) == rank, f"expected {rank} offsets, got {len(self.offsets)}")
 
 
-@irdl_op_definition
+@op_definition
 class MakeTensorPtrOp(IRDLOperation):
     """`tt.make_tensor_ptr %base, [shape], [strides], [offsets] {order = ...} : <tensor<...>>`."""
 
@@ -205,7 +205,7 @@ class _MemoryOp(IRDLOperation):
         return isinstance(t, PointerType) and t.is_block
 
 
-@irdl_op_definition
+@op_definition
 class LoadOp(_MemoryOp):
     """`tt.load %ptr (, %mask (, %other)?)? [cacheModifier = ..] {..} : PtrT`."""
 
@@ -262,7 +262,7 @@ class LoadOp(_MemoryOp):
             _check(self.other.type == self.result.type, lambda: f"other must be {self.result.type}")
 
 
-@irdl_op_definition
+@op_definition
 class StoreOp(_MemoryOp):
     """`tt.store %ptr, %value (, %mask)? [cacheModifier = ..] {..} : PtrT`."""
 
@@ -318,7 +318,7 @@ class _Atomic(IRDLOperation):
     custom_directives = (RMWKind, Sem, Scope)
 
 
-@irdl_op_definition
+@op_definition
 class AtomicRMWOp(_Atomic):
     """`tt.atomic_rmw fadd, acq_rel, gpu, %p, %v (, %m)? : (T...) -> R`."""
 
@@ -337,7 +337,7 @@ class AtomicRMWOp(_Atomic):
     traits = traits_def(Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
-@irdl_op_definition
+@op_definition
 class AtomicCASOp(_Atomic):
     """`tt.atomic_cas acq_rel, gpu, %p, %cmp, %v : (T...) -> R`."""
 

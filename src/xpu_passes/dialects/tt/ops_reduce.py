@@ -8,7 +8,6 @@ from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     prop_def,
     region_def,
     traits_def,
@@ -17,6 +16,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import HasParent, IsTerminator, ReturnLike
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects.traits import (
     Rules,
     check_inferred,
@@ -30,7 +30,7 @@ from xpu_passes.dialects.tt._checks import _check
 from xpu_passes.dialects.tt.types import element_type
 
 
-@irdl_op_definition
+@op_definition
 class ReduceOp(IRDLOperation):
     """Printed in generic form by Triton: `"tt.reduce"(%x) <{axis = 1 : i32}> ({...})`."""
 
@@ -59,7 +59,7 @@ class ReduceOp(IRDLOperation):
         check_inferred(self, inferred)
 
 
-@irdl_op_definition
+@op_definition
 class ReduceReturnOp(IRDLOperation):
     name = "tt.reduce.return"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -68,7 +68,7 @@ class ReduceReturnOp(IRDLOperation):
     assembly_format = "$result attr-dict `:` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class ScanOp(IRDLOperation):
     name = "tt.scan"
     FAST_SYNTAX: ClassVar[str] = "generic_region"
@@ -83,7 +83,7 @@ class ScanOp(IRDLOperation):
         _reduce_scan_checks(self)
 
 
-@irdl_op_definition
+@op_definition
 class ScanReturnOp(IRDLOperation):
     name = "tt.scan.return"
     FAST_SYNTAX: ClassVar[str] = "format"

@@ -12,7 +12,6 @@ from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
-    irdl_op_definition,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -24,6 +23,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import (
     UnaryOp,
     emit,
@@ -50,7 +50,7 @@ from xpu_passes.dialects.tt.types import PointerType, element_type
 # --------------------------------------------------------------- simple ops
 
 
-@irdl_op_definition
+@op_definition
 class SplatOp(UnaryOp):
     name = "tt.splat"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -62,7 +62,7 @@ class SplatOp(UnaryOp):
         _check(element_type(self.result.type) == self.src.type, "element type must match the operand")
 
 
-@irdl_op_definition
+@op_definition
 class BroadcastOp(UnaryOp):
     name = "tt.broadcast"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -80,7 +80,7 @@ class BroadcastOp(UnaryOp):
                                              "Broadcast requires the source dimension to be 1.")
 
 
-@irdl_op_definition
+@op_definition
 class ExpandDimsOp(UnaryOp):
     name = "tt.expand_dims"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -99,7 +99,7 @@ class ExpandDimsOp(UnaryOp):
         _check(tuple(shape) == tuple(r.get_shape()), lambda: f"expand_dims {s} along {ax} is not {r}")
 
 
-@irdl_op_definition
+@op_definition
 class TransOp(UnaryOp):
     name = "tt.trans"
     order = prop_def(DenseArrayBase)
@@ -123,7 +123,7 @@ class TransOp(UnaryOp):
         check_inferred(self, [_inferred([s.get_shape()[p] for p in order], s.element_type, enc, out, r)])
 
 
-@irdl_op_definition
+@op_definition
 class BitcastOp(UnaryOp):
     name = "tt.bitcast"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -142,7 +142,7 @@ class BitcastOp(UnaryOp):
                                              f"{_bits(d)}")
 
 
-@irdl_op_definition
+@op_definition
 class IntToPtrOp(UnaryOp):
     name = "tt.int_to_ptr"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -150,7 +150,7 @@ class IntToPtrOp(UnaryOp):
     traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
-@irdl_op_definition
+@op_definition
 class PtrToIntOp(UnaryOp):
     name = "tt.ptr_to_int"
     FAST_SYNTAX: ClassVar[str] = "format"
@@ -158,12 +158,12 @@ class PtrToIntOp(UnaryOp):
     traits = traits_def(Pure(), Rules((same_operands_and_result_shape, same_operands_and_result_encoding)))
 
 
-@irdl_op_definition
+@op_definition
 class HistogramOp(UnaryOp):
     name = "tt.histogram"
 
 
-@irdl_op_definition
+@op_definition
 class FpToFpOp(IRDLOperation):
     """`tt.fp_to_fp %x (, rounding = rtne)? : T -> U`."""
 
@@ -210,25 +210,25 @@ class _SameType(IRDLOperation):
             _check(a.type == self.result.type, "operands and result must have the same type")
 
 
-@irdl_op_definition
+@op_definition
 class PreciseSqrtOp(_SameType):
     name = "tt.precise_sqrt"
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@op_definition
 class PreciseDivFOp(_SameType):
     name = "tt.precise_divf"
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@op_definition
 class MulhiUIOp(_SameType):
     name = "tt.mulhiui"
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@op_definition
 class ClampFOp(IRDLOperation):
     """`tt.clampf %x, %lo, %hi, propagateNan = none : T`."""
 
@@ -258,7 +258,7 @@ class _Binary(IRDLOperation):
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class JoinOp(_Binary):
     name = "tt.join"
 
@@ -274,12 +274,12 @@ class JoinOp(_Binary):
         check_inferred(self, [_inferred([*t.get_shape(), 2], t.element_type, enc, out, self.result.type)])
 
 
-@irdl_op_definition
+@op_definition
 class CatOp(_Binary):
     name = "tt.cat"
 
 
-@irdl_op_definition
+@op_definition
 class SplitOp(IRDLOperation):
     """`%l, %r = tt.split %x : T -> U`."""
 
@@ -308,7 +308,7 @@ class SplitOp(IRDLOperation):
         check_inferred(self, [want, want])
 
 
-@irdl_op_definition
+@op_definition
 class ReshapeOp(IRDLOperation):
     """`tt.reshape %x (allow_reorder)? (efficient_layout)? : T -> U`."""
 
@@ -359,17 +359,17 @@ class _ProgramQuery(IRDLOperation):
         super().__init__(properties={"axis": i32_attr(axis)}, result_types=[i32])
 
 
-@irdl_op_definition
+@op_definition
 class GetProgramIdOp(_ProgramQuery):
     name = "tt.get_program_id"
 
 
-@irdl_op_definition
+@op_definition
 class GetNumProgramsOp(_ProgramQuery):
     name = "tt.get_num_programs"
 
 
-@irdl_op_definition
+@op_definition
 class MakeRangeOp(IRDLOperation):
     """`tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>`."""
 
@@ -392,7 +392,7 @@ class MakeRangeOp(IRDLOperation):
         _check(isinstance(t.element_type, IntegerType), "make_range yields integers")
 
 
-@irdl_op_definition
+@op_definition
 class GatherOp(IRDLOperation):
     """`tt.gather %src[%idx] {axis = 0 : i32} : (T, I) -> R`."""
 

@@ -11,7 +11,6 @@ from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -25,12 +24,13 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import UnaryOp, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt.types import PointerType
 from xpu_passes.dialects.ttg.types import AsyncTokenType, MemDescType
 
 
-@irdl_op_definition
+@op_definition
 class ConvertLayoutOp(UnaryOp):
     """`%y = ttg.convert_layout %x : tensor<..., #a> -> tensor<..., #b>`."""
 
@@ -47,7 +47,7 @@ class ConvertLayoutOp(UnaryOp):
             raise VerifyException("convert_layout changes only the layout, not shape or element type")
 
 
-@irdl_op_definition
+@op_definition
 class LocalAllocOp(IRDLOperation):
     """`ttg.local_alloc %x : (T) -> !ttg.memdesc<...>` or `ttg.local_alloc : () -> ...`."""
 
@@ -76,7 +76,7 @@ class LocalAllocOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
-@irdl_op_definition
+@op_definition
 class LocalLoadOp(IRDLOperation):
     """`ttg.local_load %m (token %t)? : !ttg.memdesc<...> -> tensor<...>`."""
 
@@ -87,7 +87,7 @@ class LocalLoadOp(IRDLOperation):
     assembly_format = "$src (`token` $token^)? attr-dict `:` type($src) `->` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class LocalStoreOp(IRDLOperation):
     """`ttg.local_store %v, %m : tensor<...> -> !ttg.memdesc<...>`."""
 
@@ -97,7 +97,7 @@ class LocalStoreOp(IRDLOperation):
     assembly_format = "$src `,` $dst attr-dict `:` type($src) `->` type($dst)"
 
 
-@irdl_op_definition
+@op_definition
 class LocalDeallocOp(IRDLOperation):
     """`ttg.local_dealloc %m : !ttg.memdesc<...>`."""
 
@@ -106,7 +106,7 @@ class LocalDeallocOp(IRDLOperation):
     assembly_format = "$src attr-dict `:` type($src)"
 
 
-@irdl_op_definition
+@op_definition
 class MemDescSubviewOp(IRDLOperation):
     """`ttg.memdesc_subview %m[%i, %c0, %c0] : !ttg.memdesc<..> -> !ttg.memdesc<..>`."""
 
@@ -131,7 +131,7 @@ class MemDescSubviewOp(IRDLOperation):
                 raise VerifyException(f"result shape cannot be larger than input shape at dimension {i}")
 
 
-@irdl_op_definition
+@op_definition
 class MemDescTransOp(UnaryOp):
     """`ttg.memdesc_trans %m {order = array<i32: 1, 0>} : !ttg.memdesc<..> -> !ttg.memdesc<..>`."""
 
@@ -145,7 +145,7 @@ class MemDescTransOp(UnaryOp):
 # ------------------------------------------------------------------ other ops
 
 
-@irdl_op_definition
+@op_definition
 class Fp4ToFpOp(UnaryOp):
     name = "ttg.fp4_to_fp"
     src = operand_def(TensorType)
@@ -154,7 +154,7 @@ class Fp4ToFpOp(UnaryOp):
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@op_definition
 class GlobalScratchAllocOp(IRDLOperation):
     """`ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>`."""
 

@@ -11,7 +11,6 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -22,13 +21,14 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import emit, parse_attr_dict, parse_stripped, print_attr_dict, print_stripped
 from xpu_passes.dialects.tt.ops_memory import parse_cache_evict, print_cache_evict
 from xpu_passes.dialects.tt.types import mask_type, pointee_type
 from xpu_passes.dialects.ttg.types import AsyncTokenType, MemDescType, _ASYNC_TOKEN
 
 
-@irdl_op_definition
+@op_definition
 class AsyncWaitOp(IRDLOperation):
     """`ttg.async_wait %t {num = 0 : i32}`."""
 
@@ -45,7 +45,7 @@ class AsyncWaitOp(IRDLOperation):
 _TOKENS_KEYWORD: weakref.WeakSet[IRDLOperation] = weakref.WeakSet()
 
 
-@irdl_op_definition
+@op_definition
 class AsyncCommitGroupOp(IRDLOperation):
     """`ttg.async_commit_group (tokens %t)?` (Intel main) or 3.3's `ttg.async_commit_group %t`."""
 
@@ -72,7 +72,7 @@ class AsyncCommitGroupOp(IRDLOperation):
         print_attr_dict(printer, self)
 
 
-@irdl_op_definition
+@op_definition
 class AsyncCopyGlobalToLocalOp(IRDLOperation):
     """`ttg.async_copy_global_to_local %p, %m (mask %k)? (other %o)? : tensor<..x!tt.ptr<..>> -> <..memdesc..>`."""
 

@@ -16,7 +16,6 @@ from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     prop_def,
@@ -31,6 +30,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import Offsets, UnaryOp
 from xpu_passes.dialects.tt.attributes import RMWKind
 from xpu_passes.dialects.ttg.types import AsyncTokenType, MemDescType
@@ -42,7 +42,7 @@ ADDR_SPACE = {"none": 0, "local": 1, "global_read": 2, "global_write": 4, "tenso
 _ALL = 0b11111
 
 
-@irdl_op_definition
+@op_definition
 class BarrierOp(IRDLOperation):
     """`ttg.barrier local|global_read` or `ttg.barrier all` (a bit enum, MLIR's custom printer)."""
 
@@ -80,17 +80,17 @@ class _MemDescView(UnaryOp):
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
+@op_definition
 class MemDescReshapeOp(_MemDescView):
     name = "ttg.memdesc_reshape"
 
 
-@irdl_op_definition
+@op_definition
 class MemDescReinterpretOp(_MemDescView):
     name = "ttg.memdesc_reinterpret"
 
 
-@irdl_op_definition
+@op_definition
 class MemDescIndexOp(IRDLOperation):
     name = "ttg.memdesc_index"
     src = operand_def(MemDescType)
@@ -100,7 +100,7 @@ class MemDescIndexOp(IRDLOperation):
     assembly_format = "$src `[` $index `]` attr-dict `:` type($src) `->` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class MemDescSubsliceOp(IRDLOperation):
     """`ttg.memdesc_subslice %m[0, 16] : !ttg.memdesc<..> -> !ttg.memdesc<..>` (custom<Offsets>)."""
 
@@ -114,7 +114,7 @@ class MemDescSubsliceOp(IRDLOperation):
     assembly_format = "$src `[` custom<Offsets>($offsets) `]` attr-dict `:` type($src) `->` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class LocalGatherOp(IRDLOperation):
     name = "ttg.local_gather"
     src = operand_def(MemDescType)
@@ -128,7 +128,7 @@ class LocalGatherOp(IRDLOperation):
     )
 
 
-@irdl_op_definition
+@op_definition
 class LocalScatterOp(IRDLOperation):
     name = "ttg.local_scatter"
     dst = operand_def(MemDescType)
@@ -145,7 +145,7 @@ class LocalScatterOp(IRDLOperation):
 # ------------------------------------------------------------ pipeliner ops
 
 
-@irdl_op_definition
+@op_definition
 class PredicateStageOp(IRDLOperation):
     name = "ttg.predicate_stage"
     T: ClassVar = VarConstraint("T", AnyAttr())
@@ -162,7 +162,7 @@ class PredicateStageOp(IRDLOperation):
     )
 
 
-@irdl_op_definition
+@op_definition
 class MaskOp(IRDLOperation):
     """No assemblyFormat in Triton: printed in generic form, `"ttg.mask"(%p) ({...}) : (i1) -> T`."""
 
@@ -172,7 +172,7 @@ class MaskOp(IRDLOperation):
     region = region_def("single_block")
 
 
-@irdl_op_definition
+@op_definition
 class MaskReturnOp(IRDLOperation):
     name = "ttg.mask.return"
     result = var_operand_def()
@@ -183,7 +183,7 @@ class MaskReturnOp(IRDLOperation):
 # ------------------------------------------------------------ shared-memory atomics
 
 
-@irdl_op_definition
+@op_definition
 class LocalAtomicScatterRMWOp(IRDLOperation):
     """`ttg.local_atomic_scatter_rmw add, %m[%idx], %v (, %mask)? {axis = 0 : i32} : (M, V, I(, K)?) -> V`."""
 

@@ -12,7 +12,6 @@ from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     opt_prop_def,
     prop_def,
     region_def,
@@ -24,13 +23,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsTerminator, IsolatedFromAbove, Pure
+from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import IsolatedUnlessProven, op_definition
 from xpu_passes.dialects._syntax import parse_attr_dict
 
 
-@irdl_op_definition
+@op_definition
 class WarpSpecializeOp(IRDLOperation):
     """`%r = ttg.warp_specialize(%a) attributes {...}? default {...} partitionN(%x: T) num_warps(N) {...} : (T) -> R`."""
 
@@ -146,14 +146,14 @@ def _parse_region_argument(parser: Parser) -> Parser.Argument:
     return Parser.Argument(arg.name, arg.type, loc) if loc is not None else arg
 
 
-@irdl_op_definition
+@op_definition
 class WarpSpecializePartitionsOp(IRDLOperation):
     """The isolated partition regions of `ttg.warp_specialize` (printed by it, never on its own)."""
 
     name = "ttg.warp_specialize.partitions"
     explicitCaptures = var_operand_def()
     partitionRegions = var_region_def()
-    traits = traits_def(IsolatedFromAbove(), IsTerminator(), HasParent(WarpSpecializeOp))
+    traits = traits_def(IsolatedUnlessProven(), IsTerminator(), HasParent(WarpSpecializeOp))
 
     def verify_(self) -> None:
         captures = list(self.explicitCaptures)
@@ -172,7 +172,7 @@ class WarpSpecializePartitionsOp(IRDLOperation):
                     )
 
 
-@irdl_op_definition
+@op_definition
 class WarpYieldOp(IRDLOperation):
     name = "ttg.warp_yield"
     values = var_operand_def()
@@ -180,14 +180,14 @@ class WarpYieldOp(IRDLOperation):
     assembly_format = "($values^)? attr-dict (`:` type($values)^)?"
 
 
-@irdl_op_definition
+@op_definition
 class WarpReturnOp(IRDLOperation):
     name = "ttg.warp_return"
     traits = traits_def(IsTerminator())
     assembly_format = "attr-dict"
 
 
-@irdl_op_definition
+@op_definition
 class WarpIdOp(IRDLOperation):
     name = "ttg.warp_id"
     omitUniformHint = opt_prop_def(UnitAttr)

@@ -16,7 +16,6 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -30,6 +29,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
@@ -43,7 +43,7 @@ from xpu_passes.dialects.tt.attributes import SCALE_DOT_ELEM
 from xpu_passes.dialects.tt.types import PointerType, StrippedPtr, element_type, mask_type
 
 
-@irdl_op_definition
+@op_definition
 class PrefetchOp(IRDLOperation):
     """`ttig.prefetch %ptr (, %mask)? {...} : PtrT`; the mask type follows from PtrT.
 
@@ -90,7 +90,7 @@ class PrefetchOp(IRDLOperation):
             raise VerifyException(f"mask must be {mask_type(self.ptr.type)}")
 
 
-@irdl_op_definition
+@op_definition
 class AllocOp(IRDLOperation):
     """`ttig.alloc : <8x64xf32, 3>` (the pointer type printed without `!tt.ptr`)."""
 
@@ -100,7 +100,7 @@ class AllocOp(IRDLOperation):
     assembly_format = "attr-dict `:` custom<StrippedPtr>(type($result))"
 
 
-@irdl_op_definition
+@op_definition
 class GlueOp(IRDLOperation):
     """3.3: `ttig.glue %a, %b : (T, T) -> U`."""
 
@@ -129,7 +129,7 @@ class GlueOp(IRDLOperation):
             raise VerifyException("glued operands do not exactly cover the result shape")
 
 
-@irdl_op_definition
+@op_definition
 class ExtractOp(IRDLOperation):
     """3.3: `ttig.extract %t[2] : T -> U`."""
 
@@ -192,7 +192,7 @@ def _tile_element(t: Attribute) -> Attribute:
     return element_type(t.pointee if isinstance(t, PointerType) else t)
 
 
-@irdl_op_definition
+@op_definition
 class BroadcastOp(IRDLOperation):
     name = "ttig.broadcast"
     src = operand_def(TensorType)
@@ -205,7 +205,7 @@ class BroadcastOp(IRDLOperation):
             raise VerifyException("source and result must have the same element type")
 
 
-@irdl_op_definition
+@op_definition
 class SubGroupTransposeOp(IRDLOperation):
     """`ttig.sub_group_transpose %buf, %x : tensor<16x16xf16>`; %buf is `!tt.ptr<f16, 3>`."""
 
@@ -248,7 +248,7 @@ def _threads_per_warp(op: IRDLOperation) -> int | None:
     return value.value.data if isinstance(value, IntegerAttr) else None
 
 
-@irdl_op_definition
+@op_definition
 class UpcastMXFPOp(IRDLOperation):
     """3.3: `ttig.upcast_mxfp %x, %s fp_type = e2m1 {fastMath = false} : T, S -> U`."""
 

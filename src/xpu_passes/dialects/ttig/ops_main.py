@@ -12,7 +12,6 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
-    irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
@@ -26,6 +25,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import (
     emit,
     enum_keyword,
@@ -48,7 +48,7 @@ def _check_rank2(t: Attribute) -> None:
         raise VerifyException(f"result tensor must have rank >= 2, got {rank}")
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorPrefetchOp(IRDLOperation):
     """`ttig.descriptor_prefetch %d[%x, %y] (cacheModifier = ..)? : !tt.tensordesc<..>`."""
 
@@ -85,7 +85,7 @@ class DescriptorPrefetchOp(IRDLOperation):
             raise VerifyException(f"expected {rank} indices, but got {len(self.indices)}")
 
 
-@irdl_op_definition
+@op_definition
 class ExtractDescOp(IRDLOperation):
     """`ttig.extract_desc %d[4] : <64x32xf16> -> !tt.ptr<f16>` (a field of the descriptor)."""
 
@@ -99,7 +99,7 @@ class ExtractDescOp(IRDLOperation):
     assembly_format = "$desc `[` $index `]` attr-dict `:` custom<StrippedDesc>(type($desc)) `->` type($result)"
 
 
-@irdl_op_definition
+@op_definition
 class Subgroup2DBlockLoadOp(IRDLOperation):
     """`ttig.2d_block_load %p, %w, %h, %pitch[%x, %y] {row_major(, pad_nan)?} : !tt.ptr<f16> -> T`."""
 
@@ -151,7 +151,7 @@ class Subgroup2DBlockLoadOp(IRDLOperation):
             raise VerifyException(f"result element type must be the pointee type {pointee}")
 
 
-@irdl_op_definition
+@op_definition
 class Subgroup2DBlockLoadFromPtrOp(IRDLOperation):
     """`ttig.2d_block_load_from_ptr %p, %pitch (, %mask, %other)? {row_major} {base_height = .., base_width = ..} : (..) -> T`."""
 
@@ -228,7 +228,7 @@ def _intel_gather_checks(desc: Attribute, x: Attribute, data: Attribute) -> None
         raise VerifyException(f"result tensor element type must match block ('{cast(TensorDescType, desc).element_type}')")
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorGatherOp(_DescriptorGather):
     name = "ttig.descriptor_gather"
 
@@ -236,7 +236,7 @@ class DescriptorGatherOp(_DescriptorGather):
         _intel_gather_checks(self.desc.type, self.x_offsets.type, self.result.type)
 
 
-@irdl_op_definition
+@op_definition
 class DescriptorScatterOp(_DescriptorScatter):
     name = "ttig.descriptor_scatter"
 

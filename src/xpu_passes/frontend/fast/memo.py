@@ -15,12 +15,10 @@ Locations of the usual forms (`loc(#loc3)`, `loc("f.py":12:5)`, `loc(unknown)`,
 
 from __future__ import annotations
 
-import gc
-import threading
 import re
+import threading
 from typing import Any
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, LocationAttr, StringAttr, UnknownLoc
 from xdsl.context import Context
@@ -29,7 +27,8 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from xpu_passes.frontend.fast.types import TYPE_TEXT, build_type
+from xpu_passes.frontend.fast.types import TYPE_TEXT, build_type, clear_function_types
+from xpu_passes.frontend.verifier import VERIFIED
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.ir.xdsl_text import TextParser
 
@@ -70,9 +69,9 @@ _MAX_BUCKET = 64
 _REFS = re.compile(r"[#!][a-zA-Z$._-][a-zA-Z0-9$._-]*")
 _LOCS: dict[tuple[str, str, str], FileLineColLoc] = {}  # file_line_col's
 _CALLSITES = IdTable(_MAX_SHARED)  # _callsite's
-_FUNCTION_TYPES: dict[tuple[int, ...], Any] = {}  # function_type's
 # Contexts with the same dialects registered read a text alike: one number per such set.
 _CTX_KINDS: dict[tuple[object, ...], int] = {}
+_LOCK = threading.Lock()  # (numbering the context kinds)
 _NAMED = re.compile(_ALIAS)
 _LOC_DEF_HEAD = re.compile(rf"({_ALIAS})[ \t]*=[ \t]*(?=loc\()")
 
@@ -383,25 +382,8 @@ def _callsite(callee: Attribute | None, caller: Attribute | None) -> CallSiteLoc
     return hit
 
 
-def function_type(inputs: list[Attribute], outputs: list[Attribute]) -> Any:
-    """`FunctionType.from_lists(inputs, outputs)`, one object per list of type objects (by
-    identity; the object keeps them): a function's verified terminators are then verified
-    once for all its parses (their key holds the function's type)."""
-    key = (*map(id, inputs), -1, *map(id, outputs))
-    hit = _FUNCTION_TYPES.get(key)
-    if hit is None:
-        from xdsl.dialects.builtin import FunctionType
-
-        if len(_FUNCTION_TYPES) > _MAX_SHARED:
-            _FUNCTION_TYPES.clear()
-        hit = _FUNCTION_TYPES[key] = FunctionType.from_lists(inputs, outputs)
-    return hit
-
-
 def clear_shared() -> None:
     """Forget the process-wide tables (layouts, types, verified op signatures)."""
-    from xpu_passes.frontend.verifier import VERIFIED
-
     _LAYOUTS.clear()
     _TYPES.clear()
     _VALUES.clear()
@@ -409,33 +391,5 @@ def clear_shared() -> None:
     _MEMO.clear()
     _LOCS.clear()
     _CALLSITES.clear()
-    _FUNCTION_TYPES.clear()
+    clear_function_types()
     VERIFIED.clear()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while parsing or printing.
-
-    Building IR allocates many objects and frees few, which is what triggers Python's
-    collections, the full ones traversing every live object of the process (in a
-    compiler with torch and triton loaded, millions): up to a quarter of a parse's time
-    went there. Parsing makes (almost) no cyclic garbage, so nothing is lost by pausing.
-    """
-    with _LOCK:  # counted: threads pausing at once resume collections when the last one is done
-        if _GC_PAUSED[0] == 0:
-            _GC_PAUSED[1] = gc.isenabled()
-            gc.disable()
-        _GC_PAUSED[0] += 1
-    try:
-        yield
-    finally:
-        with _LOCK:
-            _GC_PAUSED[0] -= 1
-            if _GC_PAUSED[0] == 0 and _GC_PAUSED[1]:
-                gc.enable()
-
-
-# [pauses under way (all threads), whether collections were enabled before the first]
-_GC_PAUSED: list[Any] = [0, False]
-_LOCK = threading.Lock()

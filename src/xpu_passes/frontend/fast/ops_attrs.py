@@ -25,12 +25,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import OptionalDef
 
-from xpu_passes.frontend.fast.ops import _VAL, _derived, _operand, _split
+from xpu_passes.frontend.fast.build import _VAL, _derived, _operand, _split
 from xpu_passes.ir.xdsl_adapt import new_op
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.fast.memo import MemoParser
-    from xpu_passes.frontend.fast.ops import _Builder
+    from xpu_passes.frontend.fast.build import _Builder
 
 _CONSTANT = re.compile(r"([^{ ].*)")  # a typed attribute, no attribute dictionary
 _INT = r"-?[0-9]+"

@@ -14,12 +14,12 @@ from xdsl.dialects.builtin import TensorType, i32, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.frontend.fast.ops import _VAL, _build, _derived, _operand, _split, _uses
+from xpu_passes.frontend.fast.build import _VAL, _build, _derived, _operand, _split, _uses
 from xpu_passes.ir.xdsl_adapt import new_op
 from xpu_passes.frontend.fast.types import TYPE_TEXT
 
 if TYPE_CHECKING:
-    from xpu_passes.frontend.fast.ops import _Builder
+    from xpu_passes.frontend.fast.build import _Builder
     from xpu_passes.frontend.fast.memo import MemoParser
 
 _DICT = r"(?: (\{[^{}]*\}))?"

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import IntegerAttr, i1, i32
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.ir.xdsl_adapt import new_op
-from xpu_passes.frontend.fast import ops as F
+from xpu_passes.frontend.fast import build as F
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.fast.memo import MemoParser

@@ -22,10 +22,11 @@ from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
-from xpu_passes.frontend.fast.ops import use as fast_use
+from xpu_passes.frontend.fast.build import use as fast_use
 from xpu_passes.frontend.fast.ops_more import _type_list
 from xpu_passes.frontend.fast.types import TYPE_TEXT
-from xpu_passes.frontend.fast.memo import _SIMPLE_LOC, function_type
+from xpu_passes.frontend.fast.memo import _SIMPLE_LOC
+from xpu_passes.frontend.fast.types import function_type
 from xpu_passes.ir.xdsl_adapt import new_op
 
 if TYPE_CHECKING:

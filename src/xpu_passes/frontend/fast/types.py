@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from xdsl.dialects.builtin import IndexType, TensorType, bf16, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute
@@ -64,3 +65,26 @@ def build_type(
     if pointee is None:
         return None
     return cls(pointee, int(m.group(2) or 1))  # type: ignore[call-arg]
+
+
+_MAX_FUNCTION_TYPES = 20_000  # entries before the table starts over
+_FUNCTION_TYPES: dict[tuple[int, ...], Any] = {}  # function_type's
+
+
+def function_type(inputs: list[Attribute], outputs: list[Attribute]) -> Any:
+    """`FunctionType.from_lists(inputs, outputs)`, one object per list of type objects (by
+    identity; the object keeps them): a function's verified terminators are then verified
+    once for all its parses (their key holds the function's type)."""
+    key = (*map(id, inputs), -1, *map(id, outputs))
+    hit = _FUNCTION_TYPES.get(key)
+    if hit is None:
+        from xdsl.dialects.builtin import FunctionType
+
+        if len(_FUNCTION_TYPES) > _MAX_FUNCTION_TYPES:
+            _FUNCTION_TYPES.clear()
+        hit = _FUNCTION_TYPES[key] = FunctionType.from_lists(inputs, outputs)
+    return hit
+
+
+def clear_function_types() -> None:
+    _FUNCTION_TYPES.clear()

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt, ttg
-from xpu_passes.frontend.fast.memo import gc_paused
+from xpu_passes.ir.gc_pause import gc_paused
 from xpu_passes.ir import journal
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation

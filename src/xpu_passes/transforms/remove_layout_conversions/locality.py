@@ -17,7 +17,7 @@ from xdsl.traits import IsolatedFromAbove
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects import scf_gpu as mlir_compat
 from xpu_passes.dialects.traits import CONTEXT_ATTRS, CONTEXT_OPS
-from xpu_passes.frontend.fast.ops import VERIFIED, remember_verified, verify_key
+from xpu_passes.frontend.verifier import VERIFIED, remember_verified, verify_key
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.ir.xdsl_adapt import value_type
 from xpu_passes.layouts.memoize import per_class

@@ -8,7 +8,7 @@ import pytest
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module, print_module
-from xpu_passes.frontend.fast import ops as fastops
+from xpu_passes.frontend.fast import build as fastops
 from xpu_passes.frontend.fast import memo
 
 _MODULE = """#blocked = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}}>

@@ -11,9 +11,9 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module, print_module
-from xpu_passes.ir import xdsl_adapt as xdsl_compat
+from xpu_passes.ir import xdsl_adapt
 from xpu_passes.frontend.fast.memo import MemoParser
-from xpu_passes.ir.xdsl_text import TextLexer, TextPrinter
+from xpu_passes.ir.xdsl_text import TextLexer, TextParser, TextPrinter
 
 TRICKY = (
     '{-# x #-} 0xf32 0x 0xg 1.5e+3 1e5 ... "a\\"b" "" @"q" @f.g %1abc %x-y ^bb0 !tt.ptr #-x -> - -1 '
@@ -64,10 +64,11 @@ def test_memoized_parse_prints_what_xdsls_parser_reads() -> None:
     ctx = make_context()
     parsed = parse_module(ctx, MODULE, "m.mlir")
     ours = print_module(parsed.module, parsed.spelling, debuginfo=True)
-    # The same text through xDSL's parser without the memo, the location fast path
-    # or the trailing alias definitions (given first, as xDSL needs).
+    # The same text through xDSL's parser (our subclass: dense literals as MLIR reads them)
+    # without the memo, the location fast path or the trailing alias definitions (given
+    # first, as xDSL needs).
     body, tail = MODULE.split("} loc(#loc)\n#loc =")
-    plain = Parser(ctx, "#loc =" + tail + body + "} loc(#loc)\n", "m.mlir").parse_module()
+    plain = TextParser(ctx, "#loc =" + tail + body + "} loc(#loc)\n", "m.mlir").parse_module()
     assert print_module(plain, parsed.spelling, debuginfo=True) == ours
     assert "dense<0xFF800000>" in ours and "dense<7>" in ours and "dense<1.000000e+00>" in ours
 
@@ -104,13 +105,18 @@ def test_location_fast_path_keeps_errors_located() -> None:
     assert (e.value.line, e.value.col) == (8, 100) and e.value.message == "undefined symbol alias '#nope'"
 
 
-def test_splat_dense_is_stored_and_tested_like_xdsl() -> None:
-    t = TensorType(IntegerType(32), [256, 256])
-    splat = DenseIntOrFPElementsAttr.from_list(t, [-3] * 65536)
-    assert splat.data.data == DenseIntOrFPElementsAttr.from_list(t, [-3]).data.data
-    assert splat.is_splat() and splat.get_values()[65535] == -3
-    mixed = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [3]), [1.0, 1.0, 2.0])
-    assert not mixed.is_splat() and mixed.get_values() == (1.0, 1.0, 2.0)
+def test_a_splat_dense_literal_is_stored_as_xdsl_stores_it() -> None:
+    # (read by packing one element and repeating its bytes, not one element per position)
+    ctx = make_context()
+    for text, t, values in (
+        ("dense<-3> : tensor<256x256xi32>", TensorType(IntegerType(32), [256, 256]), [-3] * 65536),
+        ("dense<1.5> : tensor<4xf32>", TensorType(Float32Type(), [4]), [1.5] * 4),
+        ("dense<true> : tensor<0xi1>", TensorType(IntegerType(1), [0]), []),
+    ):
+        ours = TextParser(ctx, text, "t").parse_attribute()
+        assert ours == DenseIntOrFPElementsAttr.from_list(t, values) == Parser(ctx, text, "t").parse_attribute()
+    mixed = TextParser(ctx, "dense<[1.0, 1.0, 2.0]> : tensor<3xf32>", "t").parse_attribute()
+    assert isinstance(mixed, DenseIntOrFPElementsAttr) and mixed.get_values() == (1.0, 1.0, 2.0)
 
 
 def test_pass_catalog_matches_the_pass_classes() -> None:
@@ -222,7 +228,7 @@ def test_new_op_builds_what_create_builds() -> None:
         operands = list(block.args) if name == "arith.addi" else []
         results = [i32] if name != "tt.return" else []
         a = cls.create(operands=operands, result_types=results)
-        b = xdsl_compat.new_op(cls, operands, results)
+        b = xdsl_adapt.new_op(cls, operands, results)
         assert vars(a).keys() == vars(b).keys()
         assert (a.properties, a.attributes, a.location, a.regions, a.successors) == (
             b.properties, b.attributes, b.location, b.regions, b.successors)

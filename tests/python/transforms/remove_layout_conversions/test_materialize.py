@@ -18,7 +18,7 @@ from xdsl.ir import Operation
 from xpu_passes.integration import oracle
 from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
-from xpu_passes.ir import journal
+from xpu_passes.ir import journal, journal_check
 from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.remove_layout_conversions import remat
 from xpu_passes.transforms.remove_layout_conversions import solution
@@ -135,7 +135,7 @@ def test_a_forward_trial_undone_leaves_the_module_as_it_was() -> None:
     assert ledger.figures() == figures(module) == start
     assert not layout_errors(module)
     j.order.check()
-    assert journal._linked(module)  # pyright: ignore[reportPrivateUsage]
+    assert journal_check.linked(module)
 
 
 def _rewritten(in_place: bool, monkeypatch: pytest.MonkeyPatch) -> Operation:

@@ -30,9 +30,7 @@ from xpu_passes.layouts.propagation import encoding, with_encoding
 from xpu_passes.transforms import remove_layout_conversions as rlc
 
 from support import RLC_STEP
-from support import sibling_module  # noqa: E402
-
-MEMOS_LOOP = sibling_module("layouts/test_memoize").LOOP
+from samples import LOOP as MEMOS_LOOP
 
 _needs_corpus = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu (the corpus)")
 DUMPS = [("sparsemax_fwd", "256-w4-s1", 0), ("flash_attention_fwd", "64x32x64-w4-s2", 0),

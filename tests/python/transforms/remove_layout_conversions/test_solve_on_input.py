@@ -20,9 +20,7 @@ from xpu_passes.transforms import remove_layout_conversions as rlc
 from xpu_passes.transforms.base import UNCHANGED, run_reporting
 
 from support import rlc_dump
-from support import sibling_module  # noqa: E402
-
-TTGIR = sibling_module("integration/test_roundtrip_repeats").TTGIR
+from samples import TTGIR
 
 pytestmark = [pytest.mark.triton, pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")]
 
