@@ -12,7 +12,7 @@
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer="dot-only=true block-io-only=true" --verify-semantics="grid=2x2" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
 
 // SEM-NOT: error
-// SEM-COUNT-7: remark: [verify-semantics] equal on
+// SEM-COUNT-8: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // Strides specialized (tt.divisibility = 16): both loads will be 2D block reads: raised.
@@ -557,3 +557,47 @@ module {
   }
 }
 
+
+// -----
+
+// A column-major B tile (%18) used by two dots whose first product is the second's A operand: the tile itself
+// is only ever a B operand (2D block reads, column major), so it is raised (the A check once followed the
+// data through the first product and left it alone).
+// CHECK-LABEL: tt.func public @b_column_major_chain
+// CHECK: tt.make_tensor_ptr %arg1, [%{{.*}}, %{{.*}}], [%c1_i64{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] {order = array<i32: 0, 1>}
+// CHECK-NOT: tensor<16x16x!tt.ptr<bf16>>
+// CHECK: tt.return
+// REMARK-NOT: A operand
+// REMARK: block-io-only.mlir:[[# @LINE + 23]]:5: remark: [triton-raise-block-pointer] raised; dims 0, 1 have no bound in the IR
+// REMARK-NOT: A operand
+module {
+  tt.func public @b_column_major_chain(%arg0: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+    %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %1 = tt.expand_dims %0 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %2 = tt.expand_dims %0 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %3 = tt.splat %arg3 : i32 -> tensor<16x1xi32>
+    %4 = arith.muli %1, %3 : tensor<16x1xi32>
+    %5 = tt.broadcast %4 : tensor<16x1xi32> -> tensor<16x16xi32>
+    %6 = tt.broadcast %2 : tensor<1x16xi32> -> tensor<16x16xi32>
+    %7 = arith.addi %5, %6 : tensor<16x16xi32>
+    %8 = tt.splat %arg0 : !tt.ptr<bf16> -> tensor<16x16x!tt.ptr<bf16>>
+    %9 = tt.addptr %8, %7 : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+    %10 = tt.load %9 : tensor<16x16x!tt.ptr<bf16>>
+    %11 = tt.splat %arg3 : i32 -> tensor<1x16xi32>
+    %12 = arith.muli %2, %11 : tensor<1x16xi32>
+    %13 = tt.broadcast %1 : tensor<16x1xi32> -> tensor<16x16xi32>
+    %14 = tt.broadcast %12 : tensor<1x16xi32> -> tensor<16x16xi32>
+    %15 = arith.addi %13, %14 : tensor<16x16xi32>
+    %16 = tt.splat %arg1 : !tt.ptr<bf16> -> tensor<16x16x!tt.ptr<bf16>>
+    %17 = tt.addptr %16, %15 : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+    %18 = tt.load %17 : tensor<16x16x!tt.ptr<bf16>>
+    %19 = tt.dot %10, %18, %cst, inputPrecision = tf32 : tensor<16x16xbf16> * tensor<16x16xbf16> -> tensor<16x16xf32>
+    %20 = arith.truncf %19 : tensor<16x16xf32> to tensor<16x16xbf16>
+    %21 = tt.dot %20, %18, %cst, inputPrecision = tf32 : tensor<16x16xbf16> * tensor<16x16xbf16> -> tensor<16x16xf32>
+    %22 = tt.splat %arg2 : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %23 = tt.addptr %22, %7 : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    tt.store %23, %21 : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
