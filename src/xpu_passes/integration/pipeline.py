@@ -164,8 +164,9 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
     stages[mbp : mbp + 1] = extra
     if raise_block_pointer:
         # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
-        # layouts; never_worse: the stage also runs without it, and the better result is kept
-        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", **guard}), True))
+        # layouts; only loads that will be 2D block reads: 3.3 gathers the others lane by lane (block-io-only);
+        # never_worse: the stage also runs without it, and the better result is kept
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", **guard}), True))
     if slice_epilogue:
         # last: after every pass of triton-xpu (none of them sees the slices)
         stages.append(ours(SLICE))

@@ -1,4 +1,4 @@
-"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=true}]`: tensors of pointers -> block pointers.
+"""`--triton-raise-block-pointer[{ignore-masks=true dot-only=true block-io-only=true}]`: tensors of pointers -> block pointers.
 
 The form of Intel's pass: a load/store through `base + offs_m[:, None] * s_m +
 offs_n[None, :] * s_n` (`transforms/raise_block_pointer/ptr_decompose.py`; scalar `tt.addptr` before the splat
@@ -38,7 +38,11 @@ Anything else is left alone with a remark saying why. Options: `ignore-masks` (I
 meaning: every mask and `other` is dropped first, not exact, a remark per access);
 `dot-only` (ours, off by default as Intel has no such option; the plugin's pipeline sets it):
 only accesses moving a tt.dot's data are raised (elsewhere a block pointer costs
-triton-xpu 3.3 its coalesced layout and reductions more scratch).
+triton-xpu 3.3 its coalesced layout and reductions more scratch); `block-io-only` (ours, off
+by default; the plugin's pipeline sets it): a load of a tt.dot's data only where it will be a
+2D block read (`transforms/raise_block_pointer/block_io.py`: unit stride, a pitch that is a
+provable multiple of 16 bytes, no column-major A), since 3.3 gathers any other one lane by
+lane in the dot's layout (run-time strides: 2x the instructions and 10 KB of spill at the ISA).
 """
 
 
@@ -175,6 +179,9 @@ class RaiseBlockPointer(XpuPass):
     # tt.dot's data, the only block pointers 3.3 lowers to 2D block I/O; elsewhere the gather keeps
     # Coalesce's layout (raising costs reductions scratch).
     dot_only: bool = False
+    # Ours too (the plugin's pipeline sets it): a load of a tt.dot's data is raised only where it will be a
+    # 2D block read (block_io.py); elsewhere 3.3 gathers it lane by lane, and a version keeps both paths.
+    block_io_only: bool = False
     # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
@@ -205,7 +212,7 @@ class RaiseBlockPointer(XpuPass):
 
     def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
                version: bool) -> bool:
-        plans, failed = plan_function(fn, dot_only=self.dot_only)
+        plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only)
         direct: set[Operation] = set()
         if version:
             # A loop-carried pointer needing run-time conditions: each access alone is versioned (a block
@@ -213,7 +220,7 @@ class RaiseBlockPointer(XpuPass):
             families = [{ap.op for ap in p.accesses} for p in plans if p.loop is not None and p.preds]
             while families:
                 direct = set().union(*families)
-                again = plan_function(fn, dot_only=self.dot_only, direct=direct)
+                again = plan_function(fn, dot_only=self.dot_only, direct=direct, block_io_only=self.block_io_only)
                 kept = [f for f in families if not f & again[1].keys()]  # else the loop is versioned
                 if len(kept) == len(families):
                     plans, failed = again
@@ -236,7 +243,7 @@ class RaiseBlockPointer(XpuPass):
                     return set().union(*[keys for g, keys in guards if _inside(op, g, 0)])
 
                 direct = {op for op in fn.walk() if _source(origin, op) in direct}  # and their copies
-                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct)  # again, on the versions
+                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct, self.block_io_only)  # again, on the versions
         ok: list[Plan] = []
         for p in plans:
             if not p.preds:

@@ -12,6 +12,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from xpu_passes.transforms.raise_block_pointer.block_io import refusal
 from xpu_passes.transforms.raise_block_pointer.dot_use import DotUse
 from xpu_passes.transforms.raise_block_pointer.plan import Planner
 from xpu_passes.transforms.raise_block_pointer.plan_types import Access, LeftAlone, Plan, tile_shape
@@ -47,13 +48,22 @@ def _carrier_arg(p: SSAValue) -> tuple[scf.ForOp, int] | None:
     return None
 
 
+def _kept(plan: Plan, hw: bool, block_io_only: bool, uses: DotUse) -> Plan:
+    why = refusal(plan, uses) if hw and block_io_only else None
+    if why is not None:
+        raise LeftAlone(why)
+    return plan
+
+
 NOT_DOT = "the tile neither feeds nor comes from a tt.dot (the coalesced gather is kept; dot-only)"
 
 
 def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
-                  dot_only: bool = False, direct: Collection[Operation] = ()) -> tuple[list[Plan], dict[Access, str]]:
+                  dot_only: bool = False, direct: Collection[Operation] = (),
+                  block_io_only: bool = False) -> tuple[list[Plan], dict[Access, str]]:
     """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
     others are left alone. `dot_only`: only accesses moving a tt.dot's data (`transforms/raise_block_pointer/dot_use.py`);
+    `block_io_only`: loads of a tt.dot's data only where they will be 2D block reads (`block_io.py`);
     `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
     access from the pointer's closed form), not as its family."""
     planner = Planner(assumed_for)
@@ -77,7 +87,8 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
             failed[op] = NOT_DOT
             continue
         try:
-            plans.append(planner.direct(op, uses.relevant(op)))
+            hw = uses.relevant(op)
+            plans.append(_kept(planner.direct(op, hw), hw, block_io_only, uses))
         except LeftAlone as e:
             failed[op] = e.reason
     for (loop, index), ops in families.items():
@@ -86,7 +97,7 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
             failed.update((op, NOT_DOT) for op in ops)
             continue
         try:
-            plans.append(planner.carried(loop, index, hw))
+            plans.append(_kept(planner.carried(loop, index, hw), hw, block_io_only, uses))
         except LeftAlone as e:
             for op in ops:
                 failed[op] = e.reason

@@ -69,6 +69,21 @@ class DotUse:
             work += nxt
         return False
 
+    def dot_operands(self, v: SSAValue, budget: int = 400) -> set[int]:
+        """Which operands of tt.dot ops (0: A, 1: B) the loaded tile `v` reaches (itself, not through a product)."""
+        seen: set[SSAValue] = set()
+        out: set[int] = set()
+        work = [v]
+        while work and budget > 0:
+            x = work.pop()
+            budget -= 1
+            if x in seen:
+                continue
+            seen.add(x)
+            out |= {use.index for use in x.uses if isinstance(use.operation, tt.DotOp) and use.index < 2}
+            work += [y for y in _flows(x) if not isinstance(y.owner, tt.DotOp)]  # not on through a product
+        return out
+
     def relevant(self, op: tt.LoadOp | tt.StoreOp) -> bool:
         if isinstance(op, tt.LoadOp):
             return self.load_feeds_dot(op.result)
