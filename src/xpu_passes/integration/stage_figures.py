@@ -67,7 +67,7 @@ _ALIAS = re.compile(r"^(#[\w.$-]+) = (.*)$", re.M)
 _LOC = re.compile(r"\s*loc\(.*$")
 _ACCESS = re.compile(r"^( *)(?:%\S+ = )?tt\.(load|store) ")
 _TENSOR = re.compile(r"tensor<([0-9x]+)x[a-z0-9]+, (#[\w.]+(?:<\{.*?\}>)?)>")
-_DPAS = ("triton_intel_gpu.dpas<", "ttig.dpas<")
+_DPAS = ("triton_intel_gpu.dpas", "ttig.dpas")
 
 
 def block_io_elements(text: str) -> int:
