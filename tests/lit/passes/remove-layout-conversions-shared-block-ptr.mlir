@@ -83,3 +83,68 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// One tile loaded through a block pointer feeds a dot both as A (converted to the dot-operand
+// layout) and, transposed, as B (k @ k^T, a chunked kernel's scaled dot of k with itself). A load
+// tagged for 2D block reads is no expensive load to duplicate (Intel's isExpensiveLoadOrStore: the
+// block_io tag): the A operand gets a load of its own in its dot-operand layout (2D block reads
+// there, not a gather and a conversion), its block pointer copied; the other load stays for B.
+// CHECK-LABEL: tt.func public @tile_twice
+// CHECK: %[[PA:.*]] = tt.make_tensor_ptr %{{.*}} : <tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: tt.load %[[PA]] {{.*}}triton_intel_gpu.block_io = "row_major"{{.*}} : !tt.ptr<tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
+// CHECK: %[[K:.*]] = tt.load %{{.*}} : !tt.ptr<tensor<64x32xbf16, #blocked>>
+// CHECK: tt.trans %[[K]]
+// CHECK-NOT: ttg.convert_layout %[[K]]
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @tile_twice(%k: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i64
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %pk = tt.make_tensor_ptr %k, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xbf16, #blocked>>
+    %x = tt.load %pk {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x32xbf16, #blocked>>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xbf16, #blocked> -> tensor<32x64xbf16, #blocked1>
+    %a = ttg.convert_layout %x : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+    %b = ttg.convert_layout %t : tensor<32x64xbf16, #blocked1> -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %po = tt.make_tensor_ptr %o, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #mma>>
+    tt.store %po, %d {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32, #mma>>
+    tt.return
+  }
+}
+
+// -----
+
+// The same load untagged (no 2D block read proven): duplicating it would load the tile twice
+// from memory, so it keeps one load and its conversion to the A operand.
+// CHECK-LABEL: tt.func public @tile_twice_untagged
+// CHECK: %[[K:.*]] = tt.load %{{.*}} : !tt.ptr<tensor<64x32xbf16, #blocked>>
+// CHECK: ttg.convert_layout %[[K]] : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+// CHECK: tt.return
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward: a load with several users would be duplicated
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @tile_twice_untagged(%k: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i64
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %pk = tt.make_tensor_ptr %k, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xbf16, #blocked>>
+    %x = tt.load %pk {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x32xbf16, #blocked>>
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xbf16, #blocked> -> tensor<32x64xbf16, #blocked1>
+    %a = ttg.convert_layout %x : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
+    %b = ttg.convert_layout %t : tensor<32x64xbf16, #blocked1> -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %po = tt.make_tensor_ptr %o, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #mma>>
+    tt.store %po, %d {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32, #mma>>
+    tt.return
+  }
+}

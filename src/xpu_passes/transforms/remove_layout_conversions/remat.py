@@ -114,7 +114,8 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
+    # (a load tagged for 2D block reads is no expensive load to Intel's pass either: it duplicates it)
+    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op) and ttig.BLOCK_IO not in op.attributes:  # type: ignore[arg-type]
         return s.fail("a load with several users would be duplicated")
     if kind == _MULTI_KIND:
         for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
