@@ -22,14 +22,14 @@ _ALLOCATION = ("intel-decompose-unsupported-conversions", "allocate-shared-memor
 
 @dataclass(frozen=True)
 class StageFigures:
-    shared: int  # SLM bytes triton-xpu allocates for the kernel
+    shared: int  # SLM bytes triton-xpu allocates for the kernel (-1: not allocated, see cheap_figures)
     converts: int  # ttg.convert_layout left
     block_io: int  # loop-weighted elements of loads/stores in a layout 3.3 lowers to 2D block messages
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
         out = []
-        if self.shared > native.shared:
+        if self.shared > native.shared >= 0:
             out.append(f"SLM {self.shared} > {native.shared}")
         if self.converts > native.converts:
             out.append(f"conversions {self.converts} > {native.converts}")
@@ -38,7 +38,8 @@ class StageFigures:
         return out
 
     def __str__(self) -> str:
-        return f"{self.shared} bytes of SLM, {self.converts} conversion(s), {self.block_io} 2D block I/O elements"
+        slm = f"{self.shared} bytes of SLM" if self.shared >= 0 else "SLM not allocated"
+        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements"
 
 
 def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
@@ -48,8 +49,8 @@ def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
 
 
 def cheap_figures(text: str) -> StageFigures:
-    """The figures of a print without the SLM (0): what decides most comparisons, without an allocation."""
-    return StageFigures(0, text.count("ttg.convert_layout"), block_io_elements(text))
+    """The figures of a print without the SLM (-1): what decides most comparisons, without an allocation."""
+    return StageFigures(-1, text.count("ttg.convert_layout"), block_io_elements(text))
 
 
 def allocated_shared(text: str, context: Any) -> int:
