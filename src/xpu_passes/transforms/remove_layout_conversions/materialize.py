@@ -219,7 +219,7 @@ def _retarget_family(fam: Family, layout: Attribute, dying: set[Operation]) -> d
     when the load stays (a shared value downstream keeps the original chain), a copy of its
     tt.make_tensor_ptr for the load's copy (native's remat clones it too), so the old load keeps
     a pointer of its own type. A family with advances or loops cannot be copied: the rewrite fails."""
-    if all(a in dying for a in fam.accesses):
+    if all(a in dying for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)):  # (prefetches follow)
         return retype_family(fam, layout)
     root = fam.root
     if fam.values != {root.result}:
