@@ -3,6 +3,7 @@
 // RUN: %if triton %{ xpu-opt %s -split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // ORACLE: tt.func public @shared_scale
 // ORACLE: tt.func public @shared_scale_advanced
+// ORACLE: tt.func public @shared_scale_in_loop
 
 // A row scale loaded through a 1D block pointer, broadcast once and multiplied into two
 // tiles that each feed a dot as operand B (a chunked kernel's `k * beta[:, None]` and
@@ -86,65 +87,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 
 // -----
 
-// One tile loaded through a block pointer feeds a dot both as A (converted to the dot-operand
-// layout) and, transposed, as B (k @ k^T, a chunked kernel's scaled dot of k with itself). A load
-// tagged for 2D block reads is no expensive load to duplicate (Intel's isExpensiveLoadOrStore: the
-// block_io tag): the A operand gets a load of its own in its dot-operand layout (2D block reads
-// there, not a gather and a conversion), its block pointer copied; the other load stays for B.
-// CHECK-LABEL: tt.func public @tile_twice
-// CHECK: %[[PA:.*]] = tt.make_tensor_ptr %{{.*}} : <tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK: tt.load %[[PA]] {{.*}}triton_intel_gpu.block_io = "row_major"{{.*}} : !tt.ptr<tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>>
-// CHECK: %[[K:.*]] = tt.load %{{.*}} : !tt.ptr<tensor<64x32xbf16, #blocked>>
-// CHECK: tt.trans %[[K]]
-// CHECK-NOT: ttg.convert_layout %[[K]]
-// CHECK: tt.return
+// The same in a loop, the scale's block pointer made in the loop body: a copy of it there is not
+// made (triton-xpu 3.3's pipeliner aborts on block pointers made in a loop that it did not carry:
+// 'ArrayRef.h:446 Invalid index'), so the rewrite is abandoned (said) and both conversions stay.
+// CHECK-LABEL: tt.func public @shared_scale_in_loop
+// CHECK: scf.for
+// CHECK-COUNT-1: tt.make_tensor_ptr %{{.*}} : <tensor<64xbf16, #ttg.slice<{dim = 1, parent = #blocked}>>>
+// CHECK-COUNT-2: ttg.convert_layout %{{.*}} : tensor<64x64xbf16, #blocked> -> tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+// CHECK: scf.yield
+// REMARK: remark: [tritonintelgpu-remove-layout-conversions] backward rewrite abandoned: RuntimeError: a block pointer made in a loop is not copied
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
-  tt.func public @tile_twice(%k: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64) {
+  tt.func public @shared_scale_in_loop(%s: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64, %steps: i32, %a: tensor<64x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>) {
     %c0 = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
     %c1 = arith.constant 1 : i64
     %c64 = arith.constant 64 : i64
-    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
-    %pk = tt.make_tensor_ptr %k, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xbf16, #blocked>>
-    %x = tt.load %pk {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x32xbf16, #blocked>>
-    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xbf16, #blocked> -> tensor<32x64xbf16, #blocked1>
-    %a = ttg.convert_layout %x : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
-    %b = ttg.convert_layout %t : tensor<32x64xbf16, #blocked1> -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
-    %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %steps step %c1i iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %ps = tt.make_tensor_ptr %s, [%n], [%c1], [%i] {order = array<i32: 0>} : <tensor<64xbf16, #ttg.slice<{dim = 1, parent = #blocked}>>>
+      %beta = tt.load %ps {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<64xbf16, #ttg.slice<{dim = 1, parent = #blocked}>>>
+      %e = tt.expand_dims %beta {axis = 1 : i32} : tensor<64xbf16, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xbf16, #blocked>
+      %bb = tt.broadcast %e : tensor<64x1xbf16, #blocked> -> tensor<64x64xbf16, #blocked>
+      %pk = tt.make_tensor_ptr %k, [%n, %c64], [%c64, %c1], [%i, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xbf16, #blocked>>
+      %xk = tt.load %pk {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x64xbf16, #blocked>>
+      %mk = arith.mulf %xk, %bb : tensor<64x64xbf16, #blocked>
+      %ck = ttg.convert_layout %mk : tensor<64x64xbf16, #blocked> -> tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %dk = tt.dot %a, %ck, %acc, inputPrecision = tf32 : tensor<64x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %pv = tt.make_tensor_ptr %v, [%n, %c64], [%c64, %c1], [%i, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xbf16, #blocked>>
+      %xv = tt.load %pv {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<64x64xbf16, #blocked>>
+      %mv = arith.mulf %xv, %bb : tensor<64x64xbf16, #blocked>
+      %cv = ttg.convert_layout %mv : tensor<64x64xbf16, #blocked> -> tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %dv = tt.dot %a, %cv, %dk, inputPrecision = tf32 : tensor<64x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<64x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      scf.yield %dv : tensor<64x64xf32, #mma>
+    }
     %po = tt.make_tensor_ptr %o, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #mma>>
-    tt.store %po, %d {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32, #mma>>
-    tt.return
-  }
-}
-
-// -----
-
-// The same load untagged (no 2D block read proven): duplicating it would load the tile twice
-// from memory, so it keeps one load and its conversion to the A operand.
-// CHECK-LABEL: tt.func public @tile_twice_untagged
-// CHECK: %[[K:.*]] = tt.load %{{.*}} : !tt.ptr<tensor<64x32xbf16, #blocked>>
-// CHECK: ttg.convert_layout %[[K]] : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
-// CHECK: tt.return
-// REMARK: remark: [tritonintelgpu-remove-layout-conversions] kept: backward: a load with several users would be duplicated
-#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
-#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
-#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
-  tt.func public @tile_twice_untagged(%k: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i64) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i64
-    %c64 = arith.constant 64 : i64
-    %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
-    %pk = tt.make_tensor_ptr %k, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x32xbf16, #blocked>>
-    %x = tt.load %pk {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x32xbf16, #blocked>>
-    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xbf16, #blocked> -> tensor<32x64xbf16, #blocked1>
-    %a = ttg.convert_layout %x : tensor<64x32xbf16, #blocked> -> tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>>
-    %b = ttg.convert_layout %t : tensor<32x64xbf16, #blocked1> -> tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
-    %d = tt.dot %a, %b, %acc, inputPrecision = tf32 : tensor<64x32xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>> * tensor<32x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
-    %po = tt.make_tensor_ptr %o, [%n, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #mma>>
-    tt.store %po, %d {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32, #mma>>
+    tt.store %po, %res {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32, #mma>>
     tt.return
   }
 }

@@ -224,11 +224,22 @@ def _retarget_family(fam: Family, layout: Attribute, dying: set[Operation]) -> d
     root = fam.root
     if fam.values != {root.result}:
         raise RuntimeError("a block pointer family with advances or loops would be shared by a load in two layouts")
+    if _in_loop(root):  # (triton-xpu 3.3's pipeliner aborts on such copies: 'ArrayRef.h:446 Invalid index')
+        raise RuntimeError("a block pointer made in a loop is not copied")
     c = journal.created(new_op(tt.MakeTensorPtrOp, list(root.operands), [retyped(root.result.type, layout)],
                                dict(root.properties), dict(root.attributes)))
     c.location = root.location
     journal.insert_after(c, root)
     return {root.result: c.results[0]}
+
+
+def _in_loop(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _unused(op: Operation) -> bool:

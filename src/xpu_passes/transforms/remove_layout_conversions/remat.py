@@ -114,7 +114,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if needed is None:
         s.direct.add(v)
         return _boundary(v, layout, s)
-    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op) and not _copyable_2d(op):  # type: ignore[arg-type]
+    if load and len(list(op.results[0].uses)) > 1 and not cheap_load(op):  # type: ignore[arg-type]
         return s.fail("a load with several users would be duplicated")
     if kind == _MULTI_KIND:
         for r, lr in zip(op.results, result_layouts(op, layout) or [None] * len(op.results)):
@@ -156,16 +156,6 @@ def cheap_load(op: tt.LoadOp) -> bool:
         return False
     threads = _module_int(op, "ttg.num-warps", 4) * _module_int(op, "ttg.threads-per-warp", 16)
     return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
-
-
-def _copyable_2d(op: Operation) -> bool:
-    """A load tagged for 2D block reads (no expensive load to Intel's pass: it duplicates it) of a
-    block pointer straight from its tt.make_tensor_ptr, which only it uses: the copy of the load
-    gets a copy of that (materialize._retarget_family); advanced or loop-carried ones cannot."""
-    if ttig.BLOCK_IO not in op.attributes:
-        return False
-    mtp = op.operands[0].owner
-    return isinstance(mtp, tt.MakeTensorPtrOp) and all(u.operation is op for u in mtp.results[0].uses)
 
 
 def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
