@@ -189,7 +189,7 @@ def phases(total: float, times: dict[str, float]) -> dict[str, float]:
             "round_trips": times.get("round_trips", 0),
             **{k: times.get(k, 0) for k in ("reused", "reuse_misses", "handed_back", "pass_managers", "repeat_check",
                                             "repeats_skipped", "never_worse_runs", "repeats_compared",
-                                            "native_kept", "raising_dropped")},
+                                            "native_kept", "raising_dropped", "native_stage_kept")},
             **{k: v for k, v in times.items() if k.startswith("pass:")}}
 
 
@@ -278,10 +278,11 @@ def report(rows: list[Row], label: str) -> None:
           + f"; repeated runs skipped: {sum(r.phases.get('repeats_skipped', 0) for r in rows):.0f}, their check "
           f"{sum(r.phases.get('repeat_check', 0.0) for r in rows) * ms:.0f} ms (in other passes)")
     nw = {k: sum(r.phases.get(k, 0) for r in rows)
-          for k in ("never_worse_runs", "repeats_compared", "native_kept", "raising_dropped")}
+          for k in ("never_worse_runs", "repeats_compared", "native_kept", "raising_dropped", "native_stage_kept")}
     print(f"never worse than native: {nw['never_worse_runs']:.0f} runs compared with native's (and "
           f"{nw['repeats_compared']:.0f} repeats, native's side only), native's result kept {nw['native_kept']:.0f} "
-          f"times, raising dropped {nw['raising_dropped']:.0f} times (never-worse: the comparison's time)")
+          f"times, raising dropped {nw['raising_dropped']:.0f} times, triton-xpu's whole stage kept "
+          f"{nw['native_stage_kept']:.0f} times (never-worse: the comparisons' time)")
     count = {k: sum(r.phases.get(k, 0) for r in rows) for k in ("reused", "reuse_misses", "handed_back",
                                                                 "pass_managers")}
     print(f"round trips: {sum(r.phases['round_trips'] for r in rows):.0f} ({count['reused']:.0f} took our previous "

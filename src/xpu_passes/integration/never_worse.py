@@ -40,6 +40,8 @@ NativeRun = Callable[[str, str], "str | None"]
 # Where the round trip's timing (roundtrip.timing, the caller's context's) puts the comparison's own time (printing,
 # native's pass, reading its result, figures): not in our pass's.
 TIME_KEY = "pass:never-worse"
+# ... and the whole-stage comparison's (compare_stage: the copy, native's stage, prints, allocations).
+STAGE_TIME_KEY = "pass:never-worse-stage"
 # The figures compared, in the order a remark names them.
 FIGURES = ("slm", "converts", "cost")
 
@@ -227,3 +229,40 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
     _remark(stages[at].instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(TIME_KEY, t)
     return kept
+
+
+def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
+                  text: str | None) -> Any:
+    """The TTGIR stage of plan `p` (`pipeline.Plan`) on the TTIR `mod`, and triton-xpu's own stage
+    (`p.native_twin`) on a copy of it: ours is kept unless its final TTGIR is worse in one of
+    `stage_figures`' figures (SLM as triton-xpu allocates it, conversions, 2D block I/O), then
+    native's is. Each position of ours is guarded on its own input; this guards what the kernel
+    is judged by, whatever our earlier positions did to the later ones' inputs."""
+    from xpu_passes.integration import oracle, pipeline, roundtrip
+    from xpu_passes.integration.stage_figures import allocated_shared, cheap_figures
+
+    t = roundtrip.now()
+    text = str(mod) if text is None else text
+    copy = oracle.parse(text, mod.context)
+    roundtrip.record(STAGE_TIME_KEY, t)
+    threads = opt.threads_per_warp
+    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None), text)
+    opt.threads_per_warp = threads
+    t = roundtrip.now()
+    theirs = pipeline.run_plan(copy, metadata, opt, properties,
+                               pipeline.Plan(p.native_twin, "", round_trips=p.round_trips), text)
+    mine_text, their_text = str(ours), str(theirs)
+    mine, other = cheap_figures(mine_text), cheap_figures(their_text)
+    losses = mine.losses(other)
+    if not losses and mine_text != their_text:  # (SLM: triton-xpu's allocation of each, on copies)
+        mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, mod.context))
+        other = dataclasses.replace(other, shared=allocated_shared(their_text, mod.context))
+        losses = mine.losses(other)
+    roundtrip.count("native_stage_kept", int(bool(losses)))
+    instance = next((s.instance for s in p.stages if s.python), None)
+    if instance is not None:
+        why = (f"triton-xpu's stage kept: ours would leave {', '.join(losses)} (ours: {mine}; native: {other})"
+               if losses else f"our stage kept: {mine}; native: {other}")
+        _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
+    roundtrip.record(STAGE_TIME_KEY, t)
+    return theirs if losses else ours

@@ -93,6 +93,9 @@ class Plan:
     text: str
     providers: dict[str, str] = field(default_factory=dict)  # package -> version, for the cache key
     round_trips: roundtrip.RoundTripOptions = field(default_factory=roundtrip.RoundTripOptions)
+    # never_worse: triton-xpu's own stage, run on the same input; the better final TTGIR is kept
+    # (never_worse.compare_stage). None: the plan's result stands.
+    native_twin: list[Stage] | None = None
 
 
 def _native(name: str, **options: Any) -> Stage:
@@ -230,6 +233,8 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
     else:
         check_options(options)
         p = parse_text(pipeline_text(pipeline.strip(), **options))
+        if pipeline.strip() != "native" and options.get("never_worse", True):
+            p.native_twin = _named_stages("native")
     if check_reports is not None:
         p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
     return p
@@ -323,6 +328,10 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
             text = str(mod)
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
+    if p.native_twin is not None:
+        from xpu_passes.integration import never_worse
+
+        return never_worse.compare_stage(mod, metadata, opt, properties, p, text)
     threads = opt.threads_per_warp
     if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
         from xpu_passes.integration import never_worse

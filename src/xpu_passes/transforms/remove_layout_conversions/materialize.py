@@ -25,6 +25,7 @@ from xpu_passes.ir.xdsl_adapt import new_op, op_defaults
 from xpu_passes.ir import journal
 from xpu_passes.ir.clone import clone_regions, valid_hint
 from xpu_passes.ir.journal import Journal
+from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.layouts.memoize import by_identity, per_class, same
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import Slice, slots
@@ -164,12 +165,14 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
     old users to a conversion back, which the clones must not see.
     """
     new: dict[int, SSAValue] = {id(v): r for v, r in s.replace.items()}
+    carried_slots = {(id(u), i) for op, k in s.carried for u, i in slots(op, k)}
+    dying = _dying(s, ops, carried_slots, target) if s.families or in_place else set()
     for fam, layout in s.families:
-        new.update({id(v): r for v, r in retype_family(fam, layout).items()})
+        new.update({id(v): r for v, r in _retarget_family(fam, layout, dying).items()})
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
     feeds = [(user, i, user.operands[i]) for op, k in s.carried for user, i in slots(op, k)]
     cvt_users = {src: _cvt_users(src, s.layout) for src in s.boundary}
-    dead = _dying(s, ops, {(id(u), i) for u, i, _ in feeds}, target) if in_place else set()
+    dead = dying if in_place else set()
     retired: list[SSAValue] = []
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
@@ -209,6 +212,34 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
         if op not in dead:
             journal.erase_op(op)
     return new, dead, retired
+
+
+def _retarget_family(fam: Family, layout: Attribute, dying: set[Operation]) -> dict[SSAValue, SSAValue]:
+    """The block pointers of `fam` in `layout`: retyped in place when its load dies in the rewrite;
+    when the load stays (a shared value downstream keeps the original chain), a copy of its
+    tt.make_tensor_ptr for the load's copy (native's remat clones it too), so the old load keeps
+    a pointer of its own type. A family with advances or loops cannot be copied: the rewrite fails."""
+    if all(a in dying for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)):  # (prefetches follow)
+        return retype_family(fam, layout)
+    root = fam.root
+    if fam.values != {root.result}:
+        raise RuntimeError("a block pointer family with advances or loops would be shared by a load in two layouts")
+    if _in_loop(root):  # (triton-xpu 3.3's pipeliner aborts on such copies: 'ArrayRef.h:446 Invalid index')
+        raise RuntimeError("a block pointer made in a loop is not copied")
+    c = journal.created(new_op(tt.MakeTensorPtrOp, list(root.operands), [retyped(root.result.type, layout)],
+                               dict(root.properties), dict(root.attributes)))
+    c.location = root.location
+    journal.insert_after(c, root)
+    return {root.result: c.results[0]}
+
+
+def _in_loop(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _unused(op: Operation) -> bool:
