@@ -246,7 +246,9 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     copy = oracle.parse(text, mod.context)
     roundtrip.record(STAGE_TIME_KEY, t)
     threads = opt.threads_per_warp
-    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None), text)
+    after = [s for s in p.stages if s.name in pipeline.AFTER_COMPARISON]
+    body = [s for s in p.stages if s.name not in pipeline.AFTER_COMPARISON]
+    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=body), text)
     opt.threads_per_warp = threads
     t = roundtrip.now()
     theirs = pipeline.run_plan(copy, metadata, opt, properties,
@@ -265,4 +267,8 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
                if losses else f"our stage kept: {mine}; native: {other}")
         _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(STAGE_TIME_KEY, t)
-    return theirs if losses else ours
+    kept = theirs if losses else ours
+    if after:
+        kept = pipeline.run_plan(kept, metadata, opt, properties,
+                                 dataclasses.replace(p, native_twin=None, stages=after))
+    return kept

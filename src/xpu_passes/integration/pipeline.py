@@ -44,6 +44,9 @@ OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
 SLICE = "xpu-slice-epilogue"
 ANNOTATE = "triton-annotate-module"
+# Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
+# comparison of the two stages but run on whichever result is kept (native's gets them too).
+AFTER_COMPARISON = frozenset({SLICE})
 
 # A native pass whose flag is also one of ours is spelled with this prefix in a text.
 NATIVE_PREFIX = registry.NATIVE_PREFIX
