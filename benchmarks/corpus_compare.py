@@ -29,6 +29,7 @@ remarks, and whether `rlc=last` (ours only at the last RemoveLayoutConversions) 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import re
