@@ -3,8 +3,8 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
 // ORACLE: tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f16>, #blocked>
+// ORACLE: // -----
 // ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// ORACLE-COUNT-1: // -----
 
 // The memory messages a layout costs (costs.memory_cost). A GEMM epilogue stores
 // its f16 result through a tensor of pointers masked per row: in the blocked
