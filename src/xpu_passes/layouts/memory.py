@@ -35,15 +35,21 @@ class Messages:
     vector: int  # elements per message
     elem_bytes: int
     threads: int  # lanes of the CTA
+    lanes: int  # lanes of one warp (a sub-group: one message serves them all)
 
     @property
     def messages(self) -> int:
         return -(-self.per_lane // self.vector)
 
     @property
-    def lane_messages(self) -> int:
-        """Messages of all lanes (a sub-group's message counts once per lane)."""
-        return self.messages * self.threads
+    def sends(self) -> int:
+        """Messages of the CTA: each warp sends its own."""
+        return self.messages * (self.threads // self.lanes)
+
+    def fewest_sends(self, numel: int, best: int) -> int:
+        """The CTA's messages in the best layout: every warp sends at least one."""
+        warps = self.threads // self.lanes
+        return warps * max(1, -(-numel // (best * self.threads)))
 
     @property
     def bytes_per_message(self) -> int:
@@ -60,7 +66,8 @@ def messages(layout: Attribute, shape: Sequence[int], elem_bits: int, limits: Se
     ll = linear_of(layout, tuple(shape))
     dim = layout_order(ll)[0]
     vec = min(_cap(elem_bits), contig_per_thread(ll)[dim], max(1, limits[dim]))
-    return Messages(1 << len(ll.register), max(1, vec), max(1, elem_bits // 8), 1 << (len(ll.lane) + len(ll.warp)))
+    return Messages(1 << len(ll.register), max(1, vec), max(1, elem_bits // 8), 1 << (len(ll.lane) + len(ll.warp)),
+                    1 << len(ll.lane))
 
 
 def best_vector(elem_bits: int, limits: Sequence[int]) -> int:

@@ -186,8 +186,9 @@ def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[
 
 def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
     """Lane-messages a tensor-of-pointer load/store issues in its layout beyond the fewest any
-    layout gives it, counted once per element (0: not such an access, or a layout the algebra
-    does not know)."""
+    layout gives it (0: not such an access, or a layout the algebra does not know). Each warp
+    sends its own messages, one per vector of its lanes' registers: lanes holding the same
+    elements (a dot operand's or a slice's replicas) still send one message per register vector."""
     if not isinstance(op, tt.LoadOp | tt.StoreOp):
         return 0
     t = op.operands[0].type
@@ -199,9 +200,7 @@ def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
         m = messages(layout, t.get_shape(), bits, limits)
     except (LayoutError, ValueError):
         return 0
-    # Per element of the tensor (lanes holding replicas share their sub-group's message).
-    n = numel(t)
-    return max(0, -(-n // m.vector) - -(-n // best_vector(bits, limits)))
+    return max(0, m.sends - m.fewest_sends(numel(t), best_vector(bits, limits))) * m.lanes
 
 
 def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
