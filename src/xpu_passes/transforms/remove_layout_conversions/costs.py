@@ -3,7 +3,10 @@
 Costs are in bytes moved through SLM (element width x elements: converting a bf16
 value costs half its f32 extension; a conversion the layout algebra shows needs no
 SLM counts 1/8: register renames and sub-group shuffles), weighted by how often the
-op runs: x8 per enclosing loop.
+op runs: x8 per enclosing loop. A tensor-of-pointer load or store adds what its layout
+costs in memory messages beyond the best layout for its addresses (`memory_cost`, below),
+so the whole-module cost (solution.Figures.cost, which the never-worse guard compares too)
+sees a conversion removed at the price of narrow gathers or scatters.
 """
 
 from __future__ import annotations
