@@ -5,6 +5,8 @@
 // ORACLE: tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f16>, #blocked>
 // ORACLE: // -----
 // ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// ORACLE: // -----
+// ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x256x!tt.ptr<f32>, #mma>
 
 // The memory messages a layout costs (costs.memory_cost). A GEMM epilogue stores
 // its f16 result through a tensor of pointers masked per row: in the blocked
@@ -79,5 +81,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
     %y = ttg.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
     %z = arith.addf %acc, %y : tensor<64x64xf32, #mma>
     tt.return %z : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Negative: the epilogue masked per row as in @row_masked_store, at 256x256 with 32
+// warps: the DPAS layout reads one f32 per message, but the conversion would need
+// 263,168 bytes of SLM, more than PVC has (the kernel could not launch), so the
+// load takes the DPAS layout and the conversion is gone.
+// CHECK-LABEL: tt.func public @big_row_masked_load
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[D:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x256x!tt.ptr<f32>, #mma>
+// CHECK-NEXT: arith.addf %arg3, %[[D]] : tensor<256x256xf32, #mma>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [8, 4], order = [1, 0]}>
+#mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [8, 4], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
+module attributes {"ttg.num-warps" = 32 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
+  tt.func public @big_row_masked_load(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32, %ld: i32 {tt.divisibility = 16 : i32}, %acc: tensor<256x256xf32, #mma>) -> tensor<256x256xf32, #mma> {
+    %zero = arith.constant dense<0.000000e+00> : tensor<256x256xf32, #blocked>
+    %r0 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r1 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<256xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<256x1xi32, #blocked>
+    %lds = tt.splat %ld : i32 -> tensor<256x1xi32, #blocked>
+    %roff = arith.muli %rows, %lds : tensor<256x1xi32, #blocked>
+    %base = tt.splat %d : !tt.ptr<f32> -> tensor<256x1x!tt.ptr<f32>, #blocked>
+    %prow = tt.addptr %base, %roff : tensor<256x1x!tt.ptr<f32>, #blocked>, tensor<256x1xi32, #blocked>
+    %cols = tt.expand_dims %r1 {axis = 0 : i32} : tensor<256xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x256xi32, #blocked>
+    %pb = tt.broadcast %prow : tensor<256x1x!tt.ptr<f32>, #blocked> -> tensor<256x256x!tt.ptr<f32>, #blocked>
+    %cb = tt.broadcast %cols : tensor<1x256xi32, #blocked> -> tensor<256x256xi32, #blocked>
+    %ptrs = tt.addptr %pb, %cb : tensor<256x256x!tt.ptr<f32>, #blocked>, tensor<256x256xi32, #blocked>
+    %lim = tt.splat %m : i32 -> tensor<256x1xi32, #blocked>
+    %in = arith.cmpi slt, %rows, %lim : tensor<256x1xi32, #blocked>
+    %mask = tt.broadcast %in : tensor<256x1xi1, #blocked> -> tensor<256x256xi1, #blocked>
+    %x = tt.load %ptrs, %mask, %zero : tensor<256x256x!tt.ptr<f32>, #blocked>
+    %y = ttg.convert_layout %x : tensor<256x256xf32, #blocked> -> tensor<256x256xf32, #mma>
+    %z = arith.addf %acc, %y : tensor<256x256xf32, #mma>
+    tt.return %z : tensor<256x256xf32, #mma>
   }
 }

@@ -20,8 +20,9 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memory import best_vector, messages
 from xpu_passes.layouts.memoize import by_identity, per_class
-from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel
-from xpu_passes.layouts.scratch import element_bits, element_bytes, needs_slm, scan_reduce_scratch_bytes
+from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel, with_encoding
+from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
+                                         scan_reduce_scratch_bytes)
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
 
@@ -63,7 +64,17 @@ def conversion_cost(t: Attribute, layout: Attribute) -> int:
         free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
     except LayoutError:
         free = False
-    return max(1, n // SHUFFLE_DISCOUNT) if free else n
+    if free:
+        return max(1, n // SHUFFLE_DISCOUNT)
+    try:  # a kernel whose conversion needs more SLM than PVC has cannot launch: no messages outweigh it
+        over = convert_scratch_bytes(t, with_encoding(t, layout)) > SLM_CAPACITY  # type: ignore[arg-type]
+    except LayoutError:
+        over = False
+    return n + OVER_CAPACITY if over else n
+
+
+SLM_CAPACITY = 128 * 1024  # PVC's shared local memory per work-group
+OVER_CAPACITY = 1 << 40  # what a conversion beyond it costs more: more than any memory messages
 
 
 def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
