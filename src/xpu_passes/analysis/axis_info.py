@@ -105,6 +105,24 @@ class AxisInfoAnalysis:
     def __getitem__(self, v: SSAValue) -> AxisInfo:
         return self.info.get(v) or AxisInfo.unknown(len(_shape(v)))
 
+    def of(self, v: SSAValue, depth: int = 64) -> AxisInfo:
+        """`self[v]`, computed on demand for a value made after the analysis ran (a copy of ops it
+        saw, in another layout: the facts do not depend on layouts); block arguments it did not
+        see are unknown."""
+        hit = self.info.get(v)
+        if hit is not None:
+            return hit
+        op = v.owner
+        if not isinstance(op, Operation) or depth == 0 or not self._knows(op):
+            return AxisInfo.unknown(len(_shape(v)))
+        for o in op.operands:
+            self.of(o, depth - 1)
+        info = self._visit(op, v)
+        if not isinstance(v.type, TensorType):
+            info = AxisInfo(info.contiguity, info.divisibility, info.constancy, (0,), info.value, v)
+        self.info[v] = info
+        return info
+
     # ------------------------------------------------------------- driving
 
     def _seed_args(self, fn: tt.FuncOp) -> None:

@@ -9,13 +9,17 @@
 // max %m is carried in a 1D layout, and two values computed from it (the rescale
 // factor and the new max) are broadcast over the 2D block. Removing either
 // conversion alone retypes %m and leaves a conversion back for the other (as
-// costly as before); the second conversion's removal is made in the same trial, so
-// the loop carries %m in the slice layout and no conversion is left in it (as
-// triton-xpu's pass does).
+// costly as before); the second conversion's removal would be made in the same
+// trial (the loop carrying %m in the slice layout, as triton-xpu's pass does), but
+// the row max's load would follow into the slice layout, where each lane holds 2 of
+// the 16 rows: every warp would send 2 gathers instead of 1 in each iteration,
+// which costs more (costs.memory_cost) than the two 64-byte conversions: kept.
 // CHECK-LABEL: tt.func public @online_max
-// CHECK: scf.for {{.*}} -> (tensor<16x64xf32, #blocked>, tensor<16xf32, #ttg.slice<{dim = 1, parent = #blocked}>>)
-// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<16x64xf32, #blocked>, tensor<16xf32, #blocked1>)
+// CHECK: tt.load %{{.*}} : tensor<16x!tt.ptr<f32>, #blocked1>
+// CHECK-COUNT-2: ttg.convert_layout %{{.*}} : tensor<16xf32, #blocked1> -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
 // CHECK: scf.yield
+// REMARK: remove-layout-conversions-online.mlir:[[# @LINE + 19]]:7: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would not make the module cheaper
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 32 : i32} {

@@ -2,19 +2,19 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-remove-layout-conversions | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 
-// ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// ORACLE: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #blocked>
 // ORACLE-COUNT-12: // -----
 
-// GEMM epilogue through a masked tensor of pointers: the whole address and mask
-// computation is recomputed in the DPAS layout, the load takes it, and the
-// conversion (an SLM round trip) is gone.
+// GEMM epilogue through a tensor of pointers masked per row: in its blocked layout
+// each lane reads 4 contiguous f32 per message (16 bytes); recomputed in the DPAS
+// layout (one column per lane) it would read one per message: 3,072 more
+// lane-messages, which cost more than the conversion (16 KB through SLM), so the
+// conversion is kept (remove-layout-conversions-memory.mlir: where moving is free).
 // CHECK-LABEL: tt.func public @masked_epilogue
-// CHECK-NOT: ttg.convert_layout
-// CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
-// CHECK: tt.expand_dims %{{.*}} {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64x1xi32, #mma>
-// CHECK: %[[D:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
-// CHECK-NEXT: arith.addf %arg3, %[[D]] : tensor<64x64xf32, #mma>
-// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[D:.*]] = tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #blocked>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[D]] : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+// CHECK-NEXT: arith.addf %arg3, %[[C]] : tensor<64x64xf32, #mma>
+// REMARK: remove-layout-conversions.mlir:[[# @LINE + 21]]:5: remark: [tritonintelgpu-remove-layout-conversions] kept: backward would not make the module cheaper
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
@@ -193,8 +193,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // -----
 
 // Forward propagation: the DPAS result of a dot is converted to blocked for an
-// elementwise epilogue and a masked store through a tensor of pointers. The
-// epilogue, the store, its pointers and its mask all take the DPAS layout.
+// elementwise epilogue and a store through a tensor of pointers masked per column
+// (one-element messages in any layout). The epilogue, the store, its pointers and
+// its mask all take the DPAS layout.
 // CHECK-LABEL: tt.func public @forward_to_store
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[T:.*]] = arith.truncf %arg2 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
@@ -215,9 +216,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f16>, #blocked> -> tensor<64x64x!tt.ptr<f16>, #blocked>
     %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
     %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
-    %lim = tt.splat %m : i32 -> tensor<64x1xi32, #blocked>
-    %in = arith.cmpi slt, %rows, %lim : tensor<64x1xi32, #blocked>
-    %mask = tt.broadcast %in : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+    %lim = tt.splat %m : i32 -> tensor<1x64xi32, #blocked>
+    %in = arith.cmpi slt, %cols, %lim : tensor<1x64xi32, #blocked>
+    %mask = tt.broadcast %in : tensor<1x64xi1, #blocked> -> tensor<64x64xi1, #blocked>
     %b = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     %t = arith.truncf %b : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
     tt.store %ptrs, %t, %mask : tensor<64x64x!tt.ptr<f16>, #blocked>
@@ -277,18 +278,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
 // -----
 
 // scf.if: both branches yield values that can be produced in DPAS (a splat
-// constant, a 2D-block-capable load), so the if's result is retyped and the
+// constant, a 2D-block-capable load masked per column: one-element messages in any
+// layout, so moving it adds none), so the if's result is retyped and the
 // conversion after it is gone.
 // CHECK-LABEL: tt.func public @over_if
 // CHECK-NOT: ttg.convert_layout
 // CHECK: scf.if %{{.*}} -> (tensor<64x64xf32, #mma>)
-// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
+// CHECK: tt.load %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>, #mma>
 // CHECK: arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
 // CHECK-NOT: ttg.convert_layout
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [2, 2], A = [16, 16], B = [16, 32], C = [16, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
-  tt.func public @over_if(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: i1, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  tt.func public @over_if(%d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %flag: i1, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
     %r0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
     %r1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
     %rows = tt.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
@@ -300,8 +302,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     %pb = tt.broadcast %prow : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
     %cb = tt.broadcast %cols : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
     %ptrs = tt.addptr %pb, %cb : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %lim = tt.splat %n : i32 -> tensor<1x64xi32, #blocked>
+    %cin = arith.cmpi slt, %cols, %lim : tensor<1x64xi32, #blocked>
+    %cm = tt.broadcast %cin : tensor<1x64xi1, #blocked> -> tensor<64x64xi1, #blocked>
     %v = scf.if %flag -> (tensor<64x64xf32, #blocked>) {
-      %x = tt.load %ptrs : tensor<64x64x!tt.ptr<f32>, #blocked>
+      %x = tt.load %ptrs, %cm : tensor<64x64x!tt.ptr<f32>, #blocked>
       scf.yield %x : tensor<64x64xf32, #blocked>
     } else {
       %z = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>

@@ -165,3 +165,22 @@ module {
     got = [_splat_int(c) for c in consts]
     assert got == [splat_int(c) for c in consts]
     assert got == [32, None, -1, -3, None, 5, None]
+
+
+def test_of_computes_copies_made_after_the_analysis() -> None:
+    """A copy of the pointer computation (RLC recomputes it in another layout) gets the
+    original's facts on demand; an unknown block argument stays unknown."""
+    parsed = parse_module(make_context(), TUTORIAL)
+    ai = AxisInfoAnalysis(parsed.module)
+    ops = {r.name_hint: r.owner for op in parsed.module.walk() for r in op.results if r.name_hint}
+    ptrs = ops["ptrs"]
+    chain = [ops[n] for n in ("rm", "em", "ss", "om", "rk", "ek", "bm", "bkk", "off", "base")]
+    copies = {}
+    for op in [*chain, ptrs]:
+        c = op.clone(value_mapper={o: copies.get(o, o) for o in op.operands})
+        ptrs.parent.insert_op_before(c, ptrs)
+        copies[op.results[0]] = c.results[0]
+    copy = copies[ptrs.results[0]]
+    assert copy not in ai.info
+    assert ai.of(copy) == ai[ptrs.results[0]]
+    assert ai.of(copy).contiguity == (1, 32) and ai.of(copy).divisibility[1] == 16  # (bytes: the f16 base)

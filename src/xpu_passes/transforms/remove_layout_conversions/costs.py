@@ -3,7 +3,10 @@
 Costs are in bytes moved through SLM (element width x elements: converting a bf16
 value costs half its f32 extension; a conversion the layout algebra shows needs no
 SLM counts 1/8: register renames and sub-group shuffles), weighted by how often the
-op runs: x8 per enclosing loop.
+op runs: x8 per enclosing loop. A tensor-of-pointer load or store adds what its layout
+costs in memory messages beyond the best layout for its addresses (`memory_cost`, below),
+so the whole-module cost (solution.Figures.cost, which the never-worse guard compares too)
+sees a conversion removed at the price of narrow gathers or scatters.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memory import best_vector, messages
 from xpu_passes.layouts.memoize import by_identity, per_class
-from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel
-from xpu_passes.layouts.scratch import element_bytes, needs_slm, scan_reduce_scratch_bytes
+from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel, with_encoding
+from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
+                                         scan_reduce_scratch_bytes)
 
 LOOP_WEIGHT = 8  # a conversion inside a loop is counted as running this many times
 
@@ -58,7 +64,17 @@ def conversion_cost(t: Attribute, layout: Attribute) -> int:
         free = not needs_slm(src, layout, t.get_shape())  # type: ignore[attr-defined]
     except LayoutError:
         free = False
-    return max(1, n // SHUFFLE_DISCOUNT) if free else n
+    if free:
+        return max(1, n // SHUFFLE_DISCOUNT)
+    try:  # a kernel whose conversion needs more SLM than PVC has cannot launch: no messages outweigh it
+        over = convert_scratch_bytes(t, with_encoding(t, layout)) > SLM_CAPACITY  # type: ignore[arg-type]
+    except LayoutError:
+        over = False
+    return n + OVER_CAPACITY if over else n
+
+
+SLM_CAPACITY = 128 * 1024  # PVC's shared local memory per work-group
+OVER_CAPACITY = 1 << 40  # what a conversion beyond it costs more: more than any memory messages
 
 
 def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
@@ -146,3 +162,85 @@ def least_result(ops: list[Operation]) -> tuple[int, int]:
             for depth in depths:
                 best = max(best, max(1, numel(t) * width // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** depth)
     return (best, 1) if best else (0, 0)
+
+
+# ------------------------------------------------------------------ memory messages
+#
+# A tt.load/tt.store of a tensor of pointers costs what its layout adds to its messages
+# (layouts/memory.py): each lane-message beyond what the best layout for the same addresses
+# would issue counts MESSAGE_BYTES, in the conversions' byte units and loop weights. So a choice
+# that moves an access into a layout with narrower messages (a DPAS or dot-operand layout with
+# one element per lane along the contiguous dim) pays for them, and keeps the conversion
+# when they cost more than it. Calibrated on IGC's figures (benchmarks/isa_model.py).
+
+MESSAGE_BYTES = 64  # one lane's gather/scatter message (its 8-byte address, a send), as bytes through a conversion
+
+
+def _pointee_bits(t: Attribute) -> int | None:
+    elem = getattr(t, "element_type", None)
+    pointee = getattr(elem, "pointee", None)
+    try:
+        return element_bits(pointee) if pointee is not None else None
+    except LayoutError:
+        return None
+
+
+def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[int, ...]:
+    """Per dim, the widest vector the access's addresses and mask allow (triton's getVectorSize:
+    contiguity, alignment in elements, mask constancy)."""
+    ptr = op.operands[0]
+    bytes_ = max(1, (_pointee_bits(ptr.type) or 8) // 8)
+    info = facts.of(ptr)
+    limits = [max(1, min(c, max(1, d // bytes_))) for c, d in zip(info.contiguity, info.divisibility)]
+    mask = op.mask
+    if mask is not None:
+        limits = [min(x, max(1, c)) for x, c in zip(limits, facts.of(mask).constancy)]
+    return tuple(limits)
+
+
+def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
+    """Lane-messages a tensor-of-pointer load/store issues in its layout beyond the fewest any
+    layout gives it (0: not such an access, or a layout the algebra does not know). Each warp
+    sends its own messages, one per vector of its lanes' registers: lanes holding the same
+    elements (a dot operand's or a slice's replicas) still send one message per register vector."""
+    if not isinstance(op, tt.LoadOp | tt.StoreOp):
+        return 0
+    t = op.operands[0].type
+    layout, bits = encoding(t), _pointee_bits(t)
+    if layout is None or bits is None or not isinstance(t, TensorType):
+        return 0
+    limits = access_limits(facts, op)
+    try:
+        m = messages(layout, t.get_shape(), bits, limits)
+    except (LayoutError, ValueError):
+        return 0
+    return max(0, m.sends - m.fewest_sends(numel(t), best_vector(bits, limits))) * m.lanes
+
+
+def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
+    """What `op`'s layout adds to its memory messages, in conversion bytes (before loop weighting)."""
+    return memory_excess(op, facts) * MESSAGE_BYTES
+
+
+# module id -> (module, its axis facts): the figures of one module are asked for again and again
+# (each trial); a few modules at a time (ours, native's result in the never-worse comparison).
+_FACTS: dict[int, tuple[Operation, AxisInfoAnalysis]] = {}
+
+
+def facts_of(module: Operation) -> AxisInfoAnalysis:
+    """The axis facts of `module`'s values (computed on demand for values made later)."""
+    hit = _FACTS.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    top = module
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    facts = AxisInfoAnalysis(top)  # type: ignore[arg-type]
+    if len(_FACTS) >= 4:
+        _FACTS.clear()
+    _FACTS[id(module)] = (module, facts)
+    return facts
+
+
+def forget_facts() -> None:
+    _FACTS.clear()

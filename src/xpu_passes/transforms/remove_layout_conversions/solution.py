@@ -29,7 +29,7 @@ from xpu_passes.transforms.remove_layout_conversions.locality import (Contexts, 
                                         verify_key_of)
 from xpu_passes.layouts.propagation import SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import pointer_to_dot
-from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, conversion_cost, loop_depth
+from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, conversion_cost, facts_of, loop_depth, memory_cost
 from xpu_passes.layouts.scratch import op_scratch_bytes
 
 
@@ -85,14 +85,23 @@ def _contribution(op: Operation) -> tuple[int, int]:
     return out
 
 
-_costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp)  # a conversion, scan or reduction
+_costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp | tt.LoadOp | tt.StoreOp)  # (+ memory messages)
+_access = per_class(tt.LoadOp | tt.StoreOp)
+
+
+def _memory_part(op: Operation, module: Operation) -> tuple[int, int] | None:
+    """A load/store's loop-weighted cost of the messages its layout adds (costs.memory_cost), if any."""
+    c = memory_cost(op, facts_of(module))
+    return (LOOP_WEIGHT ** loop_depth(op) * c, 0) if c else None
 
 
 def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
     """`ops`: the module's walk, if at hand."""
     cost = slm = converts = 0
     for op in walk_list(module) if ops is None else ops:
-        if _costed(op):
+        if _access(op):
+            cost += (_memory_part(op, module) or (0, 0))[0]
+        elif _costed(op):
             converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
             slm = max(slm, bytes_)
@@ -226,10 +235,11 @@ class Ledger:
         for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
 
-    @staticmethod
-    def _part(op: Operation) -> tuple[int, int] | None:
+    def _part(self, op: Operation) -> tuple[int, int] | None:
         if not _costed(op):
             return None
+        if _access(op):
+            return _memory_part(op, self.module)
         c, bytes_ = _contribution(op)
         return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
 

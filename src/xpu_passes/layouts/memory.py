@@ -1,0 +1,84 @@
+"""The memory messages a `tt.load`/`tt.store` of a tensor of pointers costs in a layout.
+
+What triton-xpu 3.3's lowering (LoadStoreOpToLLVM, `getVectorSize`) and IGC make of it: each
+lane accesses the elements its registers hold; consecutive registers along the layout's
+fastest dim (its order[0]) that the addresses keep contiguous and aligned, and the mask
+constant, go in one vector of at most 16 bytes; IGC issues one message (a gather or scatter,
+one address per lane: `load.ugm.d32x4`, `load.ugm.d16u32`, ...) per vector. A tensor of
+pointers never becomes a 2D block message in 3.3 (only block pointers do).
+
+`limits[d]` is what the addresses allow along dim d whatever the layout: the smallest of the
+pointer's contiguity, its alignment in elements and the mask's constancy (AxisInfo's facts,
+the caller's). So `vector(...)` depends on the layout, `best_vector(...)` does not, and the
+difference of their message counts is what a layout choice adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.ir import Attribute
+
+from xpu_passes.dialects import ttg, ttig
+from xpu_passes.layouts.memoize import linear_of
+from xpu_passes.layouts.scratch import contig_per_thread, layout_order
+
+MAX_VECTOR_BYTES = 16  # one lane's share of one message (128 bits)
+
+
+@dataclass(frozen=True)
+class Messages:
+    """One access in one layout, per lane."""
+
+    per_lane: int  # elements each lane reads or writes (its registers, replicas included)
+    vector: int  # elements per message
+    elem_bytes: int
+    threads: int  # lanes of the CTA
+    lanes: int  # lanes of one warp (a sub-group: one message serves them all)
+
+    @property
+    def messages(self) -> int:
+        return -(-self.per_lane // self.vector)
+
+    @property
+    def sends(self) -> int:
+        """Messages of the CTA: each warp sends its own."""
+        return self.messages * (self.threads // self.lanes)
+
+    def fewest_sends(self, numel: int, best: int) -> int:
+        """The CTA's messages in the best layout: every warp sends at least one."""
+        warps = self.threads // self.lanes
+        return warps * max(1, -(-numel // (best * self.threads)))
+
+    @property
+    def bytes_per_message(self) -> int:
+        return self.vector * self.elem_bytes
+
+
+def _cap(elem_bits: int) -> int:
+    return max(1, MAX_VECTOR_BYTES * 8 // max(8, elem_bits))
+
+
+def messages(layout: Attribute, shape: Sequence[int], elem_bits: int, limits: Sequence[int]) -> Messages:
+    """The messages of an access of `shape` in `layout` (LayoutError for a layout the algebra
+    does not know)."""
+    ll = linear_of(layout, tuple(shape))
+    dim = layout_order(ll)[0]
+    vec = min(_cap(elem_bits), contig_per_thread(ll)[dim], max(1, limits[dim]))
+    return Messages(1 << len(ll.register), max(1, vec), max(1, elem_bits // 8), 1 << (len(ll.lane) + len(ll.warp)),
+                    1 << len(ll.lane))
+
+
+def best_vector(elem_bits: int, limits: Sequence[int]) -> int:
+    """The widest vector any layout can give the access (along its most contiguous dim)."""
+    return min(_cap(elem_bits), max((max(1, x) for x in limits), default=1))
+
+
+_BLOCK_2D = (ttig.DpasEncodingAttr, ttg.DotOperandEncodingAttr, ttig.Subgroup2DBlockEncodingAttr)
+
+
+def block_2d_layout(layout: Attribute | None) -> bool:
+    """Whether a block-pointer access in `layout` lowers to 2D block messages (DPAS, its
+    operands, the 2D block layout); other layouts, and tensors of pointers, take gathers."""
+    return isinstance(layout, _BLOCK_2D)
