@@ -92,7 +92,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
-// The same vector loaded in a #ttg.linear layout that holds a replicated register: the
+// The same vector loaded in a #ttg.linear layout that holds a replicated register, reduced (a
+// store would price its messages: 16 a warp from replicated registers against 1): the
 // conversion before the reshape goes, and the reshape yields exactly the #ttg.linear
 // triton-xpu infers (no blocked layout has that map, replicated register included).
 // CHECK: #[[LIN:linear[0-9]*]] = #ttg.linear<{register = {{\[}}[0, 0], [1, 0], [2, 0], [4, 0], [8, 0]], lane = {{\[}}[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], warp = [], block = []}>
@@ -109,8 +110,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     %x = tt.load %a : tensor<1x16x!tt.ptr<f16>, #linear>
     %c = ttg.convert_layout %x : tensor<1x16xf16, #linear> -> tensor<1x16xf16, #blocked1>
     %r = tt.reshape %c : tensor<1x16xf16, #blocked1> -> tensor<16x1xf16, #blocked2>
-    %p = tt.splat %out : !tt.ptr<f16> -> tensor<16x1x!tt.ptr<f16>, #blocked2>
-    tt.store %p, %r : tensor<16x1x!tt.ptr<f16>, #blocked2>
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%p: f16, %q: f16):
+      %t = arith.maxnumf %p, %q : f16
+      tt.reduce.return %t : f16
+    }) : (tensor<16x1xf16, #blocked2>) -> tensor<1xf16, #ttg.slice<{dim = 0, parent = #blocked2}>>
+    %m = "tt.reduce"(%s) <{axis = 0 : i32}> ({
+    ^bb0(%p: f16, %q: f16):
+      %t = arith.maxnumf %p, %q : f16
+      tt.reduce.return %t : f16
+    }) : (tensor<1xf16, #ttg.slice<{dim = 0, parent = #blocked2}>>) -> f16
+    tt.store %out, %m : !tt.ptr<f16>
     tt.return
   }
 }
