@@ -25,6 +25,7 @@ class StageFigures:
     shared: int  # SLM bytes triton-xpu allocates for the kernel (-1: not allocated, see cheap_figures)
     converts: int  # ttg.convert_layout left
     block_io: int  # loop-weighted elements of loads/stores in a layout 3.3 lowers to 2D block messages
+    block_writes: int = 0  # of which stores: reads and writes are compared apart (one must not pay for the other)
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
@@ -33,8 +34,11 @@ class StageFigures:
             out.append(f"SLM {self.shared} > {native.shared}")
         if self.converts > native.converts:
             out.append(f"conversions {self.converts} > {native.converts}")
-        if self.block_io < native.block_io:
-            out.append(f"2D block I/O elements {self.block_io} < {native.block_io}")
+        reads, native_reads = self.block_io - self.block_writes, native.block_io - native.block_writes
+        if reads < native_reads:
+            out.append(f"2D block read elements {reads} < {native_reads}")
+        if self.block_writes < native.block_writes:
+            out.append(f"2D block write elements {self.block_writes} < {native.block_writes}")
         return out
 
     def __str__(self) -> str:
@@ -45,12 +49,12 @@ class StageFigures:
 def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
     """`mod`: a triton module after the TTGIR stage (left as it is); `text`: its print, if at hand."""
     text = str(mod) if text is None else text
-    return StageFigures(allocated_shared(text, mod.context), text.count("ttg.convert_layout"), block_io_elements(text))
+    return StageFigures(allocated_shared(text, mod.context), text.count("ttg.convert_layout"), *_block_io(text))
 
 
 def cheap_figures(text: str) -> StageFigures:
     """The figures of a print without the SLM (-1): what decides most comparisons, without an allocation."""
-    return StageFigures(-1, text.count("ttg.convert_layout"), block_io_elements(text))
+    return StageFigures(-1, text.count("ttg.convert_layout"), *_block_io(text))
 
 
 def allocated_shared(text: str, context: Any) -> int:
@@ -72,11 +76,16 @@ _DPAS = ("triton_intel_gpu.dpas", "ttig.dpas")
 
 
 def block_io_elements(text: str) -> int:
-    """Loop-weighted elements of the loads tagged `block_io` and the stores of block pointers (or
+    """Loop-weighted elements of loads and stores that lower to 2D block messages (see _block_io)."""
+    return _block_io(text)[0]
+
+
+def _block_io(text: str) -> tuple[int, int]:
+    """(all, of which stores): loop-weighted elements of the loads tagged `block_io` and the stores of block pointers (or
     tagged) whose layout is DPAS or a DPAS dot operand: what triton-xpu 3.3 lowers to 2D block
     reads/writes (a tagged load in another layout becomes gathers). Depth from the print's indent."""
     dpas = {m[1] for m in _ALIAS.finditer(text) if m[2].lstrip("#").startswith(_DPAS)}
-    total = 0
+    total = writes = 0
     for line in text.splitlines():
         m = _ACCESS.match(line)
         if m is None:
@@ -96,7 +105,8 @@ def block_io_elements(text: str) -> int:
             n *= int(d)
         depth = max(0, (len(m[1]) - 4) // 2)  # (a function's body is indented by 4, each region by 2 more)
         total += n * LOOP_WEIGHT ** depth
-    return total
+        writes += n * LOOP_WEIGHT ** depth if m[2] == "store" else 0
+    return total, writes
 
 
 def _lowers_2d(enc: str, dpas: set[str]) -> bool:
