@@ -8,13 +8,9 @@ Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import os
 import re
-import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +37,11 @@ def make_ir(launch: Launch) -> tuple[Any, Any, Any]:
 def compile_launch(launch: Launch, pipeline: str | None) -> Result:
     """One compile (`pipeline` None: triton-xpu's own); its figures and ms, or the error as the result
     (with the first assertion or error MLIR printed, captured from fd 2)."""
-    with _stderr_lines() as diagnostics:
+    from xpu_passes.integration import oracle
+
+    with oracle.captured_stderr() as captured:
         result = _compile(launch, pipeline)
+    diagnostics = "".join(captured).splitlines()
     if result.error:  # MLIR reports on fd 2 what stopped it; the exception only says that it failed
         reason = next((ln for ln in diagnostics if _REASON.search(ln)), "")
         if reason and reason not in result.error:
@@ -56,21 +55,6 @@ _REASON = re.compile(r"Assertion .* failed|LLVM ERROR|error: (?!Failures have be
 def _short_reason(line: str) -> str:
     line = re.sub(r"^.*?(Assertion|LLVM ERROR)", r"\1", line)
     return re.sub(r"^\S*site-packages/", "", line.strip())[:300]
-
-
-@contextlib.contextmanager
-def _stderr_lines() -> Iterator[list[str]]:
-    out: list[str] = []
-    with tempfile.TemporaryFile(mode="w+b") as tmp:
-        saved = os.dup(2)
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield out
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tmp.seek(0)
-            out += tmp.read().decode(errors="replace").splitlines()
 
 
 def _compile(launch: Launch, pipeline: str | None) -> Result:

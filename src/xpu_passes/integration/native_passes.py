@@ -104,7 +104,7 @@ def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, An
 
     from triton._C.libtriton import ir
 
-    from xpu_passes.integration.oracle import _captured_stderr
+    from xpu_passes.integration.oracle import captured_stderr
 
     table = _native_table()
     pm = ir.pass_manager(module.context)
@@ -115,7 +115,7 @@ def run_native(module: Any, specs: list[PassSpec], compile_options: dict[str, An
             raise UnknownPassError(unknown_pass_message(spec.name))
         table[key].add(pm, native_options(spec, compile_options))
     err = [""]
-    with _captured_stderr() if capture else contextlib.nullcontext(err) as err:  # type: ignore[attr-defined]
+    with captured_stderr() if capture else contextlib.nullcontext(err) as err:  # type: ignore[attr-defined]
         try:
             pm.run(module)
             failed = ""

@@ -49,8 +49,8 @@ def _triton() -> Any:
 
 
 @contextmanager
-def _captured_stderr() -> Iterator[list[str]]:
-    """MLIR prints diagnostics on fd 2 from C++; capture them for the exception."""
+def captured_stderr() -> Iterator[list[str]]:
+    """MLIR prints diagnostics on fd 2 from C++; capture them (one string, appended at exit)."""
     out: list[str] = []
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         saved = os.dup(2)
@@ -80,7 +80,7 @@ def parse(text: str, ctx: Any | None = None) -> Any:
         f.write(text)
         path = f.name
     try:
-        with _captured_stderr() as err:
+        with captured_stderr() as err:
             try:
                 mod = ir.parse_mlir_module(path, ctx)
             except RuntimeError:
