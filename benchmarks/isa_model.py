@@ -7,7 +7,9 @@ priced by the layout algebra (xpu_passes.layouts.memory: elements per lane, vect
 the layout's fastest dim, limited by the addresses' contiguity/alignment and the mask's
 constancy): the messages each sub-group issues (`model g/s`: gathers / scatters), and the
 excess over the best layout for the same addresses (`excess`: what costs.memory_cost prices,
-in lane-messages). Beside them, IGC's own static counts of gathers / scatters, spill bytes and
+in lane-messages), and the register pressure estimate (costs.pressure_peak: the most bytes a
+lane holds at one access, `peak`, and `est spill`: what it holds beyond the large GRF's 1 KB,
+x16 lanes, per hardware thread as IGC counts spill bytes). Beside them, IGC's own static counts of gathers / scatters, spill bytes and
 instructions (xpu_passes.integration.isa). Both counts are static (a loop body counts once);
 IGC may split or merge messages, so the model is judged by how it moves between pipelines.
 Needs triton-xpu and IGC's ocloc (tools/install-igc).
@@ -33,11 +35,12 @@ from xpu_passes.layouts.propagation import encoding  # noqa: E402
 from xpu_passes.transforms.remove_layout_conversions import costs  # noqa: E402
 
 
-def model(ttgir: str) -> tuple[int, int, int]:
-    """(gathers, scatters, excess lane-messages) the model gives the final TTGIR's accesses."""
+def model(ttgir: str) -> tuple[int, int, int, int, int]:
+    """(gathers, scatters, excess lane-messages, peak bytes per lane, estimated spill bytes per
+    thread) the model gives the final TTGIR's accesses."""
     module = parse_module(make_context(allow_unregistered=True), ttgir, "ttgir", verify=False).module
     facts = costs.facts_of(module)
-    gathers = scatters = excess = 0
+    gathers = scatters = excess = peak = spill = 0
     for op in module.walk():
         if not isinstance(op, tt.LoadOp | tt.StoreOp):
             continue
@@ -54,8 +57,11 @@ def model(ttgir: str) -> tuple[int, int, int]:
         else:
             scatters += m.messages
         excess += costs.memory_excess(op, facts)
+        if (p := costs.pressure_peak(op, facts)) is not None:
+            peak = max(peak, p[0])
+            spill = max(spill, costs.pressure_excess(op, facts) * p[1])
     costs.forget_facts()
-    return gathers, scatters, excess
+    return gathers, scatters, excess, peak, spill
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-isa-model-"))
     plugin.use_offline_pvc_target()
-    print(f"{'kernel-config':44} {'pipeline':9} {'model g/s':>11} {'excess':>7} {'IGC g/s':>11} {'spill B':>8} {'instrs':>7}")
+    print(f"{'kernel-config':44} {'pipeline':9} {'model g/s':>11} {'excess':>7} {'peak':>6} {'est spill':>9} {'IGC g/s':>11} {'spill B':>8} {'instrs':>7}")
     for spec in SETS[args.set]:
         if args.only and spec.name not in args.only:
             continue
@@ -86,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                 r = cc.compile_once(spec, config, None if p == "native" else p)
                 name = f"{spec.name}-{config.name}"
                 if r.error or r.isa is None:
-                    print(f"{name:44} {p:9} {'-':>11} {'-':>7} {'-':>11}  {(r.error or r.isa_error)[:60]}")
+                    print(f"{name:44} {p:9} {'-':>11} {'-':>7} {'-':>6} {'-':>9} {'-':>11}  {(r.error or r.isa_error)[:60]}")
                     continue
-                g, s, x = model(r.ttgir)
+                g, s, x, peak, spill = model(r.ttgir)
                 i = r.isa
-                print(f"{name:44} {p:9} {f'{g}/{s}':>11} {x:>7} {f'{i.gathers}/{i.scatters}':>11} "
+                print(f"{name:44} {p:9} {f'{g}/{s}':>11} {x:>7} {peak:>6} {spill:>9} {f'{i.gathers}/{i.scatters}':>11} "
                       f"{i.spill_bytes:>8} {i.instructions:>7}", flush=True)
     return 0
 

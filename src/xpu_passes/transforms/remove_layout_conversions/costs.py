@@ -6,7 +6,8 @@ SLM counts 1/8: register renames and sub-group shuffles), weighted by how often 
 op runs: x8 per enclosing loop. A tensor-of-pointer load or store adds what its layout
 costs in memory messages beyond the best layout for its addresses (`memory_cost`, below),
 so the whole-module cost (solution.Figures.cost, which the never-worse guard compares too)
-sees a conversion removed at the price of narrow gathers or scatters.
+sees a conversion removed at the price of narrow gathers or scatters, and at the price of the
+registers it adds where they run over PVC's register file (`pressure_cost`, below).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memory import best_vector, messages
+from xpu_passes.layouts.memory import Messages, best_vector, messages
+from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across
 from xpu_passes.layouts.memoize import by_identity, per_class
 from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel, with_encoding
 from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
@@ -198,28 +200,88 @@ def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[
     return tuple(limits)
 
 
+def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
+    """The messages of a tensor-of-pointer load/store in its layout (None: not one, or a layout
+    the algebra does not know)."""
+    if not isinstance(op, tt.LoadOp | tt.StoreOp):
+        return None
+    t = op.operands[0].type
+    layout, bits = encoding(t), _pointee_bits(t)
+    if layout is None or bits is None or not isinstance(t, TensorType):
+        return None
+    try:
+        return messages(layout, t.get_shape(), bits, access_limits(facts, op))
+    except (LayoutError, ValueError):
+        return None
+
+
 def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
     """Lane-messages a tensor-of-pointer load/store issues in its layout beyond the fewest any
     layout gives it (0: not such an access, or a layout the algebra does not know). Each warp
     sends its own messages, one per vector of its lanes' registers: lanes holding the same
     elements (a dot operand's or a slice's replicas) still send one message per register vector."""
-    if not isinstance(op, tt.LoadOp | tt.StoreOp):
+    m = _access_messages(op, facts)
+    if m is None:
         return 0
     t = op.operands[0].type
-    layout, bits = encoding(t), _pointee_bits(t)
-    if layout is None or bits is None or not isinstance(t, TensorType):
-        return 0
-    limits = access_limits(facts, op)
-    try:
-        m = messages(layout, t.get_shape(), bits, limits)
-    except (LayoutError, ValueError):
-        return 0
-    return max(0, m.sends - m.fewest_sends(numel(t), best_vector(bits, limits))) * m.lanes
+    best = best_vector(_pointee_bits(t) or 8, access_limits(facts, op))
+    return max(0, m.sends - m.fewest_sends(numel(t), best)) * m.lanes
 
 
 def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
     """What `op`'s layout adds to its memory messages, in conversion bytes (before loop weighting)."""
     return memory_excess(op, facts) * MESSAGE_BYTES
+
+
+# ------------------------------------------------------------------ register pressure
+#
+# Where a tensor-of-pointer access holds more than a lane's registers (layouts/pressure.py:
+# the tensors live across it, its values, its addresses and predicates), IGC spills the excess
+# to scratch memory: each byte over is written and read back by every lane of the CTA,
+# SPILL_WEIGHT x what a conversion moving it through SLM costs (scratch is global memory).
+# A choice that moves a tile into a layout that must hold it alongside a live accumulator pays
+# for it; one that stays within the register file pays nothing.
+
+SPILL_WEIGHT = 2
+
+
+def _streamed(op: Operation) -> bool:
+    """A load whose every user is a conversion through SLM: its values go out as they arrive."""
+    users = [u.operation for r in op.results for u in r.uses]
+    if not users or not all(type(u) is ttg.ConvertLayoutOp for u in users):
+        return False
+    for u in users:
+        src, dst = encoding(u.operands[0].type), encoding(u.results[0].type)
+        try:
+            if src is None or dst is None or not needs_slm(src, dst, u.operands[0].type.get_shape()):  # type: ignore
+                return False
+        except LayoutError:
+            continue
+    return True
+
+
+def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | None:
+    """(Register bytes per lane at a tensor-of-pointer access, its lanes per warp); None: not one."""
+    m = _access_messages(op, facts)
+    if m is None:
+        return None
+    own = {id(v) for v in op.operands}
+    masked = getattr(op, "mask", None) is not None
+    held = access_bytes(m, masked, isinstance(op, tt.LoadOp) and _streamed(op))
+    return live_across(op, lambda v: id(v) in own) + held, m.lanes
+
+
+def pressure_excess(op: Operation, facts: AxisInfoAnalysis, grf: int = GRF_LARGE) -> int:
+    """Bytes per lane a tensor-of-pointer access holds beyond the register file (0: within it,
+    or not such an access)."""
+    peak = pressure_peak(op, facts)
+    return max(0, peak[0] - budget(grf, peak[1])) if peak is not None else 0
+
+
+def pressure_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
+    """What the spill at `op` costs, in conversion bytes (before loop weighting)."""
+    m = _access_messages(op, facts)
+    return pressure_excess(op, facts) * m.threads * SPILL_WEIGHT if m is not None else 0
 
 
 # module id -> (module, its axis facts): the figures of one module are asked for again and again

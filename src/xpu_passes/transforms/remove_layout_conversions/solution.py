@@ -3,7 +3,9 @@
 A rewrite is judged on the module it produces, not on the conversion it removes:
 every `ttg.convert_layout`, `tt.scan` and `tt.reduce` is costed with the layout
 algebra (elements moved through SLM, weighted by loop depth) and the largest SLM
-scratch of any op is kept apart, so a choice that adds scratch anywhere is seen.
+scratch of any op is kept apart, so a choice that adds scratch anywhere is seen. The cost also
+holds what the worst spill a tensor-of-pointer access causes costs (costs.pressure_cost: it
+depends on what is live there, so it is taken over the module's accesses, not summed per op).
 `layout_errors` finds IR triton-xpu would reject: an op whose operands must share
 one layout (its text prints one type for several values) with mixed layouts.
 """
@@ -11,6 +13,7 @@ one layout (its text prints one type for several values) with mixed layouts.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
@@ -29,7 +32,8 @@ from xpu_passes.transforms.remove_layout_conversions.locality import (Contexts, 
                                         verify_key_of)
 from xpu_passes.layouts.propagation import SAME_LAYOUT, ATOMICS, encoding
 from xpu_passes.transforms.remove_layout_conversions.remat import pointer_to_dot
-from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, conversion_cost, facts_of, loop_depth, memory_cost
+from xpu_passes.transforms.remove_layout_conversions.costs import (LOOP_WEIGHT, conversion_cost, facts_of, loop_depth,
+                                                                  memory_cost, pressure_cost)
 from xpu_passes.layouts.scratch import op_scratch_bytes
 
 
@@ -95,11 +99,24 @@ def _memory_part(op: Operation, module: Operation) -> tuple[int, int] | None:
     return (LOOP_WEIGHT ** loop_depth(op) * c, 0) if c else None
 
 
+def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
+    """The loop-weighted cost of the worst spill at one of `accesses` (the module's loads/stores)."""
+    facts = None
+    worst = 0
+    for op in accesses:
+        facts = facts or facts_of(module)
+        if c := pressure_cost(op, facts):
+            worst = max(worst, LOOP_WEIGHT ** loop_depth(op) * c)
+    return worst
+
+
 def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
     """`ops`: the module's walk, if at hand."""
     cost = slm = converts = 0
+    accesses = []
     for op in walk_list(module) if ops is None else ops:
         if _access(op):
+            accesses.append(op)
             cost += (_memory_part(op, module) or (0, 0))[0]
         elif _costed(op):
             converts += type(op) is ttg.ConvertLayoutOp
@@ -107,7 +124,7 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
             slm = max(slm, bytes_)
             if c:
                 cost += LOOP_WEIGHT ** loop_depth(op) * c
-    return Figures(cost, slm, converts)
+    return Figures(cost + spill_cost(accesses, module), slm, converts)
 
 
 # Ops whose tensor operands (and results) triton requires in one layout.
@@ -232,8 +249,12 @@ class Ledger:
         self.scratch: Counter[int] = Counter()
         self._log: list[tuple[Operation, tuple[int, int] | None]] = []
         self.attached: set[Operation] = set()
+        self.accesses: dict[Operation, None] = {}  # the module's loads/stores (spill_cost)
+        self._alog: list[tuple[Operation, bool]] = []  # (access, whether it was in `accesses`)
         for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
+            if _access(op):
+                self.accesses[op] = None
 
     def _part(self, op: Operation) -> tuple[int, int] | None:
         if not _costed(op):
@@ -269,6 +290,12 @@ class Ledger:
         inside = self.attached = attached_of(self.module, ops)
         get, part, put = self.parts.get, self._part, self._set
         for op in filter(_costed, ops):  # (only these have parts: an op's class does not change)
+            if _access(op) and (op in inside) != (op in self.accesses):
+                self._alog.append((op, op in self.accesses))
+                if op in inside:
+                    self.accesses[op] = None
+                else:
+                    del self.accesses[op]
             new = part(op) if op in inside else None
             if get(op) != new:  # (else _set would find no change)
                 put(op, new)
@@ -280,12 +307,19 @@ class Ledger:
         return fig
 
     def figures(self) -> Figures:
-        return Figures(self.cost, max(self.scratch, default=0), self.converts)
+        return Figures(self.cost + spill_cost(self.accesses, self.module), max(self.scratch, default=0), self.converts)
 
     def commit(self) -> None:
         self._log.clear()
+        self._alog.clear()
 
     def rollback(self) -> None:
+        while self._alog:
+            op, was = self._alog.pop()
+            if was:
+                self.accesses[op] = None
+            else:
+                self.accesses.pop(op, None)
         while self._log:
             op, old = self._log.pop()
             self._set(op, old, log=False)

@@ -1,0 +1,72 @@
+"""Register pressure at a tensor-of-pointer access (layouts/pressure.py, costs.pressure_excess):
+what a lane holds per layout, what is live across the access, and the large GRF's budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xdsl.parser import Parser
+
+from xpu_passes.dialects import make_context, tt
+from xpu_passes.frontend.parser import parse_module
+from xpu_passes.layouts.memory import messages
+from xpu_passes.layouts.pressure import (ADDRESS_BYTES, GRF_DEFAULT, GRF_LARGE, MASK_BYTES, access_bytes, budget,
+                                         live_across, tensor_bytes)
+from xpu_passes.transforms.remove_layout_conversions import costs
+
+BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [2, 2], order = [1, 0]}>"
+DPAS = ("#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, "
+        "threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>")
+LIT = Path(__file__).parents[2] / "lit" / "passes" / "remove-layout-conversions-pressure.mlir"
+
+
+def _attr(text: str):
+    return Parser(make_context(), text).parse_attribute()
+
+
+def test_budget_is_the_register_file_per_lane() -> None:
+    assert budget(GRF_LARGE, 16) == 1024 and budget(GRF_DEFAULT, 16) == 512 and budget(GRF_LARGE, 32) == 512
+
+
+def test_tensor_bytes_per_layout() -> None:
+    # a 64x128 f32 tile over 4 warps of 16 lanes: 128 values per lane in either layout
+    assert tensor_bytes(_attr(f"tensor<64x128xf32, {DPAS}>")) == 512
+    assert tensor_bytes(_attr(f"tensor<64x128xf32, {BLOCKED}>")) == 512
+    assert tensor_bytes(_attr(f"tensor<64x128x!tt.ptr<f32>, {BLOCKED}>")) == 1024
+    assert tensor_bytes(_attr("tensor<64x128xf32>")) == 0  # no layout: not counted
+
+
+def test_access_holds_values_addresses_and_predicates() -> None:
+    m = messages(_attr(BLOCKED), (64, 128), 32, (1, 1))  # masked per column: one f32 per message
+    assert (m.per_lane, m.vector, m.messages) == (128, 1, 128)
+    assert access_bytes(m, masked=True) == 128 * 4 + 128 * (ADDRESS_BYTES + MASK_BYTES)
+    assert access_bytes(m, masked=False) == 128 * 4 + 128 * ADDRESS_BYTES
+    # streamed into SLM: one message's values at a time
+    assert access_bytes(m, masked=True, streamed=True) == 4 + 128 * (ADDRESS_BYTES + MASK_BYTES)
+    wide = messages(_attr(BLOCKED), (64, 128), 32, (1, 4))  # 4 contiguous f32 per message: 4x fewer addresses
+    assert access_bytes(wide, masked=False) == 128 * 4 + 32 * ADDRESS_BYTES
+
+
+def _loads(text: str) -> list[tuple[tt.LoadOp, object]]:
+    out = []
+    for chunk in text.split("// -----"):
+        module = parse_module(make_context(), chunk, "<test>").module
+        out += [(op, module) for op in module.walk() if isinstance(op, tt.LoadOp)]
+    return out
+
+
+def test_accumulator_is_live_across_the_epilogue_load() -> None:
+    (big, _), (small, _) = _loads(LIT.read_text())
+    own = {id(v) for v in big.operands}
+    assert live_across(big, lambda v: id(v) in own) == 512  # the 64x128 accumulator, an argument used after
+    own = {id(v) for v in small.operands}
+    assert live_across(small, lambda v: id(v) in own) == 128  # the 32x64 one
+
+
+def test_pressure_excess_over_the_large_grf() -> None:
+    (big, mod), (small, mod2) = _loads(LIT.read_text())
+    # blocked, its values streamed into the SLM conversion: 512 + 4 + 128 x 10 bytes, 1024 in registers
+    assert costs.pressure_excess(big, costs.facts_of(mod)) == 512 + 4 + 128 * (ADDRESS_BYTES + MASK_BYTES) - 1024
+    assert costs.pressure_excess(big, costs.facts_of(mod), grf=GRF_DEFAULT) > costs.pressure_excess(big, costs.facts_of(mod))
+    assert costs.pressure_excess(small, costs.facts_of(mod2)) == 0
+    costs.forget_facts()
