@@ -5,33 +5,38 @@ or 256 with the large GRF mode triton-xpu compiles with when a kernel spills (it
 the benchmarks ask for it). What a lane holds beyond its share is spilled to scratch memory.
 
 At a `tt.load`/`tt.store` of a tensor of pointers a lane holds, by this estimate:
-- every tensor live across the access (defined before it, used after it, or inside an
+- every data tensor live across the access (defined before it, used after it, or inside an
   enclosing loop): its registers in its layout (a loop's accumulator, an epilogue's operands);
+  not tensors of pointers or predicates: IGC recomputes addresses and masks from their offsets
+  next to each message (the ISA of loop-invariant pointer tiles shows no spill for them);
 - the access's values: IGC issues a tensor's messages back to back (the ISA shows a
   DPAS-layout epilogue's 128 gathers in one run), so all of them, except for a load whose only
   users are conversions through SLM (each message's vector is written out as it arrives);
-- per message (layouts/memory.py: one per vector of contiguous elements), its 8-byte address
-  and, when masked, its predicate.
+- per message (layouts/memory.py: one per vector of contiguous elements), MESSAGE_BYTES for its
+  address and predicate in flight. Calibrated on IGC 2.40 (benchmarks/isa_model.py): the
+  gemm_add_tensor_ptr 64x128 epilogue in the DPAS layout, accumulator and D at exactly the
+  large GRF, spills 232 bytes per lane for 128 messages: about 2 bytes per message, not the 8 of
+  every address held.
 The layout choice moves all three: a DPAS layout holds more of a tile per lane than a blocked
-one might, and narrow vectors take one address per element.
+one might, and narrow vectors take one message per element.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memoize import linear_of
+from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.memory import Messages
 from xpu_passes.layouts.scratch import element_bytes
 
 GRF_BYTES = 64  # one register of a hardware thread
 GRF_DEFAULT, GRF_LARGE = 128, 256  # registers per thread (`-cl-intel-256-GRF-per-thread` for large)
-ADDRESS_BYTES = 8  # a lane's 64-bit address of one message
-MASK_BYTES = 2  # a lane's predicate of one masked message (a bool vector element in a register)
+MESSAGE_BYTES = 2  # per lane and message: its address and predicate in flight (calibrated, above)
 
 
 def budget(grf: int = GRF_LARGE, lanes: int = 16) -> int:
@@ -39,10 +44,14 @@ def budget(grf: int = GRF_LARGE, lanes: int = 16) -> int:
     return grf * GRF_BYTES // lanes
 
 
+@by_identity  # pure in its attribute
 def tensor_bytes(t: Attribute) -> int:
-    """Register bytes one lane holds of a tensor in its layout (0: not a tensor, or a layout the
-    algebra does not know)."""
+    """Register bytes one lane holds of a data tensor in its layout (0: not a tensor, a tensor of
+    pointers or predicates, or a layout the algebra does not know)."""
     if not isinstance(t, TensorType) or t.encoding is None:  # type: ignore[attr-defined]
+        return 0
+    elem = t.element_type
+    if isinstance(elem, tt.PointerType) or (isinstance(elem, IntegerType) and elem.width.data == 1):
         return 0
     try:
         ll = linear_of(t.encoding, tuple(t.get_shape()))  # type: ignore[attr-defined]
@@ -51,11 +60,11 @@ def tensor_bytes(t: Attribute) -> int:
         return 0
 
 
-def access_bytes(m: Messages, masked: bool, streamed: bool = False) -> int:
+def access_bytes(m: Messages, streamed: bool = False) -> int:
     """What an access holds per lane itself: its values (one message's when `streamed`), and each
     message's address and predicate."""
     values = m.vector if streamed else m.per_lane
-    return values * m.elem_bytes + m.messages * (ADDRESS_BYTES + (MASK_BYTES if masked else 0))
+    return values * m.elem_bytes + m.messages * MESSAGE_BYTES
 
 
 def _levels(op: Operation) -> Iterator[tuple[Block, Operation]]:
@@ -92,10 +101,11 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool]) -> int:
                 break
             values.extend(o.results)
         for v in values:
-            if skip(v) or not isinstance(v.type, TensorType):
+            if type(v.type) is not TensorType or skip(v):
                 continue
             for use in v.uses:
-                h = _holder(use.operation, block)
+                user = use.operation
+                h = user if user.parent is block else _holder(user, block)
                 if h is not None and (index[h] > here or (h is at and at is not op)):
                     total += tensor_bytes(v.type)
                     break

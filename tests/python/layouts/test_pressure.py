@@ -10,8 +10,8 @@ from xdsl.parser import Parser
 from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend.parser import parse_module
 from xpu_passes.layouts.memory import messages
-from xpu_passes.layouts.pressure import (ADDRESS_BYTES, GRF_DEFAULT, GRF_LARGE, MASK_BYTES, access_bytes, budget,
-                                         live_across, tensor_bytes)
+from xpu_passes.layouts.pressure import (GRF_DEFAULT, GRF_LARGE, MESSAGE_BYTES, access_bytes, budget, live_across,
+                                         tensor_bytes)
 from xpu_passes.transforms.remove_layout_conversions import costs
 
 BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [2, 2], order = [1, 0]}>"
@@ -32,19 +32,21 @@ def test_tensor_bytes_per_layout() -> None:
     # a 64x128 f32 tile over 4 warps of 16 lanes: 128 values per lane in either layout
     assert tensor_bytes(_attr(f"tensor<64x128xf32, {DPAS}>")) == 512
     assert tensor_bytes(_attr(f"tensor<64x128xf32, {BLOCKED}>")) == 512
-    assert tensor_bytes(_attr(f"tensor<64x128x!tt.ptr<f32>, {BLOCKED}>")) == 1024
+    assert tensor_bytes(_attr(f"tensor<64x128xi32, {BLOCKED}>")) == 512
+    # addresses and predicates: IGC recomputes them next to each message (counted per message)
+    assert tensor_bytes(_attr(f"tensor<64x128x!tt.ptr<f32>, {BLOCKED}>")) == 0
+    assert tensor_bytes(_attr(f"tensor<64x128xi1, {BLOCKED}>")) == 0
     assert tensor_bytes(_attr("tensor<64x128xf32>")) == 0  # no layout: not counted
 
 
 def test_access_holds_values_addresses_and_predicates() -> None:
     m = messages(_attr(BLOCKED), (64, 128), 32, (1, 1))  # masked per column: one f32 per message
     assert (m.per_lane, m.vector, m.messages) == (128, 1, 128)
-    assert access_bytes(m, masked=True) == 128 * 4 + 128 * (ADDRESS_BYTES + MASK_BYTES)
-    assert access_bytes(m, masked=False) == 128 * 4 + 128 * ADDRESS_BYTES
+    assert access_bytes(m) == 128 * 4 + 128 * MESSAGE_BYTES
     # streamed into SLM: one message's values at a time
-    assert access_bytes(m, masked=True, streamed=True) == 4 + 128 * (ADDRESS_BYTES + MASK_BYTES)
-    wide = messages(_attr(BLOCKED), (64, 128), 32, (1, 4))  # 4 contiguous f32 per message: 4x fewer addresses
-    assert access_bytes(wide, masked=False) == 128 * 4 + 32 * ADDRESS_BYTES
+    assert access_bytes(m, streamed=True) == 4 + 128 * MESSAGE_BYTES
+    wide = messages(_attr(BLOCKED), (64, 128), 32, (1, 4))  # 4 contiguous f32 per message: 4x fewer messages
+    assert access_bytes(wide) == 128 * 4 + 32 * MESSAGE_BYTES
 
 
 def _loads(text: str) -> list[tuple[tt.LoadOp, object]]:
@@ -65,8 +67,14 @@ def test_accumulator_is_live_across_the_epilogue_load() -> None:
 
 def test_pressure_excess_over_the_large_grf() -> None:
     (big, mod), (small, mod2) = _loads(LIT.read_text())
-    # blocked, its values streamed into the SLM conversion: 512 + 4 + 128 x 10 bytes, 1024 in registers
-    assert costs.pressure_excess(big, costs.facts_of(mod)) == 512 + 4 + 128 * (ADDRESS_BYTES + MASK_BYTES) - 1024
-    assert costs.pressure_excess(big, costs.facts_of(mod), grf=GRF_DEFAULT) > costs.pressure_excess(big, costs.facts_of(mod))
+    # blocked, its values streamed into the SLM conversion: 512 + 4 + 128 x 2 bytes, within the
+    # large GRF's 1024 bytes per lane, over the default GRF's 512
+    facts = costs.facts_of(mod)
+    assert costs.pressure_excess(big, facts) == 0
+    assert costs.pressure_excess(big, facts, grf=GRF_DEFAULT) == 512 + 4 + 128 * MESSAGE_BYTES - 512
+    # its SLM conversion removed (the load's values beside the accumulator): over the large GRF
+    cvt = next(iter(big.results[0].uses)).operation
+    cvt.results[0].replace_all_uses_with(big.results[0])  # (types differ: pressure only reads the load's users)
+    assert costs.pressure_excess(big, facts) == 512 + 512 + 128 * MESSAGE_BYTES - 1024
     assert costs.pressure_excess(small, costs.facts_of(mod2)) == 0
     costs.forget_facts()

@@ -237,12 +237,16 @@ def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
 #
 # Where a tensor-of-pointer access holds more than a lane's registers (layouts/pressure.py:
 # the tensors live across it, its values, its addresses and predicates), IGC spills the excess
-# to scratch memory: each byte over is written and read back by every lane of the CTA,
-# SPILL_WEIGHT x what a conversion moving it through SLM costs (scratch is global memory).
+# to scratch memory: each byte over is written and read back by every lane of the CTA, through
+# global-memory messages (scratch) where a conversion's byte goes through SLM once: SPILL_WEIGHT x
+# a conversion's byte (2 for the write and the read, 2 for memory over SLM).
 # A choice that moves a tile into a layout that must hold it alongside a live accumulator pays
 # for it; one that stays within the register file pays nothing.
 
-SPILL_WEIGHT = 2
+SPILL_WEIGHT = 4
+# An access holding at most this share of the register file is not where a layout choice spills
+# (what is live across it is not looked for: a scan of its blocks, per trial).
+SMALL_SHARE = 8
 
 
 def _streamed(op: Operation) -> bool:
@@ -265,9 +269,10 @@ def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | N
     m = _access_messages(op, facts)
     if m is None:
         return None
+    held = access_bytes(m, isinstance(op, tt.LoadOp) and _streamed(op))
+    if held * SMALL_SHARE <= budget(GRF_LARGE, m.lanes):
+        return held, m.lanes
     own = {id(v) for v in op.operands}
-    masked = getattr(op, "mask", None) is not None
-    held = access_bytes(m, masked, isinstance(op, tt.LoadOp) and _streamed(op))
     return live_across(op, lambda v: id(v) in own) + held, m.lanes
 
 
