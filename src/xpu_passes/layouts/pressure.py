@@ -7,8 +7,9 @@ the benchmarks ask for it). What a lane holds beyond its share is spilled to scr
 At a `tt.load`/`tt.store` of a tensor of pointers a lane holds, by this estimate:
 - every data tensor live across the access (defined before it, used after it, or inside an
   enclosing loop): its registers in its layout (a loop's accumulator, an epilogue's operands);
-  not tensors of pointers or predicates: IGC recomputes addresses and masks from their offsets
-  next to each message (the ISA of loop-invariant pointer tiles shows no spill for them);
+  floating-point ones only: IGC recomputes addresses, offsets and masks next to each message
+  (loop-invariant pointer, offset and mask tiles spill nothing on the ISA: layer_norm_bwd_dwdb,
+  streamk_gemm, cross_entropy);
 - the access's values: IGC issues a tensor's messages back to back (the ISA shows a
   DPAS-layout epilogue's 128 gathers in one run), so all of them, except for a load whose only
   users are conversions through SLM (each message's vector is written out as it arrives);
@@ -47,11 +48,10 @@ def budget(grf: int = GRF_LARGE, lanes: int = 16) -> int:
 @by_identity  # pure in its attribute
 def tensor_bytes(t: Attribute) -> int:
     """Register bytes one lane holds of a data tensor in its layout (0: not a tensor, a tensor of
-    pointers or predicates, or a layout the algebra does not know)."""
+    pointers, integers (offsets) or predicates, or a layout the algebra does not know)."""
     if not isinstance(t, TensorType) or t.encoding is None:  # type: ignore[attr-defined]
         return 0
-    elem = t.element_type
-    if isinstance(elem, tt.PointerType) or (isinstance(elem, IntegerType) and elem.width.data == 1):
+    if isinstance(t.element_type, tt.PointerType | IntegerType):
         return 0
     try:
         ll = linear_of(t.encoding, tuple(t.get_shape()))  # type: ignore[attr-defined]
@@ -93,20 +93,23 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool]) -> int:
     again). `skip`: values counted otherwise (the access's own pointer and mask)."""
     total = 0
     for block, at in _levels(op):
-        index = {o: i for i, o in enumerate(block.ops)}
-        here = index[at]
         values: list[SSAValue] = list(block.args)
-        for o in block.ops:
-            if o is at:
-                break
+        o = block.first_op
+        while o is not None and o is not at:
             values.extend(o.results)
+            o = o.next_op
+        later: set[Operation] = set()  # ops after `at`, and `at` itself if it holds `op`
+        o = at if at is not op else at.next_op
+        while o is not None:
+            later.add(o)
+            o = o.next_op
         for v in values:
-            if type(v.type) is not TensorType or skip(v):
+            size = tensor_bytes(v.type)  # (memoized: most values are offsets, masks, pointers: 0)
+            if not size or skip(v):
                 continue
             for use in v.uses:
                 user = use.operation
-                h = user if user.parent is block else _holder(user, block)
-                if h is not None and (index[h] > here or (h is at and at is not op)):
-                    total += tensor_bytes(v.type)
+                if (user if user.parent is block else _holder(user, block)) in later:
+                    total += size
                     break
     return total

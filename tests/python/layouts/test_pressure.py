@@ -32,8 +32,9 @@ def test_tensor_bytes_per_layout() -> None:
     # a 64x128 f32 tile over 4 warps of 16 lanes: 128 values per lane in either layout
     assert tensor_bytes(_attr(f"tensor<64x128xf32, {DPAS}>")) == 512
     assert tensor_bytes(_attr(f"tensor<64x128xf32, {BLOCKED}>")) == 512
-    assert tensor_bytes(_attr(f"tensor<64x128xi32, {BLOCKED}>")) == 512
-    # addresses and predicates: IGC recomputes them next to each message (counted per message)
+    assert tensor_bytes(_attr(f"tensor<64x128xbf16, {BLOCKED}>")) == 256
+    # addresses, offsets and predicates: IGC recomputes them next to each message (counted per message)
+    assert tensor_bytes(_attr(f"tensor<64x128xi32, {BLOCKED}>")) == 0
     assert tensor_bytes(_attr(f"tensor<64x128x!tt.ptr<f32>, {BLOCKED}>")) == 0
     assert tensor_bytes(_attr(f"tensor<64x128xi1, {BLOCKED}>")) == 0
     assert tensor_bytes(_attr("tensor<64x128xf32>")) == 0  # no layout: not counted

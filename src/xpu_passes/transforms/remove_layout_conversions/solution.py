@@ -22,7 +22,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.ir.xdsl_adapt import isolation_unchecked, value_type
 from xpu_passes.layouts.encodings import LayoutError
@@ -99,8 +99,18 @@ def _memory_part(op: Operation, module: Operation) -> tuple[int, int] | None:
     return (LOOP_WEIGHT ** loop_depth(op) * c, 0) if c else None
 
 
+_is_dot = per_class(tt.DotOp)
+
+
+def placeholder_dot(op: Operation) -> bool:
+    """A tt.dot not in a DPAS layout: before AccelerateMatmul, whose blocked layouts say nothing of
+    what a lane will hold (the pass never retypes a dot, so this holds for a whole run)."""
+    return _is_dot(op) and not isinstance(encoding(op.results[0].type), ttig.DpasEncodingAttr)
+
+
 def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
-    """The loop-weighted cost of the worst spill at one of `accesses` (the module's loads/stores)."""
+    """The loop-weighted cost of the worst spill at one of `accesses` (the module's loads/stores;
+    none while a dot's layout is a placeholder)."""
     facts = None
     worst = 0
     for op in accesses:
@@ -113,8 +123,10 @@ def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
 def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
     """`ops`: the module's walk, if at hand."""
     cost = slm = converts = 0
-    accesses = []
+    accesses: list[Operation] = []
+    placeholder = False
     for op in walk_list(module) if ops is None else ops:
+        placeholder = placeholder or placeholder_dot(op)
         if _access(op):
             accesses.append(op)
             cost += (_memory_part(op, module) or (0, 0))[0]
@@ -124,7 +136,7 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
             slm = max(slm, bytes_)
             if c:
                 cost += LOOP_WEIGHT ** loop_depth(op) * c
-    return Figures(cost + spill_cost(accesses, module), slm, converts)
+    return Figures(cost + (0 if placeholder else spill_cost(accesses, module)), slm, converts)
 
 
 # Ops whose tensor operands (and results) triton requires in one layout.
@@ -251,8 +263,10 @@ class Ledger:
         self.attached: set[Operation] = set()
         self.accesses: dict[Operation, None] = {}  # the module's loads/stores (spill_cost)
         self._alog: list[tuple[Operation, bool]] = []  # (access, whether it was in `accesses`)
+        self.placeholder = False  # a dot before AccelerateMatmul: no spill cost (placeholder_dot)
         for op in ops or walk_list(module):
             self._set(op, self._part(op), log=False)
+            self.placeholder = self.placeholder or placeholder_dot(op)
             if _access(op):
                 self.accesses[op] = None
 
@@ -307,7 +321,8 @@ class Ledger:
         return fig
 
     def figures(self) -> Figures:
-        return Figures(self.cost + spill_cost(self.accesses, self.module), max(self.scratch, default=0), self.converts)
+        spill = 0 if self.placeholder else spill_cost(self.accesses, self.module)
+        return Figures(self.cost + spill, max(self.scratch, default=0), self.converts)
 
     def commit(self) -> None:
         self._log.clear()
