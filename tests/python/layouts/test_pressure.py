@@ -59,7 +59,7 @@ def _loads(text: str) -> list[tuple[tt.LoadOp, object]]:
 
 
 def test_accumulator_is_live_across_the_epilogue_load() -> None:
-    (big, _), (small, _) = _loads(LIT.read_text())
+    (big, _), (small, _) = _loads(LIT.read_text())[:2]  # (the third: before AccelerateMatmul)
     own = {id(v) for v in big.operands}
     assert live_across(big, lambda v: id(v) in own) == 512  # the 64x128 accumulator, an argument used after
     own = {id(v) for v in small.operands}
@@ -67,7 +67,7 @@ def test_accumulator_is_live_across_the_epilogue_load() -> None:
 
 
 def test_pressure_excess_over_the_large_grf() -> None:
-    (big, mod), (small, mod2) = _loads(LIT.read_text())
+    (big, mod), (small, mod2) = _loads(LIT.read_text())[:2]
     # blocked, its values streamed into the SLM conversion: 512 + 4 + 128 x 2 bytes, within the
     # large GRF's 1024 bytes per lane, over the default GRF's 512
     facts = costs.facts_of(mod)
@@ -78,4 +78,19 @@ def test_pressure_excess_over_the_large_grf() -> None:
     cvt.results[0].replace_all_uses_with(big.results[0])  # (types differ: pressure only reads the load's users)
     assert costs.pressure_excess(big, facts) == 512 + 512 + 128 * MESSAGE_BYTES - 1024
     assert costs.pressure_excess(small, costs.facts_of(mod2)) == 0
+    costs.forget_facts()
+
+
+def test_no_spill_priced_before_accelerate_matmul() -> None:
+    from xpu_passes.transforms.remove_layout_conversions.solution import figures, placeholder_dot, spill_cost
+
+    chunk = LIT.read_text().split("// -----")[2]
+    module = parse_module(make_context(), chunk, "<test>").module
+    ops = list(module.walk())
+    assert any(placeholder_dot(op) for op in ops)  # a tt.dot in a blocked layout
+    accesses = [op for op in ops if isinstance(op, tt.LoadOp)]
+    cvt = next(iter(accesses[0].results[0].uses)).operation
+    cvt.results[0].replace_all_uses_with(accesses[0].results[0])  # the load's values beside the accumulator
+    assert spill_cost(accesses, module) > 0  # over the GRF were the dot's layout final
+    assert figures(module).cost == figures(module, ops).cost == 64 * 128 * 4  # only the conversion's bytes
     costs.forget_facts()
