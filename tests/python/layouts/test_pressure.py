@@ -77,6 +77,7 @@ def test_pressure_excess_over_the_large_grf() -> None:
     cvt = next(iter(big.results[0].uses)).operation
     cvt.results[0].replace_all_uses_with(big.results[0])  # (types differ: pressure only reads the load's users)
     assert costs.pressure_excess(big, facts) == 512 + 512 + 128 * MESSAGE_BYTES - 1024
+    assert costs.priced_excess(big, facts) == costs.pressure_excess(big, facts) - costs.SLACK  # (the model's resolution)
     assert costs.pressure_excess(small, costs.facts_of(mod2)) == 0
     costs.forget_facts()
 

@@ -247,6 +247,10 @@ SPILL_WEIGHT = 4
 # An access holding at most this share of the register file is not where a layout choice spills
 # (what is live across it is not looked for: a scan of its blocks, per trial).
 SMALL_SHARE = 8
+# The estimate's resolution, bytes per lane: on IGC's figures it is off by up to ~60 (gemm_add_tensor_ptr
+# 64x128: DPAS form 256 over, IGC 232; blocked form within, IGC 56 over; 256x256: 256, IGC 228), so
+# only what is over the register file by more than this is priced (no guard flips on noise).
+SLACK = 64
 
 
 def _streamed(op: Operation) -> bool:
@@ -283,10 +287,15 @@ def pressure_excess(op: Operation, facts: AxisInfoAnalysis, grf: int = GRF_LARGE
     return max(0, peak[0] - budget(grf, peak[1])) if peak is not None else 0
 
 
+def priced_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
+    """What of `pressure_excess` the cost prices: beyond the estimate's resolution (SLACK)."""
+    return max(0, pressure_excess(op, facts) - SLACK)
+
+
 def pressure_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
     """What the spill at `op` costs, in conversion bytes (before loop weighting)."""
     m = _access_messages(op, facts)
-    return pressure_excess(op, facts) * m.threads * SPILL_WEIGHT if m is not None else 0
+    return priced_excess(op, facts) * m.threads * SPILL_WEIGHT if m is not None else 0
 
 
 # module id -> (module, its axis facts): the figures of one module are asked for again and again
