@@ -65,6 +65,7 @@ def test_the_old_conversion_falls_back_to_native_with_one_warning(plugin: Any,
     for module in (remat, solution):  # the rules as they were
         monkeypatch.setattr(module, "pointer_to_dot", lambda t, layout: False)
     monkeypatch.setattr(solution, "memory_cost", lambda op, facts: 0)  # (then: no price for narrow messages)
+    monkeypatch.setattr(solution, "spill_cost", lambda accesses, module: 0)  # (nor for register pressure)
     plugin.enable("xpu", strict=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
