@@ -211,8 +211,9 @@ class _Walk:
                     op.verify(verify_nested_ops=False)
             except (VerifyException, ValueError) as e:
                 parsed = self.parsed
-                err = parsed.error_at(op, f"'{name}' op {e}")
-                err.more = [denormalize(f"'{name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+                prefix = f"'{name}' op " if getattr(e, "op_prefix", True) else ""  # (traits.EmitError: none)
+                err = parsed.error_at(op, f"{prefix}{e}")
+                err.more = [denormalize(f"{prefix}{m}", parsed.spelling) for m in getattr(e, "more", ())]
                 raise err from None
             if key is not None:
                 remember_verified(key)
