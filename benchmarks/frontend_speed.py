@@ -75,7 +75,8 @@ def _triton(text: str, repeat: int) -> float | None:
     return _best(lambda: oracle.parse_verify(text), repeat)
 
 
-_MAIN = "import sys; from xpu_passes.driver.cli import main; sys.exit(main())"
+# (each tree's own command: xpu_opt() where it has one, else main())
+_MAIN = "from xpu_passes.driver import cli; getattr(cli, 'xpu_opt', cli.main)()"
 
 
 def startup(repeat: int, first: Path | None = None, against: Sequence[Path] = ()) -> dict[str, float]:
