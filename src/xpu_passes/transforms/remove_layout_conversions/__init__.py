@@ -31,7 +31,6 @@ without triton-xpu it has no effect).
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +38,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from xpu_passes.env_defaults import env_flag
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.ir.gc_pause import gc_paused
 from xpu_passes.ir import journal
@@ -57,10 +57,6 @@ _rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 _is_block_ptr = per_class(tt.MakeTensorPtrOp)
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
-
-
 @register
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
@@ -76,7 +72,7 @@ class RemoveLayoutConversions(XpuPass):
     # Check mode (slow; tests): every incremental answer (figures, validity, the journal's keys and
     # conversions) is also computed in full, skipped trials are made, a disagreement raises.
     # Default: XPU_PASSES_RLC_CHECK, read when the pass is made.
-    check_incremental: bool = field(default_factory=lambda: _env_flag("XPU_PASSES_RLC_CHECK"))
+    check_incremental: bool = field(default_factory=lambda: env_flag("XPU_PASSES_RLC_CHECK"))
     # Ops that die are retyped in place (off: every slice op is cloned; tests compare the two).
     in_place: bool = True
     # Test-only: called before each trial rewrite (one that raises interrupts the run there).
