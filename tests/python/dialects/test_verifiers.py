@@ -85,14 +85,9 @@ def test_inferred_type_error_is_two_located_errors() -> None:
 NOT_TRITONS_TEXT = {
     "Operand 0 (<block argument>": "tt.load: our `'tt.load' op` prefix (triton: emitError)",
     "Number of elements must be power-of-two": "tt.splat: triton prints the op generically, we name it",
-    "offsets must have the same rank as input": "ttg.memdesc_subview: our op prefix",
-    "result shape cannot be larger than input shape": "ttg.memdesc_subview: our op prefix",
     "kWidth parameter is not supported": "an attribute's error: ours reports it at the end of input",
     "minor version must be 0": "an attribute's error: ours reports it at the end of input",
-    "must be a multiple of the op's packed_element": "tt.elementwise_inline_asm: our op prefix",
-    "element types of operands A and B must have same bit width": "tt.dot: our op prefix",
     "Wrong opIdx": "tt.dot: our op prefix",
-    "miss encoding of C operand": "tt.dot: our op prefix",
     "last dimension of input tensor must be 2": "tt.split: its inference's reason, with our op prefix",
     "invalid kind of type specified": "tt.split/tt.join: triton's parser says `custom op 'tt.split' ...`",
 }
@@ -105,8 +100,11 @@ def test_first_message_is_tritons_text(name: str, chunk: str, offset: int) -> No
     `'tt.x' op ` prefix as triton's verifier emits it (emitOpError or emitError)."""
     got = [msg for _, _, kind, msg in oracle.diagnostics("\n" * offset + chunk) if kind == "error"]
     ours = [d.message for d in _ours(chunk, offset) if d.kind == "error"]
-    if not got or any(k in got[0] for k in NOT_TRITONS_TEXT):
-        pytest.skip("valid, or listed in NOT_TRITONS_TEXT")
+    if not got:
+        pytest.skip("valid")
+    if any(k in got[0] for k in NOT_TRITONS_TEXT):  # still different: fixed ones leave the list
+        assert ours[:1] != got[:1], "now triton's text: remove it from NOT_TRITONS_TEXT"
+        return
     assert ours[:1] == got[:1]
 
 
