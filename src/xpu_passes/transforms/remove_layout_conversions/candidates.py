@@ -107,6 +107,13 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     if refused and check and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
         raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
     later = None
+    if refused and encoding(cvt.src.type) is not None:
+        # More replicas in the source: forward only where it merges conversions (the users of
+        # two converted values computed once in the source layout), stores converted instead.
+        merged = remat.Slice(load_ok=back.load_ok, reuse=reuse)
+        if remat.forward(cvt, merged, admitted=True, frontier=True) and _reads_through(merged, cvt):
+            fwd = merged
+            found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
     if not refused and remat.forward(cvt, fwd, admitted=True):
         # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
         if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
