@@ -105,17 +105,17 @@ def xpu_opt(text: str, flags: list[str], tmp: str) -> tuple[str | None, str]:
     return Path(dst).read_text(), ""
 
 
-def measure(text: str) -> tuple[int, int, int]:
-    """(conversions, SLM bytes, loop-weighted cost) of a module's text."""
-    from xpu_passes.dialects import make_context
+def measure(text: str) -> tuple[int, int, int, str]:
+    """(conversions, SLM bytes, loop-weighted cost, another backend's layout it holds or '') of a module's text."""
+    from xpu_passes.dialects import make_context, ttg
     from xpu_passes.frontend import parse_module
+    from xpu_passes.transforms.base import foreign_layout_use
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
-    from xpu_passes.dialects import ttg
-
     module = parse_module(make_context(allow_unregistered=True), text, "<chunk>", verify=False).module
+    foreign = foreign_layout_use(module)
     f = figures(module)  # (its `converts` leaves out conversions it does not cost: all are counted here)
-    return sum(type(op) is ttg.ConvertLayoutOp for op in module.walk()), f.slm, f.cost
+    return sum(type(op) is ttg.ConvertLayoutOp for op in module.walk()), f.slm, f.cost, foreign[1] if foreign else ""
 
 
 def accepted(text: str) -> str:
@@ -144,15 +144,17 @@ def run_chunk(f: str, ci: int, chunk: str, offset: int, prefix: list[str], tmp: 
     if native is None:
         row.excluded, row.why = True, f"triton-xpu 3.3: {why}"
         return row
-    row.before = measure(before)[0]
-    row.native, row.native_slm, row.native_cost = measure(native)
+    row.before, _, _, foreign = measure(before)
+    row.native, row.native_slm, row.native_cost, _ = measure(native)
     ours, why = xpu_opt(before, flags + [OURS], tmp)
     if ours is None:
         row.why = f"ours failed: {why}"
         return row
-    row.ours, row.ours_slm, row.ours_cost = measure(ours)
+    row.ours, row.ours_slm, row.ours_cost, _ = measure(ours)
     rejected = accepted(ours)
     row.accepted, row.why = not rejected, (f"triton-xpu rejects ours: {rejected}" if rejected else "")
+    if foreign and not rejected:  # (our passes leave such modules alone: transforms/base.py)
+        row.why = f"holds {foreign}, another backend's layout: ours leaves the module alone"
     return row
 
 
@@ -171,6 +173,7 @@ def main() -> int:
     ap.add_argument("--filter", default="", help="only files whose path contains this")
     ap.add_argument("--chunk", type=int, default=-1, help="only this chunk (0-based) of each file")
     ap.add_argument("--csv", default="", help="write one row per chunk here")
+    ap.add_argument("--markdown", action="store_true", help="also print the per-file table as markdown")
     args = ap.parse_args()
     files = [f for f in git(args.repo, "ls-tree", "-r", "--name-only", args.ref, "test/TritonIntelGPU").split()
              if f.endswith(".mlir") and args.filter in f]
@@ -193,10 +196,10 @@ def main() -> int:
                 figs = (f"{r.before:6} {r.native:6} {r.ours:5} {r.native_slm:>5}/{r.ours_slm:<5} "
                         f"{r.native_cost:>7}/{r.ours_cost:<7}" if not r.excluded else f"{'':54}")
                 print(f"{name:58} {figs}  {verdict(r)} {r.why}", flush=True)
-    return report(rows, args.csv)
+    return report(rows, args.csv, args.markdown)
 
 
-def report(rows: list[Row], path: str) -> int:
+def report(rows: list[Row], path: str, markdown: bool = False) -> int:
     by_file: dict[str, list[Row]] = collections.defaultdict(list)
     for r in rows:
         by_file[r.file].append(r)
@@ -215,6 +218,14 @@ def report(rows: list[Row], path: str) -> int:
     for r in rows:
         if r.excluded:
             print(f"  excluded {r.file.split('TritonIntelGPU/', 1)[1]}#{r.chunk}: {r.why}")
+    if markdown:
+        print("\n| file | chunks | excluded | fewer | equal | more | conversions native / ours |\n|---|---:|---:|---:|---:|---:|---:|")
+        for f, rs in by_file.items():
+            c = collections.Counter(verdict(r) for r in rs)
+            n = sum(r.native for r in rs if verdict(r) != "excluded")
+            o = sum(r.ours for r in rs if verdict(r) not in ("excluded", "FAIL"))
+            print(f"| `{f.split('test/', 1)[1]}` | {len(rs)} | {c['excluded']} | {c['fewer']} | {c['equal']} | "
+                  f"{c['MORE']} | {n} / {o} |")
     if path:
         with open(path, "w", newline="") as out:
             w = csv.writer(out)

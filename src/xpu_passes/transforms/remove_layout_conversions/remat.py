@@ -408,6 +408,12 @@ def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
     return numel(src) >= threads and _replicas(src) > _replicas(res)
 
 
+def more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    """Whether `cvt`'s source layout holds more replicas than its result (what `forward` refuses
+    unless it stops at stores: `frontier`)."""
+    return _more_replicas(cvt)
+
+
 def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:
     """Whether `forward` fails on `cvt` whatever its users are (its reason, `Slice.why`, may
     still come from the walk: only `forward` itself gives it)."""
