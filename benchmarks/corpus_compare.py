@@ -457,6 +457,10 @@ def summarize(rows: list[Row], csv_path: str) -> int:
     if any(c["TRADE"] for c in counts.values()):
         print(isa.TRADE_NOTE)
     print("\n".join(dot_summary(rows)))
+    lost = {r.case: worse_isa(r.results["ours"], r.results["raise"]) for r in rows}
+    lost = {case: w for case, w in lost.items() if w}
+    print(f"{PIPELINES['raise']} vs {PIPELINES['ours']} at the ISA: worse on {len(lost)}"
+          + "".join(f"\n    {case}: {', '.join(w)}" for case, w in lost.items()))
     return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 

@@ -210,7 +210,8 @@ def test_dot_summary_counts_strictly_better_gemm_attention_rows(bench: ModuleTyp
     ]
 
 
-def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     rows = [_row(bench, "gemm_block_ptr", True, _isa(spill_bytes=64), _isa(spill_bytes=0)),
             _row(bench, "softmax", False, _isa(gathers=3), _isa(spill_bytes=0))]  # fmt: skip
     rows[1].results["raise"] = bench.Result(error="PassFailure: x")
@@ -223,6 +224,13 @@ def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeyp
         {"ours": "ok", "raise": "ok"}, {"ours": "WORSE", "raise": "FAIL"}]
     assert back[0].results["raise"].isa == rows[0].results["raise"].isa and back[1].reasons == {"ours": "gathers 0->3"}
     assert bench.dot_summary(back) == bench.dot_summary(rows)
+    assert bench.summarize(back, str(path)) == 1  # a WORSE and a FAIL row
+    out = capsys.readouterr().out
+    assert "xpu worse or failing: softmax-1024-w4-s1 (WORSE)" in out
+    assert "xpu:raise_block_pointer vs xpu at the ISA: worse on 0" in out  # its FAIL row has no ISA to compare
+    rows[0].results["raise"] = bench.Result(F(), ms=[1.0], isa=_isa(spill_bytes=128))
+    bench.summarize(rows, str(path))
+    assert "vs xpu at the ISA: worse on 1\n    gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->128" in capsys.readouterr().out
     # A CSV from before the `dot` column: each kernel's TTIR says.
     text = path.read_text().splitlines()
     cut = text[0].split(",").index("dot")
