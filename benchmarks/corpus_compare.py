@@ -29,7 +29,8 @@ remarks, and whether `rlc=last` (ours only at the last RemoveLayoutConversions) 
 Last, issue 29's count per pipeline: of the GEMM/attention rows (those whose kernel has a
 tt.dot in its TTIR), how many are strictly better than native at the ISA (nothing worse by
 the judge, at least one figure better by its thresholds mirrored: isa.strictly_better), and
-how many worse; each better row with what it wins.
+how many worse; each better row with what it wins; then the rows where raising loses an ISA
+figure to `xpu` itself.
 """
 
 from __future__ import annotations
