@@ -2,6 +2,7 @@
 
     python benchmarks/corpus_compare.py [--set all|core|workloads] [--only KERNEL ...] [--repeat N]
                                         [--csv F] [--markdown F] [--no-explain]
+    python benchmarks/corpus_compare.py --from-csv F [--markdown F]   # count a CSV again, no compile
 
 Every kernel/config of the corpus (src/xpu_passes/corpus: the core set and the workload
 families) is compiled for PVC on the CPU through `triton.compile` (the backend's stages
@@ -24,6 +25,12 @@ ours raises where native compiles (or IGC fails on ours only). For those rows th
 reason is printed: the error, or the ops that consume ours' extra conversions, our passes'
 remarks, and whether `rlc=last` (ours only at the last RemoveLayoutConversions) or
 `block_io_encoding=false` clears it. Writes a CSV; exits 1 if any row is WORSE or FAIL.
+
+Last, issue 29's count per pipeline: of the GEMM/attention rows (those whose kernel has a
+tt.dot in its TTIR), how many are strictly better than native at the ISA (nothing worse by
+the judge, at least one figure better by its thresholds mirrored: isa.strictly_better), and
+how many worse; each better row with what it wins; then the rows where raising loses an ISA
+figure to `xpu` itself.
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ class Result:
     ms: list[float] = field(default_factory=list)
     ttgir: str = ""
     remarks: list[str] = field(default_factory=list)
+    dot: bool = False  # the kernel's TTIR has a tt.dot: a GEMM/attention row
 
     @property
     def median_ms(self) -> float:
@@ -103,6 +111,14 @@ def verdict(native: Result, ours: Result) -> str:
     if native.isa is not None and ours.isa is not None:
         return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[0]
     return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
+
+
+def better(native: Result, ours: Result) -> list[str]:
+    """What ours wins at the ISA where it loses nothing (strictly better, isa.strictly_better); else []."""
+    if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
+        return []
+    slm = (native.figures.shared_bytes, ours.figures.shared_bytes)
+    return isa.gains(native.isa, ours.isa, *slm) if isa.strictly_better(native.isa, ours.isa, *slm) else []
 
 
 _CVT = re.compile(r"(%[\w#]+) = ttg\.convert_layout ")
@@ -148,7 +164,7 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None, with_is
             k = triton.compile(src, target=oracle.pvc_target(), options=opts)
         ms = (time.perf_counter() - t) * 1e3
         figures = oracle.figures(k.asm["ttgir"], k.asm["llir"], k.metadata.shared)
-        result = Result(figures, ms=[ms], ttgir=k.asm["ttgir"])
+        result = Result(figures, ms=[ms], ttgir=k.asm["ttgir"], dot="tt.dot" in k.asm["ttir"])
         if OCLOC is not None and with_isa:
             try:
                 result.isa = isa.compile_spirv(*oracle.spirv(k), ocloc=OCLOC)
@@ -176,6 +192,10 @@ class Row:
 
     def verdicts(self) -> dict[str, str]:
         return {p: verdict(self.results["native"], self.results[p]) for p in PIPELINES}
+
+    @property
+    def dot(self) -> bool:
+        return self.results["native"].dot
 
 
 def measure(spec: KernelSpec, config: Config, repeat: int) -> Row:
@@ -217,6 +237,54 @@ def explain(row: Row, which: str) -> str:
     )
     parts += [f"remark ({n}x) {r[:300]}" for r, n in notes.most_common(1)]
     return "; ".join(parts)
+
+
+def _ttir_has_dot(spec: KernelSpec, config: Config) -> bool:
+    from xpu_passes.corpus import make_ttir_module
+
+    return "tt.dot" in str(make_ttir_module(spec, config)[0])
+
+
+def read_csv(path: str) -> list[Row]:
+    """The rows of a CSV this script wrote, without compiling (to count or tabulate a long run again);
+    a CSV without the `dot` column gets it from each kernel's TTIR."""
+    from xpu_passes.corpus import find
+
+    rows = []
+    with open(path, newline="") as f:
+        for c in csv.DictReader(f):
+            spec, config = find(c["kernel"], c["config"])
+            results = {}
+            for key in ("native", *PIPELINES):
+                figs = None if c[f"{key}_shared_bytes"] == "-" else oracle.StaticFigures(
+                    **{n: int(c[f"{key}_{n}"]) for n in FIGURES})
+                codes = None if not c[f"{key}_isa_instructions"] else isa.IsaFigures(
+                    **{n: int(c[f"{key}_isa_{n}"]) for n in isa.FIGURE_NAMES})
+                ms = float(c[f"{key}_ms"])
+                results[key] = Result(figs, c[f"{key}_error"], codes, c[f"{key}_isa_error"], [] if ms != ms else [ms])
+            results["native"].dot = c["dot"] == "1" if "dot" in c else _ttir_has_dot(spec, config)
+            rows.append(Row(spec, config, results, {p: c[f"{p}_reason"] for p in PIPELINES if c[f"{p}_reason"]}))
+    return rows
+
+
+def dot_summary(rows: list[Row]) -> list[str]:
+    """Issue 29's count: of the GEMM/attention rows (a tt.dot in the kernel's TTIR), how many each
+    pipeline makes strictly better than native at the ISA (isa.strictly_better), and how many worse;
+    the goal is a third better, none worse."""
+    dots = [r for r in rows if r.dot]
+    if not any(r.results["native"].isa for r in dots):
+        return [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; no ISA figures: better not counted"]
+    out = [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; goal: strictly better than native "
+           f"at the ISA on >= {-(-len(dots) // 3)}, worse on none"]  # fmt: skip
+    for p, pipeline in PIPELINES.items():
+        won = {r.case: better(r.results["native"], r.results[p]) for r in dots}
+        won = {case: gains for case, gains in won.items() if gains}
+        v = Counter(r.verdicts()[p] for r in dots)
+        out.append(f"{pipeline:26} strictly better {len(won):3} ({100 * len(won) / len(dots):.0f}%)  "
+                   f"worse {v['WORSE']:3}  failing {v['FAIL']:3}  trade {v['TRADE']:3}  "
+                   f"equal {v['ok'] - len(won):3}")  # fmt: skip
+        out += [f"    better: {case}: {', '.join(gains)}" for case, gains in won.items()]
+    return out
 
 
 # ---------------------------------------------------------------- printing
@@ -271,6 +339,7 @@ def write_csv(rows: list[Row], path: str) -> None:
         for key in ("native", *PIPELINES):
             head += [f"{key}_{name}" for name in FIGURES] + [f"{key}_ms", f"{key}_error"]
         head += [f"{p}_verdict" for p in PIPELINES] + [f"{p}_reason" for p in PIPELINES]
+        head += ["dot"] + [f"{p}_better" for p in PIPELINES]
         w.writerow(head + [f"{k}_isa_{n}" for k in ("native", *PIPELINES) for n in (*isa.FIGURE_NAMES, "error")])
         for row in rows:
             cells: list[Any] = [row.spec.name, row.config.name, " ".join(f"{k}:{v}" for k, v in row.spec.dtypes.items())]
@@ -279,6 +348,7 @@ def write_csv(rows: list[Row], path: str) -> None:
                 cells += [_fig(res.figures, name) for name in FIGURES] + [f"{res.median_ms:.1f}", res.error[:300]]
             v = row.verdicts()
             cells += [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES]
+            cells += [int(row.dot)] + ["; ".join(better(row.results["native"], row.results[p])) for p in PIPELINES]
             for key in ("native", *PIPELINES):
                 res = row.results[key]
                 figs = res.isa.as_dict() if res.isa else {}
@@ -327,7 +397,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", help="also write the table as README (markdown) rows to this file")
     ap.add_argument("--ocloc", help="IGC's ocloc (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--no-explain", action="store_true", help="skip the reasons (extra compiles of bad rows)")
+    ap.add_argument("--from-csv", metavar="CSV", help="count (and --markdown) the rows of a CSV this wrote; no compile")
     args = ap.parse_args(argv)
+    if args.from_csv:
+        rows = read_csv(args.from_csv)
+        if args.markdown:
+            write_markdown(rows, args.markdown)
+        return summarize(rows, args.from_csv)
 
     from xpu_passes.integration import plugin as triton_plugin
     from xpu_passes.transforms import load_all
@@ -361,16 +437,31 @@ def main(argv: list[str] | None = None) -> int:
     write_csv(rows, args.csv)
     if args.markdown:
         write_markdown(rows, args.markdown)
+    return summarize(rows, args.csv)
+
+
+def summarize(rows: list[Row], csv_path: str) -> int:
+    """Counts per pipeline, the worse rows' names, the GEMM/attention count; exit status 1 if any row is
+    WORSE or FAIL."""
     counts = {p: Counter(r.verdicts()[p] for r in rows) for p in PIPELINES}
     ratios = {p: [r.results[p].median_ms / r.results["native"].median_ms for r in rows
                   if r.results[p].ms and r.results["native"].ms] for p in PIPELINES}  # fmt: skip
-    print(f"{len(rows)} kernel/configs; CSV: {args.csv}")
+    print(f"{len(rows)} kernel/configs; CSV: {csv_path}")
     for p in PIPELINES:
         c = counts[p]
         print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  trade {c['TRADE']:3}  "
               f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
+    for p in PIPELINES:
+        bad = [f"{r.case} ({r.verdicts()[p]})" for r in rows if r.verdicts()[p] in ("WORSE", "FAIL")]
+        if bad:
+            print(f"{PIPELINES[p]} worse or failing: {', '.join(bad)}")
     if any(c["TRADE"] for c in counts.values()):
         print(isa.TRADE_NOTE)
+    print("\n".join(dot_summary(rows)))
+    lost = {r.case: worse_isa(r.results["ours"], r.results["raise"]) for r in rows}
+    lost = {case: w for case, w in lost.items() if w}
+    print(f"{PIPELINES['raise']} vs {PIPELINES['ours']} at the ISA: worse on {len(lost)}"
+          + "".join(f"\n    {case}: {', '.join(w)}" for case, w in lost.items()))
     return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 

@@ -12,6 +12,7 @@ median of a parse without verification (`verify=False`: the compile path reading
 print of a module triton verified).
 
     python benchmarks/frontend_speed.py [--dir DUMPS] [--repeat N] [--limit N] [--top N]
+    python benchmarks/frontend_speed.py --startup-only [FILE] [--against OTHER/src ...] [--startup-repeat N]
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import re
 import resource
@@ -28,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from xpu_passes.dialects import make_context
@@ -73,22 +75,41 @@ def _triton(text: str, repeat: int) -> float | None:
     return _best(lambda: oracle.parse_verify(text), repeat)
 
 
-def startup(repeat: int, first: Path | None = None) -> dict[str, float]:
+# (each tree's own command: xpu_opt() where it has one, else main())
+_MAIN = "from xpu_passes.driver import cli; getattr(cli, 'xpu_opt', cli.main)()"
+
+
+def startup(repeat: int, first: Path | None = None, against: Sequence[Path] = ()) -> dict[str, float]:
     """Median CPU time (user+sys, s) of `xpu-opt` on an empty module, with --list-passes and
-    on `first` (a real module: what lazy loading saved must not come back there)."""
+    on `first` (a real module: what lazy loading saved must not come back there).
+
+    `against`: other source trees (their `src` directories), run interleaved with this one by
+    the same Python (`python -c 'xpu-opt main'` with PYTHONPATH set, this tree's too), so two
+    trees compare on one machine under the same load. Children run with bytecode caches
+    (PYTHONDONTWRITEBYTECODE dropped): an installed package starts so."""
     exe = shutil.which("xpu-opt") or str(Path(sys.executable).with_name("xpu-opt"))
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write("module {\n}\n")
-    runs = {"empty module": [exe, f.name], "--list-passes": [exe, "--list-passes"],
-            "python -c pass": [sys.executable, "-c", "pass"]}
+    inputs = {"empty module": [f.name], "--list-passes": ["--list-passes"]}
     if first is not None:
-        runs[f"{first.name} ({first.parent.name})"] = [exe, str(first)]
+        inputs[f"{first.name} ({first.parent.name})"] = [str(first)]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runs: dict[str, tuple[list[str], dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], env)}
+    if against:
+        here = Path(__file__).resolve().parents[1] / "src"
+        for tree in (here, *against):
+            tree_env = env | {"PYTHONPATH": str(tree)}
+            for name, args in inputs.items():
+                runs[f"{name} [{tree}]"] = ([sys.executable, "-c", _MAIN, *args], tree_env)
+    else:
+        for name, args in inputs.items():
+            runs[name] = ([exe, *args], env)
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(repeat):  # interleaved
-        for name, cmd in runs.items():
+        for name, (cmd, cmd_env) in runs.items():
             # (getrusage: microseconds; os.times counts 10 ms clock ticks)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=cmd_env)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             times[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     Path(f.name).unlink()
@@ -252,7 +273,14 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="at most this many dumps")
     ap.add_argument("--top", type=int, default=15, help="profile entries to print")
     ap.add_argument("--startup-repeat", type=int, default=7)
+    ap.add_argument("--startup-only", action="store_true", help="only xpu-opt's start-up (on FILES[0] if given)")
+    ap.add_argument("--against", type=Path, action="append", default=[],
+                    help="another tree's src directory: start-up of both, interleaved (repeatable)")
     args = ap.parse_args()
+    if args.startup_only:
+        s = startup(args.startup_repeat, args.files[0] if args.files else None, args.against)
+        print("xpu-opt start-up (median CPU time):\n" + "\n".join(f"  {k}: {v:.3f} s" for k, v in s.items()))
+        return 0
     files = list(args.files)
     if args.dir:
         files += sorted(p for p in args.dir.rglob("*") if p.suffix in (".mlir", ".ttir", ".ttgir"))
@@ -301,7 +329,7 @@ def main() -> int:
     print(f"print of a module {whole:.1f} us/op, of a copy of its functions printed with it {marginal:.1f} us/op"
           " (medians: the difference is the module's setup, headers and first visits of its attributes and locations)")
     by_size = sorted(rows, key=lambda r: r[1])
-    s = startup(args.startup_repeat, by_size[len(by_size) // 2][0])
+    s = startup(args.startup_repeat, by_size[len(by_size) // 2][0], args.against)
     print("xpu-opt start-up (median CPU time): " + ", ".join(f"{k} {v:.3f} s" for k, v in s.items()) + " (goal: 0.3 s)")
     print(f"\nprofile of parse+print of {biggest} (top {args.top} by own time):")
     print(profile(biggest.read_text(), args.top))

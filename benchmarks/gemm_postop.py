@@ -14,7 +14,9 @@ With Intel's GPU compiler installed (`ocloc`, tools/install-igc) it also prints 
 ISA figures of both kernels and judges each case on them (xpu_passes.integration.isa.judge:
 more spill, SLM messages, gathers or scatters, fewer 2D block messages or DPAS, >5% more
 instructions or more SLM bytes are worse, unless ours fits PVC's 128 KB of SLM where
-native does not: TRADE); without it, on the LLVM IR figures as above.
+native does not: TRADE); without it, on the LLVM IR figures as above. Last line: issue 29's
+count, the cases strictly better than native at the ISA (isa.strictly_better: nothing worse,
+something better by the judge's thresholds mirrored) and the cases worse.
 Writes a CSV and (with matplotlib) a PNG chart, and says where. Exits 1 if ours is
 worse than native anywhere.
 
@@ -75,6 +77,7 @@ class Row:
     isa_native: isa.IsaFigures | None = None
     isa_ours: isa.IsaFigures | None = None
     isa_error: str = ""  # IGC failed on ours (or on both)
+    dot: bool = True  # the kernel's TTIR has a tt.dot (a GEMM row of issue 29's count)
 
     def judged(self) -> tuple[str, list[str]]:
         """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
@@ -92,9 +95,34 @@ class Row:
     def worse(self) -> bool:
         return self.judged()[0] == "WORSE"
 
+    def better(self) -> list[str]:
+        """What ours wins at the ISA where it loses nothing (isa.strictly_better); else []."""
+        if not (self.isa_native and self.isa_ours):
+            return []
+        n, o = self.native.shared_bytes, self.ours.shared_bytes
+        return isa.gains(self.isa_native, self.isa_ours, n, o) if isa.strictly_better(
+            self.isa_native, self.isa_ours, n, o) else []  # fmt: skip
+
+
+def dot_count(rows: list[Row]) -> str:
+    """Issue 29's count on the GEMM rows (a tt.dot in the kernel): strictly better than native at the
+    ISA on at least a third, worse on none."""
+    dots = [r for r in rows if r.dot]
+    if not any(r.isa_native for r in dots):
+        return f"GEMM rows (a tt.dot in the kernel): {len(dots)}; no ISA figures: better not counted"
+    won = sum(bool(r.better()) for r in dots)
+    verdicts = [r.judged()[0] for r in dots]
+    return (f"GEMM rows (a tt.dot in the kernel): {len(dots)}; {PIPELINE} strictly better than native at the ISA "
+            f"on {won} ({100 * won / max(len(dots), 1):.0f}%; goal >= {-(-len(dots) // 3)}), worse on "
+            f"{verdicts.count('WORSE')}, trade {verdicts.count('TRADE')}")  # fmt: skip
+
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
     return oracle.figures(kernel.asm["ttgir"], kernel.asm["llir"], kernel.metadata.shared)
+
+
+def _has_dot(kernel: Any) -> bool:
+    return "tt.dot" in kernel.asm["ttir"]
 
 
 def _compile(spec: KernelSpec, cfg: tuple[int, ...]) -> tuple[Any, float]:
@@ -172,7 +200,7 @@ def static(dtypes: list[str], only: list[str] | None = None, ocloc: str | None =
                         name = "{}x{}x{}-w{}-s{}".format(*cfg)
                         (isa_n, err_n), (isa_o, err_o) = _isa(native, ocloc), _isa(ours, ocloc)
                         rows.append(Row(case, dtype, name, _figures(native), _figures(ours), ms_n, ms_o, isa_n, isa_o,
-                                        err_o or err_n))  # fmt: skip
+                                        err_o or err_n, _has_dot(native)))  # fmt: skip
                         print(format_row(rows[-1]), flush=True)
         finally:
             if saved is None:
@@ -205,7 +233,9 @@ def format_isa(r: Row) -> str:
     """The ISA line (native/ours) and, when ours loses, what it loses; "" without ISA figures."""
     out = f"\n    ISA {isa.columns(r.isa_native, r.isa_ours)}" if r.isa_native or r.isa_ours or r.isa_error else ""
     verdict, lost = r.judged()
-    return out + (f"\n    {verdict}: {'; '.join(lost)}" if verdict != "ok" else "")
+    won = r.better()
+    return out + (f"\n    {verdict}: {'; '.join(lost)}" if verdict != "ok" else "") + (
+        f"\n    better: {', '.join(won)}" if won else "")
 
 
 def write_csv(rows: list[Row], path: str) -> None:
@@ -214,14 +244,14 @@ def write_csv(rows: list[Row], path: str) -> None:
         w = csv.writer(f)
         w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),
                     "ms_native", "ms_ours", *(f"{who}_isa_{k}" for who in ("native", "ours") for k in isa.FIGURE_NAMES),
-                    "isa_error", "verdict", "lost"])  # fmt: skip
+                    "isa_error", "verdict", "lost", "better"])  # fmt: skip
         for r in rows:
             figs = [f.as_dict() if f else {} for f in (r.isa_native, r.isa_ours)]
             verdict, lost = r.judged()
             w.writerow([r.case, r.dtype, r.config, *(getattr(r.native, k) for k in fields),
                         *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}",
                         *(f.get(k, "") for f in figs for k in isa.FIGURE_NAMES), r.isa_error[:300], verdict,
-                        "; ".join(lost)])  # fmt: skip
+                        "; ".join(lost), "; ".join(r.better())])  # fmt: skip
 
 
 def write_png(rows: list[Row], path: str) -> bool:
@@ -513,6 +543,7 @@ def main(argv: list[str] | None = None) -> int:
           f"; compile time ours/native x{ratio:.2f}")
     if trades:
         print(isa.TRADE_NOTE)
+    print(dot_count(rows))
     print(f"shapes timed by --run: {', '.join('x'.join(map(str, s)) for s in SHAPES)}")
     return 1 if worse else 0
 

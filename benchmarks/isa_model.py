@@ -60,7 +60,6 @@ def model(ttgir: str) -> tuple[int, int, int, int, int]:
         if (p := costs.pressure_peak(op, facts)) is not None:
             peak = max(peak, p[0])
             spill = max(spill, costs.pressure_excess(op, facts) * p[1])
-    costs.forget_facts()
     return gathers, scatters, excess, peak, spill
 
 

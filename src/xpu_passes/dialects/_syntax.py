@@ -24,6 +24,8 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from xpu_passes.ir.xdsl_adapt import next_token_text
+
 
 def i32_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i32)
@@ -120,7 +122,7 @@ def stripped_type_directive(name: str, cls: type[ParametrizedAttribute]) -> type
 def parse_stripped(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
     """A type of class `cls` as MLIR's `type($x)` of a TypeDef prints it (`<64x32xf16>`), or in full."""
     pos = parser.pos
-    if parser._current_token.text.startswith("!"):  # pyright: ignore[reportPrivateUsage]
+    if next_token_text(parser).startswith("!"):
         t = parser.parse_type()
     else:
         t = cls.new(cls.parse_parameters(parser))  # type: ignore[attr-defined]

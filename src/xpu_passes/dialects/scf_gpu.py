@@ -19,12 +19,14 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 
+from xpu_passes.ir.xdsl_adapt import next_token_text
+
 
 def parse_result_types(parser: Parser) -> list[Attribute]:
     """`-> T` or `-> (T, U)` (MLIR's optional-arrow-type-list), or nothing."""
     if not parser.parse_optional_punctuation("->"):
         return []
-    if parser._current_token.text == "(":
+    if next_token_text(parser) == "(":
         return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
     return [parser.parse_type()]
 
@@ -85,7 +87,7 @@ class WhileOp(scf.WhileOp):
     @classmethod
     def parse(cls, parser: Parser) -> WhileOp:
         pairs: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
-        if parser._current_token.text == "(":
+        if next_token_text(parser) == "(":
             pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: _parse_assignment(parser))
         parser.parse_punctuation(":")
         pos = parser.pos

@@ -24,6 +24,13 @@ Rule = Callable[[Operation], None]
 MAX_TENSOR_NUM_ELEMENTS = 1 << 20
 
 
+class EmitError(VerifyException):
+    """A verifier message triton emits with MLIR's `emitError` (not `emitOpError`): reported as
+    it is, without the `'tt.x' op ` prefix (`op_prefix`, read by the front end's verifier)."""
+
+    op_prefix = False
+
+
 class InferError(VerifyException):
     """A result type that differs from what the op infers. MLIR emits the reason, then a
     second error at the same op: `failed to infer returned types`."""

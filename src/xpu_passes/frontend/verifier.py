@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 from xpu_passes.dialects.declared import VERIFY_ONCE_PER_SIGNATURE, declared
 from xpu_passes.ir.idkeys import IdTable
 from xpu_passes.frontend.spelling import denormalize
-from xpu_passes.ir.xdsl_adapt import isolation_unchecked, value_type
+from xpu_passes.ir.xdsl_adapt import isolation_unchecked, operand_values, value_type
 
 if TYPE_CHECKING:
     from xpu_passes.frontend.parser import ParsedModule
@@ -57,8 +57,8 @@ def verify_key(op: Operation, context: Sequence[object] = ()) -> tuple[tuple[obj
 
 def _signature(op: Operation, head: list[object]) -> list[object]:
     """`head`, then `op`'s operand and result types, properties and attributes (verify_key's objects)."""
-    # (`_operands` and `_type`: xDSL's `operands` and `type` are Python calls)
-    objects: list[object] = [*head, *map(value_type, op._operands), None, *map(value_type, op.results), None]
+    # (operand_values, value_type: xDSL's `operands` and `type` are Python calls)
+    objects: list[object] = [*head, *map(value_type, operand_values(op)), None, *map(value_type, op.results), None]
     if d := op.properties:
         for item in d.items():
             objects += item
@@ -171,7 +171,7 @@ class _Walk:
         parent's class (HasParent) and, for tt.return, its function's type (its verify_).
         Being last in its block (IsTerminator) is given: the op is."""
         parent = op.parent_op()
-        objects: list[object] = [_TERMINATORS, type(op), type(parent), *context, *[v.type for v in op._operands], None]
+        objects: list[object] = [_TERMINATORS, type(op), type(parent), *context, *map(value_type, operand_values(op)), None]
         objects += [r.type for r in op.results]
         for d in (op.properties, op.attributes):
             objects.append(None)
@@ -189,7 +189,7 @@ class _Walk:
             once = verifies_once(op.__class__)
         if once and op._next_op is not None:
             # verify_key's key, built inline (the hottest loop of a verification)
-            objects: list[object] = [op.__class__, *context, *map(value_type, op._operands), None, *map(value_type, op.results), None]
+            objects: list[object] = [op.__class__, *context, *map(value_type, operand_values(op)), None, *map(value_type, op.results), None]
             if d := op.properties:
                 for item in d.items():
                     objects += item
@@ -211,8 +211,9 @@ class _Walk:
                     op.verify(verify_nested_ops=False)
             except (VerifyException, ValueError) as e:
                 parsed = self.parsed
-                err = parsed.error_at(op, f"'{name}' op {e}")
-                err.more = [denormalize(f"'{name}' op {m}", parsed.spelling) for m in getattr(e, "more", ())]
+                prefix = f"'{name}' op " if getattr(e, "op_prefix", True) else ""  # (traits.EmitError: none)
+                err = parsed.error_at(op, f"{prefix}{e}")
+                err.more = [denormalize(f"{prefix}{m}", parsed.spelling) for m in getattr(e, "more", ())]
                 raise err from None
             if key is not None:
                 remember_verified(key)
@@ -221,7 +222,7 @@ class _Walk:
             if op.parent is not None and op not in position:
                 for i, sibling in enumerate(op.parent.ops):
                     position[sibling] = i
-            for index, operand in enumerate(op._operands):  # (`operands` builds a view per call)
+            for index, operand in enumerate(operand_values(op)):
                 if not _dominates(operand, op, position, self.doms):
                     raise self.parsed.error_at(op, f"'{name}' op operand #{index} does not dominate this use")
         if name == "scf.if" and (why := _if_yields_mismatch(op)):  # by name: scf loads lazily

@@ -265,6 +265,28 @@ def judge(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) 
     return ("TRADE" if native_slm > SLM_LIMIT >= ours_slm else "WORSE"), lost
 
 
+def gains(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int,
+          tolerance: float = 0.05) -> list[str]:
+    """What ours wins over native by `judge`'s own thresholds, mirrored: less SLM, spill, SLM
+    messages, gathers or scatters; more 2D block messages or DPAS; native over ours by more
+    than `tolerance` in instructions."""
+    def won(n: str) -> str:
+        return f"{n} {getattr(native, n)}->{getattr(ours, n)}"
+
+    out = [f"SLM {native_slm}->{ours_slm}"] if ours_slm < native_slm else []
+    out += [won(n) for n in MORE_IS_WORSE if getattr(ours, n) < getattr(native, n)]
+    out += [won(n) for n in FEWER_IS_WORSE if getattr(ours, n) > getattr(native, n)]
+    if native.instructions > ours.instructions * (1 + tolerance):
+        out.append(f"instructions {native.instructions}->{ours.instructions} "
+                   f"(-{100 * (1 - ours.instructions / native.instructions):.0f}%)")  # fmt: skip
+    return out
+
+
+def strictly_better(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) -> bool:
+    """Ours loses nothing to native (`judge` says ok) and wins at least one figure (`gains`)."""
+    return judge(native, ours, native_slm, ours_slm)[0] == "ok" and bool(gains(native, ours, native_slm, ours_slm))
+
+
 TRADE_NOTE = ("TRADE: ours is worse on the ISA but fits PVC's 128 KB of SLM where native does not "
               "(native cannot launch): not counted as worse")  # fmt: skip
 

@@ -17,7 +17,6 @@ module kept between them the compile's (`Session`), the times measured the calle
 from __future__ import annotations
 
 import contextlib
-import os
 import traceback
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -31,6 +30,7 @@ from xdsl.context import Context
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
+from xpu_passes.env_defaults import env_flag
 from xpu_passes import registry
 from xpu_passes.integration import never_worse, oracle
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
@@ -182,10 +182,6 @@ def count(key: str, n: int = 1) -> None:
         measured[0][key] = measured[0].get(key, 0) + n
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
-
-
 # A pass -> a run of it skipped when the module is, in content, what its previous run in the
 # same round trip was given and left as it was, or a module its previous run said is a fixpoint
 # of it (`XpuPass.said`): the pass is a function of the module's content (its decisions never
@@ -207,7 +203,7 @@ class RoundTripOptions:
     reuse_modules: bool = True  # our module taken for the text triton printed of it (Session)
     # Every report of our passes is verified (contents compared, a fixpoint run again). Default:
     # XPU_PASSES_CHECK_REPORTS, read when the options are made; the pipeline option `check_reports`.
-    check_reports: bool = field(default_factory=lambda: _env_flag("XPU_PASSES_CHECK_REPORTS"))
+    check_reports: bool = field(default_factory=lambda: env_flag("XPU_PASSES_CHECK_REPORTS"))
 
 
 class Session:

@@ -23,7 +23,6 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.dialects import ttg
 from xpu_passes.ir.clone import valid_hint
 from xpu_passes.ir.journal_log import Journal, active, current as _current, scope  # Journal, active, scope: re-exported
 from xpu_passes.ir.walk_order import subtree, walk_list  # walk_list: re-exported
@@ -120,7 +119,7 @@ def erase_op(op: Operation) -> None:
     assert block is not None
     j._neighbours(op)
     dropped: list[tuple[Any, Use, Use | None]] = []
-    lost = j._lost
+    lost, tracked = j._lost, j.tracked
     sub = subtree(op) if op.regions else (op,)
     for o in sub:
         # (SSAValue.remove_use, inline: the hottest loop of an erasure)
@@ -133,9 +132,8 @@ def erase_op(op: Operation) -> None:
                 v.first_use = nu
             if nu is not None:
                 nu._prev_use = prev  # pyright: ignore[reportPrivateUsage]
-            owner = v.op if type(v) is OpResult else v.owner
-            if type(owner) is ttg.ConvertLayoutOp:
-                lost.add(owner)  # type: ignore[arg-type]
+            if type(v) is OpResult and type(v.op).name == tracked:
+                lost.add(v.op)
         for v, use in zip(o._successors, o._successor_uses):  # pyright: ignore[reportPrivateUsage]
             dropped.append((v, use, use._prev_use))  # pyright: ignore[reportPrivateUsage]
             v.remove_use(use)
@@ -169,8 +167,8 @@ def set_operand(op: Operation, index: int, value: SSAValue) -> None:
     prev = use._prev_use  # pyright: ignore[reportPrivateUsage]
     op.operands[index] = value
     j.touched.add(op)
-    if type(old.owner) is ttg.ConvertLayoutOp:
-        j._lost.add(old.owner)  # type: ignore[arg-type]
+    if type(old) is OpResult and type(old.op).name == j.tracked:
+        j._lost.add(old.op)
 
     def undo() -> None:
         value.remove_use(use)
@@ -203,8 +201,8 @@ def set_operands(op: Operation, values: list[SSAValue]) -> None:
         if first is not None:
             first._prev_use = use  # pyright: ignore[reportPrivateUsage]
         value.first_use = use
-        if j is not None and type(old.owner) is ttg.ConvertLayoutOp:
-            j._lost.add(old.owner)  # type: ignore[arg-type]
+        if j is not None and type(old) is OpResult and type(old.op).name == j.tracked:
+            j._lost.add(old.op)
     op._operands = SSAValues(values)  # pyright: ignore[reportPrivateUsage]
     if j is None:
         return

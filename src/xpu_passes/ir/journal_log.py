@@ -14,26 +14,30 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from xpu_passes.dialects import ttg
 from xpu_passes.ir.journal_check import fingerprint as _fingerprint, linked as _linked
 from xpu_passes.ir.walk_order import Order, subtree, walk_list
 
 # The session open in this context (set by begin(), cleared by commit()/rollback()).
 _ACTIVE: ContextVar[Journal | None] = ContextVar("xpu_passes_journal", default=None)
 current = _ACTIVE.get  # (bound once: the mutation helpers ask on every call)
+# What RemoveLayoutConversions counts (by name: the IR utilities sit below the dialects).
+CONVERT_LAYOUT = "ttg.convert_layout"
 
 
 class Journal:
     """The undo log of one module's in-place rewrites, and what the pass keeps about it."""
 
-    def __init__(self, module: Operation, ops: list[Operation] | None = None, check: bool = False) -> None:
+    def __init__(self, module: Operation, ops: list[Operation] | None = None, check: bool = False,
+                 tracked: str = CONVERT_LAYOUT) -> None:
         """`ops`: the module's ops in walk order, if at hand; `check`: verify every rollback
-        restores the module exactly (slow; the pass's check mode)."""
+        restores the module exactly (slow; the pass's check mode); `tracked`: the name of the op
+        whose live instances the journal keeps (`converts`) and whose lost uses it notes."""
         self.module = module
         self.check_mode = check
+        self.tracked = tracked
         ops = ops or walk_list(module)
         self.order = Order(module, ops)
-        self.converts: set[Operation] = {o for o in ops if isinstance(o, ttg.ConvertLayoutOp)}
+        self.converts: set[Operation] = {o for o in ops if type(o).name == tracked}
         self.touched: set[Operation] = set()  # ops whose figures or validity the changes may affect
         self.reshaped: set[Operation] = set()  # ops whose regions gained or lost ops
         self._undo: list[Callable[[], None]] = []
@@ -118,7 +122,7 @@ class Journal:
     def check(self) -> None:
         """Raise if the keys or the conversions kept do not match the module (debug)."""
         self.order.check()
-        if self.converts != {o for o in walk_list(self.module) if isinstance(o, ttg.ConvertLayoutOp)}:
+        if self.converts != {o for o in walk_list(self.module) if type(o).name == self.tracked}:
             raise AssertionError("journal: the conversions kept are not the module's")
         if not _linked(self.module):
             raise AssertionError("journal: an op's operands, results or use lists do not match")
@@ -135,7 +139,7 @@ class Journal:
     def _subtree_in(self, op: Operation) -> None:
         for o in subtree(op) if op.regions else (op,):
             self.touched.add(o)
-            if type(o) is ttg.ConvertLayoutOp:  # (the class is final: no subclasses)
+            if type(o).name == self.tracked:
                 self.converts.add(o)
                 self._lost.add(o)
         self.order.place(op)

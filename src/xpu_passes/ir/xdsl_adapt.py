@@ -82,6 +82,26 @@ def op_defaults(cls: type[Operation]) -> tuple[tuple[tuple[str, Any], ...], tupl
 
 # An SSA value's type read from its slot (xDSL's `type` is a property: a Python call per read).
 value_type = attrgetter("_type")
+# An op's operands as the tuple it holds (xDSL's `operands` builds a view per call).
+operand_values = attrgetter("_operands")
+
+
+# ----------------------------------------------------------- parser and printer internals
+# (no public peek at the next token, no public dialect-body reader or line break in xDSL 0.74)
+
+def next_token_text(parser: Any) -> str:
+    """The text of the token `parser` is at, not consumed."""
+    return parser._current_token.text  # pyright: ignore[reportPrivateUsage]
+
+
+def parse_dialect_symbol_body(parser: Any) -> str:
+    """The `<...>` body of a dialect attribute or type, as text (the brackets included)."""
+    return parser._parse_dialect_symbol_body()  # pyright: ignore[reportPrivateUsage]
+
+
+def print_new_line(printer: Any) -> None:
+    """A line break at the printer's indentation."""
+    printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
 
 
 def new_op(

@@ -232,7 +232,27 @@ def _trans(op: Any, layout: Attribute) -> list[Attribute | None] | None:
 def _join_split(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     # Each is the other's inverse when the layouts qualify.
     src = join_operand(layout) if isinstance(op, tt.JoinOp) else split_operand(layout)
+    if src is None and isinstance(op, tt.SplitOp):
+        src = _split_operand_linear(layout, shape(op.results[0]._type))  # pyright: ignore[reportPrivateUsage]
     return [src for _ in op.operands] if src is not None else None
+
+
+def _split_operand_linear(layout: Attribute, result_shape: tuple[int, ...]) -> Attribute | None:
+    """A `#ttg.linear` operand for a split into a layout no blocked one joins (a slice, DPAS):
+    the halves in each thread's first register, the rest placed as the results (triton's
+    inference builds the same)."""
+    from xpu_passes.layouts.encodings import LayoutError, from_linear
+    from xpu_passes.layouts.linear import LinearLayout
+    from xpu_passes.layouts.memoize import linear_of
+
+    try:
+        ll = linear_of(layout, result_shape)
+        grow = lambda bases: tuple((*b, 0) for b in bases)  # noqa: E731
+        joined = LinearLayout((*result_shape, 2), register=((0,) * len(result_shape) + (1,), *grow(ll.register)),
+                              lane=grow(ll.lane), warp=grow(ll.warp), block=grow(ll.block))
+    except (LayoutError, ValueError):
+        return None
+    return from_linear(joined)
 
 
 def _reshape(op: Any, layout: Attribute) -> list[Attribute | None] | None:

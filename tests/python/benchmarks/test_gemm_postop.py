@@ -234,6 +234,7 @@ def test_static_warms_up_then_alternates_which_pipeline_goes_first(bench: Module
     monkeypatch.setenv("TRITON_CACHE_DIR", "/nonexistent/before")
     monkeypatch.setattr(bench, "_compile", compile_)
     monkeypatch.setattr(bench, "_figures", lambda kernel: oracle.StaticFigures())
+    monkeypatch.setattr(bench, "_has_dot", lambda kernel: True)
     monkeypatch.setattr(bench, "_enable_ours", lambda: state.update(ours=True))
     monkeypatch.setattr(triton_plugin, "disable", lambda: state.update(ours=False))
     rows = bench.static(["bf16"], ["gemm"])
@@ -246,3 +247,25 @@ def test_static_warms_up_then_alternates_which_pipeline_goes_first(bench: Module
     assert all(a[1] == b[1] and a[2] != b[2] for a, b in zip(timed[::2], timed[1::2], strict=True))
     assert os.environ["TRITON_CACHE_DIR"] == "/nonexistent/before"  # restored
     assert len(dirs) == 1 and not os.path.exists(dirs.pop())  # its caches are gone
+
+
+def test_dot_count_is_strictly_better_and_worse_at_the_isa(bench: ModuleType) -> None:
+    """Issue 29's count: a case is better when the ISA judge finds nothing worse and something better."""
+    from xpu_passes.integration import isa
+
+    base = isa.IsaFigures(**(dict.fromkeys(isa.FIGURE_NAMES, 0) | {"instructions": 1000, "spill_bytes": 896}))
+
+    def row(ours: isa.IsaFigures, slm: tuple[int, int] = (0, 0), dot: bool = True) -> Any:
+        n, o = (oracle.StaticFigures(shared_bytes=b) for b in slm)
+        return bench.Row("gemm", "bf16", "c", n, o, 1.0, 1.0, base, ours, "", dot)
+
+    rows = [row(base.__class__(**(base.as_dict() | {"spill_bytes": 0}))),  # better
+            row(base),  # equal
+            row(base, (0, 4096)),  # worse: more SLM
+            row(base, (263168, 0)),  # better: SLM native cannot launch with
+            row(base.__class__(**(base.as_dict() | {"spill_bytes": 0, "instructions": 1100}))),  # mixed: worse
+            row(base.__class__(**(base.as_dict() | {"spill_bytes": 0})), dot=False)]  # not a GEMM row
+    assert [r.better() for r in rows[:4]] == [["spill_bytes 896->0"], [], [], ["SLM 263168->0"]]
+    line = bench.dot_count(rows)
+    assert line.startswith("GEMM rows (a tt.dot in the kernel): 5; xpu strictly better than native at the ISA on 2 ")
+    assert line.endswith("(40%; goal >= 2), worse on 2, trade 0")

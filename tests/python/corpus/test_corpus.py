@@ -173,6 +173,72 @@ def test_exit_status_and_csv(bench: ModuleType, monkeypatch: pytest.MonkeyPatch,
         assert rows[0]["ours_shared_bytes"] == "4096" and rows[0]["native_shared_bytes"] == "0"
 
 
+def _isa(**change: int) -> object:
+    from xpu_passes.integration import isa
+
+    base = dict.fromkeys(isa.FIGURE_NAMES, 0) | {"instructions": 1000, "block2d_loads": 4, "dpas": 8, "simd": 16}
+    return isa.IsaFigures(**(base | change))
+
+
+def _row(bench: ModuleType, name: str, dot: bool, ours: object, raised: object, ours_slm: int = 0) -> object:
+    from xpu_passes.corpus import find
+
+    spec, config = find(name)
+    native = bench.Result(F(), ms=[1.0], isa=_isa(spill_bytes=64), dot=dot)
+    return bench.Row(spec, config, {"native": native, "ours": bench.Result(F(slm=ours_slm), ms=[1.0], isa=ours),
+                                    "raise": bench.Result(F(slm=ours_slm), ms=[1.0], isa=raised)})  # fmt: skip
+
+
+def test_dot_summary_counts_strictly_better_gemm_attention_rows(bench: ModuleType) -> None:
+    """Issue 29's count: rows with a tt.dot only; strictly better = nothing worse by the ISA judge and
+    something better; a row that wins one figure and loses another is not better."""
+    rows = [
+        _row(bench, "gemm_block_ptr", True, _isa(spill_bytes=64), _isa(spill_bytes=0)),  # equal / better
+        _row(bench, "gemm_gelu", True, _isa(spill_bytes=0, gathers=1), _isa(spill_bytes=64, instructions=900)),  # mixed (worse) / better
+        _row(bench, "flash_attention_fwd", True, _isa(instructions=1100), _isa(spill_bytes=64), ours_slm=2048),
+        _row(bench, "softmax", False, _isa(spill_bytes=0), _isa(spill_bytes=0)),  # no dot: not counted
+    ]
+    lines = bench.dot_summary(rows)
+    assert lines[0].startswith("GEMM/attention rows (a tt.dot in the kernel): 3; goal: ") and ">= 1," in lines[0]
+    ours = next(ln for ln in lines if ln.startswith("xpu "))
+    assert "strictly better   0 (0%)  worse   2" in ours and "equal   1" in ours
+    raised = next(ln for ln in lines if ln.startswith("xpu:raise_block_pointer"))
+    assert "strictly better   2 (67%)  worse   1" in raised
+    assert [ln.strip() for ln in lines if "better: " in ln] == [
+        "better: gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->0",
+        "better: gemm_gelu-256x256x32-w32-s3: instructions 1000->900 (-10%)",
+    ]
+
+
+def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [_row(bench, "gemm_block_ptr", True, _isa(spill_bytes=64), _isa(spill_bytes=0)),
+            _row(bench, "softmax", False, _isa(gathers=3), _isa(spill_bytes=0))]  # fmt: skip
+    rows[1].results["raise"] = bench.Result(error="PassFailure: x")
+    rows[1].reasons["ours"] = "gathers 0->3"
+    path = tmp_path / "c.csv"
+    bench.write_csv(rows, str(path))
+    back = bench.read_csv(str(path))
+    assert [r.case for r in back] == [r.case for r in rows] and [r.dot for r in back] == [True, False]
+    assert [r.verdicts() for r in back] == [r.verdicts() for r in rows] == [
+        {"ours": "ok", "raise": "ok"}, {"ours": "WORSE", "raise": "FAIL"}]
+    assert back[0].results["raise"].isa == rows[0].results["raise"].isa and back[1].reasons == {"ours": "gathers 0->3"}
+    assert bench.dot_summary(back) == bench.dot_summary(rows)
+    assert bench.summarize(back, str(path)) == 1  # a WORSE and a FAIL row
+    out = capsys.readouterr().out
+    assert "xpu worse or failing: softmax-1024-w4-s1 (WORSE)" in out
+    assert "xpu:raise_block_pointer vs xpu at the ISA: worse on 0" in out  # its FAIL row has no ISA to compare
+    rows[0].results["raise"] = bench.Result(F(), ms=[1.0], isa=_isa(spill_bytes=128))
+    bench.summarize(rows, str(path))
+    assert "vs xpu at the ISA: worse on 1\n    gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->128" in capsys.readouterr().out
+    # A CSV from before the `dot` column: each kernel's TTIR says.
+    text = path.read_text().splitlines()
+    cut = text[0].split(",").index("dot")
+    path.write_text("\n".join(",".join(c for i, c in enumerate(ln.split(",")) if i != cut) for ln in text) + "\n")
+    monkeypatch.setattr(bench, "_ttir_has_dot", lambda spec, config: spec.name.startswith("gemm"))
+    assert [r.dot for r in bench.read_csv(str(path))] == [True, False]
+
+
 def test_another_checkouts_corpus_cache_is_not_reused(tmp_path: Path) -> None:
     """Two checkouts with the same corpus sources at different paths: the dumps' locations name each
     checkout's kernel files (read back by the interpreter tests), so their cache keys differ."""

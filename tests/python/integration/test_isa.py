@@ -203,6 +203,24 @@ def test_judge_counts_slm_bytes_and_states_the_slm_trade() -> None:
     assert isa.judge(BASE, more_spill, 263168, 140000)[0] == "WORSE"  # nor can ours
 
 
+@pytest.mark.parametrize(
+    ("change", "slm", "won", "better"),
+    [
+        ({}, (0, 0), [], False),  # equal is not better
+        ({"instructions": 96}, (0, 0), [], False),  # 4% fewer: within the judge's 5%
+        ({"instructions": 95}, (0, 0), ["instructions 100->95 (-5%)"], True),
+        ({"spill_bytes": 0, "block2d_loads": 4}, (0, 0), ["spill_bytes 896->0", "block2d_loads 1->4"], True),
+        ({}, (1024, 0), ["SLM 1024->0"], True),
+        ({"spill_bytes": 0, "instructions": 106}, (0, 0), ["spill_bytes 896->0"], False),  # wins one, loses one
+        ({"gathers": 0}, (0, 2048), ["gathers 2->0"], False),  # more SLM bytes: worse, so not better
+    ],
+)
+def test_gains_mirror_the_judge(change: dict[str, int], slm: tuple[int, int], won: list[str], better: bool) -> None:
+    ours = dataclasses.replace(BASE, **change)
+    assert isa.gains(BASE, ours, *slm) == won
+    assert isa.strictly_better(BASE, ours, *slm) is better
+
+
 # ------------------------------------------------------------- IGC itself
 
 

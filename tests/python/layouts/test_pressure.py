@@ -79,7 +79,6 @@ def test_pressure_excess_over_the_large_grf() -> None:
     assert costs.pressure_excess(big, facts) == 512 + 512 + 128 * MESSAGE_BYTES - 1024
     assert costs.priced_excess(big, facts) == costs.pressure_excess(big, facts) - costs.SLACK  # (the model's resolution)
     assert costs.pressure_excess(small, costs.facts_of(mod2)) == 0
-    costs.forget_facts()
 
 
 def test_no_spill_priced_before_accelerate_matmul() -> None:
@@ -94,4 +93,3 @@ def test_no_spill_priced_before_accelerate_matmul() -> None:
     cvt.results[0].replace_all_uses_with(accesses[0].results[0])  # the load's values beside the accumulator
     assert spill_cost(accesses, module) > 0  # over the GRF were the dot's layout final
     assert figures(module).cost == figures(module, ops).cost == 64 * 128 * 4  # only the conversion's bytes
-    costs.forget_facts()

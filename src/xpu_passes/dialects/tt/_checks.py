@@ -9,14 +9,15 @@ from xdsl.dialects.builtin import IntAttr, TensorType
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects.traits import encoding
+from xpu_passes.dialects.traits import EmitError, encoding
 from xpu_passes.dialects.tt.types import PointerType
 
 
-def _check(cond: bool, message: str | Callable[[], str]) -> None:
-    # A callable message is only formatted on failure: printing types is slow.
+def _check(cond: bool, message: str | Callable[[], str], plain: bool = False) -> None:
+    # A callable message is only formatted on failure: printing types is slow. `plain`: triton
+    # emits this one with emitError (no op prefix).
     if not cond:
-        raise VerifyException(message if isinstance(message, str) else message())
+        raise (EmitError if plain else VerifyException)(message if isinstance(message, str) else message())
 
 
 def _numel(t: TensorType) -> int:

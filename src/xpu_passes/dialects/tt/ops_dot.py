@@ -87,11 +87,11 @@ class DotOp(IRDLOperation):
     def verify_(self) -> None:
         a, b, c, d = (cast(TensorType, v.type) for v in (self.a, self.b, self.c, self.d))
         _check(_bits(a.element_type) == _bits(b.element_type),
-               "element types of operands A and B must have same bit width")
+               "element types of operands A and B must have same bit width", plain=True)
         ea, eb, ec = encoding(a), encoding(b), encoding(c)
         if ea is not None or eb is not None:
-            _check(ea is not None and eb is not None, "mismatching encoding between A and B operands")
-            _check(ec is not None, "miss encoding of C operand")
+            _check(ea is not None and eb is not None, "mismatching encoding between A and B operands", plain=True)
+            _check(ec is not None, "miss encoding of C operand", plain=True)
             _dot_encodings_compatible(ea, eb, ec)
         _dot_interface_checks(a, b, c)
         if ea is not None and ec is not None:

@@ -170,7 +170,7 @@ class ElementwiseInlineAsmOp(IRDLOperation):
         n = _numel(t) if isinstance(t, TensorType) else 0
         packed = self.packed_element.value.data
         _check(packed != 0 and n % packed == 0, lambda: f"number of input elements {n} must be a multiple of the "
-                                                        f"op's packed_element attribute, {packed}")
+                                                        f"op's packed_element attribute, {packed}", plain=True)
 
 
 @op_definition

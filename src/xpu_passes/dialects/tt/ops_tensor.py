@@ -74,10 +74,10 @@ class BroadcastOp(UnaryOp):
         _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
         assert isinstance(s, TensorType) and isinstance(r, TensorType)
         _check(s.element_type == r.element_type, "requires the same element type for all operands and results")
-        _check(len(s.get_shape()) == len(r.get_shape()), "rank of source must be same as rank of result")
+        _check(len(s.get_shape()) == len(r.get_shape()), "rank of source must be same as rank of result", plain=True)
         for i, (a, b) in enumerate(zip(s.get_shape(), r.get_shape())):
             _check(a == b or a == 1, lambda: f"Different dimensions at index {i} between source and result.  "
-                                             "Broadcast requires the source dimension to be 1.")
+                                             "Broadcast requires the source dimension to be 1.", plain=True)
 
 
 @op_definition
@@ -112,10 +112,10 @@ class TransOp(UnaryOp):
         order = [int(v) for v in self.order.get_values()]
         rank = len(s.get_shape())
         _check(len(order) == rank == len(r.get_shape()),
-               "order must have the same size as the rank of the operand and result")
-        _check(sorted(order) == list(range(rank)), "order must be a permutation of [0, ..., rank - 1]")
+               "order must have the same size as the rank of the operand and result", plain=True)
+        _check(sorted(order) == list(range(rank)), "order must be a permutation of [0, ..., rank - 1]", plain=True)
         _check([s.get_shape()[p] for p in order] == list(r.get_shape()),
-               "result shape must match the permutation of the source shape")
+               "result shape must match the permutation of the source shape", plain=True)
         from xpu_passes.dialects.ttg.infer_layout import trans_encoding  # (ttg imports tt)
 
         enc = encoding(s)
@@ -330,13 +330,13 @@ class ReshapeOp(IRDLOperation):
         s, r = self.src.type, self.result.type
         _check(isinstance(s, TensorType) and isinstance(r, TensorType), "operand and result must be tensors")
         assert isinstance(s, TensorType) and isinstance(r, TensorType)
-        _check(_numel(s) == _numel(r), "number of src and dst elements of reshape must be the same")
+        _check(_numel(s) == _numel(r), "number of src and dst elements of reshape must be the same", plain=True)
         _check((encoding(s) is None) == (encoding(r) is None),
-               "Op requires that either (a) src and dst both have encodings, or (b) neither does.")
+               "Op requires that either (a) src and dst both have encodings, or (b) neither does.", plain=True)
         es, er = encoding(s), encoding(r)
         if es is not None and er is not None and self.allow_reorder is None:
             want = reshape_expected(es, s.get_shape(), er, r.get_shape())
-            _check(want is None, lambda: f"Expected result encoding {want} but was {er}")
+            _check(want is None, lambda: f"Expected result encoding {want} but was {er}", plain=True)
 
 
 # ---------------------------------------------------------- program and ranges

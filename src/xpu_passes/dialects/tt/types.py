@@ -12,6 +12,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xpu_passes.dialects._syntax import emit, stripped_type_directive
+from xpu_passes.ir.xdsl_adapt import next_token_text
 
 
 @irdl_attr_definition
@@ -95,7 +96,7 @@ class TensorDescType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
         layout: Attribute = NoneAttr()
-        if parser._current_token.text == "tensor":  # type: ignore[attr-defined]
+        if next_token_text(parser) == "tensor":
             block = parser.parse_type()
             if not isinstance(block, TensorType):
                 parser.raise_error("expected a ranked tensor type")

@@ -15,6 +15,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.ir.xdsl_adapt import parse_dialect_symbol_body
 
 # Layout mnemonics of Triton's other backends (TritonGPUAttrDefs.td, Intel main).
 FOREIGN_LAYOUTS = (
@@ -31,7 +32,7 @@ class ForeignLayoutAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
-        params = (StringAttr(parser._parse_dialect_symbol_body()),)  # type: ignore[attr-defined]
+        params = (StringAttr(parse_dialect_symbol_body(parser)),)
         try:
             cls(*params)  # verify here, where the text position is known (as StructAttr does)
         except VerifyException as e:

@@ -24,6 +24,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.dialects.traits import EmitError
+
 from xpu_passes.ir.xdsl_adapt import op_definition
 from xpu_passes.dialects._syntax import UnaryOp, parse_attr_dict, print_attr_dict
 from xpu_passes.dialects.tt.types import PointerType
@@ -121,14 +123,14 @@ class MemDescSubviewOp(IRDLOperation):
         src, dst = cast(MemDescType, self.src.type), cast(MemDescType, self.result.type)
         ss, ds = [d.data for d in src.shape.data], [d.data for d in dst.shape.data]
         if src.element_type != dst.element_type:
-            raise VerifyException("result element type must match desc element type")
+            raise EmitError("result element type must match desc element type")
         if len(self.offsets) != len(ss):
-            raise VerifyException("offsets must have the same rank as input")
+            raise EmitError("offsets must have the same rank as input")
         if len(ss) < len(ds):
-            raise VerifyException("result rank must be less than or equal to input rank")
+            raise EmitError("result rank must be less than or equal to input rank")
         for i, d in enumerate(ds):
             if d > ss[i + len(ss) - len(ds)]:
-                raise VerifyException(f"result shape cannot be larger than input shape at dimension {i}")
+                raise EmitError(f"result shape cannot be larger than input shape at dimension {i}")
 
 
 @op_definition

@@ -26,7 +26,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.ir.xdsl_adapt import IsolatedUnlessProven, op_definition
+from xpu_passes.ir.xdsl_adapt import IsolatedUnlessProven, op_definition, print_new_line
 from xpu_passes.dialects._syntax import parse_attr_dict
 
 
@@ -100,12 +100,12 @@ class WarpSpecializeOp(IRDLOperation):
         if merged:
             printer.print_string(" attributes ")
             printer.print_attr_dict(dict(sorted(merged.items())))
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        print_new_line(printer)
         printer.print_string("default ")
         printer.print_region(self.defaultRegion, print_entry_block_args=False)
         warps = self.partitionNumWarps.get_values()
         for i, (region, n) in enumerate(zip(parts.partitionRegions if parts is not None else (), warps)):
-            printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+            print_new_line(printer)
             printer.print_string(f"partition{i}(")
             block = region.blocks.first
             printer.print_list(block.args if block is not None else (), printer.print_block_argument)

@@ -9,6 +9,8 @@ coalesced one, and a reduction over it can then need more scratch (a 2D softmax:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
@@ -36,52 +38,48 @@ def _flows(v: SSAValue) -> list[SSAValue]:
     return out
 
 
+def _walk(starts: list[SSAValue], budget: int, seen: set[SSAValue],
+          follow: Callable[[SSAValue], bool] | None = None) -> Iterator[tuple[SSAValue, list[SSAValue]]]:
+    """Each value reached from `starts` through `_flows` (those `follow` accepts), once, depth
+    first, with the values it flows into; at most `budget` values are taken from the worklist.
+    `seen` collects them (the caller's set)."""
+    work = list(starts)
+    while work and budget > 0:
+        x = work.pop()
+        budget -= 1
+        if x in seen:
+            continue
+        seen.add(x)
+        nxt = _flows(x)
+        yield x, nxt
+        work += nxt if follow is None else [y for y in nxt if follow(y)]
+
+
+def _dot_operand_indices(x: SSAValue) -> set[int]:
+    return {use.index for use in x.uses if isinstance(use.operation, tt.DotOp) and use.index < 2}
+
+
 class DotUse:
     """The values a `tt.dot` result flows into (accumulators, epilogues) in one function."""
 
     def __init__(self, fn: Operation, budget: int = 20000) -> None:
         self.derived: set[SSAValue] = set()
-        work = [r for op in fn.walk() if isinstance(op, tt.DotOp) for r in op.results]
-        while work and budget > 0:
-            v = work.pop()
-            budget -= 1
-            if v in self.derived:
-                continue
-            self.derived.add(v)
-            work += _flows(v)
+        starts = [r for op in fn.walk() if isinstance(op, tt.DotOp) for r in op.results]
+        for _ in _walk(starts, budget, self.derived):
+            pass
 
     def load_feeds_dot(self, v: SSAValue, budget: int = 400) -> bool:
         """Whether a loaded tile reaches a dot operand, or meets a dot's result (`acc + D`)."""
-        seen: set[SSAValue] = set()
-        work = [v]
-        while work and budget > 0:
-            x = work.pop()
-            budget -= 1
-            if x in seen:
-                continue
-            seen.add(x)
-            for use in x.uses:
-                if isinstance(use.operation, tt.DotOp) and use.index < 2:
-                    return True
-            nxt = _flows(x)
-            if any(n in self.derived for n in nxt):
+        for x, nxt in _walk([v], budget, set()):
+            if _dot_operand_indices(x) or any(n in self.derived for n in nxt):
                 return True
-            work += nxt
         return False
 
     def dot_operands(self, v: SSAValue, budget: int = 400) -> set[int]:
         """Which operands of tt.dot ops (0: A, 1: B) the loaded tile `v` reaches (itself, not through a product)."""
-        seen: set[SSAValue] = set()
         out: set[int] = set()
-        work = [v]
-        while work and budget > 0:
-            x = work.pop()
-            budget -= 1
-            if x in seen:
-                continue
-            seen.add(x)
-            out |= {use.index for use in x.uses if isinstance(use.operation, tt.DotOp) and use.index < 2}
-            work += [y for y in _flows(x) if not isinstance(y.owner, tt.DotOp)]  # not on through a product
+        for x, _ in _walk([v], budget, set(), follow=lambda y: not isinstance(y.owner, tt.DotOp)):
+            out |= _dot_operand_indices(x)
         return out
 
     def relevant(self, op: tt.LoadOp | tt.StoreOp) -> bool:

@@ -31,7 +31,6 @@ without triton-xpu it has no effect).
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +38,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
+from xpu_passes.env_defaults import env_flag
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.ir.gc_pause import gc_paused
 from xpu_passes.ir import journal
@@ -46,7 +46,7 @@ from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.transforms.base import OVER_BUDGET, OverBudget, WorkBudget, XpuPass, register
-from xpu_passes.transforms.remove_layout_conversions import decide, slice_cost, solve, trials
+from xpu_passes.transforms.remove_layout_conversions import costs, decide, slice_cost, solve, trials
 from xpu_passes.transforms.remove_layout_conversions.solution import figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
@@ -55,10 +55,6 @@ __all__ = ["RemoveLayoutConversions", "Work", "block_loads"]
 # What the pass rewrites, directly (conversions) or by anchoring (block pointers).
 _rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 _is_block_ptr = per_class(tt.MakeTensorPtrOp)
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
 
 
 @register
@@ -76,7 +72,7 @@ class RemoveLayoutConversions(XpuPass):
     # Check mode (slow; tests): every incremental answer (figures, validity, the journal's keys and
     # conversions) is also computed in full, skipped trials are made, a disagreement raises.
     # Default: XPU_PASSES_RLC_CHECK, read when the pass is made.
-    check_incremental: bool = field(default_factory=lambda: _env_flag("XPU_PASSES_RLC_CHECK"))
+    check_incremental: bool = field(default_factory=lambda: env_flag("XPU_PASSES_RLC_CHECK"))
     # Ops that die are retyped in place (off: every slice op is cloned; tests compare the two).
     in_place: bool = True
     # Test-only: called before each trial rewrite (one that raises interrupts the run there).
@@ -86,7 +82,7 @@ class RemoveLayoutConversions(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
         # A run has its own journal session slot: one it leaves open (it raised) goes with it.
-        with gc_paused(), journal.scope():
+        with gc_paused(), journal.scope(), costs.facts_scope():
             try:
                 self._run_on_operation(op)
             except OverBudget as e:  # (what was done is undone: the input is as it was given)

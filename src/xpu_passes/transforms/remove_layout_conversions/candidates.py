@@ -12,7 +12,7 @@ lists, types) is what it was, since a trial not kept is undone exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xdsl.ir import Operation
 
@@ -107,7 +107,11 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     if refused and check and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
         raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
     later = None
-    if not refused and remat.forward(cvt, fwd, admitted=True):
+    merged = _merged_forward(cvt, back.load_ok, reuse)
+    if merged is not None:
+        fwd = merged
+        found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
+    elif not refused and remat.forward(cvt, fwd, admitted=True):
         # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
         if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
             later = fwd
@@ -119,6 +123,19 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     # Ties are tried too: the same elements moved in a narrower type need less SLM.
     plan = Plan(cvt, saved, found, later, refused, back, fwd)
     return plan if plan.good() else plan.why()
+
+
+def _merged_forward(cvt: ttg.ConvertLayoutOp, load_ok: Callable[[Operation], bool],
+                    reuse: remat.Reuse | None) -> remat.Slice | None:
+    """More replicas in the source (forward refused alone): the forward slice that stops at stores
+    (converted there) when it merges conversions on their way to a store (users of two converted
+    values computed once in the source layout, as triton's pass does), else None."""
+    if encoding(cvt.src.type) is None or not remat.more_replicas(cvt):
+        return None
+    merged = remat.Slice(load_ok=load_ok, reuse=reuse)
+    if remat.forward(cvt, merged, admitted=True, frontier=True) and merged.frontier and _reads_through(merged, cvt):
+        return merged
+    return None
 
 
 def why(back: remat.Slice, fwd: remat.Slice, found: list, saved: int) -> str:

@@ -166,7 +166,9 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
     """
     new: dict[int, SSAValue] = {id(v): r for v, r in s.replace.items()}
     carried_slots = {(id(u), i) for op, k in s.carried for u, i in slots(op, k)}
-    dying = _dying(s, ops, carried_slots, target) if s.families or in_place else set()
+    fronts = [(u, i, u.operands[i], u.operands[i].type) for u, i in s.frontier]  # (read before retyping)
+    moved = carried_slots | {(id(u), i) for u, i in s.frontier}
+    dying = _dying(s, ops, moved, target) if s.families or in_place else set()
     for fam, layout in s.families:
         new.update({id(v): r for v, r in _retarget_family(fam, layout, dying).items()})
     operands = [op._operands for op in ops]  # pyright: ignore[reportPrivateUsage]  # (replaced, never changed, by a rewrite)
@@ -206,6 +208,10 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
                 cache.put(old, lay, r)  # type: ignore[arg-type]
     for user, i, v in feeds:
         journal.set_operand(user, i, new.get(id(v), v))
+    for user, i, v, t in fronts:  # the store keeps its layout: its operand converted back, at the store
+        c = journal.created(new_op(ttg.ConvertLayoutOp, [new[id(v)]], [t]))
+        journal.insert_before(c, user)
+        journal.set_operand(user, i, c.result)
     for r in s.scalars:
         journal.replace_all_uses_with(r, new[id(r)])
     for op in s.sinks:

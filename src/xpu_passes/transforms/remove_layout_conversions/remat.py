@@ -46,6 +46,8 @@ class Slice:
     sinks: list[Operation] = field(default_factory=list)  # forward: stores replaced by their clones
     replace: dict[SSAValue, SSAValue] = field(default_factory=dict)  # forward: value -> existing value
     scalars: list[SSAValue] = field(default_factory=list)  # forward: scalar results whose users move to the clone
+    # forward: (store, operand index) whose operand gets a conversion back to its layout (the store stays)
+    frontier: list[tuple[Operation, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # why boundaries were needed
     # Whether a tensor-of-pointer load may be recomputed in another layout (Intel: when it can be a 2D block read).
     load_ok: Callable[[Operation], bool] = lambda op: True
@@ -283,9 +285,11 @@ def _carried_slot(user: Operation, index: int) -> tuple[Operation, int] | None:
     return None
 
 
-def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
+def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False, frontier: bool = False) -> bool:
     """Add to `s` what lets the users of `cvt` consume its source layout instead (`admitted`: the
-    caller found `forward_refused(cvt)` false, on the module as it is).
+    caller found `forward_refused(cvt)` false, on the module as it is; `frontier`: stores keep their
+    layout and get a conversion instead, as triton's pass converts before its store anchors, and a
+    source holding more replicas is then not refused: the caller weighs the conversions it merges).
 
     The layout flows through elementwise ops, broadcasts, reductions (into a slice
     of it) and expand_dims (back to the parent); other operands of those ops are
@@ -329,8 +333,15 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if role == 2 and index == 1:
-                if user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
+            if role == 2 and frontier:
+                s.frontier.append((user, index))
+                continue
+            stored = len(s.boundary) if role == 2 and index != 1 else -1
+            if role == 2 and (index == 1 or not user.is_block_pointer):
+                # A store runs in any layout its operands share: the value's (its block pointer
+                # follows), or its tensor of pointers' or mask's when the value is recomputed in
+                # it without a conversion (triton's anchor is the value: moving it costs a conversion).
+                if index == 1 and user.is_block_pointer and not _block_ptr(user.ptr, lv, s):
                     return False
                 s.sinks.append(user)
                 out = None
@@ -351,6 +362,8 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     continue
                 if not backward(o, want, s, user):
                     return False
+            if len(s.boundary) > stored >= 0:
+                return s.fail("a stored value would be converted to follow its pointers")
             s.add(user)
             for r in user.results:
                 had = layouts.get(r, _MISSING)
@@ -362,7 +375,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False) -> bool:
                     work.append(r)
                 else:  # a full reduction's scalar carries no layout: its users take the clone's
                     s.scalars.append(r)
-    if not admitted and _more_replicas(cvt):
+    if not admitted and not frontier and _more_replicas(cvt):
         return s.fail("the source layout holds more replicas (its users would repeat their work)")
     return True
 
@@ -393,6 +406,12 @@ def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
     src, res = cvt._operands[0]._type, cvt.results[0]._type  # pyright: ignore  # (xDSL's accessors are slow)
     threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
     return numel(src) >= threads and _replicas(src) > _replicas(res)
+
+
+def more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
+    """Whether `cvt`'s source layout holds more replicas than its result (what `forward` refuses
+    unless it stops at stores: `frontier`)."""
+    return _more_replicas(cvt)
 
 
 def forward_refused(cvt: ttg.ConvertLayoutOp) -> bool:

@@ -68,7 +68,7 @@ def estimate(s: Slice, target: Operation) -> tuple[int, int]:
                and _foreign_uses(v, s, s.layout[v], mine)]
     gone = sum(conversion_cost(c.src.type, encoding(c.result.type)) * weight(c.result)  # type: ignore[arg-type]
                for c in removed)
-    added = sum(encoding(v.type) != l for v, l in s.boundary.items()) + len(foreign)
+    added = sum(encoding(v.type) != l for v, l in s.boundary.items()) + len(foreign) + len(s.frontier)
     return cost(s, foreign) - gone, -(1 + len(removed) - added)  # the target goes (backward: replaced; forward: every user follows)
 
 
@@ -103,6 +103,9 @@ def cost(s: Slice, foreign: list[SSAValue]) -> int:
             if change:
                 total += change * weight(op.results[0])
     for v in foreign:
+        total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
+    for user, i in s.frontier:  # a store's operand converted back (weighted where the store is)
+        v = user.operands[i]
         total += conversion_cost(retyped(v.type, s.layout[v]), encoding(v.type)) * weight(v)  # type: ignore[arg-type]
     return total
 

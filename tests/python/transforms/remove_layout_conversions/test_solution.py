@@ -262,7 +262,7 @@ def test_a_refused_forward_is_walked_only_for_its_reason(monkeypatch: pytest.Mon
     real = remat.forward_refused
     monkeypatch.setattr(remat, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
     walk = remat.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
-    monkeypatch.setattr(remat, "forward", lambda cvt, s, admitted=False: walk(cvt, s))
+    monkeypatch.setattr(remat, "forward", lambda cvt, s, admitted=False, **kw: walk(cvt, s, **kw))
     walked = _remarks_and_output(path)
     assert any(refused), "no forward was refused: the dump no longer exercises the lazy reason"
     assert "forward: the source layout holds more replicas" in lazy
