@@ -233,7 +233,7 @@ def _join_split(op: Any, layout: Attribute) -> list[Attribute | None] | None:
     # Each is the other's inverse when the layouts qualify.
     src = join_operand(layout) if isinstance(op, tt.JoinOp) else split_operand(layout)
     if src is None and isinstance(op, tt.SplitOp):
-        src = _split_operand_linear(layout, shape(op.results[0]._type))  # pyright: ignore[reportPrivateUsage]
+        src = _split_operand_linear(layout, shape(op.results[0].type))
     return [src for _ in op.operands] if src is not None else None
 
 
