@@ -119,6 +119,7 @@ def rewrite(op: tt.ReduceOp, rewriter: Rewriter) -> None:
 class OptimizeReductionLocality(XpuPass):
     name = "tritonintelgpu-optimize-reduction-locality"
     summary = "reduce a DPAS tile's rows in registers first, then within the sub-group (Intel main's pass)"
+    needs_text = ("tt.reduce", "dpas")  # the round trip is skipped where neither could match
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewriter = Rewriter()
