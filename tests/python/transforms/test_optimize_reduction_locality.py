@@ -88,3 +88,44 @@ def test_pipeline_option_places_it_before_the_last_rlc_on_both_sides() -> None:
     twin = [s for s in p.native_twin if s.name == ORL]
     assert len(twin) == 1 and twin[0].python and twin[0].instance is not None
     assert ORL not in [s.name for s in plan("xpu").stages] + [s.name for s in plan("xpu").native_twin or []]
+
+
+def rows_kernel(combine: str, elem: str) -> str:
+    """A 32x64 tile loaded in a DPAS layout (2x2 warps), reduced along its rows and stored."""
+    t, r = f"tensor<32x64x{elem}, #mma>", f"tensor<32x{elem}, #ttg.slice<{{dim = 1, parent = #mma}}>>"
+    return f"""#mma = #ttig.dpas<{{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 1, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [2, 2]}}>
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}} {{
+  tt.func public @rows(%a: !tt.ptr<{elem}>, %c: !tt.ptr<{elem}>) {{
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %c32 = arith.constant 32 : i64
+    %c64 = arith.constant 64 : i64
+    %pa = tt.make_tensor_ptr %a, [%c32, %c64], [%c64, %c1], [%c0, %c0] {{order = array<i32: 1, 0>}} : <{t}>
+    %x = tt.load %pa : !tt.ptr<{t}>
+    %0 = "tt.reduce"(%x) <{{axis = 1 : i32}}> ({{
+    ^bb0(%p: {elem}, %q: {elem}):
+      %1 = arith.{combine} %p, %q : {elem}
+      tt.reduce.return %1 : {elem}
+    }}) : ({t}) -> {r}
+    %pc = tt.make_tensor_ptr %c, [%c32], [%c1], [%c0] {{order = array<i32: 0>}} : <{r}>
+    tt.store %pc, %0 : !tt.ptr<{r}>
+    tt.return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(("combine", "elem"), [("maxnumf", "f32"), ("addi", "i32")])
+def test_same_results_on_the_interpreter(combine: str, elem: str) -> None:
+    """Exact combines (max, integer sums): every row's result is unchanged, so the reshapes put each
+    element where the layouts say (the interpreter follows efficient_layout's register order)."""
+    from xpu_passes.interp.validate import validate_spec
+    from xpu_passes.transforms.optimize_reduction_locality import OptimizeReductionLocality
+
+    ctx = make_context()
+    before = parse_module(ctx, rows_kernel(combine, elem)).module
+    after = before.clone()
+    OptimizeReductionLocality().apply(ctx, after)
+    assert sum(o.name == "tt.reshape" for o in after.walk()) == 3
+    res = validate_spec(before, after, "arg0=2048,arg1=32,grid=1")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None and res.compared == 2048 + 32
