@@ -54,7 +54,6 @@ def model(ttgir: str) -> tuple[int, int, int]:
         else:
             scatters += m.messages
         excess += costs.memory_excess(op, facts)
-    costs.forget_facts()
     return gathers, scatters, excess
 
 

@@ -11,6 +11,10 @@ sees a conversion removed at the price of narrow gathers or scatters.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
@@ -222,22 +226,35 @@ def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
     return memory_excess(op, facts) * MESSAGE_BYTES
 
 
-# module id -> (module, its axis facts): the figures of one module are asked for again and again
-# (each trial); a few modules at a time (ours, native's result in the never-worse comparison).
-_FACTS: dict[int, tuple[Operation, AxisInfoAnalysis]] = {}
+# One pass run's axis facts, module id -> (module, its facts): the figures of one module are asked for
+# again and again (each trial). Per run (`facts_scope`), never across runs: facts computed before a
+# module's rewrites would make one compile's cost depend on what the process compiled before.
+_FACTS: ContextVar[dict[int, tuple[Operation, AxisInfoAnalysis]] | None] = ContextVar("rlc_facts", default=None)
+
+
+@contextmanager
+def facts_scope() -> Iterator[None]:
+    """Cache `facts_of` for the duration of one pass run (this thread/context only)."""
+    token = _FACTS.set({})
+    try:
+        yield
+    finally:
+        _FACTS.reset(token)
 
 
 def facts_of(module: Operation) -> AxisInfoAnalysis:
-    """The axis facts of `module`'s values (computed on demand for values made later)."""
-    hit = _FACTS.get(id(module))
+    """The axis facts of `module`'s values (computed on demand for values made later); cached in a run."""
+    cache = _FACTS.get()
+    hit = None if cache is None else cache.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
     top = module
     while (parent := top.parent_op()) is not None:
         top = parent
     facts = AxisInfoAnalysis(top)  # type: ignore[arg-type]
-    if len(_FACTS) >= 4:
-        _FACTS.clear()
+    if cache is not None:
+        cache[id(module)] = (module, facts)
+    return facts
     _FACTS[id(module)] = (module, facts)
     return facts
 

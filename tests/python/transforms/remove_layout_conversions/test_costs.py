@@ -1,0 +1,52 @@
+"""costs: axis facts belong to one pass run; a module's figures never use facts from before its rewrites."""
+
+from __future__ import annotations
+
+from xpu_passes.dialects import make_context, tt
+from xpu_passes.frontend import parse_module, print_module
+from xpu_passes.transforms.remove_layout_conversions import costs
+from xpu_passes.transforms.remove_layout_conversions.solution import figures
+
+# A 1-element-per-lane load: one message per element, where contiguous pointers could be read 4 at a time.
+KERNEL = """#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @k(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %pi = tt.splat %idx : !tt.ptr<i32> -> tensor<1024x!tt.ptr<i32>, #blocked>
+    %qi = tt.addptr %pi, %r : tensor<1024x!tt.ptr<i32>, #blocked>, tensor<1024xi32, #blocked>
+    %g = tt.load %qi : tensor<1024x!tt.ptr<i32>, #blocked>
+    %pa = tt.splat %a : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qa = tt.addptr %pa, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %qa : tensor<1024x!tt.ptr<f32>, #blocked>
+    %po = tt.splat %out : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %qo = tt.addptr %po, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %qo, %v : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def _gather_a(module: object) -> None:
+    """Rewire `%qa`'s offsets from the contiguous range to the loaded indices (a gather now)."""
+    ops = [o for o in module.walk() if isinstance(o, tt.AddPtrOp)]  # type: ignore[attr-defined]
+    loaded = next(o for o in module.walk() if isinstance(o, tt.LoadOp)).results[0]  # type: ignore[attr-defined]
+    ops[1].operands[1] = loaded
+
+
+def test_figures_after_a_rewrite_are_a_fresh_parse_figures() -> None:
+    ctx = make_context()
+    module = parse_module(ctx, KERNEL).module
+    before = figures(module)
+    _gather_a(module)
+    after = figures(module)
+    assert after == figures(parse_module(ctx, print_module(module)).module)
+    assert after.cost < before.cost  # a gather has no wider message to miss
+
+
+def test_facts_are_cached_only_inside_a_run() -> None:
+    module = parse_module(make_context(), KERNEL).module
+    assert costs.facts_of(module) is not costs.facts_of(module)
+    with costs.facts_scope():
+        assert costs.facts_of(module) is costs.facts_of(module)
+    assert costs._FACTS.get() is None  # pyright: ignore[reportPrivateUsage]
