@@ -38,6 +38,7 @@ RAISE = "triton-raise-block-pointer"
 OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
 SLICE = "xpu-slice-epilogue"
+ORL = "tritonintelgpu-optimize-reduction-locality"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -48,6 +49,7 @@ OURS: dict[str, tuple[str, str]] = {
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
     SLICE: ("slice_epilogue", "GEMM epilogue with per-element branches in register slices, under a bounds guard"),
+    ORL: ("optimize_reduction_locality", "reduce a DPAS tile's rows in registers first (Intel main's pass)"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.

@@ -43,6 +43,7 @@ RAISE = "triton-raise-block-pointer"
 OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
 SLICE = "xpu-slice-epilogue"
+ORL = "tritonintelgpu-optimize-reduction-locality"
 ANNOTATE = "triton-annotate-module"
 # Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
 # comparison of the two stages but run on whichever result is kept (native's gets them too).
@@ -108,7 +109,7 @@ def _native(name: str, **options: Any) -> Stage:
 
 def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
-                  slice_epilogue: bool = True) -> list[Stage]:
+                  slice_epilogue: bool = True, reduction_locality: bool = False) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -137,6 +138,8 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
     ]
     if os.getenv("TRITON_INTEL_OPTIMIZE_REDUCTION_LOCALITY", "0") == "1":
         stages.append(n("tritonintelgpu-optimize-reduction-locality"))
+    elif reduction_locality:  # our port, where 3.3 runs Intel's: the RemoveLayoutConversions after it is needed
+        stages.append(Stage(PassSpec(ORL, {}), True))  # (in the native twin too: both sides compared with it)
     stages += [
         n(RLC),
         n("tritonintelgpu-reduce-data-duplication"),
@@ -237,7 +240,8 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
         check_options(options)
         p = parse_text(pipeline_text(pipeline.strip(), **options))
         if pipeline.strip() != "native" and options.get("never_worse", True):
-            p.native_twin = _named_stages("native")
+            orl = options.get("reduction_locality", False)  # (our port is in both sides: made by parse_text)
+            p.native_twin = parse_text(pipeline_text("native", reduction_locality=orl)).stages if orl else _named_stages("native")
     if check_reports is not None:
         p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
     return p

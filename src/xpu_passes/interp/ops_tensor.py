@@ -58,9 +58,40 @@ def _expand(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
 
 @handles("tt.reshape")
 def _reshape(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
-    # allow_reorder permits any element order; row-major is one valid choice.
+    # allow_reorder permits any element order; row-major is one valid choice. With efficient_layout
+    # the order is the layouts': triton keeps every register where it is (the pass that wrote it
+    # relies on that, e.g. optimize-reduction-locality).
     shape = T.shape_of(_result_type(op))
+    if _prop(op, "efficient_layout") is not None:
+        moved = _register_order(op.operands[0].type, _result_type(op))
+        if moved is not None:
+            src, dst = moved
+            return [_shape_map(ins[0], lambda a: _reordered(a, shape, src, dst))]
     return [_shape_map(ins[0], lambda a: np.reshape(a, shape))]
+
+
+def _register_order(src_t: Attribute, dst_t: Attribute) -> tuple[np.ndarray, np.ndarray] | None:
+    """Flat row-major indices of the element each (register, lane, warp) holds, before and after."""
+    from xpu_passes.layouts.encodings import LayoutError, to_linear
+
+    src_enc, dst_enc = getattr(src_t, "encoding", None), getattr(dst_t, "encoding", None)
+    if src_enc is None or dst_enc is None:
+        return None
+    try:
+        a, b = to_linear(src_enc, src_t.get_shape()), to_linear(dst_enc, dst_t.get_shape())  # type: ignore[attr-defined]
+    except LayoutError:
+        return None
+    hw = [(r, ln, w) for w in range(a.num("warp")) for ln in range(a.num("lane")) for r in range(a.num("register"))]
+    if [a.num(d) for d in ("register", "lane", "warp")] != [b.num(d) for d in ("register", "lane", "warp")]:
+        raise InterpError(f"tt.reshape efficient_layout: layouts of different sizes ({a} -> {b})")
+    flat = [np.ravel_multi_index(tuple(zip(*[ll.apply(*h) for h in hw])), ll.shape) for ll in (a, b)]
+    return flat[0], flat[1]
+
+
+def _reordered(a: np.ndarray, shape: tuple[int, ...], src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    out = np.empty(int(np.prod(shape)), dtype=a.dtype)
+    out[dst] = np.ravel(a)[src]
+    return out.reshape(shape)
 
 
 @handles("tt.trans")
