@@ -1,7 +1,7 @@
 """A GEMM with an epilogue, compiled for PVC on a machine without an Intel GPU: by triton-xpu's own
 pipeline and with xpu-passes' plugin, the figures of both side by side.
 
-    python examples/gemm_epilogue.py [--tile 64x128x32] [--warps 4] [--stages 3] [--dtype bf16|fp16]
+    python examples/gemm_epilogue.py [--tile 8x128x64] [--warps 4] [--stages 3] [--dtype bf16|fp16]
                                      [--pipeline xpu]
 
 The epilogue adds a matrix D read through a masked tensor of pointers and applies a ReLU,
@@ -124,7 +124,7 @@ def parse_tile(text: str) -> tuple[int, int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tile", type=parse_tile, default=(64, 128, 32), help="BMxBNxBK (default 64x128x32)")
+    ap.add_argument("--tile", type=parse_tile, default=(8, 128, 64), help="BMxBNxBK (default 8x128x64)")
     ap.add_argument("--warps", type=int, default=4)
     ap.add_argument("--stages", type=int, default=3)
     ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16", help="of A and B (C and D are fp32)")

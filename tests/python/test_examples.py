@@ -56,7 +56,7 @@ def test_the_example_prints_both_pipelines_figures(plugin: Any, tmp_path: Path) 
 
     import triton
 
-    kernel = triton.compile(example.source("bf16", (64, 128, 32)), options=dict(num_warps=4, num_stages=3,
+    kernel = triton.compile(example.source("bf16", (8, 128, 64)), options=dict(num_warps=4, num_stages=3,
                                                                                   grf_mode="large"))
     native = oracle.figures(kernel.asm["ttgir"], kernel.asm["llir"], kernel.metadata.shared)
     assert rows["SLM bytes"][0] == str(native.shared_bytes) and native.shared_bytes > 0
