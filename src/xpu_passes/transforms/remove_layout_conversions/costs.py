@@ -331,9 +331,3 @@ def facts_of(module: Operation) -> AxisInfoAnalysis:
     if cache is not None:
         cache[id(module)] = (module, facts)
     return facts
-    _FACTS[id(module)] = (module, facts)
-    return facts
-
-
-def forget_facts() -> None:
-    _FACTS.clear()
