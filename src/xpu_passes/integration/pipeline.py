@@ -108,7 +108,7 @@ def _native(name: str, **options: Any) -> Stage:
 
 def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
-                  slice_epilogue: bool = True) -> list[Stage]:
+                  slice_epilogue: bool = True, never_worse_positions: str = "last") -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -118,6 +118,8 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
     if rlc not in ("last", "all"):
         raise PipelineError(f"unknown rlc option '{rlc}' (choose from last, all)")
+    if never_worse_positions not in ("last", "all"):
+        raise PipelineError(f"unknown never_worse_positions option '{never_worse_positions}' (choose from last, all)")
     n = _native
     stages = [
         n(ANNOTATE, **{"target-arch": "spir64"}),
@@ -153,11 +155,14 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         return Stage(PassSpec(name, options), True)
 
     # never_worse: where native runs its RemoveLayoutConversions, ours keeps triton-xpu's result
-    # when that is better (integration/never_worse.py)
+    # when that is better (integration/never_worse.py); by default only at the last of them: the
+    # whole stage is compared too (native_twin), and the earlier positions' comparisons cost a
+    # parse of native's result each for intermediate modules the kernel is not judged by
     guard = {"never-worse-than-native": "true"} if never_worse else {}
     rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
     for i in rlcs if rlc == "all" else rlcs[-1:]:
-        stages[i] = ours(RLC, **guard)
+        compared = never_worse_positions == "all" or i == rlcs[-1]
+        stages[i] = ours(RLC, **(guard if compared else {}))
     mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
     extra = [ours(MBP)]
     if rewrite_tensor_pointer:
