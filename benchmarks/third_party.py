@@ -30,11 +30,12 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from collections import Counter
 from typing import Any
 
 from third_party_kernels import LIBS, capture, fake_xpu, runner
-from third_party_kernels.compile import ISA, NATIVE, Row, compile_launch
+from third_party_kernels.compile import ISA, NATIVE, Clock, Row, compile_launch, warm_up
 from third_party_kernels.report import short_error
 
 DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
@@ -187,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phases", action="store_true",
                     help="only compile time: cold and warm (best of --repeat), CPU, ours split in phases "
                          "(third_party_kernels/timing.py), with the first of --pipelines")
+    ap.add_argument("--cpu", action="store_true", help="compile times in CPU time of the compiling process, not wall time")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="no untimed compile of a corpus kernel each way in the parent: every row then also "
+                         "pays each side's one-time start-up in its process")
     ap.add_argument("--repeat", type=int, default=3, help="with --phases: warm rounds per side")
     args = ap.parse_args(argv)
     if args.report:
@@ -220,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     load_all()
     triton_plugin.use_offline_pvc_target()
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-third-party-"))
+    if args.cpu:
+        Clock.now = staticmethod(time.process_time)  # (inherited by the forked rows)
+    if not args.no_warmup:  # inherited by every row's forked process
+        spent = warm_up(pipelines)
+        print("warm-up (first compiles in this process, not counted): "
+              + ", ".join(f"{side} {ms:.0f} ms" for side, ms in spent.items()), flush=True)
     if args.phases:
         from third_party_kernels import timing
 

@@ -13,6 +13,7 @@ make_llir).
 
 from __future__ import annotations
 
+import csv
 import gc
 import multiprocessing
 import statistics
@@ -80,6 +81,10 @@ def run(launches: list[Launch], pipeline: str, repeat: int, csv_path: str | None
     rows: list[tuple[str, float, float, float, float, dict[str, float], dict[str, float]]] = []
     print(f"{'kernel/config':70} {'cold n':>7} {'cold o':>7} {'x':>5} {'warm n':>7} {'warm o':>7} {'x':>5}  "
           + " ".join(f"{p:>8}" for p in PHASES) + "  (ms, CPU)", flush=True)
+    out = open(csv_path, "w", newline="") if csv_path else None  # row by row: a stopped run keeps its rows
+    writer = csv.writer(out) if out else None
+    if writer:
+        writer.writerow(CSV_HEAD)
     for launch in launches:
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_work, args=(launch, pipeline, repeat, send), daemon=True)
@@ -95,9 +100,14 @@ def run(launches: list[Launch], pipeline: str, repeat: int, csv_path: str | None
             continue
         cold_n, cold_o, warm_n, (warm_o, ph, counts) = got
         rows.append((launch.name, cold_n, cold_o, warm_n, warm_o, ph, counts))
+        if writer and out:
+            writer.writerow(_csv_row(*rows[-1]))
+            out.flush()
         print(f"{launch.name[:70]:70} {cold_n * 1e3:7.0f} {cold_o * 1e3:7.0f} {cold_o / cold_n:5.2f} "
               f"{warm_n * 1e3:7.0f} {warm_o * 1e3:7.0f} {warm_o / warm_n:5.2f}  "
               + " ".join(f"{ph[p] * 1e3:8.0f}" for p in PHASES), flush=True)
+    if out:
+        out.close()
     if rows:
         cold = [r[2] / r[1] for r in rows]
         warm = [r[4] / r[3] for r in rows]
@@ -107,15 +117,14 @@ def run(launches: list[Launch], pipeline: str, repeat: int, csv_path: str | None
         native = sum(r[3] for r in rows)
         print("ours' phases, summed (warm): " + ", ".join(f"{p} {v * 1e3:.0f} ms ({v / native:.0%} of native)"
                                                           for p, v in sums.items()))
-    if csv_path:
-        import csv
-
-        with open(csv_path, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["name", "cold_native_ms", "cold_ours_ms", "warm_native_ms", "warm_ours_ms",
-                        *(f"{p}_ms" for p in PHASES), "counts"])
-            for name, cn, co, wn, wo, ph, counts in rows:
-                w.writerow([name, f"{cn * 1e3:.1f}", f"{co * 1e3:.1f}", f"{wn * 1e3:.1f}", f"{wo * 1e3:.1f}",
-                            *(f"{ph[p] * 1e3:.1f}" for p in PHASES),
-                            " ".join(f"{k}={v}" for k, v in sorted(counts.items()))])
     return 0
+
+
+def _csv_row(name: str, cn: float, co: float, wn: float, wo: float, ph: dict[str, float],
+             counts: dict[str, float]) -> list[str]:
+    return [name, f"{cn * 1e3:.1f}", f"{co * 1e3:.1f}", f"{wn * 1e3:.1f}", f"{wo * 1e3:.1f}",
+            *(f"{ph[p] * 1e3:.1f}" for p in PHASES), " ".join(f"{k}={v}" for k, v in sorted(counts.items()))]
+
+
+CSV_HEAD = ["name", "cold_native_ms", "cold_ours_ms", "warm_native_ms", "warm_ours_ms", *(f"{p}_ms" for p in PHASES),
+            "counts"]
