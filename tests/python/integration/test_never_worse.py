@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xpu_passes.dialects import make_context, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration import never_worse, oracle
-from xpu_passes.integration.pipeline import RLC, PipelineError, pipeline_text
+from xpu_passes.integration.pipeline import RLC, PipelineError, pipeline_text, plan
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, collecting_remarks
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
@@ -108,17 +108,36 @@ def test_only_a_pass_that_asks_and_has_a_native_twin_is_guarded() -> None:
 
 def test_the_xpu_pipeline_compares_where_native_runs_its_pass() -> None:
     guarded = f"{RLC}{{never-worse-than-native=true}}"
-    # by default the last of make_ttgir's three positions (the whole stage is compared too); the
-    # earlier two and the one after OBIO (native has none there) run ours alone
-    text = pipeline_text("xpu")
+    # the three positions of make_ttgir's RemoveLayoutConversions; not the one after OBIO (native has none)
+    for positions in ("dot", "all"):  # ("dot", the default: the first two only in kernels with a tt.dot, run_plan)
+        text = pipeline_text("xpu", never_worse_positions=positions)
+        assert text.count(guarded) == 3 and text.count(f"{RLC},") == 1
+    assert pipeline_text("xpu") == pipeline_text("xpu", never_worse_positions="dot")
+    assert plan("xpu").guard_early_only_with_dot and not plan("xpu", never_worse_positions="all").guard_early_only_with_dot
+    # the last position only: the earlier two and the one after OBIO run ours alone
+    text = pipeline_text("xpu", never_worse_positions="last")
     assert text.count(guarded) == 1 and text.count(f"{RLC},") == 3
     assert text.index(guarded) > text.rindex(f"{RLC},")
-    # on request all three positions
-    text = pipeline_text("xpu", never_worse_positions="all")
-    assert text.count(guarded) == 3 and text.count(f"{RLC},") == 1
     assert "never-worse" not in pipeline_text("xpu", never_worse=False)
     with pytest.raises(PipelineError, match="never_worse_positions"):
         pipeline_text("xpu", never_worse_positions="first")
+
+
+@needs_triton
+def test_kernels_without_a_dot_are_compared_at_the_last_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default ("dot"): a kernel without tt.dot compares only its last position (here idle: none),
+    one with a tt.dot every position, as "all" does."""
+    from support import compile_timed  # tests/python/support.py
+
+    softmax, gemm = ("softmax", "1024-w4-s1"), ("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    every_text = pipeline_text("xpu")  # (a text: every position guarded, as written)
+    out, default = compile_timed("xpu", softmax, monkeypatch)
+    out_all, every = compile_timed(every_text, softmax, monkeypatch)
+    assert default.get("never_worse_runs", 0) + default.get("repeats_compared", 0) == 0
+    assert every.get("never_worse_runs", 0) == 1 and out == out_all  # (ours kept there: the same TTGIR)
+    _, default = compile_timed("xpu", gemm, monkeypatch)
+    _, every = compile_timed(every_text, gemm, monkeypatch)
+    assert default["never_worse_runs"] == every["never_worse_runs"] >= 2
 
 
 @needs_triton

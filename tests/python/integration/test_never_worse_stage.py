@@ -70,3 +70,4 @@ def test_the_stage_guard_keeps_neither_side_loading_copies_the_other_does_not() 
     # neither: the conversions decide as before
     losses, _ = judge_stages(kernel(load("128x128", "#blocked"), converts=2), plain, None)
     assert losses == ["conversions 2 > 1"]
+
