@@ -8,8 +8,8 @@ Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and t
 raising of pointer arithmetic to block pointers on the TTIR; last, our slicing of epilogues with
 per-element branches (`slice_epilogue`, on by default; `-xpu-slice-epilogue`); `never_worse=false` lets our
 RemoveLayoutConversions' results stand without comparing them with triton-xpu's own pass's
-(integration/never_worse.py; by default the last run that replaces a native one is compared, and the
-whole stage with triton-xpu's; `never_worse_positions=all` compares every such run).
+(integration/never_worse.py; by default every run that replaces a native one in a kernel with a tt.dot,
+the last one in others, and the whole stage with triton-xpu's; `never_worse_positions=last|all`).
 
 `pipeline_text(name, **options)` spells a named pipeline as pass-pipeline text
 (`builtin.module(triton-annotate-module{target-arch=spir64}, ...)`); `run_ttgir` runs a
