@@ -30,11 +30,12 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from collections import Counter
 from typing import Any
 
 from third_party_kernels import LIBS, capture, fake_xpu, runner
-from third_party_kernels.compile import ISA, NATIVE, Row, compile_launch
+from third_party_kernels.compile import ISA, NATIVE, Clock, Row, compile_launch, warm_up
 from third_party_kernels.report import short_error
 
 DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
@@ -172,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lib", nargs="*", choices=LIBS, default=list(LIBS))
     ap.add_argument("--only", nargs="*", default=[], help="substrings of 'lib.kernel[config]' to keep")
+    ap.add_argument("--rows", metavar="FILE", help="keep only these kernel/configs: lines 'lib<TAB>kernel<TAB>[config]'")
     ap.add_argument("--list", action="store_true", help="list the captured kernel/configs and exit")
     ap.add_argument("--jobs", type=int, default=1, help="compile processes (forked)")
     ap.add_argument("--pipelines", nargs="*", default=list(DEFAULT_PIPELINES))
@@ -183,6 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isa", action="store_true", help="also IGC's ISA figures (xpu_passes.integration.isa, ocloc)")
     ap.add_argument("--report", nargs="*", metavar="CSV", help="only summarize these CSVs (of earlier runs)")
     ap.add_argument("--markdown", help="with --report: also write the README tables to this file")
+    ap.add_argument("--phases", action="store_true",
+                    help="only compile time: cold and warm (best of --repeat), CPU, ours split in phases "
+                         "(third_party_kernels/timing.py), with the first of --pipelines")
+    ap.add_argument("--cpu", action="store_true", help="compile times in CPU time of the compiling process, not wall time")
+    ap.add_argument("--no-warmup", action="store_true",
+                    help="no untimed compile of a corpus kernel each way in the parent: every row then also "
+                         "pays each side's one-time start-up in its process")
+    ap.add_argument("--repeat", type=int, default=3, help="with --phases: warm rounds per side")
     args = ap.parse_args(argv)
     if args.report:
         return report(args.report, args.markdown)
@@ -198,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
         ISA.enabled = True
     launches, problems = capture_launches(args.lib, args.max_configs)
     launches = [x for x in launches if not args.only or any(s in x.name for s in args.only)]
+    if args.rows:
+        with open(args.rows) as f:
+            keep = {tuple(ln.rstrip("\n").split("\t")) for ln in f if ln.strip()}
+        launches = [x for x in launches if (x.lib, x.kernel, f"[{x.config}]") in keep]
     if args.list:
         for x in launches:
             print(f"{x.name}    <- {x.origin}")
@@ -211,6 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     load_all()
     triton_plugin.use_offline_pvc_target()
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="xpu-passes-third-party-"))
+    if args.cpu:
+        Clock.now = staticmethod(time.process_time)  # (inherited by the forked rows)
+    if not args.no_warmup:  # inherited by every row's forked process
+        spent = warm_up(pipelines)
+        print("warm-up (first compiles in this process, not counted): "
+              + ", ".join(f"{side} {ms:.0f} ms" for side, ms in spent.items()), flush=True)
+    if args.phases:
+        from third_party_kernels import timing
+
+        return timing.run(launches, pipelines[0], args.repeat, args.csv if args.csv != ap.get_default("csv") else None)
     rows = [Row(x.name, x.kernel, x.config, x.origin) for x in launches]
     # Libraries interleaved: a run stopped early has rows of each (CSV.partial).
     rank = Counter[str]()

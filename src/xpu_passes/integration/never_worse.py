@@ -46,6 +46,9 @@ STAGE_TIME_KEY = "pass:never-worse-stage"
 FIGURES = ("slm", "converts", "cost")
 
 
+# A result no other can beat in any figure.
+_NOTHING = Figures(0, 0, 0)
+
 # Our passes compared with triton-xpu's pass of the same flag, by RemoveLayoutConversions' figures.
 # (Raising, whose option means something else, is compared by the pipeline: compare_raising.)
 COMPARED = frozenset({"tritonintelgpu-remove-layout-conversions"})
@@ -100,12 +103,19 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
     t = roundtrip.now()
+    mine = None if over else figures(module)
+    if mine == _NOTHING:
+        # (every figure is a count or a size: native's cannot be lower, so its run could only tie)
+        roundtrip.count("native_not_run")
+        _remark(p, module, f"ours kept: {_NOTHING}; native's pass not run (it cannot do better)")
+        roundtrip.record(TIME_KEY, t)
+        return said if said in (UNCHANGED, FIXPOINT) else None
     try:
         try:
             out = native(text, p.name)
         except Exception as e:
             raise _NotCompared(_first_line(e)) from None
-        return _decide(p, ctx, module, out, text, said, start)
+        return _decide(p, ctx, module, out, text, said, start, mine)
     except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
         _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
@@ -119,8 +129,9 @@ class _NotCompared(Exception):
 
 
 def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
-            start: Figures) -> str | None:
-    """Keep ours (what it said) or native's result `out` (None: its input `text`, whose figures are `start`)."""
+            start: Figures, mine: Figures | None) -> str | None:
+    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input `text`, whose
+    figures are `start`)."""
     from xpu_passes.integration import roundtrip
 
     try:
@@ -133,7 +144,8 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         roundtrip.count("native_kept")
         _remark(p, module, "native's result kept: ours ran out of its work budget")
         return None if theirs is not None else UNCHANGED
-    mine, other = figures(module), start if theirs is None else figures(theirs)
+    assert mine is not None
+    other = start if theirs is None else figures(theirs)
     losses = native_wins(mine, other)
     if losses and theirs is not None and copied_gather_loads(theirs) > copied_gather_loads(module):
         # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
@@ -239,7 +251,6 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     native's is. Each position of ours is guarded on its own input; this guards what the kernel
     is judged by, whatever our earlier positions did to the later ones' inputs."""
     from xpu_passes.integration import oracle, pipeline, roundtrip
-    from xpu_passes.integration.stage_figures import allocated_shared, cheap_figures
 
     t = roundtrip.now()
     text = str(mod) if text is None else text
@@ -253,18 +264,10 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     t = roundtrip.now()
     theirs = pipeline.run_plan(copy, metadata, opt, properties,
                                pipeline.Plan(p.native_twin, "", round_trips=p.round_trips), text)
-    mine_text, their_text = str(ours), str(theirs)
-    mine, other = cheap_figures(mine_text), cheap_figures(their_text)
-    losses = mine.losses(other)
-    if not losses and mine_text != their_text:  # (SLM: triton-xpu's allocation of each, on copies)
-        mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, mod.context))
-        other = dataclasses.replace(other, shared=allocated_shared(their_text, mod.context))
-        losses = mine.losses(other)
+    losses, why = judge_stages(str(ours), str(theirs), mod.context)
     roundtrip.count("native_stage_kept", int(bool(losses)))
     instance = next((s.instance for s in p.stages if s.python), None)
     if instance is not None:
-        why = (f"triton-xpu's stage kept: ours would leave {', '.join(losses)} (ours: {mine}; native: {other})"
-               if losses else f"our stage kept: {mine}; native: {other}")
         _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(STAGE_TIME_KEY, t)
     kept = theirs if losses else ours
@@ -272,3 +275,26 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
         kept = pipeline.run_plan(kept, metadata, opt, properties,
                                  dataclasses.replace(p, native_twin=None, stages=after))
     return kept
+
+
+def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:
+    """Our final TTGIR against triton-xpu's (prints): the figures in which ours is worse (empty: ours
+    is kept) and the remark. SLM is allocated (on copies, in triton's `context`) only when the
+    cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
+    (stage_figures.copied_loads) loses to one without; so native's is not kept when it has them and
+    ours has not, whatever its other figures (the positions' veto, `_decide`)."""
+    from xpu_passes.integration.stage_figures import allocated_shared, cheap_figures
+
+    mine, other = cheap_figures(mine_text), cheap_figures(their_text)
+    losses = mine.losses(other)
+    veto = other.copied > 0 and not mine.copied
+    if not losses and not veto and mine_text != their_text:  # (SLM: triton-xpu's allocation of each, on copies)
+        mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, context))
+        other = dataclasses.replace(other, shared=allocated_shared(their_text, context))
+        losses = mine.losses(other)
+    if veto and losses:
+        return [], (f"our stage kept: triton-xpu's would leave {', '.join(losses)} but loads {other.copied} "
+                    f"tensor-of-pointer load(s) of copied elements, element by element (ours: {mine}; native: {other})")
+    if losses:
+        return losses, f"triton-xpu's stage kept: ours would leave {', '.join(losses)} (ours: {mine}; native: {other})"
+    return [], f"our stage kept: {mine}; native: {other}"

@@ -8,7 +8,8 @@ Options add our guarded RewriteTensorPointer after MaterializeBlockPointer and t
 raising of pointer arithmetic to block pointers on the TTIR; last, our slicing of epilogues with
 per-element branches (`slice_epilogue`, on by default; `-xpu-slice-epilogue`); `never_worse=false` lets our
 RemoveLayoutConversions' results stand without comparing them with triton-xpu's own pass's
-(integration/never_worse.py; by default every one that replaces a native run is compared).
+(integration/never_worse.py; by default every run that replaces a native one in a kernel with a tt.dot,
+the last one in others, and the whole stage with triton-xpu's; `never_worse_positions=last|all`).
 
 `pipeline_text(name, **options)` spells a named pipeline as pass-pipeline text
 (`builtin.module(triton-annotate-module{target-arch=spir64}, ...)`); `run_ttgir` runs a
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.passes import ModulePass
@@ -52,6 +53,8 @@ AFTER_COMPARISON = frozenset({SLICE})
 # A native pass whose flag is also one of ours is spelled with this prefix in a text.
 NATIVE_PREFIX = registry.NATIVE_PREFIX
 PIPELINES = ("xpu", "native")
+# never_worse_positions: which RemoveLayoutConversions runs (of the three that replace native's) are compared
+POSITIONS = ("dot", "last", "all")
 
 # A pass -> text that must occur in the module for the pass to have anything to do: a round trip
 # whose passes all miss theirs in triton's print is skipped (its output would be its input).
@@ -100,6 +103,8 @@ class Plan:
     # never_worse: triton-xpu's own stage, run on the same input; the better final TTGIR is kept
     # (never_worse.compare_stage). None: the plan's result stands.
     native_twin: list[Stage] | None = None
+    # never_worse_positions "dot": the RLC runs before the last are compared only in kernels with a tt.dot
+    guard_early_only_with_dot: bool = False
 
 
 def _native(name: str, **options: Any) -> Stage:
@@ -109,7 +114,8 @@ def _native(name: str, **options: Any) -> Stage:
 
 def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
-                  slice_epilogue: bool = True, reduction_locality: bool = False) -> list[Stage]:
+                  slice_epilogue: bool = True, reduction_locality: bool = False,
+                  never_worse_positions: str = "dot") -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -119,6 +125,9 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
     if rlc not in ("last", "all"):
         raise PipelineError(f"unknown rlc option '{rlc}' (choose from last, all)")
+    if never_worse_positions not in POSITIONS:
+        raise PipelineError(f"unknown never_worse_positions option '{never_worse_positions}' "
+                            f"(choose from {', '.join(POSITIONS)})")
     n = _native
     stages = [
         n(ANNOTATE, **{"target-arch": "spir64"}),
@@ -156,11 +165,15 @@ def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_blo
         return Stage(PassSpec(name, options), True)
 
     # never_worse: where native runs its RemoveLayoutConversions, ours keeps triton-xpu's result
-    # when that is better (integration/never_worse.py)
+    # when that is better (integration/never_worse.py); with "last" only at the last of them: the
+    # whole stage is compared too (native_twin), and the earlier positions' comparisons cost a
+    # parse of native's result each for intermediate modules the kernel is not judged by; "dot"
+    # (default) is "all" for a kernel with a tt.dot, "last" for others (run_plan: unguard_early)
     guard = {"never-worse-than-native": "true"} if never_worse else {}
     rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
     for i in rlcs if rlc == "all" else rlcs[-1:]:
-        stages[i] = ours(RLC, **guard)
+        compared = never_worse_positions != "last" or i == rlcs[-1]
+        stages[i] = ours(RLC, **(guard if compared else {}))
     mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
     extra = [ours(MBP)]
     if rewrite_tensor_pointer:
@@ -242,6 +255,7 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
         if pipeline.strip() != "native" and options.get("never_worse", True):
             orl = options.get("reduction_locality", False)  # (our port is in both sides: made by parse_text)
             p.native_twin = parse_text(pipeline_text("native", reduction_locality=orl)).stages if orl else _named_stages("native")
+            p.guard_early_only_with_dot = options.get("never_worse_positions", "dot") == "dot"
     if check_reports is not None:
         p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
     return p
@@ -323,6 +337,22 @@ def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
             if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
 
 
+def unguard_early(stages: list[Stage]) -> list[Stage]:
+    """`stages` with every guarded RemoveLayoutConversions run but the last one run alone (ours, not
+    compared): a kernel without tt.dot, where the whole stage's comparison covers what they change
+    (accelerate-matmul, the pipeliner and the dot-operand passes, which rely on layouts native's pass
+    leaves, have nothing to do)."""
+    from xpu_passes.integration import never_worse
+
+    guarded = [i for i, s in enumerate(stages) if s.python and s.instance is not None and never_worse.guarded(s.instance)]
+    out = list(stages)
+    for i in guarded[:-1]:
+        s = stages[i]
+        options = {k: v for k, v in s.spec.options.items() if k != "never-worse-than-native"}
+        out[i] = Stage(PassSpec(s.name, options), True, replace(s.instance, never_worse_than_native=False))  # type: ignore[type-var]
+    return out
+
+
 def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
              text: str | None = None) -> Any:
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
@@ -335,6 +365,8 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
             text = str(mod)
             roundtrip.record("plugin", t)
         stages = drop_idle_natives(stages, text)
+        if p.guard_early_only_with_dot and "tt.dot" not in text:
+            stages = unguard_early(stages)
     if p.native_twin is not None:
         from xpu_passes.integration import never_worse
 

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from xpu_passes.frontend.spelling import DIALECTS
+
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
 # make_llir's passes up to its SLM allocation that change what is allocated.
@@ -26,6 +28,9 @@ class StageFigures:
     converts: int  # ttg.convert_layout left
     block_io: int  # loop-weighted elements of loads/stores in a layout 3.3 lowers to 2D block messages
     block_writes: int = 0  # of which stores: reads and writes are compared apart (one must not pay for the other)
+    # tensor-of-pointer loads loaded once per copy of their elements (copied_loads): a result with them
+    # loses to one without, whatever the other figures (see never_worse.compare_stage's veto)
+    copied: int = 0
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
@@ -39,22 +44,26 @@ class StageFigures:
             out.append(f"2D block read elements {reads} < {native_reads}")
         if self.block_writes < native.block_writes:
             out.append(f"2D block write elements {self.block_writes} < {native.block_writes}")
+        if self.copied and not native.copied:
+            out.append(f"{self.copied} tensor-of-pointer load(s) of copied elements, triton-xpu's none")
         return out
 
     def __str__(self) -> str:
         slm = f"{self.shared} bytes of SLM" if self.shared >= 0 else "SLM not allocated"
-        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements"
+        copied = f", {self.copied} load(s) of copied elements" if self.copied else ""
+        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements{copied}"
 
 
 def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
     """`mod`: a triton module after the TTGIR stage (left as it is); `text`: its print, if at hand."""
     text = str(mod) if text is None else text
-    return StageFigures(allocated_shared(text, mod.context), text.count("ttg.convert_layout"), *_block_io(text))
+    return StageFigures(allocated_shared(text, mod.context), text.count("ttg.convert_layout"), *_block_io(text),
+                        copied_loads(text))
 
 
 def cheap_figures(text: str) -> StageFigures:
     """The figures of a print without the SLM (-1): what decides most comparisons, without an allocation."""
-    return StageFigures(-1, text.count("ttg.convert_layout"), *_block_io(text))
+    return StageFigures(-1, text.count("ttg.convert_layout"), *_block_io(text), copied_loads(text))
 
 
 def allocated_shared(text: str, context: Any) -> int:
@@ -116,3 +125,62 @@ def _lowers_2d(enc: str, dpas: set[str]) -> bool:
         parent = re.search(r"parent = (#[\w.]+)", enc)
         return parent is not None and (parent[1] in dpas or parent[1].lstrip("#").startswith(_DPAS))
     return False
+
+
+_POINTER_LOAD = re.compile(r"^ *(?:%\S+ = )?tt\.load .* : (tensor<[0-9x]+x!tt\.ptr<.*)$")
+_POINTEE = re.compile(r"!tt\.ptr<([^,<>]+)(?:, \d+)?>")
+_THREADS = re.compile(r'"ttg\.threads-per-warp" = (\d+)')
+_ALIAS_USE = re.compile(r"#[\w.$-]+")
+# (a load's result type, expanded, threads per warp) -> copies_overflow: the same few types come back
+_COPIES: dict[tuple[str, int], bool] = {}
+
+
+def copied_loads(text: str) -> int:
+    """Tensor-of-pointer loads of a print whose layout holds copies of their elements past a warp's
+    registers (`layouts.lowering.copies_overflow`): triton-xpu 3.3 loads them once per copy, element
+    by element (what the positions' guard vetoes with `copied_gather_loads`). From the print: only
+    the distinct result types of such loads are parsed (their aliases expanded)."""
+    types = [_POINTEE.sub(r"\1", m[1]) for m in map(_POINTER_LOAD.match, map(_strip_loc, _load_lines(text))) if m]
+    if not types:
+        return 0
+    threads = int(m[1]) if (m := _THREADS.search(text)) else 16
+    aliases = {a[1]: a[2] for a in _ALIAS.finditer(text) if not a[2].startswith("loc(")}
+
+    def expand(t: str, depth: int = 0) -> str:
+        return _ALIAS_USE.sub(lambda u: expand(aliases[u[0]], depth + 1) if u[0] in aliases and depth < 8 else u[0], t)
+
+    return sum(_copies_overflow(_canonical(expand(t)), threads) for t in types)
+
+
+def _canonical(type_text: str) -> str:
+    """Our dialects' names (frontend.spelling: `ttg`, `ttig`) in a type printed by triton-xpu 3.3."""
+    for canonical, old in DIALECTS:
+        type_text = type_text.replace(f"#{old}.", f"#{canonical}.")
+    return type_text
+
+
+def _load_lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if "tt.load " in ln and "!tt.ptr<" in ln]
+
+
+def _strip_loc(line: str) -> str:
+    return _LOC.sub("", line)
+
+
+def _copies_overflow(type_text: str, threads: int) -> bool:
+    key = (type_text, threads)
+    hit = _COPIES.get(key)
+    if hit is None:
+        from xdsl.parser import Parser
+
+        from xpu_passes.dialects import make_context
+        from xpu_passes.layouts.lowering import copies_overflow
+
+        try:
+            hit = copies_overflow(Parser(make_context(), type_text).parse_type(), threads)
+        except Exception:  # noqa: BLE001 - a type our parser does not read: not judged (as the positions' guard)
+            hit = False
+        if len(_COPIES) > 4096:
+            _COPIES.clear()
+        _COPIES[key] = hit
+    return hit

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xpu_passes.dialects import make_context, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration import never_worse, oracle
-from xpu_passes.integration.pipeline import RLC, pipeline_text
+from xpu_passes.integration.pipeline import RLC, PipelineError, pipeline_text, plan
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, collecting_remarks
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
@@ -107,10 +107,37 @@ def test_only_a_pass_that_asks_and_has_a_native_twin_is_guarded() -> None:
 
 
 def test_the_xpu_pipeline_compares_where_native_runs_its_pass() -> None:
-    text = pipeline_text("xpu")
+    guarded = f"{RLC}{{never-worse-than-native=true}}"
     # the three positions of make_ttgir's RemoveLayoutConversions; not the one after OBIO (native has none)
-    assert text.count(f"{RLC}{{never-worse-than-native=true}}") == 3 and text.count(f"{RLC},") == 1
+    for positions in ("dot", "all"):  # ("dot", the default: the first two only in kernels with a tt.dot, run_plan)
+        text = pipeline_text("xpu", never_worse_positions=positions)
+        assert text.count(guarded) == 3 and text.count(f"{RLC},") == 1
+    assert pipeline_text("xpu") == pipeline_text("xpu", never_worse_positions="dot")
+    assert plan("xpu").guard_early_only_with_dot and not plan("xpu", never_worse_positions="all").guard_early_only_with_dot
+    # the last position only: the earlier two and the one after OBIO run ours alone
+    text = pipeline_text("xpu", never_worse_positions="last")
+    assert text.count(guarded) == 1 and text.count(f"{RLC},") == 3
+    assert text.index(guarded) > text.rindex(f"{RLC},")
     assert "never-worse" not in pipeline_text("xpu", never_worse=False)
+    with pytest.raises(PipelineError, match="never_worse_positions"):
+        pipeline_text("xpu", never_worse_positions="first")
+
+
+@needs_triton
+def test_kernels_without_a_dot_are_compared_at_the_last_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default ("dot"): a kernel without tt.dot compares only its last position (here idle: none),
+    one with a tt.dot every position, as "all" does."""
+    from support import compile_timed  # tests/python/support.py
+
+    softmax, gemm = ("softmax", "1024-w4-s1"), ("gemm_add_tensor_ptr", "64x128x32-w4-s3")
+    every_text = pipeline_text("xpu")  # (a text: every position guarded, as written)
+    out, default = compile_timed("xpu", softmax, monkeypatch)
+    out_all, every = compile_timed(every_text, softmax, monkeypatch)
+    assert default.get("never_worse_runs", 0) + default.get("repeats_compared", 0) == 0
+    assert every.get("never_worse_runs", 0) == 1 and out == out_all  # (ours kept there: the same TTGIR)
+    _, default = compile_timed("xpu", gemm, monkeypatch)
+    _, every = compile_timed(every_text, gemm, monkeypatch)
+    assert default["never_worse_runs"] == every["never_worse_runs"] >= 2
 
 
 @needs_triton
@@ -134,7 +161,27 @@ def test_a_better_result_of_ours_is_kept(remarks: Any) -> None:
                              never_worse.in_process(oracle.context()))
     assert figures(m).converts == 0 and said in (None, FIXPOINT)
     (r,) = [r for r in remarks.drain() if r.op is m]
-    assert re.fullmatch(r"ours kept: 0 conversion\(s\), .*; native: 1 conversion\(s\), .*", r.message), r.message
+    assert re.fullmatch(r"ours kept: 0 conversion\(s\), 0 bytes of SLM, weighted cost 0; native's pass not run .*",
+                        r.message), r.message
+
+
+def test_a_result_nothing_can_beat_is_not_compared(remarks: Any) -> None:
+    """Ours leaves no conversion, no scratch and no cost: native's figures cannot be lower, its pass is not run."""
+    calls: list[str] = []
+
+    def native(text: str, flag: str) -> str | None:
+        calls.append(flag)
+        return None
+
+    ctx, m = _parse()
+    never_worse.apply(RemoveLayoutConversions(never_worse_than_native=True), ctx, m, native)
+    assert figures(m) == Figures(0, 0, 0) and calls == []
+    assert [r.message for r in remarks.drain() if r.op is m] == [
+        "ours kept: 0 conversion(s), 0 bytes of SLM, weighted cost 0; native's pass not run (it cannot do better)"]
+    # one conversion left (ours made worse): native's pass runs
+    ctx, m = _parse()
+    never_worse.apply(WorseRLC(never_worse_than_native=True), ctx, m, native)
+    assert calls == [RLC]
 
 
 @needs_triton
@@ -178,8 +225,8 @@ def test_without_triton_ours_stands_and_says_why(remarks: Any) -> None:
         raise RuntimeError("triton-xpu is not installed")
 
     ctx, m = _parse()
-    never_worse.apply(RemoveLayoutConversions(never_worse_than_native=True), ctx, m, missing)
-    assert figures(m).converts == 0
+    never_worse.apply(WorseRLC(never_worse_than_native=True), ctx, m, missing)
+    assert figures(m).converts == 2  # ours, worse on purpose: nothing to compare it with
     assert "ours kept: triton-xpu's pass could not be compared (triton-xpu is not installed)" in [
         r.message for r in remarks.drain()]
     ctx, m = _parse()
