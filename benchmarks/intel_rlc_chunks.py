@@ -28,15 +28,16 @@ import csv
 import io
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from intel_lit import chunks, git  # noqa: E402  (the same files, split the same way)
+
 RLC = "tritonintelgpu-remove-layout-conversions"
 OURS = f"-{RLC}=never-worse-than-native=false"
-_SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
 _RUN = re.compile(r"^\s*//\s*RUN:(.*)$", re.MULTILINE)
 _PASS = re.compile(r"(?:^|\s)--?([a-z][\w-]*)(?:=('[^']*'|\"[^\"]*\"|\S+))?")
 _DRIVER_FLAGS = {"split-input-file", "allow-unregistered-dialect", "verify-diagnostics", "mlir-print-debuginfo"}
@@ -57,20 +58,6 @@ class Row:
     accepted: bool = False
     why: str = ""  # excluded (triton-xpu does not run it) or ours failed
     excluded: bool = False
-
-
-def git(repo: str, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", repo, *args], capture_output=True, text=True, check=True).stdout
-
-
-def chunks(text: str) -> list[tuple[str, int]]:
-    out, line, pos = [], 0, 0
-    for m in _SPLIT.finditer(text):
-        out.append((text[pos : m.start()], line))
-        line += text.count("\n", pos, m.end())
-        pos = m.end()
-    out.append((text[pos:], line))
-    return out
 
 
 def prefix_passes(text: str) -> list[str] | None:
