@@ -57,25 +57,36 @@ def _short_reason(line: str) -> str:
     return re.sub(r"^\S*site-packages/", "", line.strip())[:300]
 
 
+def _plan(pipeline: str | None) -> Any:
+    """The plugin's plan for a pipeline spec (`xpu:option=value`), None for native."""
+    from xpu_passes.integration.pipeline import plan
+    from xpu_passes.integration.plugin import parse_spec
+
+    if pipeline is None:
+        return None
+    name, options = parse_spec(pipeline)
+    return plan(name, **options)
+
+
+def _to_ttgir(p: Any, mod: Any, md: dict[str, Any], opts: Any, backend: Any) -> Any:
+    """TTIR and TTGIR stages of `mod`: triton-xpu's own (p None) or with the plan's passes (strict)."""
+    from xpu_passes.integration.plugin import compile_ttgir
+
+    mod = backend.make_ttir(mod, md, opts)
+    if p is None:
+        return backend.make_ttgir(mod, md, opts, backend.properties)
+    return compile_ttgir(p, True, backend.make_ttgir, mod, md, opts, backend.properties)
+
+
 def _compile(launch: Launch, pipeline: str | None) -> Result:
     from xpu_passes.integration import oracle
-    from xpu_passes.integration.pipeline import plan
-    from xpu_passes.integration.plugin import compile_ttgir, parse_spec
 
     try:
         mod, opts, backend = make_ir(launch)
         md: dict[str, Any] = {}
-        if pipeline is None:
-            p = None
-        else:
-            name, options = parse_spec(pipeline)
-            p = plan(name, **options)
+        p = _plan(pipeline)
         t0 = Clock.now()
-        mod = backend.make_ttir(mod, md, opts)
-        if p is None:
-            mod = backend.make_ttgir(mod, md, opts, backend.properties)
-        else:
-            mod = compile_ttgir(p, True, backend.make_ttgir, mod, md, opts, backend.properties)
+        mod = _to_ttgir(p, mod, md, opts, backend)
         t1 = Clock.now()
         ttgir = str(mod)  # outside the clock: not part of what triton does
         t2 = Clock.now()
@@ -159,20 +170,13 @@ WARMUP_KERNEL = ("flash_attention_fwd", None)
 def warm_up(pipelines: tuple[str, ...]) -> dict[str, float]:
     """Compile WARMUP_KERNEL natively and with each of `pipelines` (strict); ms of each, first compile."""
     from xpu_passes import corpus
-    from xpu_passes.integration.pipeline import plan
-    from xpu_passes.integration.plugin import compile_ttgir, parse_spec
 
     spent: dict[str, float] = {}
     for side in (NATIVE, *pipelines):
         mod, opts, backend = corpus.make_ttir_module(*corpus.find(*WARMUP_KERNEL))
         md: dict[str, Any] = {}
-        p = None if side == NATIVE else plan(parse_spec(side)[0], **parse_spec(side)[1])
+        p = _plan(None if side == NATIVE else side)
         t0 = time.perf_counter()
-        mod = backend.make_ttir(mod, md, opts)
-        if p is None:
-            mod = backend.make_ttgir(mod, md, opts, backend.properties)
-        else:
-            mod = compile_ttgir(p, True, backend.make_ttgir, mod, md, opts, backend.properties)
-        backend.make_llir(mod, md, opts)
+        backend.make_llir(_to_ttgir(p, mod, md, opts, backend), md, opts)
         spent[side] = (time.perf_counter() - t0) * 1e3
     return spent
