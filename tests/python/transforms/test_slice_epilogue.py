@@ -122,17 +122,17 @@ def test_xpu_pipeline_slices_gemm_gelu_and_the_option_turns_it_off() -> None:
 
 
 def test_benchmark_counts_skip_the_register_renaming_conversions() -> None:
-    """The judge (oracle.ttgir_counts) must not call a sliced epilogue worse for its two free conversions."""
+    """The judge (oracle.figures) must not call a sliced epilogue worse for its two free conversions."""
     from xpu_passes.frontend import print_module
     from xpu_passes.integration import oracle
 
     _, after, _ = _run(GELU)
     text = print_module(after)
     assert text.count(" ttg.convert_layout ") == 2 and oracle.renamings(text) == 2
-    assert oracle.ttgir_counts(text)[0] == 0
+    assert oracle.figures(text, "", 0).converts == 0
     # a conversion that moves data between threads still counts
     moved = GELU.replace("%x5 = arith.mulf %x1, %x4 : " + T, "%x6 = arith.mulf %x1, %x4 : " + T + """
     %x7 = ttg.convert_layout %x6 : """ + T + " -> tensor<128x64xf32, #blocked>\n    %x5 = ttg.convert_layout %x7 : "
                     + "tensor<128x64xf32, #blocked> -> " + T)
     moved = "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n" + moved
-    assert oracle.ttgir_counts(moved)[0] == 2 and oracle.renamings(moved) == 0
+    assert oracle.figures(moved, "", 0).converts == 2 and oracle.renamings(moved) == 0
