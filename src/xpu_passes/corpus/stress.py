@@ -144,3 +144,22 @@ def through_xpu(job: Job) -> str:
     from xpu_passes.integration import pipeline
 
     return through_plan(job, pipeline.plan("xpu"))
+
+
+def pool_against_serial(jobs: Sequence[Job], workers: int, method: str) -> list[str]:
+    """In this process: the plugin on (strict), each job compiled serially, then every job in a pool;
+    the mismatches. Run in a fresh interpreter for `fork`: a parent that has run threads (a test
+    runner's worker) may hand its children a lock some thread held, which kills them at random."""
+    from xpu_passes.integration import plugin
+
+    prepare()
+    plugin.enable(os.environ.get(plugin.ENV) or "xpu", strict=True)
+    expected = serial(jobs)
+    return mismatches(in_pool(jobs, workers, method), expected)
+
+
+if __name__ == "__main__":  # python -m xpu_passes.corpus.stress METHOD: pool_against_serial(SMALL x2)
+    import json
+    import sys
+
+    print(json.dumps(pool_against_serial(repeated(SMALL, 2), 2, sys.argv[1])))
