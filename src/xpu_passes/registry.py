@@ -9,7 +9,6 @@ Pipeline text is MLIR's (`builtin.module(a, b{x=1 y=2}, c)`), read and written b
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -240,6 +239,8 @@ def all_names() -> list[str]:
 
 
 def unknown_pass_message(name: str, column: int = 0) -> str:
+    import difflib  # (only for an unknown pass: not imported at start-up)
+
     close = difflib.get_close_matches(name, all_names(), n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else " (xpu-opt --list-passes lists them)"
     where = f" at column {column} of the pipeline" if column else ""

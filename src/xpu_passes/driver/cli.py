@@ -9,7 +9,6 @@ on our xDSL front end; the module crosses between them as text.
 from __future__ import annotations
 
 import argparse
-import difflib
 import gc
 import importlib.util
 import os
@@ -19,7 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from xpu_passes import __version__, registry
-from xpu_passes.integration import native_passes
 from xpu_passes.registry import PassSpec, PipelineError
 
 _SPLIT = re.compile(r"^// -----.*$\n?", re.MULTILINE)
@@ -125,6 +123,8 @@ def split_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[li
         elif name in names:
             flags.append(PassSpec(name, registry.parse_options_text(name, value) if eq else {}))
         else:
+            import difflib  # (only for a bad command line: not imported at start-up)
+
             close = difflib.get_close_matches(name, sorted(longs | names.all()), n=3, cutoff=0.6)
             hint = f"; did you mean {', '.join('-' + c for c in close)}?" if close else ""
             raise UsageError(f"unknown option or pass '{arg}'{hint}")
@@ -142,6 +142,8 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
             registry.make_pass(spec)  # options checked now, before any input is read
             kind = "python"
         elif registry.is_native(spec.name):
+            from xpu_passes.integration import native_passes  # (a run without native passes never imports it)
+
             native_passes.native_options(spec)
             kind = "native"
         else:
