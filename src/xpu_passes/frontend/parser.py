@@ -86,7 +86,7 @@ class _TrackingParser(MemoParser):
         except ParseError as e:
             if "custom op '" in e.msg:
                 raise
-            at_end = self._current_token.kind == MLIRTokenKind.EOF
+            at_end = self.current_token.kind == MLIRTokenKind.EOF
             if at_end and e.msg == "Could not parse entire input!":
                 # No op at all (only comments or alias definitions): MLIR reads an empty module.
                 return ModuleOp([])
@@ -97,12 +97,12 @@ class _TrackingParser(MemoParser):
             if e.msg == "Could not parse entire input!":
                 # Something other than an op at top level (a stray `)` after a location alias).
                 raise ParseError(e.span, "expected operation name in quotes") from None
-            if self._current_token.kind == MLIRTokenKind.EOF:
+            if self.current_token.kind == MLIRTokenKind.EOF:
                 raise ParseError(e.span, f"unexpected end of input ({e.msg.strip()}): an op or region is not closed") from None
             raise
 
     def _parse_optional_block_arg_list(self, block: Block):  # type: ignore[no-untyped-def]
-        if self.fast and self._current_token.kind == MLIRTokenKind.L_PAREN and parse_block_args(self, block):
+        if self.fast and self.current_token.kind == MLIRTokenKind.L_PAREN and parse_block_args(self, block):
             return block
         return super()._parse_optional_block_arg_list(block)
 
@@ -110,11 +110,11 @@ class _TrackingParser(MemoParser):
         if not self.fast:
             return super()._parse_block_body(block)
         text = self._text
-        while self._current_token.kind in _OP_START:
+        while self.current_token.kind in _OP_START:
             op = self.parse_operation()
             block.add_op(op)
             # The ops that follow in the usual one-line forms: read without lexing between them.
-            pos = self._current_token.span.start
+            pos = self.current_token.span.start
             chained = False
             offsets, blanks = self.op_offsets, _BLANKS.match
             last = block._last_op
@@ -135,10 +135,10 @@ class _TrackingParser(MemoParser):
                 pos = blanks(text, self.fast_end).end()
                 chained = True
             if chained:
-                self._resume_from(pos)
+                self.resume_from(pos)
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
+        start = self.current_token.span.start
         if self.fast and (op := parse_fast(self, start)) is not None:
             self.op_offsets[op] = start
             return op
@@ -177,7 +177,7 @@ class _TrackingParser(MemoParser):
         if dot:
             return at, f"custom op '{name}' is unknown" if known else f"Dialect `{dialect}' not found for custom op '{name}'"
         # MLIR tries the enclosing op's default dialect: builtin at top level and in a module's body.
-        if all(d == "builtin" for d in self._parser_state.dialect_stack):
+        if all(d == "builtin" for d in self.dialect_stack):
             return at, f"custom op '{name}' is unknown (tried 'builtin.{name}' as well)"
         return at, f"Dialect `' not found for custom op '{name}'  (tried '.{name}' as well)"
 
@@ -341,5 +341,5 @@ def _parse_loc_defs(ctx: Context, text: str, name: str, defs: list[LocDef], pars
             # error offsets are offsets into the input.
             sub = MemoParser(ctx, text, name)
             sub.attribute_aliases = aliases
-        sub._resume_from(d.offset)
+        sub.resume_from(d.offset)
         sub._parse_alias_def()

@@ -141,6 +141,16 @@ class TextParser(Parser):
 
     _TensorLiteralElement = _Element  # (xDSL's parser builds its elements through this name)
 
+    # xDSL's lexer state under public names for our front end's fast paths: the same objects
+    # (a property, a method), so reading them costs what reading xDSL's private names did.
+    current_token = Parser._current_token  # the token under the cursor, not consumed
+    resume_from = Parser._resume_from  # move the cursor to a text position (the next token lexed there)
+
+    @property
+    def dialect_stack(self) -> list[str]:
+        """The dialect names an op's name is looked up in (innermost last), as xDSL keeps them."""
+        return self._parser_state.dialect_stack
+
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
         super().__init__(ctx, "", name)  # (then the state over our lexer: the empty text lexes EOF)
         self._parser_state = ParserState(TextLexer(Input(input, name)))

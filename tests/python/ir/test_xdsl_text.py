@@ -64,3 +64,15 @@ def test_a_dense_splat_is_printed_when_its_elements_have_the_same_bits() -> None
         "dense<[0.000000e+00, -0.000000e+00]> : tensor<2xf32>")
     big = DenseIntOrFPElementsAttr.from_list(TensorType(Float32Type(), [101]), [0.0] * 100 + [1.0])
     assert _printed(big).startswith('dense<"0x0000') and _printed(big).endswith('803F"> : tensor<101xf32>')
+
+
+def test_the_parsers_public_cursor_names_are_xdsls_own() -> None:
+    """current_token / resume_from / dialect_stack read and move xDSL's own parser state."""
+    p = TextParser(make_context(), "tt.foo bar %x")
+    assert p.current_token is p._current_token and p.current_token.text == "tt.foo"
+    assert TextParser.resume_from is Parser._resume_from
+    p.resume_from(7)
+    assert p.current_token.text == "bar" and p.current_token.span.start == 7
+    assert p.dialect_stack is p._parser_state.dialect_stack
+    p.dialect_stack.append("tt")
+    assert p._parser_state.dialect_stack[-1] == "tt"

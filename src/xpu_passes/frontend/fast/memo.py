@@ -97,10 +97,10 @@ class MemoParser(TextParser):
         self.fast_derived = _DERIVED  # fastops._derived
 
     def parse_optional_type(self):  # type: ignore[override]
-        start = self._current_token.span.start
+        start = self.current_token.span.start
         m = TYPE_TEXT.match(self._text, start)
         if m is not None and (found := self.typed_text(m.group())) is not None:
-            self._resume_from(m.end())
+            self.resume_from(m.end())
             return found
         return self._memoized("t", super().parse_optional_type)
 
@@ -135,7 +135,7 @@ class MemoParser(TextParser):
                 found = sub.parse_optional_attribute()
             except ParseError:
                 return None
-            if found is None or sub._current_token.kind is not MLIRTokenKind.EOF:
+            if found is None or sub.current_token.kind is not MLIRTokenKind.EOF:
                 return None
             self._types[text] = found
         return found
@@ -147,13 +147,13 @@ class MemoParser(TextParser):
         return self._memoized("a", super().parse_optional_attribute)
 
     def parse_optional_dictionary_attr_dict(self) -> dict[str, Attribute]:
-        if self._current_token.kind is not MLIRTokenKind.L_BRACE:
+        if self.current_token.kind is not MLIRTokenKind.L_BRACE:
             return {}
         parse = super().parse_optional_dictionary_attr_dict
         return dict(self._memoized("d", parse))  # type: ignore[arg-type,call-overload]  # a copy: callers own it
 
     def parse_optional_location(self) -> LocationAttr | None:
-        tok = self._current_token
+        tok = self.current_token
         if tok.text != "loc":
             return super().parse_optional_location()
         start = tok.span.start
@@ -161,12 +161,12 @@ class MemoParser(TextParser):
         loc = self._simple_loc(m) if m is not None else None
         if loc is None:
             return self._memoized("l", super().parse_optional_location)
-        self._resume_from(m.end())  # type: ignore[union-attr]
+        self.resume_from(m.end())  # type: ignore[union-attr]
         return loc
 
     def _parse_alias_def(self) -> None:
         # `#loc3 = loc(...)`: one regex for the name, the location's fast path for the rest.
-        m = _LOC_DEF_HEAD.match(self._text, self._current_token.span.start)
+        m = _LOC_DEF_HEAD.match(self._text, self.current_token.span.start)
         if m is None:
             return self._parse_layout_def()
         if m.group(1) in self.attribute_aliases:
@@ -176,12 +176,12 @@ class MemoParser(TextParser):
         if value is None:
             return super()._parse_alias_def()
         self.attribute_aliases[m.group(1)] = value
-        self._resume_from(loc.end())  # type: ignore[union-attr]
+        self.resume_from(loc.end())  # type: ignore[union-attr]
 
     def _parse_layout_def(self) -> None:
         """`#blocked = #ttg.blocked<{...}>` on one line, nothing aliased inside: the same
         text gives the same attribute in every module, so it is parsed once per process."""
-        start = self._current_token.span.start
+        start = self.current_token.span.start
         m = _LAYOUT_DEF.match(self._text, start)
         if m is None or m.group(1) in self.attribute_aliases:
             return super()._parse_alias_def()
@@ -192,7 +192,7 @@ class MemoParser(TextParser):
         found = _LAYOUTS.get(key)
         if found is None:
             super()._parse_alias_def()
-            if self._current_token.span.start < m.end():
+            if self.current_token.span.start < m.end():
                 return  # (not all of the line: leave it to the parser)
             found = self.attribute_aliases[m.group(1)]
             if len(_LAYOUTS) > _MAX_SHARED:
@@ -200,7 +200,7 @@ class MemoParser(TextParser):
             _LAYOUTS[key] = found
             return
         self.attribute_aliases[m.group(1)] = found
-        self._resume_from(m.end())
+        self.resume_from(m.end())
 
     def _simple_loc(self, m: re.Match[str]) -> LocationAttr | None:
         if (alias := m.group("alias")) is not None:
@@ -248,7 +248,7 @@ class MemoParser(TextParser):
             return found
         if not key or key[-1].isspace() or "//" in key:
             return None
-        self._resume_from(start)
+        self.resume_from(start)
         found = self.parse_optional_type()
         if found is None or not self._ends_at(end):
             return None
@@ -257,7 +257,7 @@ class MemoParser(TextParser):
 
     def fast_attr(self, start: int, end: int) -> Attribute | None:
         """The attribute whose text is exactly `text[start:end]`."""
-        self._resume_from(start)
+        self.resume_from(start)
         found = self.parse_optional_attribute()
         return found if found is not None and self._ends_at(end) else None
 
@@ -265,7 +265,7 @@ class MemoParser(TextParser):
         """The attribute dictionary whose text is exactly `text[start:end]`, as its items."""
 
         def parse() -> tuple[tuple[str, Attribute], ...] | None:
-            self._resume_from(start)
+            self.resume_from(start)
             found = self.parse_optional_dictionary_attr_dict()
             return tuple(found.items()) if self._ends_at(end) else None
 
@@ -298,7 +298,7 @@ class MemoParser(TextParser):
 
     def _ends_at(self, end: int) -> bool:
         # The last parse stopped at `end`: the next token starts there (or after blanks).
-        next_start = self._current_token.span.start
+        next_start = self.current_token.span.start
         return next_start >= end and not self._text[end:next_start].strip()
 
     def fast_op_class(self, name: str) -> type[Operation] | None:
@@ -340,22 +340,22 @@ class MemoParser(TextParser):
         """Process-wide: an entry holds the aliases its text names and serves a module
         whose aliases are those very objects (as typed_text)."""
         text = self._text
-        start = self._current_token.span.start
+        start = self.current_token.span.start
         bucket = (self._ctx_kind, kind + text[start : start + _PREFIX])
         entries = _MEMO.get(bucket)
         if entries is not None:
             aliases = self.attribute_aliases
             for key, follow_kind, follow, value, named in entries:
                 if text.startswith(key, start) and all(aliases.get(n) is a for n, a in named):
-                    self._resume_from(start + len(key))
-                    after = self._current_token
+                    self.resume_from(start + len(key))
+                    after = self.current_token
                     if after.kind is follow_kind and after.text.startswith(follow):
                         return value
-                    self._resume_from(start)  # a different next token: parse for real
+                    self.resume_from(start)  # a different next token: parse for real
                     break
         result = parse()
         if result is not None:
-            after = self._current_token
+            after = self.current_token
             key = text[start : after.span.start].rstrip()
             # (a resource's text names the module's blob: never shared)
             if len(key) >= _MIN_LEN and after.text and "//" not in key and "dense_resource" not in key:

@@ -79,7 +79,7 @@ def _region_op(p: MemoParser, cls: type[Operation], form: str, at: int, start: i
     try:
         op = _REGION_PARSERS[form](p, cls, at)
         if op is None:
-            p._resume_from(start)  # (reading the header's dictionaries moved the lexer)
+            p.resume_from(start)  # (reading the header's dictionaries moved the lexer)
         return op
     except ParseError:
         raise
@@ -133,7 +133,7 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     m = shape.fullmatch(text, after, body_end if body_end > after else after)
     if m is None:
         return None
-    stack = p._parser_state.dialect_stack
+    stack = p.dialect_stack
     stack.append(dialect)
     try:
         op = build(p, cls, m, 0)
@@ -142,12 +142,12 @@ def parse_fast(p: MemoParser, start: int, lex: bool = True) -> Operation | None:
     finally:
         stack.pop()
     if op is None:
-        p._resume_from(start)
+        p.resume_from(start)
         return None
     if loc is not None:
         op.location = loc
     if lex:
-        p._resume_from(end)
+        p.resume_from(end)
     else:
         p.fast_end = end  # type: ignore[attr-defined]
     if res is not None:

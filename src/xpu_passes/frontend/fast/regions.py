@@ -44,7 +44,7 @@ _RESERVED = ("sym_name", "function_type", "sym_visibility")
 
 def _region(p: MemoParser, args: list[Parser.Argument], dialect: str) -> Region:
     """The body, read by xDSL with `dialect` as the default dialect (as the op's own parser does)."""
-    stack = p._parser_state.dialect_stack
+    stack = p.dialect_stack
     stack.append(dialect)
     try:
         return p.parse_region(args)
@@ -83,7 +83,7 @@ def parse_func(p: MemoParser, cls: type[Operation], start: int) -> Operation | N
         extra = DictionaryAttr(dict(items))
     name = head.group(2)
     # Committed: the body is parsed now; its errors are its own.
-    p._resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
+    p.resume_from(tail.start() + len(tail.group().rstrip(" \t\n")) - 1)  # at the `{`
     # No value in scope before the body and no reference left open after it: every value the
     # body uses is defined in it (IsolatedFromAbove holds; the verifier need not walk it).
     nothing_above = not p.ssa_values and not p.forward_ssa_references
@@ -152,7 +152,7 @@ def parse_for(p: MemoParser, cls: type[Operation], start: int) -> Operation | No
     base = m.start(5)
     inits = [use(base + q.start(2), q.group(2), t) for q, t in zip(pairs, types)]
     lb, ub, step = (use(m.start(g), m.group(g), iv_type) for g in (2, 3, 4))
-    p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
+    p.resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
     args = [arg(m.start(1) - 1, m.group(1), iv_type)]
     args += [arg(base + q.start(1) - 1, q.group(1), t) for q, t in zip(pairs, types)]
     body = _region(p, args, "scf")
@@ -195,14 +195,14 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
         return None
     props: dict[str, Attribute] = dict(items)
     # Committed: the body (its errors are its own), then the signature.
-    p._resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
-    stack = p._parser_state.dialect_stack
+    p.resume_from(m.end() - len(m.group()) + len(m.group().rstrip(" \t\n")) - 1)  # at the `{`
+    stack = p.dialect_stack
     stack.append(cls.dialect_name())
     try:
         region = p.parse_region()
     finally:
         stack.pop()
-    close = p._current_token.span.start  # the `)` after the body
+    close = p.current_token.span.start  # the `)` after the body
     tail = _GENERIC_TAIL.match(text, close)
     ins = _types(p, tail.start(1) - 1, tail.end(1) + 1) if tail is not None else None
     outs = _types(p, tail.start(2), tail.end(2)) if tail is not None else None
@@ -210,15 +210,15 @@ def parse_generic(p: MemoParser, cls: type[Operation], start: int) -> Operation 
     uses = list(_USE.finditer(m.group(4)))
     attrs: dict[str, Attribute] = {}
     if ins is not None and outs is not None and len(ins) == len(uses) and tail is not None:
-        p._resume_from(tail.end())
+        p.resume_from(tail.end())
         loc = p.parse_optional_location()
         operands = [fast_use(p, u.group(1), int(u.group(2) or 0), at + u.start(), t) for u, t in zip(uses, ins)]
     else:  # any other signature: the rest as xDSL's generic parser reads it (and its errors)
-        p._resume_from(close)
+        p.resume_from(close)
         p.parse_punctuation(")")
         attrs = p.parse_optional_attr_dict()
         p.parse_punctuation(":", "function type signature expected")
-        pos = p._current_token.span.start
+        pos = p.current_token.span.start
         signature = p.parse_function_type()
         loc = p.parse_optional_location()
         args = [UnresolvedOperand(Span(at + u.start(), at + u.start() + 1 + len(u.group(1)), p.lexer.input),
@@ -244,7 +244,7 @@ def parse_block_args(p: MemoParser, block: Block) -> bool:
     `block` and defined as xDSL's _parse_optional_block_arg_list does; False with nothing
     consumed for any other text (other forms, errors: xDSL's)."""
     text = p._text
-    start = p._current_token.span.start
+    start = p.current_token.span.start
     eol = text.find("\n", start)
     # The same text reads alike in a module (its aliases are fixed): read once (tt.reduce's
     # combiners repeat theirs).
@@ -261,7 +261,7 @@ def parse_block_args(p: MemoParser, block: Block) -> bool:
     for name, at, t, loc in args:
         arg = block.insert_arg(t, len(block.args), loc)
         p._register_ssa_definition(name, (arg,), Span(start + at, start + at + 1 + len(name), source))
-    p._resume_from(start + close + 1)
+    p.resume_from(start + close + 1)
     return True
 
 
