@@ -4,7 +4,8 @@ Inherent attributes are properties (Triton uses MLIR properties), so generic
 printing gives `<{...}>` exactly as Triton does for `tt.reduce`/`tt.scan`.
 
 Modules: attributes (enum cases and keywords), types (`!tt.ptr`, `!tt.tensordesc`), ops_func,
-ops_tensor, ops_memory, ops_dot, ops_reduce, descriptors, ops_main (Intel main's ops 3.3 lacks).
+ops_tensor (shapes), ops_elementwise (casts, math), ops_program (program ids, ranges), ops_memory,
+ops_dot, ops_reduce, descriptors, ops_main (Intel main's ops 3.3 lacks).
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from xpu_passes.dialects.tt.ops_func import (
     AssertOp, CallOp, ElementwiseInlineAsmOp, ExternElementwiseOp, FuncOp, PrintOp, ReturnOp,
 )
 from xpu_passes.dialects.tt.ops_tensor import (
-    BitcastOp, BroadcastOp, CatOp, ClampFOp, ExpandDimsOp, FpToFpOp, GatherOp, GetNumProgramsOp,
-    GetProgramIdOp, HistogramOp, IntToPtrOp, JoinOp, MakeRangeOp, MulhiUIOp, PreciseDivFOp, PreciseSqrtOp,
-    PtrToIntOp, ReshapeOp, SplatOp, SplitOp, TransOp,
+    BroadcastOp, CatOp, ExpandDimsOp, GatherOp, HistogramOp, JoinOp, ReshapeOp, SplatOp, SplitOp, TransOp,
 )
+from xpu_passes.dialects.tt.ops_elementwise import (
+    BitcastOp, ClampFOp, FpToFpOp, IntToPtrOp, MulhiUIOp, PreciseDivFOp, PreciseSqrtOp, PtrToIntOp,
+)
+from xpu_passes.dialects.tt.ops_program import GetNumProgramsOp, GetProgramIdOp, MakeRangeOp
 from xpu_passes.dialects.tt.ops_memory import (
     AddPtrOp, AdvanceOp, AtomicCASOp, AtomicRMWOp, LoadOp, MakeTensorPtrOp, StoreOp, parse_cache_evict,
     print_cache_evict,
