@@ -37,88 +37,29 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import os
 import re
-import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
 from xpu_passes.corpus import SETS, Config, KernelSpec
 from xpu_passes.integration import isa, oracle
 
-PIPELINES = {"ours": "xpu", "raise": "xpu:raise_block_pointer"}
-FIGURES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules, also when imported by path
+
+# (the judge and the report, re-exported: other benchmarks and the tests import them from here)
+from corpus_report import (  # noqa: E402, F401
+    HEADER, ISA_COLUMNS, dot_summary, format_isa, format_row, read_csv, summarize, write_csv, write_markdown,
+)
+from corpus_verdicts import (  # noqa: E402, F401
+    FIGURES, PIPELINES, Result, Row, better, verdict, worse, worse_figures, worse_isa,
+)
+
 EXPLAIN = {"rlc=last": "rlc=last", "no block-io encoding": "block_io_encoding=false"}
-ISA_COLUMNS = ("instructions", "spill_bytes", "block2d", "gathers", "scatters", "slm_messages", "dpas")
 OCLOC: str | None = None  # set by main(): IGC's ocloc, or None (judge on the LLVM IR)
-
-
-@dataclass
-class Result:
-    """One compile: its figures, or the error that stopped it."""
-
-    figures: oracle.StaticFigures | None = None
-    error: str = ""
-    isa: isa.IsaFigures | None = None
-    isa_error: str = ""
-    ms: list[float] = field(default_factory=list)
-    ttgir: str = ""
-    remarks: list[str] = field(default_factory=list)
-    dot: bool = False  # the kernel's TTIR has a tt.dot: a GEMM/attention row
-
-    @property
-    def median_ms(self) -> float:
-        return statistics.median(self.ms) if self.ms else float("nan")
-
-
-def worse_figures(native: oracle.StaticFigures, ours: oracle.StaticFigures) -> list[str]:
-    """The figures in which `ours` loses to `native` (empty: never worse)."""
-    out = []
-    if ours.shared_bytes > native.shared_bytes:
-        out.append(f"SLM {native.shared_bytes}->{ours.shared_bytes}")
-    if ours.converts > native.converts:
-        out.append(f"converts {native.converts}->{ours.converts}")
-    for name in ("block_reads", "block_writes", "dpas"):
-        if getattr(ours, name) < getattr(native, name):
-            out.append(f"{name} {getattr(native, name)}->{getattr(ours, name)}")
-    return out
-
-
-def worse_isa(native: Result, ours: Result) -> list[str] | None:
-    """The ISA figures (and SLM bytes) in which ours loses; None when either has no ISA."""
-    if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
-        return None
-    return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[1]
-
-
-def worse(native: Result, ours: Result) -> list[str]:
-    """What ours loses: on the ISA when both have one, else on the LLVM IR figures."""
-    assert native.figures is not None and ours.figures is not None
-    on_isa = worse_isa(native, ours)
-    return worse_figures(native.figures, ours.figures) if on_isa is None else on_isa
-
-
-def verdict(native: Result, ours: Result) -> str:
-    if native.figures is None:
-        return "native fails"
-    if ours.figures is None or (ours.isa_error and not native.isa_error):
-        return "FAIL"
-    if native.isa is not None and ours.isa is not None:
-        return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[0]
-    return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
-
-
-def better(native: Result, ours: Result) -> list[str]:
-    """What ours wins at the ISA where it loses nothing (strictly better, isa.strictly_better); else []."""
-    if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
-        return []
-    slm = (native.figures.shared_bytes, ours.figures.shared_bytes)
-    return isa.gains(native.isa, ours.isa, *slm) if isa.strictly_better(native.isa, ours.isa, *slm) else []
 
 
 _CVT = re.compile(r"(%[\w#]+) = ttg\.convert_layout ")
@@ -179,25 +120,6 @@ def compile_once(spec: KernelSpec, config: Config, pipeline: str | None, with_is
     return result
 
 
-@dataclass
-class Row:
-    spec: KernelSpec
-    config: Config
-    results: dict[str, Result]  # "native", "ours", "raise"
-    reasons: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def case(self) -> str:
-        return f"{self.spec.name}-{self.config.name}"
-
-    def verdicts(self) -> dict[str, str]:
-        return {p: verdict(self.results["native"], self.results[p]) for p in PIPELINES}
-
-    @property
-    def dot(self) -> bool:
-        return self.results["native"].dot
-
-
 def measure(spec: KernelSpec, config: Config, repeat: int) -> Row:
     """Native, ours and ours+raising, interleaved `repeat` times."""
     results: dict[str, Result] = {}
@@ -237,155 +159,6 @@ def explain(row: Row, which: str) -> str:
     )
     parts += [f"remark ({n}x) {r[:300]}" for r, n in notes.most_common(1)]
     return "; ".join(parts)
-
-
-def _ttir_has_dot(spec: KernelSpec, config: Config) -> bool:
-    from xpu_passes.corpus import make_ttir_module
-
-    return "tt.dot" in str(make_ttir_module(spec, config)[0])
-
-
-def read_csv(path: str) -> list[Row]:
-    """The rows of a CSV this script wrote, without compiling (to count or tabulate a long run again);
-    a CSV without the `dot` column gets it from each kernel's TTIR."""
-    from xpu_passes.corpus import find
-
-    rows = []
-    with open(path, newline="") as f:
-        for c in csv.DictReader(f):
-            spec, config = find(c["kernel"], c["config"])
-            results = {}
-            for key in ("native", *PIPELINES):
-                figs = None if c[f"{key}_shared_bytes"] == "-" else oracle.StaticFigures(
-                    **{n: int(c[f"{key}_{n}"]) for n in FIGURES})
-                codes = None if not c[f"{key}_isa_instructions"] else isa.IsaFigures(
-                    **{n: int(c[f"{key}_isa_{n}"]) for n in isa.FIGURE_NAMES})
-                ms = float(c[f"{key}_ms"])
-                results[key] = Result(figs, c[f"{key}_error"], codes, c[f"{key}_isa_error"], [] if ms != ms else [ms])
-            results["native"].dot = c["dot"] == "1" if "dot" in c else _ttir_has_dot(spec, config)
-            rows.append(Row(spec, config, results, {p: c[f"{p}_reason"] for p in PIPELINES if c[f"{p}_reason"]}))
-    return rows
-
-
-def dot_summary(rows: list[Row]) -> list[str]:
-    """Issue 29's count: of the GEMM/attention rows (a tt.dot in the kernel's TTIR), how many each
-    pipeline makes strictly better than native at the ISA (isa.strictly_better), and how many worse;
-    the goal is a third better, none worse."""
-    dots = [r for r in rows if r.dot]
-    if not any(r.results["native"].isa for r in dots):
-        return [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; no ISA figures: better not counted"]
-    out = [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; goal: strictly better than native "
-           f"at the ISA on >= {-(-len(dots) // 3)}, worse on none"]  # fmt: skip
-    for p, pipeline in PIPELINES.items():
-        won = {r.case: better(r.results["native"], r.results[p]) for r in dots}
-        won = {case: gains for case, gains in won.items() if gains}
-        v = Counter(r.verdicts()[p] for r in dots)
-        out.append(f"{pipeline:26} strictly better {len(won):3} ({100 * len(won) / len(dots):.0f}%)  "
-                   f"worse {v['WORSE']:3}  failing {v['FAIL']:3}  trade {v['TRADE']:3}  "
-                   f"equal {v['ok'] - len(won):3}")  # fmt: skip
-        out += [f"    better: {case}: {', '.join(gains)}" for case, gains in won.items()]
-    return out
-
-
-# ---------------------------------------------------------------- printing
-
-
-def _slm(f: oracle.StaticFigures | None) -> str:
-    if f is None:
-        return "-"
-    return f"{f.shared_bytes}{'' if f.fits_slm else '!'}"
-
-
-def _fig(f: oracle.StaticFigures | None, name: str) -> str:
-    return "-" if f is None else str(getattr(f, name))
-
-
-def _isa(r: Result, name: str) -> str:
-    if r.isa is None:
-        return "x" if r.isa_error else "-"
-    if name == "block2d":  # loads and prefetches + stores
-        return f"{r.isa.block2d_loads + r.isa.block2d_prefetches}+{r.isa.block2d_stores}"
-    return str(getattr(r.isa, name))
-
-
-def format_isa(row: Row) -> str:
-    """The row's ISA figures, native/ours/raise (x: IGC failed), on a line of its own."""
-    return "    ISA " + isa.columns(*(row.results[k].isa for k in ("native", *PIPELINES)))
-
-
-HEADER = (f"{'kernel-config':46} {'SLM native/ours/raise':>24} {'cvt':>8} {'2D reads':>10} {'2D writes':>10} "
-          f"{'DPAS':>11} {'ms native':>9} {'x ours':>6} {'x raise':>7}  verdict")  # fmt: skip
-
-
-def format_row(row: Row) -> str:
-    n, o, r = (row.results[k].figures for k in ("native", "ours", "raise"))
-
-    def three(name: str) -> str:
-        return "/".join(_fig(f, name) for f in (n, o, r))
-
-    ms = {k: v.median_ms for k, v in row.results.items()}
-    v = row.verdicts()
-    verdicts = "ok" if set(v.values()) == {"ok"} else " ".join(f"{k}:{x}" for k, x in v.items() if x != "ok")
-    return (f"{row.case:46} {'/'.join(_slm(f) for f in (n, o, r)):>24} {three('converts'):>8} "
-            f"{three('block_reads'):>10} {three('block_writes'):>10} {three('dpas'):>11} {ms['native']:9.0f} "
-            f"{ms['ours'] / ms['native']:6.2f} {ms['raise'] / ms['native']:7.2f}  {verdicts}"
-            + ("\n" + format_isa(row) if any(r.isa or r.isa_error for r in row.results.values()) else ""))  # fmt: skip
-
-
-def write_csv(rows: list[Row], path: str) -> None:
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        head = ["kernel", "config", "dtypes"]
-        for key in ("native", *PIPELINES):
-            head += [f"{key}_{name}" for name in FIGURES] + [f"{key}_ms", f"{key}_error"]
-        head += [f"{p}_verdict" for p in PIPELINES] + [f"{p}_reason" for p in PIPELINES]
-        head += ["dot"] + [f"{p}_better" for p in PIPELINES]
-        w.writerow(head + [f"{k}_isa_{n}" for k in ("native", *PIPELINES) for n in (*isa.FIGURE_NAMES, "error")])
-        for row in rows:
-            cells: list[Any] = [row.spec.name, row.config.name, " ".join(f"{k}:{v}" for k, v in row.spec.dtypes.items())]
-            for key in ("native", *PIPELINES):
-                res = row.results[key]
-                cells += [_fig(res.figures, name) for name in FIGURES] + [f"{res.median_ms:.1f}", res.error[:300]]
-            v = row.verdicts()
-            cells += [v[p] for p in PIPELINES] + [row.reasons.get(p, "") for p in PIPELINES]
-            cells += [int(row.dot)] + ["; ".join(better(row.results["native"], row.results[p])) for p in PIPELINES]
-            for key in ("native", *PIPELINES):
-                res = row.results[key]
-                figs = res.isa.as_dict() if res.isa else {}
-                cells += [figs.get(n, "") for n in isa.FIGURE_NAMES] + [res.isa_error[:300]]
-            w.writerow(cells)
-
-
-def write_markdown(rows: list[Row], path: str) -> None:
-    """README table rows: one per kernel/config, figures native / ours / ours+raising."""
-
-    def cell(row: Row, name: str) -> str:
-        vals = [_fig(row.results[k].figures, name) for k in ("native", *PIPELINES)]
-        if name == "shared_bytes":
-            vals = [f"{int(v):,}{' !' if int(v) > 128 * 1024 else ''}" if v != "-" else v for v in vals]
-        return " / ".join(vals)
-
-    def isa_cells(row: Row) -> str:
-        return "".join(" / ".join(_isa(row.results[k], n) for k in ("native", *PIPELINES)) + " | "
-                       for n in ISA_COLUMNS[:-1])  # fmt: skip
-
-    with_isa = any(r.isa for row in rows for r in row.results.values())
-    isa_head = "ISA instrs | spill B | 2D l+s | gathers | scatters | SLM msgs | " if with_isa else ""
-    with open(path, "w") as f:
-        f.write(f"| kernel (dtypes) | config | SLM native / ours / +raise | converts | 2D reads | 2D writes | DPAS "
-                f"| {isa_head}compile x | verdict (ours, +raise) |\n|---|---|---:|---|---|---|---|"
-                f"{'---|' * (6 if with_isa else 0)}---|---|\n")
-        for row in rows:
-            v = row.verdicts()
-            ms = {k: r.median_ms / row.results["native"].median_ms for k, r in row.results.items()}
-            dtypes = ",".join(sorted(set(row.spec.dtypes.values())))
-            verdict = ", ".join(v.values()) if set(v.values()) != {"ok"} else "ok"
-            reason = "; ".join(f"{p}: {r}" for p, r in row.reasons.items() if r)
-            f.write(f"| {row.spec.name} ({dtypes}) | {row.config.name} | {cell(row, 'shared_bytes')} "
-                    f"| {cell(row, 'converts')} | {cell(row, 'block_reads')} | {cell(row, 'block_writes')} "
-                    f"| {cell(row, 'dpas')} | {isa_cells(row) if with_isa else ''}"
-                    f"{ms['ours']:.1f} / {ms['raise']:.1f} | {verdict}"
-                    f"{' - ' + reason.replace('|', '/') if reason else ''} |\n")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -438,31 +211,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         write_markdown(rows, args.markdown)
     return summarize(rows, args.csv)
-
-
-def summarize(rows: list[Row], csv_path: str) -> int:
-    """Counts per pipeline, the worse rows' names, the GEMM/attention count; exit status 1 if any row is
-    WORSE or FAIL."""
-    counts = {p: Counter(r.verdicts()[p] for r in rows) for p in PIPELINES}
-    ratios = {p: [r.results[p].median_ms / r.results["native"].median_ms for r in rows
-                  if r.results[p].ms and r.results["native"].ms] for p in PIPELINES}  # fmt: skip
-    print(f"{len(rows)} kernel/configs; CSV: {csv_path}")
-    for p in PIPELINES:
-        c = counts[p]
-        print(f"{PIPELINES[p]:26} worse {c['WORSE']:3}  failing {c['FAIL']:3}  ok {c['ok']:3}  trade {c['TRADE']:3}  "
-              f"(native fails {c['native fails']})  median compile time x{statistics.median(ratios[p] or [float('nan')]):.2f}")
-    for p in PIPELINES:
-        bad = [f"{r.case} ({r.verdicts()[p]})" for r in rows if r.verdicts()[p] in ("WORSE", "FAIL")]
-        if bad:
-            print(f"{PIPELINES[p]} worse or failing: {', '.join(bad)}")
-    if any(c["TRADE"] for c in counts.values()):
-        print(isa.TRADE_NOTE)
-    print("\n".join(dot_summary(rows)))
-    lost = {r.case: worse_isa(r.results["ours"], r.results["raise"]) for r in rows}
-    lost = {case: w for case, w in lost.items() if w}
-    print(f"{PIPELINES['raise']} vs {PIPELINES['ours']} at the ISA: worse on {len(lost)}"
-          + "".join(f"\n    {case}: {', '.join(w)}" for case, w in lost.items()))
-    return 1 if any(c["WORSE"] or c["FAIL"] for c in counts.values()) else 0
 
 
 if __name__ == "__main__":
