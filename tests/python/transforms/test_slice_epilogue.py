@@ -8,7 +8,7 @@ from pathlib import Path
 
 from xdsl.dialects import scf
 
-from xpu_passes.dialects import make_context, tt
+from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import parse_module
 from xpu_passes.interp.validate import validate_spec
 from xpu_passes.layouts.linear import LinearLayout
@@ -142,9 +142,10 @@ def test_benchmark_counts_skip_the_register_renaming_conversions() -> None:
 
 
 # The lit test's kernels: a residual D gathered through masked pointers added to the accumulator
-# (128 registers per thread), then three that must be left alone.
+# (128 registers per thread); the same gathered in a blocked layout and converted; the same with
+# offsets gathered from memory; then three that must be left alone.
 GATHER_LIT = (Path(__file__).parents[2] / "lit" / "passes" / "slice-epilogue-gather.mlir").read_text()
-GATHER, LEFT_ALONE = (chunk for chunk in GATHER_LIT.split("// -----"))
+GATHER, CONVERTED, INDIRECT, LEFT_ALONE = GATHER_LIT.split("// -----")
 # (a, c, d, M, N, ld, ldd, Mm, Nm) = arg0..8: the store's bounds M x N, the gather's masks Mm x Nm
 # (in bounds of the store but not all true: a mask cut apart from its slice changes the result).
 # M=200: program 0 in bounds, 1 partly, 2 wholly out (the guard skips it).
@@ -172,6 +173,28 @@ def test_gather_in_halves_and_other_seeds() -> None:
     for seed in (1, 2):
         res = validate_spec(before, after, GATHER_ARGS + f",grid=3,seed={seed}")  # type: ignore[arg-type]
         assert res.error is None and res.mismatch is None
+
+
+def test_converted_gather_remade_in_the_accumulators_layout_bit_identical() -> None:
+    before, after, remarks = _run(CONVERTED)
+    assert remarks == []
+    assert not any(isinstance(o, ttg.ConvertLayoutOp) and "blocked" in str(o.operands[0].type)
+                   for o in after.walk())  # type: ignore[attr-defined]  # fmt: skip
+    assert len(_loads(after)) == 8
+    for seed in (0, 1):
+        res = validate_spec(before, after, GATHER_ARGS + f",grid=3,seed={seed}")  # type: ignore[arg-type]
+        assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
+
+
+def test_indirect_gather_keeps_its_conversion() -> None:
+    before, after, remarks = _run(INDIRECT)
+    from xpu_passes.frontend import print_module
+
+    assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    assert remarks == [
+        "a converted gather stays as it is: an address or mask of the converted gather is computed by tt.load",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+    ]
 
 
 def test_gathers_that_cannot_move_are_left_alone_with_reasons() -> None:

@@ -31,6 +31,7 @@ from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 from xpu_passes.transforms.slice_epilogue.cut import Cut, cut_bits
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY, Epilogue, find_epilogue
+from xpu_passes.transforms.slice_epilogue import relayout
 from xpu_passes.transforms.slice_epilogue.rewrite import rewrite
 
 __all__ = ["BRANCHY", "Cut", "Epilogue", "SliceEpilogue", "cut_bits", "find_epilogue", "rewrite"]
@@ -53,7 +54,11 @@ class SliceEpilogue(XpuPass):
             if isinstance(found, str):
                 self.remark(store, f"epilogue left alone: {found}")
                 continue
-            gathers = any(isinstance(o, tt.LoadOp) for o in found.ops)
+            plans = [p for p in map(relayout.plan, found.roots) if p is not None]
+            for why in (p for p in plans if isinstance(p, str)):
+                self.remark(store, f"a converted gather stays as it is: {why}")
+            moves = [p for p in plans if isinstance(p, relayout.Relayout)]
+            gathers = bool(moves) or any(isinstance(o, tt.LoadOp) for o in found.ops)
             if not gathers and not any(o.name in BRANCHY for o in found.ops):
                 self.remark(store, "epilogue left alone: no op in it branches per element or gathers "
                                    "(nothing to slice for)")  # fmt: skip
@@ -69,6 +74,14 @@ class SliceEpilogue(XpuPass):
                 self.remark(store, f"epilogue left alone: {ll.num('register')} registers per thread "
                                    f"(< min-registers={self.min_registers})")  # fmt: skip
                 continue
+            for move in moves:
+                relayout.apply(move)
+            if moves:
+                found = find_epilogue(store)  # now with the gathers
+                if isinstance(found, str):  # (the relayout alone stands: it changes no value)
+                    self.remark(store, f"epilogue not sliced after its gathers' relayout: {found}")
+                    changed = True
+                    continue
             per_slice = self.gather_slice_registers if gathers else self.slice_registers
             rewrite(found, cut_bits(ll, per_slice), ll)
             changed = True

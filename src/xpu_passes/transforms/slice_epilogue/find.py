@@ -26,14 +26,14 @@ def _is_elementwise(op: Operation) -> bool:
             and len(op.results) == 1 and not op.regions)  # fmt: skip
 
 
-def _is_gather(op: Operation) -> bool:
+def is_gather(op: Operation) -> bool:
     """A load through a tensor of pointers (each element its own address): sliceable like an elementwise op."""
     return (isinstance(op, tt.LoadOp) and isinstance(op.ptr.type, TensorType) and op.boundaryCheck is None
             and not (op.isVolatile is not None and op.isVolatile.value.data))  # fmt: skip
 
 
 def _is_epilogue_op(op: Operation) -> bool:
-    return _is_elementwise(op) or isinstance(op, tt.AddPtrOp) or _is_gather(op)
+    return _is_elementwise(op) or isinstance(op, tt.AddPtrOp) or is_gather(op)
 
 
 def find_epilogue(store: tt.StoreOp) -> Epilogue | str:
