@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, TensorType, i32
@@ -19,8 +20,14 @@ def _permute(ll: LinearLayout, perm: list[int]) -> LinearLayout:
                         **{d: tuple(tuple(b[p] for p in perm) for b in ll.bases(d)) for d in IN_DIMS})  # fmt: skip
 
 
+@lru_cache(maxsize=256)
+def _encoding(ll: LinearLayout) -> Attribute:
+    """(Keyed by value, an immutable attribute: a slicing makes the same few layouts many times.)"""
+    return from_linear(ll)
+
+
 def tensor_of(elem: Attribute, ll: LinearLayout) -> TensorType:
-    return TensorType(elem, list(ll.shape), from_linear(ll))
+    return TensorType(elem, list(ll.shape), _encoding(ll))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i1, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i1, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -14,14 +14,14 @@ from xpu_passes.transforms.slice_epilogue.cut import Builder, Cut, splat, splat_
 from xpu_passes.transforms.slice_epilogue.find import Epilogue
 
 
-def sliced(b: Builder, ep: Epilogue, ll: LinearLayout, values: dict[SSAValue, SSAValue],
-           bits: list[tuple[int, ...]]) -> SSAValue:  # fmt: skip
-    """The stored value computed on `values` (roots -> tensors in layout `ll`), slice by slice."""
+def sliced(b: Builder, ep: Epilogue, splats: dict[SSAValue, DenseIntOrFPElementsAttr], ll: LinearLayout,
+           values: dict[SSAValue, SSAValue], bits: list[tuple[int, ...]]) -> SSAValue:  # fmt: skip
+    """The stored value computed on `values` (roots -> tensors in layout `ll`), slice by slice;
+    `splats`: the roots that are splat constants (re-made in each slice)."""
     if not bits:
         out = dict(values)
-        for r in ep.roots:
-            if (value := splat(r)) is not None:
-                out[r] = b.add(splat_in(value, ll), r.owner.location)  # type: ignore[union-attr]
+        for r, value in splats.items():
+            out[r] = b.add(splat_in(value, ll), r.owner.location)  # type: ignore[union-attr]
         for op in ep.ops:
             new = type(op).create(operands=[out.get(v, v) for v in op.operands],
                                   result_types=[tensor_of(r.type.element_type, ll) for r in op.results],  # type: ignore[attr-defined]
@@ -32,9 +32,9 @@ def sliced(b: Builder, ep: Epilogue, ll: LinearLayout, values: dict[SSAValue, SS
     cut = Cut.on(ll, ll.register.index(bits[0]))
     kept = [i for i in range(len(ll.register)) if ll.register[i] != bits[0]]
     rest = [cut.half.register[kept.index(ll.register.index(x))] for x in bits[1:]]
-    parts = {v: cut.split(b, w) for v, w in values.items() if splat(v) is None}
-    lo = sliced(b, ep, cut.half, {v: p[0] for v, p in parts.items()}, rest)
-    hi = sliced(b, ep, cut.half, {v: p[1] for v, p in parts.items()}, rest)
+    parts = {v: cut.split(b, w) for v, w in values.items()}
+    lo = sliced(b, ep, splats, cut.half, {v: p[0] for v, p in parts.items()}, rest)
+    hi = sliced(b, ep, splats, cut.half, {v: p[1] for v, p in parts.items()}, rest)
     return cut.join(b, lo, hi)
 
 
@@ -54,12 +54,13 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     Rewriter.insert_op(cond, at)
     then = Block()
     b = Builder(then, store.location)
+    splats = {r: value for r in ep.roots if (value := splat(r)) is not None}
     # registers renumbered once, the cut bits first (tt.split takes register 0), then as they were
     ordered = LinearLayout(ll.shape, register=(*bits, *(x for x in ll.register if x not in bits)),
                            lane=ll.lane, warp=ll.warp, block=ll.block)  # fmt: skip
     values = {r: b.add(ttg.ConvertLayoutOp.build(operands=[r], result_types=[tensor_of(r.type.element_type, ordered)]))  # type: ignore[attr-defined]
-              for r in ep.roots if splat(r) is None}  # fmt: skip
-    out = sliced(b, ep, ordered, values, [ordered.register[i] for i in range(len(bits))])
+              for r in ep.roots if r not in splats}  # fmt: skip
+    out = sliced(b, ep, splats, ordered, values, [ordered.register[i] for i in range(len(bits))])
     back = b.add(ttg.ConvertLayoutOp.build(operands=[out], result_types=[vt]))
     if_op = scf.IfOp(cond.results[0], [], Region([then]))
     if_op.location = store.location
@@ -72,5 +73,5 @@ def rewrite(ep: Epilogue, bits: list[tuple[int, ...]], ll: LinearLayout) -> None
     for op in reversed(ep.ops):
         Rewriter.erase_op(op)
     for r in ep.roots:  # constants only the epilogue read
-        if splat(r) is not None and not r.uses:
+        if r in splats and not r.uses:
             Rewriter.erase_op(r.owner)
