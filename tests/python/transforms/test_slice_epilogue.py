@@ -208,3 +208,20 @@ def test_gathers_that_cannot_move_are_left_alone_with_reasons() -> None:
         "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
         "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
     ]
+
+
+def test_accumulators_truncf_sliced_with_the_gathers() -> None:
+    """A bf16 output: the epilogue's arith.truncf is computed per slice too (8 of them), bit-identical."""
+    store = "tt.store %pc, %sum {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<128x64xf32, #mma>>"
+    assert store in CONVERTED
+    text = CONVERTED.replace("%c: !tt.ptr<f32>", "%c: !tt.ptr<bf16>").replace(
+        "%pc = tt.make_tensor_ptr %c, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : "
+        "<tensor<128x64xf32, #mma>>",
+        "%t = arith.truncf %sum : tensor<128x64xf32, #mma> to tensor<128x64xbf16, #mma>\n"
+        "    %pc = tt.make_tensor_ptr %c, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : "
+        "<tensor<128x64xbf16, #mma>>").replace(store, store.replace("%sum", "%t").replace("xf32", "xbf16"))
+    before, after, remarks = _run(text)
+    assert remarks == []
+    assert sum(o.name == "arith.truncf" for o in after.walk()) == 8  # type: ignore[attr-defined]
+    res = validate_spec(before, after, GATHER_ARGS + ",grid=3")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
