@@ -10,14 +10,15 @@ from xdsl.traits import is_side_effect_free
 
 from xpu_passes.dialects import tt
 
+# Ops whose lowering branches per element (measured at the ISA: docs/slice-epilogue.md).
 BRANCHY = frozenset({"math.erf"})
 
 
 @dataclass(frozen=True)
 class Epilogue:
     store: tt.StoreOp
-    ops: list[Operation]  # elementwise ops computing the stored value, in block order
-    roots: list[SSAValue]  # tensors they read that are computed before (the accumulator, constants)
+    ops: list[Operation]  # elementwise ops, tt.addptr and gathers computing the stored value, in block order
+    roots: list[SSAValue]  # tensors they read that are computed before (the accumulator, constants, pointers, masks)
     cond_from: tuple[SSAValue, SSAValue]  # (offset, shape) of a boundary-checked dim
 
 

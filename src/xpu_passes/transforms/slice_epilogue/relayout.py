@@ -61,7 +61,8 @@ def plan(root: SSAValue) -> Relayout | str | None:
     load = cvt.operands[0].owner
     if not (isinstance(load, Operation) and is_gather(load)):
         return None
-    block, source, target = cvt.parent_block(), cvt.operands[0].type.encoding, root.type.encoding  # type: ignore[attr-defined]
+    block = cvt.parent_block()
+    source, target = cvt.operands[0].type.encoding, root.type.encoding  # type: ignore[attr-defined]
     if load.parent_block() is not block:
         return "the converted gather is in another block"
     inside: set[Operation] = set()
@@ -91,7 +92,8 @@ def apply(r: Relayout) -> None:
         props = dict(op.properties)
         if isinstance(op, arith.ConstantOp):
             props["value"] = DenseIntOrFPElementsAttr(types[0], op.value.data)  # type: ignore[arg-type, union-attr]
-        clone = type(op).create(operands=[new.get(v, v) for v in op.operands], result_types=types,  # type: ignore[arg-type]
+        clone = type(op).create(operands=[new.get(v, v) for v in op.operands],
+                                result_types=types,  # type: ignore[arg-type]
                                 properties=props, attributes=dict(op.attributes))  # fmt: skip
         clone.location = op.location
         Rewriter.insert_op(clone, at)
