@@ -225,3 +225,20 @@ def test_accumulators_truncf_sliced_with_the_gathers() -> None:
     assert sum(o.name == "arith.truncf" for o in after.walk()) == 8  # type: ignore[attr-defined]
     res = validate_spec(before, after, GATHER_ARGS + ",grid=3")  # type: ignore[arg-type]
     assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
+
+
+def test_converted_gather_not_moved_past_a_store() -> None:
+    """A store between the gather and its conversion: neither the relayout nor the slicing moves it."""
+    cvt = "    %dv = ttg.convert_layout %dvb"
+    assert cvt in CONVERTED
+    text = CONVERTED.replace(cvt, "    tt.store %pa, %acc {boundaryCheck = array<i32: 0, 1>} : "
+                                  "!tt.ptr<tensor<128x64xf32, #mma>>\n" + cvt)
+    before, after, remarks = _run(text)
+    from xpu_passes.frontend import print_module
+
+    assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    assert remarks == [
+        "epilogue left alone: the store is not the function's last op",
+        "a converted gather stays as it is: a load of the epilogue would move past tt.store, which may write memory",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+    ]

@@ -58,7 +58,7 @@ class SliceEpilogue(XpuPass):
             if isinstance(found, str):
                 self.remark(store, f"epilogue left alone: {found}")
                 continue
-            plans = [p for p in map(relayout.plan, found.roots) if p is not None]
+            plans = [p for p in (relayout.plan(r, found) for r in found.roots) if p is not None]
             for why in (p for p in plans if isinstance(p, str)):
                 self.remark(store, f"a converted gather stays as it is: {why}")
             moves = [p for p in plans if isinstance(p, relayout.Relayout)]

@@ -86,13 +86,15 @@ def find_epilogue(store: tt.StoreOp) -> Epilogue | str:
 
 
 def _loads_movable(ops: list[Operation], block: Block, store: tt.StoreOp) -> str | None:
-    """Why the epilogue's loads cannot move down to the store, if they cannot: an op they would
-    move past (one that stays) may write memory. Skipped by the guard, a load changes nothing: its
-    value only reaches the store, which then writes nothing."""
+    """Why the epilogue's loads cannot move down to the store, if they cannot. Skipped by the
+    guard, a load changes nothing: its value only reaches the store, which then writes nothing."""
     first = next((op for op in ops if isinstance(op, tt.LoadOp)), None)
-    if first is None:
-        return None
-    inside = set(ops)
+    return None if first is None else moves_past(first, store, set(ops))
+
+
+def moves_past(first: Operation, store: Operation, inside: set[Operation]) -> str | None:
+    """Why `first` cannot move down to `store`: an op in between that stays (not in `inside`) may
+    write memory."""
     op = first.next_op
     while op is not None and op is not store:
         if op not in inside and not is_side_effect_free(op):

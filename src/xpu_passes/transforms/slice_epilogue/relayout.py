@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import ttg
-from xpu_passes.transforms.slice_epilogue.find import is_gather
+from xpu_passes.transforms.slice_epilogue.find import Epilogue, is_gather, moves_past
 
 PLACING = ("tt.make_range", "tt.splat", "tt.expand_dims", "tt.broadcast", "tt.addptr")
 
@@ -53,8 +53,8 @@ def _placeable(op: Operation) -> bool:
     return op.name in PLACING or op.name.startswith("arith.")
 
 
-def plan(root: SSAValue) -> Relayout | str | None:
-    """The relayout of `root` (None: not a converted gather; str: why it cannot be)."""
+def plan(root: SSAValue, ep: Epilogue) -> Relayout | str | None:
+    """The relayout of `root`, a root of `ep` (None: not a converted gather; str: why it cannot be)."""
     cvt = root.owner
     if not isinstance(cvt, ttg.ConvertLayoutOp):
         return None
@@ -65,6 +65,10 @@ def plan(root: SSAValue) -> Relayout | str | None:
     source, target = cvt.operands[0].type.encoding, root.type.encoding  # type: ignore[attr-defined]
     if load.parent_block() is not block:
         return "the converted gather is in another block"
+    if any(u.operation not in ep.ops for u in root.uses):
+        return "the converted value is read outside the epilogue"
+    if (why := moves_past(load, ep.store, {*ep.ops, cvt})) is not None:
+        return why
     inside: set[Operation] = set()
     work: list[Operation] = [load]
     while work:
@@ -83,9 +87,9 @@ def plan(root: SSAValue) -> Relayout | str | None:
 
 
 def apply(r: Relayout) -> None:
-    """Clone the chain in the target layout before the conversion; the conversion and what only it
-    read go."""
-    at = InsertPoint.before(r.convert)
+    """Clone the chain in the target layout where the gather is (no op moves past another); the
+    conversion and what only it read go."""
+    at = InsertPoint.before(r.ops[-1])  # the gather: every op of the chain is before it
     new: dict[SSAValue, SSAValue] = {}
     for op in r.ops:
         types = [_moved(x.type, r.source, r.target) for x in op.results]
