@@ -47,7 +47,7 @@ OURS: dict[str, tuple[str, str]] = {
     RAISE: ("raise_block_pointer", "raise pointer arithmetic to block pointers (TTIR)"),
     OBIO: ("optimize_block_io_encoding", "Subgroup2DBlock layouts for block-io loads feeding dots"),
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
-    SLICE: ("slice_epilogue", "GEMM epilogue with per-element branches in register slices, under a bounds guard"),
+    SLICE: ("slice_epilogue", "GEMM epilogue that branches per element or gathers, in register slices, under a bounds guard"),
     ORL: ("optimize_reduction_locality", "reduce a DPAS tile's rows in registers first (Intel main's pass)"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
@@ -63,7 +63,8 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
-    SLICE: (NativeOption("slice-registers", int, 64), NativeOption("min-registers", int, 64)),
+    SLICE: (NativeOption("slice-registers", int, 64), NativeOption("gather-slice-registers", int, 16),
+            NativeOption("min-registers", int, 64)),
 }
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}

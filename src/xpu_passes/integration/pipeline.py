@@ -67,8 +67,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     OBIO: ("block_io", "tt.dot"),
     # Only Subgroup2DBlock layouts are legalized.
     LEGAL: ("subgroup_2d_block",),
-    # Only epilogues with an op that branches per element are sliced.
-    SLICE: ("math.erf",),
+    # Only epilogues stored through a boundary-checked block pointer are sliced.
+    SLICE: ("boundaryCheck",),
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native
 # passes before it create: missing from the stage's input, the pass is dropped, and the round trips

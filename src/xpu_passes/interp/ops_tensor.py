@@ -102,11 +102,16 @@ def _trans(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
 
 @handles("tt.join")
 def _join(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
-    return [np.stack([np.asarray(ins[0]), np.asarray(ins[1])], axis=-1)]
+    lo, hi = ins
+    if isinstance(lo, Ptr) and isinstance(hi, Ptr):  # tensors of pointers (sliced epilogues)
+        return [Ptr(np.stack([lo.buf, hi.buf], axis=-1), np.stack([lo.off, hi.off], axis=-1))]
+    return [np.stack([np.asarray(lo), np.asarray(hi)], axis=-1)]
 
 
 @handles("tt.split")
 def _split(it: Interpreter, op: Operation, ins: list[Value]) -> list[Value]:
+    if isinstance(ins[0], Ptr):
+        return [ins[0].map(lambda a: a[..., 0]), ins[0].map(lambda a: a[..., 1])]
     a = np.asarray(ins[0])
     return [a[..., 0], a[..., 1]]
 

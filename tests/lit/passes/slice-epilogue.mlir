@@ -63,7 +63,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
 // CHECK: arith.maximumf
 // CHECK-NOT: tt.split
 // CHECK: tt.store
-// REMARK: slice-epilogue.mlir:76:5: remark: [xpu-slice-epilogue] epilogue left alone: no op in it branches per element (nothing to slice for)
+// REMARK: slice-epilogue.mlir:76:5: remark: [xpu-slice-epilogue] epilogue left alone: no op in it branches per element or gathers (nothing to slice for)
 #mma = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32, triton_intel_gpu.support_sg_2d_block} {
   tt.func public @relu(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i64, %N: i64, %ld: i64 {tt.divisibility = 16 : i32}) {

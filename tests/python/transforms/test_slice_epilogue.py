@@ -1,11 +1,14 @@
 """xpu-slice-epilogue: register cuts, and the sliced epilogue is bit-identical on the interpreter
-(tiles in bounds, partly out and wholly out, where the bounds guard skips the epilogue)."""
+(tiles in bounds, partly out and wholly out, where the bounds guard skips the epilogue), for an
+epilogue that branches per element (GELU) and one that gathers (a residual through masked pointers)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from xdsl.dialects import scf
 
-from xpu_passes.dialects import make_context, tt
+from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import parse_module
 from xpu_passes.interp.validate import validate_spec
 from xpu_passes.layouts.linear import LinearLayout
@@ -136,3 +139,106 @@ def test_benchmark_counts_skip_the_register_renaming_conversions() -> None:
                     + "tensor<128x64xf32, #blocked> -> " + T)
     moved = "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n" + moved
     assert oracle.figures(moved, "", 0).converts == 2 and oracle.renamings(moved) == 0
+
+
+# The lit test's kernels: a residual D gathered through masked pointers added to the accumulator
+# (128 registers per thread); the same gathered in a blocked layout and converted; the same with
+# offsets gathered from memory; then three that must be left alone.
+GATHER_LIT = (Path(__file__).parents[2] / "lit" / "passes" / "slice-epilogue-gather.mlir").read_text()
+GATHER, CONVERTED, INDIRECT, LEFT_ALONE = GATHER_LIT.split("// -----")
+# (a, c, d, M, N, ld, ldd, Mm, Nm) = arg0..8: the store's bounds M x N, the gather's masks Mm x Nm
+# (in bounds of the store but not all true: a mask cut apart from its slice changes the result).
+# M=200: program 0 in bounds, 1 partly, 2 wholly out (the guard skips it).
+GATHER_ARGS = "arg3=200,arg4=48,arg5=48,arg6=48,arg7=170,arg8=37,arg0=9600,arg1=9600,arg2=9600"
+
+
+def _loads(mod: object) -> list[tt.LoadOp]:
+    return [o for o in mod.walk() if isinstance(o, tt.LoadOp) and o.boundaryCheck is None]  # type: ignore[attr-defined]
+
+
+def test_gather_sliced_under_the_guard_bit_identical() -> None:
+    before, after, remarks = _run(GATHER)
+    assert remarks == []
+    gathers = _loads(after)
+    assert len(gathers) == 8  # 128 registers in slices of 16 (gather-slice-registers)
+    assert all(isinstance(g.parent_op(), scf.IfOp) for g in gathers)
+    assert all(g.result.type.get_shape() == (4, 8, 32) for g in gathers)  # type: ignore[attr-defined]
+    res = validate_spec(before, after, GATHER_ARGS + ",grid=3")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
+
+
+def test_gather_in_halves_and_other_seeds() -> None:
+    before, after, _ = _run(GATHER, gather_slice_registers=64)
+    assert len(_loads(after)) == 2
+    for seed in (1, 2):
+        res = validate_spec(before, after, GATHER_ARGS + f",grid=3,seed={seed}")  # type: ignore[arg-type]
+        assert res.error is None and res.mismatch is None
+
+
+def test_converted_gather_remade_in_the_accumulators_layout_bit_identical() -> None:
+    before, after, remarks = _run(CONVERTED)
+    assert remarks == []
+    assert not any(isinstance(o, ttg.ConvertLayoutOp) and "blocked" in str(o.operands[0].type)
+                   for o in after.walk())  # type: ignore[attr-defined]  # fmt: skip
+    assert len(_loads(after)) == 8
+    for seed in (0, 1):
+        res = validate_spec(before, after, GATHER_ARGS + f",grid=3,seed={seed}")  # type: ignore[arg-type]
+        assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
+
+
+def test_indirect_gather_keeps_its_conversion() -> None:
+    before, after, remarks = _run(INDIRECT)
+    from xpu_passes.frontend import print_module
+
+    assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    assert remarks == [
+        "a converted gather stays as it is: an address or mask of the converted gather is computed by tt.load",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+    ]
+
+
+def test_gathers_that_cannot_move_are_left_alone_with_reasons() -> None:
+    before, after, remarks = _run(LEFT_ALONE)
+    from xpu_passes.frontend import print_module
+
+    assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    assert remarks == [
+        "epilogue left alone: the store is not the function's last op",
+        "epilogue left alone: a load of the epilogue would move past tt.store, which may write memory",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+    ]
+
+
+def test_accumulators_truncf_sliced_with_the_gathers() -> None:
+    """A bf16 output: the epilogue's arith.truncf is computed per slice too (8 of them), bit-identical."""
+    store = "tt.store %pc, %sum {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<128x64xf32, #mma>>"
+    assert store in CONVERTED
+    text = CONVERTED.replace("%c: !tt.ptr<f32>", "%c: !tt.ptr<bf16>").replace(
+        "%pc = tt.make_tensor_ptr %c, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : "
+        "<tensor<128x64xf32, #mma>>",
+        "%t = arith.truncf %sum : tensor<128x64xf32, #mma> to tensor<128x64xbf16, #mma>\n"
+        "    %pc = tt.make_tensor_ptr %c, [%Mi, %Ni], [%ld, %c1], [%m0, %c0] {order = array<i32: 1, 0>} : "
+        "<tensor<128x64xbf16, #mma>>").replace(store, store.replace("%sum", "%t").replace("xf32", "xbf16"))
+    before, after, remarks = _run(text)
+    assert remarks == []
+    assert sum(o.name == "arith.truncf" for o in after.walk()) == 8  # type: ignore[attr-defined]
+    res = validate_spec(before, after, GATHER_ARGS + ",grid=3")  # type: ignore[arg-type]
+    assert res.error is None and res.mismatch is None and res.compared == 9600 * 3
+
+
+def test_converted_gather_not_moved_past_a_store() -> None:
+    """A store between the gather and its conversion: neither the relayout nor the slicing moves it."""
+    cvt = "    %dv = ttg.convert_layout %dvb"
+    assert cvt in CONVERTED
+    text = CONVERTED.replace(cvt, "    tt.store %pa, %acc {boundaryCheck = array<i32: 0, 1>} : "
+                                  "!tt.ptr<tensor<128x64xf32, #mma>>\n" + cvt)
+    before, after, remarks = _run(text)
+    from xpu_passes.frontend import print_module
+
+    assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    assert remarks == [
+        "epilogue left alone: the store is not the function's last op",
+        "a converted gather stays as it is: a load of the epilogue would move past tt.store, which may write memory",
+        "epilogue left alone: no op in it branches per element or gathers (nothing to slice for)",
+    ]
