@@ -8,8 +8,8 @@ the tensor of pointers was (one per tensor of pointers; an addptr of a raised on
 same strides is its `tt.advance`), with the kernel's own scalar values as offsets; pointers
 advanced in `scf.for` become loop-carried block pointers moved by `tt.advance` (accesses
 before and after the increment); a carried pointer used after its loop is rebuilt there
-from the trip count. Planning is in `transforms/raise_block_pointer/plan.py` and `raise_candidates.py`,
-building in `raise_build.py`. Exact (bit for bit) where Intel's pass is not, by what
+from the trip count. Planning is in `transforms/raise_block_pointer/plan.py` and `candidates.py`,
+building in `build.py`. Exact (bit for bit) where Intel's pass is not, by what
 triton-xpu 3.3 does with a block pointer: only DPAS-layout ones (a tt.dot's data:
 `transforms/raise_block_pointer/dot_use.py`) become 2D block I/O, whose surface is the shape and which reads 0
 below 0 or past it whatever `boundaryCheck` says; others become gathers that check the
