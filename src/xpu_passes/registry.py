@@ -61,6 +61,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RTP: (NativeOption("guard", bool, True),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
+            NativeOption("skip-transposed-reuse", bool, True),
             NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
     LEGAL: (NativeOption("fold-register-permutations", bool, True),),
     SLICE: (NativeOption("slice-registers", int, 64), NativeOption("gather-slice-registers", int, 16),

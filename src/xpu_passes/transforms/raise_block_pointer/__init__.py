@@ -8,8 +8,8 @@ the tensor of pointers was (one per tensor of pointers; an addptr of a raised on
 same strides is its `tt.advance`), with the kernel's own scalar values as offsets; pointers
 advanced in `scf.for` become loop-carried block pointers moved by `tt.advance` (accesses
 before and after the increment); a carried pointer used after its loop is rebuilt there
-from the trip count. Planning is in `transforms/raise_block_pointer/plan.py` and `raise_candidates.py`,
-building in `raise_build.py`. Exact (bit for bit) where Intel's pass is not, by what
+from the trip count. Planning is in `transforms/raise_block_pointer/plan.py` and `candidates.py`,
+building in `build.py`. Exact (bit for bit) where Intel's pass is not, by what
 triton-xpu 3.3 does with a block pointer: only DPAS-layout ones (a tt.dot's data:
 `transforms/raise_block_pointer/dot_use.py`) become 2D block I/O, whose surface is the shape and which reads 0
 below 0 or past it whatever `boundaryCheck` says; others become gathers that check the
@@ -34,7 +34,9 @@ shape only with a `boundaryCheck` (then on every dim). So:
   there from the pointer's closed form, so the loop and its tt.dot are not copied; the loop
   is, only where that fails), the conditions computed before the loops they do not
   depend on, the then-branch raised.
-Anything else is left alone with a remark saying why. Options: `ignore-masks` (Intel's
+Anything else is left alone with a remark saying why. A function where a loaded tile feeds tt.dot both as
+loaded and through tt.trans (attention backward's K or Q^T) is left alone whole (`skip-transposed-reuse`, ours,
+on by default: raised, it was worse at the ISA; `candidates.transposed_reuse`). Options: `ignore-masks` (Intel's
 meaning: every mask and `other` is dropped first, not exact, a remark per access);
 `dot-only` (ours, off by default as Intel has no such option; the plugin's pipeline sets it):
 only accesses moving a tt.dot's data are raised (elsewhere a block pointer costs
@@ -58,7 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin, reset_order
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
-from xpu_passes.transforms.raise_block_pointer.candidates import plan_function
+from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import XpuPass, register
@@ -182,6 +184,9 @@ class RaiseBlockPointer(XpuPass):
     # Ours too (the plugin's pipeline sets it): a load of a tt.dot's data is raised only where it will be a
     # 2D block read (block_io.py); elsewhere 3.3 gathers it lane by lane, and a version keeps both paths.
     block_io_only: bool = False
+    # Ours, on by default: a function where a loaded tile feeds tt.dot both as loaded and through tt.trans
+    # (attention backward) is left alone whole: raised, it lost at the ISA (candidates.transposed_reuse).
+    skip_transposed_reuse: bool = True
     # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
@@ -198,6 +203,14 @@ class RaiseBlockPointer(XpuPass):
         reset_order()
 
     def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> None:
+        reused = transposed_reuse(fn) if self.skip_transposed_reuse else None
+        if reused is not None:
+            for acc in candidates(fn):
+                what = "this tile feeds" if acc is reused else "a tile of this function feeds"
+                self.remark(acc, f"left alone: {what} tt.dot both as loaded and through tt.trans: raised, its "
+                                 "transposed copy and the DPAS layouts it spreads cost gathers or spill at the ISA "
+                                 "(skip-transposed-reuse)")
+            return
         failed: dict[Operation, str] = {}
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).

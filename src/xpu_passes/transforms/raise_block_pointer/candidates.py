@@ -19,7 +19,8 @@ from xpu_passes.transforms.raise_block_pointer.plan_types import Access, LeftAlo
 from xpu_passes.dialects import tt
 
 
-def _candidates(fn: tt.FuncOp) -> list[Access]:
+def candidates(fn: tt.FuncOp) -> list[Access]:
+    """The tensor-of-pointer loads and stores of `fn`, in walk order."""
     out: list[Access] = []
     for op in fn.walk():
         if isinstance(op, tt.LoadOp | tt.StoreOp):
@@ -58,6 +59,20 @@ def _kept(plan: Plan, hw: bool, block_io_only: bool, uses: DotUse) -> Plan:
 NOT_DOT = "the tile neither feeds nor comes from a tt.dot (the coalesced gather is kept; dot-only)"
 
 
+def transposed_reuse(fn: tt.FuncOp) -> tt.LoadOp | None:
+    """A load of `fn` whose tile feeds tt.dot both as loaded and through tt.trans, if any (`skip-transposed-reuse`).
+
+    Raised, such a tile is one 2D block read in one operand layout and a transposed copy for the other,
+    and RemoveLayoutConversions then gives the loop's other loads the DPAS layout: at the ISA (IGC, PVC)
+    attention backward's dK/dV went from 24 to 72 gathers, its dQ (fp16, 64x64, 8 warps) from 1,280 to
+    8,064 spill bytes; raising only the other tiles, or only this one, spilled more (up to 52,416)."""
+    uses = DotUse(fn)
+    for op in candidates(fn):
+        if isinstance(op, tt.LoadOp) and len(tile_shape(op)) == 2 and uses.transposed_reuse(op.result):
+            return op
+    return None
+
+
 def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
                   dot_only: bool = False, direct: Collection[Operation] = (),
                   block_io_only: bool = False) -> tuple[list[Plan], dict[Access, str]]:
@@ -71,7 +86,7 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
     failed: dict[Access, str] = {}
     families: dict[tuple[scf.ForOp, int], list[Access]] = {}
     uses = DotUse(fn)
-    for op in _candidates(fn):
+    for op in candidates(fn):
         rank = len(tile_shape(op))
         if rank == 1 and dot_only:
             failed[op] = "1D access (2D block I/O needs a 2D tile)"

@@ -82,6 +82,21 @@ class DotUse:
             out |= _dot_operand_indices(x)
         return out
 
+    def transposed_reuse(self, v: SSAValue, budget: int = 400) -> bool:
+        """Whether the loaded tile `v` is a tt.dot operand both as loaded and through a tt.trans (attention
+        backward's K or Q^T tile: `dot(q, k_t)` and `dot(ds, trans(k_t))`)."""
+        direct, transposed = False, []
+        stop = (tt.DotOp, tt.TransOp)
+        for x, nxt in _walk([v], budget, set(), follow=lambda y: not isinstance(y.owner, stop)):
+            direct |= bool(_dot_operand_indices(x))
+            transposed += [y for y in nxt if isinstance(y.owner, tt.TransOp)]
+        if not direct or not transposed:
+            return False
+        for x, _ in _walk(transposed, budget, set(), follow=lambda y: not isinstance(y.owner, stop)):
+            if _dot_operand_indices(x):
+                return True
+        return False
+
     def relevant(self, op: tt.LoadOp | tt.StoreOp) -> bool:
         if isinstance(op, tt.LoadOp):
             return self.load_feeds_dot(op.result)
