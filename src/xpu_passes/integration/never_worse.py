@@ -279,19 +279,27 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
 
 def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:
     """Our final TTGIR against triton-xpu's (prints): the figures in which ours is worse (empty: ours
-    is kept) and the remark. SLM is allocated (on copies, in triton's `context`) only when the
-    cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
+    is kept) and the remark. What PVC pays beyond the TTGIR (isa_estimate: gathers, scatters,
+    registers over the GRF) and SLM (allocated on copies, in triton's `context`) are taken only when
+    the cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
     (stage_figures.copied_loads) loses to one without; so native's is not kept when it has them and
-    ours has not, whatever its other figures (the positions' veto, `_decide`)."""
-    from xpu_passes.integration.stage_figures import allocated_shared, cheap_figures
+    ours has not, whatever its other figures (the positions' veto, `_decide`). Nor is it kept when it
+    needs more SLM than PVC has and ours fits: it could not launch (isa.judge's TRADE)."""
+    from xpu_passes.integration.isa_estimate import estimate_text
+    from xpu_passes.integration.stage_figures import SLM_LIMIT, allocated_shared, cheap_figures
 
     mine, other = cheap_figures(mine_text), cheap_figures(their_text)
     losses = mine.losses(other)
     veto = other.copied > 0 and not mine.copied
-    if not losses and not veto and mine_text != their_text:  # (SLM: triton-xpu's allocation of each, on copies)
+    if not losses and not veto and mine_text != their_text:
+        mine, other = mine.estimated(estimate_text(mine_text)), other.estimated(estimate_text(their_text))
+        # (SLM: triton-xpu's allocation of each, on copies)
         mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, context))
         other = dataclasses.replace(other, shared=allocated_shared(their_text, context))
         losses = mine.losses(other)
+        if losses and other.shared > SLM_LIMIT >= mine.shared:
+            return [], (f"our stage kept: it would leave {', '.join(losses)} but triton-xpu's needs {other.shared} "
+                        f"bytes of SLM, over PVC's {SLM_LIMIT} (ours: {mine}; native: {other})")
     if veto and losses:
         return [], (f"our stage kept: triton-xpu's would leave {', '.join(losses)} but loads {other.copied} "
                     f"tensor-of-pointer load(s) of copied elements, element by element (ours: {mine}; native: {other})")
