@@ -32,6 +32,11 @@ from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
 
 
+# The register estimate's resolution, bytes per lane (as RemoveLayoutConversions' costs.SLACK): a
+# difference within it is not a loss.
+SPILL_SLACK = 64
+
+
 @dataclass(frozen=True)
 class Estimate:
     gathers: int  # messages of tensor-of-pointer loads, per warp, each op once
@@ -43,6 +48,20 @@ class Estimate:
     def over(self) -> int:
         """Bytes per lane beyond the large register file: what IGC would spill, by this estimate."""
         return max(0, self.peak - budget(lanes=self.lanes))
+
+    def losses(self, native: Estimate) -> list[str]:
+        """What is worse here than in `native` (IGC's judge: more gathers, scatters or spill)."""
+        out = []
+        if self.gathers > native.gathers:
+            out.append(f"gathers {self.gathers} > {native.gathers} (estimated)")
+        if self.scatters > native.scatters:
+            out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
+        if self.over > native.over + SPILL_SLACK:
+            out.append(f"registers over the GRF {self.over} > {native.over} bytes a lane (estimated)")
+        return out
+
+    def __str__(self) -> str:
+        return f"~{self.gathers} gathers, ~{self.scatters} scatters, ~{self.over} B/lane over the GRF"
 
 
 def estimate(module: ModuleOp) -> Estimate:

@@ -21,9 +21,6 @@ from xpu_passes.integration.isa_estimate import Estimate
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
 # make_llir's passes up to its SLM allocation that change what is allocated.
-# The register estimate's resolution, bytes per lane (as RemoveLayoutConversions' costs.SLACK): a
-# difference within it is not a loss.
-SPILL_SLACK = 64
 SLM_LIMIT = 128 * 1024  # PVC's shared local memory per work-group: a stage over it cannot launch
 _ALLOCATION = ("intel-decompose-unsupported-conversions", "allocate-shared-memory")
 
@@ -37,11 +34,9 @@ class StageFigures:
     # tensor-of-pointer loads loaded once per copy of their elements (copied_loads): a result with them
     # loses to one without, whatever the other figures (see never_worse.compare_stage's veto)
     copied: int = 0
-    # what PVC pays beyond the TTGIR (integration/isa_estimate.py; -1: not estimated): messages of
+    # what PVC pays beyond the TTGIR (integration/isa_estimate.py; None: not estimated): messages of
     # tensor-of-pointer loads and stores, and register bytes per lane over the large register file
-    gathers: int = -1
-    scatters: int = -1
-    over: int = -1
+    estimate: Estimate | None = None
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
@@ -57,23 +52,18 @@ class StageFigures:
             out.append(f"2D block write elements {self.block_writes} < {native.block_writes}")
         if self.copied and not native.copied:
             out.append(f"{self.copied} tensor-of-pointer load(s) of copied elements, triton-xpu's none")
-        if self.gathers > native.gathers >= 0:
-            out.append(f"gathers {self.gathers} > {native.gathers} (estimated)")
-        if self.scatters > native.scatters >= 0:
-            out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
-        if native.over >= 0 and self.over > native.over + SPILL_SLACK:
-            out.append(f"registers over the GRF {self.over} > {native.over} bytes a lane (estimated)")
+        if self.estimate is not None and native.estimate is not None:
+            out += self.estimate.losses(native.estimate)
         return out
 
     def estimated(self, e: Estimate | None) -> StageFigures:
-        """These figures with `e`'s (None: left not estimated)."""
-        return self if e is None else dataclasses.replace(self, gathers=e.gathers, scatters=e.scatters, over=e.over)
+        """These figures with the estimate `e` (None: not estimated, not compared)."""
+        return dataclasses.replace(self, estimate=e)
 
     def __str__(self) -> str:
         slm = f"{self.shared} bytes of SLM" if self.shared >= 0 else "SLM not allocated"
         copied = f", {self.copied} load(s) of copied elements" if self.copied else ""
-        est = (f", ~{self.gathers} gathers, ~{self.scatters} scatters, ~{self.over} B/lane over the GRF"
-               if self.over >= 0 else "")
+        est = f", {self.estimate}" if self.estimate is not None else ""
         return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements{copied}{est}"
 
 

@@ -12,9 +12,9 @@ import pytest
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend.parser import parse_module
 from xpu_passes.integration import oracle
-from xpu_passes.integration.isa_estimate import Estimate, estimate, estimate_text
+from xpu_passes.integration.isa_estimate import SPILL_SLACK, Estimate, estimate, estimate_text
 from xpu_passes.integration.never_worse import judge_stages
-from xpu_passes.integration.stage_figures import SPILL_SLACK, StageFigures
+from xpu_passes.integration.stage_figures import StageFigures
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
