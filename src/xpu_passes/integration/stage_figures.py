@@ -5,7 +5,9 @@ the whole stage (third-party benchmark, corpus_compare): the SLM triton-xpu allo
 conversions left, and the 2D block messages of loads and stores. Different inputs at each position
 (ours earlier in the stage) can make the end worse though each position is not. These figures are
 cheap enough to take on every compile: SLM by triton-xpu's own allocation, run on a copy (the
-passes make_llir runs before it), the rest from the module's print.
+passes make_llir runs before it), the rest from the module's print. Same SLM and conversions can
+still cost more at the ISA (gathers, scatters, spill): `estimate` holds what isa_estimate makes
+of the print (one parse, ~15 ms), taken only when the figures above do not decide.
 """
 
 from __future__ import annotations
