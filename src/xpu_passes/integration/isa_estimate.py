@@ -8,9 +8,10 @@ registers instead of going through SLM raises what a lane holds past the registe
 `estimate` gives both, per kernel, from one parse of the print:
 
 - gathers / scatters: the messages of each tensor-of-pointer load / store in its layout
-  (layouts/memory.py: one per vector of contiguous elements, per warp), counted once per op
-  as IGC's static counts are (benchmarks/isa_model.py prints them beside IGC's: equal on the
-  corpus' GEMM/attention rows);
+  (layouts/memory.py: one per vector of contiguous elements, per warp, as the addresses' axis
+  facts allow, with triton's rule for a range compared with a bound: `k < K` masks whole
+  vectors), counted once per op as IGC's static counts are (equal to IGC's on the corpus'
+  GEMM/attention rows and gemlite's GEMM);
 - peak: the most register bytes a lane holds at any op: every data tensor live there in its
   layout (layouts/pressure.py's tensor_bytes: floats only, IGC recomputes addresses and masks),
   plus the messages' addresses and predicates in flight at a tensor-of-pointer access.
@@ -66,9 +67,7 @@ class Estimate:
 
 def estimate(module: ModuleOp) -> Estimate:
     """The estimate of `module` (a parsed final TTGIR)."""
-    from xpu_passes.transforms.remove_layout_conversions import costs
-
-    facts = costs.facts_of(module)
+    facts = AxisInfoAnalysis(module, compare_bounds=True)
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16

@@ -23,9 +23,10 @@ MMA = ("#triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSiz
        "threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [4, 2], A = [32, 16], B = [16, 32], C = [32, 32]}>")
 
 
-def epilogue(layout: str, m: int = 64, n: int = 128, masked: bool = False) -> str:
+def epilogue(layout: str, m: int = 64, n: int = 128, masked: bool = False, bound: str = "") -> str:
     """The accumulator (an argument, in the DPAS layout) stored in `layout` ("#mma": no conversion);
-    `masked`: a mask per column (one element per message in any layout)."""
+    `masked`: `column < %n`, a mask per column (one element per message in any layout) unless `bound`
+    says what divides %n (then constant over vectors that %n's divisibility allows)."""
     cvt = (f"    %v = ttg.convert_layout %acc : tensor<{m}x{n}xf32, #mma> -> tensor<{m}x{n}xf32, {layout}>\n"
            if layout != "#mma" else "")
     value = "%v" if cvt else "%acc"
@@ -38,7 +39,7 @@ def epilogue(layout: str, m: int = 64, n: int = 128, masked: bool = False) -> st
     return f"""#blocked = {BLOCKED}
 #mma = {MMA}
 module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32}} {{
-  tt.func public @epilogue(%c: !tt.ptr<f32> {{tt.divisibility = 16 : i32}}, %n: i32, %acc: tensor<{m}x{n}xf32, #mma>) {{
+  tt.func public @epilogue(%c: !tt.ptr<f32> {{tt.divisibility = 16 : i32}}, %n: i32{bound}, %acc: tensor<{m}x{n}xf32, #mma>) {{
     %cst = arith.constant dense<{n}> : tensor<{m}x1xi32, {layout}>
     %r0 = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = {layout}}}>>
     %r1 = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = {layout}}}>>
@@ -66,6 +67,11 @@ def test_scatters_per_vector_of_contiguous_elements() -> None:
     assert _estimate(epilogue("#blocked")).gathers == 0
     # masked per column: one element a message in either layout
     assert _estimate(epilogue("#blocked", masked=True)).scatters == _estimate(epilogue("#mma", masked=True)).scatters == 128
+    # `column < %n` with %n a multiple of 16: whole vectors in or out (triton's rule for comparisons)
+    div16 = " {tt.divisibility = 16 : i32}"
+    assert _estimate(epilogue("#blocked", masked=True, bound=div16)).scatters == 32
+    assert _estimate(epilogue("#mma", masked=True, bound=div16)).scatters == 128
+    assert _estimate(epilogue("#blocked", masked=True, bound=" {tt.divisibility = 2 : i32}")).scatters == 64
 
 
 def test_peak_is_what_a_lane_holds_at_the_fullest_op() -> None:
