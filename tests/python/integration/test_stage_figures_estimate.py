@@ -12,7 +12,7 @@ import pytest
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend.parser import parse_module
 from xpu_passes.integration import oracle
-from xpu_passes.integration.isa_estimate import SPILL_SLACK, Estimate, estimate, estimate_text
+from xpu_passes.integration.isa_estimate import Estimate, estimate, estimate_text
 from xpu_passes.integration.never_worse import judge_stages
 from xpu_passes.integration.stage_figures import StageFigures
 
@@ -96,10 +96,9 @@ def test_estimated_losses() -> None:
     assert StageFigures(-1, 0, 0).estimated(Estimate(4, 128, 1000)).losses(native) == [
         "scatters 128 > 32 (estimated)"]
     assert StageFigures(-1, 0, 0).estimated(Estimate(8, 32, 1000)).losses(native) == ["gathers 8 > 4 (estimated)"]
-    # registers: a loss beyond the estimate's resolution only
-    assert StageFigures(-1, 0, 0).estimated(Estimate(4, 32, 1100 + SPILL_SLACK)).losses(native) == []
-    assert StageFigures(-1, 0, 0).estimated(Estimate(4, 32, 1101 + SPILL_SLACK)).losses(native) == [
-        f"registers over the GRF {77 + SPILL_SLACK} > 76 bytes a lane (estimated)"]
+    # registers over the GRF: said, not judged (the estimate misses or overstates IGC's spill)
+    assert StageFigures(-1, 0, 0).estimated(Estimate(4, 32, 4096)).losses(native) == []
+    assert "~3072 B/lane over the GRF" in str(StageFigures(-1, 0, 0).estimated(Estimate(4, 32, 4096)))
     # not estimated (either side): not compared
     assert StageFigures(-1, 0, 0).losses(native) == []
     assert StageFigures(-1, 0, 0).estimated(Estimate(8, 128, 4096)).losses(StageFigures(-1, 1, 0)) == []
