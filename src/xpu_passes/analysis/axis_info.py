@@ -95,7 +95,11 @@ class AxisInfoAnalysis:
 
     MAX_ITERATIONS = 8
 
-    def __init__(self, module: ModuleOp) -> None:
+    def __init__(self, module: ModuleOp, compare_bounds: bool = False) -> None:
+        # compare_bounds: a comparison of a contiguous range with a bound constant along a dim is
+        # constant over their common divisibility (triton's CmpOpAxisInfoVisitor): `i < K` masks
+        # whole vectors. Off for RemoveLayoutConversions' costs until its decisions are compared.
+        self.compare_bounds = compare_bounds
         self.info: dict[SSAValue, AxisInfo] = {}
         for fn in module.walk():
             if isinstance(fn, tt.FuncOp) and fn.body.blocks:
@@ -286,8 +290,25 @@ class AxisInfoAnalysis:
             # Scalars (rank differs) are constant everywhere and do not limit constancy.
             parts = [self[o].constancy for o in op.operands if len(_shape(o)) == rank]
             const = tuple(math.gcd(*c) for c in zip(*parts)) if parts else shape
+            if self.compare_bounds and op.name == "arith.cmpi" and len(parts) == 2:
+                const = self._bound_constancy(op, const, shape)
             return replace(AxisInfo.unknown(rank), constancy=const)
         return AxisInfo.unknown(rank)
+
+    def _bound_constancy(self, op: Operation, const: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+        """triton's CmpOpAxisInfoVisitor: `range < bound`/`>=` (or `bound > range`/`<=`), the bound constant
+        along d: constant over gcd(the range's contiguity, both divisibilities)."""
+        a, b = self[op.operands[0]], self[op.operands[1]]
+        pred = op.predicate.value.data  # type: ignore[attr-defined]  # 2 slt, 3 sle, 4 sgt, 5 sge; 6-9 the unsigned ones
+        lt_ge, gt_le = pred in (2, 5, 6, 9), pred in (3, 4, 7, 8)
+        out = []
+        for d, c in enumerate(const):
+            if lt_ge and b.constancy[d] == shape[d]:
+                c = max(c, math.gcd(a.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d])))
+            elif gt_le and a.constancy[d] == shape[d]:
+                c = max(c, math.gcd(b.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d])))
+            out.append(c)
+        return tuple(out)
 
     @staticmethod
     def _add(a: AxisInfo, b: AxisInfo, scale: int = 1) -> AxisInfo:

@@ -27,6 +27,7 @@ from xdsl.passes import ModulePass
 
 from xpu_passes import registry
 from xpu_passes.frontend import Spelling, parse_module, print_module
+from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.layouts.lowering import copied_gather_loads
@@ -185,12 +186,14 @@ def _first_line(e: BaseException) -> str:
 
 
 
-def _ttgir_figures(text: str) -> tuple[Figures, int]:
-    """A final TTGIR's figures: RemoveLayoutConversions' and its loads tagged for 2D block reads."""
+def _ttgir_figures(text: str) -> tuple[Figures, int, Estimate]:
+    """A final TTGIR's figures: RemoveLayoutConversions', its loads tagged for 2D block reads, and what
+    PVC pays beyond them (isa_estimate)."""
     from xpu_passes.dialects import make_context
     from xpu_passes.integration import oracle
 
-    return figures(parse_module(make_context(), text, "<ttgir>", verify=False).module), oracle.ttgir_counts(text)[2]
+    module = parse_module(make_context(), text, "<ttgir>", verify=False).module
+    return figures(module), oracle.ttgir_counts(text)[2], estimate(module)
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
@@ -230,13 +233,15 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
     if ours is None:
         kept, why = other, f"compiled without raising: with it, {_first_line(RuntimeError(failed))}"
     else:
-        (mine, blocks), (theirs, their_blocks) = _ttgir_figures(str(ours)), _ttgir_figures(str(other))
+        (mine, blocks, est), (theirs, their_blocks, their_est) = _ttgir_figures(str(ours)), _ttgir_figures(str(other))
         losses = native_wins(mine, theirs) + ([f"2D block loads {blocks} < {their_blocks}"]
-                                              if blocks < their_blocks else [])
+                                              if blocks < their_blocks else []) + est.losses(their_est)
         if losses:
-            kept, why = other, f"compiled without raising: with it, {', '.join(losses)} ({mine}; without: {theirs})"
+            kept, why = other, (f"compiled without raising: with it, {', '.join(losses)} "
+                                f"({mine}, {est}; without: {theirs}, {their_est})")
         else:
-            kept, why = ours, f"raised kept: {mine}, {blocks} 2D block loads; without: {theirs}, {their_blocks}"
+            kept, why = ours, (f"raised kept: {mine}, {blocks} 2D block loads, {est}; "
+                               f"without: {theirs}, {their_blocks}, {their_est}")
     roundtrip.count("raising_dropped", int(kept is other))
     _remark(stages[at].instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(TIME_KEY, t)
@@ -279,19 +284,27 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
 
 def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:
     """Our final TTGIR against triton-xpu's (prints): the figures in which ours is worse (empty: ours
-    is kept) and the remark. SLM is allocated (on copies, in triton's `context`) only when the
-    cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
+    is kept) and the remark. What PVC pays beyond the TTGIR (isa_estimate: gathers, scatters,
+    registers over the GRF) and SLM (allocated on copies, in triton's `context`) are taken only when
+    the cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
     (stage_figures.copied_loads) loses to one without; so native's is not kept when it has them and
-    ours has not, whatever its other figures (the positions' veto, `_decide`)."""
-    from xpu_passes.integration.stage_figures import allocated_shared, cheap_figures
+    ours has not, whatever its other figures (the positions' veto, `_decide`). Nor is it kept when it
+    needs more SLM than PVC has and ours fits: it could not launch (isa.judge's TRADE)."""
+    from xpu_passes.integration.isa_estimate import estimate_text
+    from xpu_passes.integration.stage_figures import SLM_LIMIT, allocated_shared, cheap_figures
 
     mine, other = cheap_figures(mine_text), cheap_figures(their_text)
     losses = mine.losses(other)
     veto = other.copied > 0 and not mine.copied
-    if not losses and not veto and mine_text != their_text:  # (SLM: triton-xpu's allocation of each, on copies)
+    if not losses and not veto and mine_text != their_text:
+        mine, other = mine.estimated(estimate_text(mine_text)), other.estimated(estimate_text(their_text))
+        # (SLM: triton-xpu's allocation of each, on copies)
         mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, context))
         other = dataclasses.replace(other, shared=allocated_shared(their_text, context))
         losses = mine.losses(other)
+        if losses and other.shared > SLM_LIMIT >= mine.shared:
+            return [], (f"our stage kept: it would leave {', '.join(losses)} but triton-xpu's needs {other.shared} "
+                        f"bytes of SLM, over PVC's {SLM_LIMIT} (ours: {mine}; native: {other})")
     if veto and losses:
         return [], (f"our stage kept: triton-xpu's would leave {', '.join(losses)} but loads {other.copied} "
                     f"tensor-of-pointer load(s) of copied elements, element by element (ours: {mine}; native: {other})")

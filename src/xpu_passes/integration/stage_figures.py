@@ -5,19 +5,24 @@ the whole stage (third-party benchmark, corpus_compare): the SLM triton-xpu allo
 conversions left, and the 2D block messages of loads and stores. Different inputs at each position
 (ours earlier in the stage) can make the end worse though each position is not. These figures are
 cheap enough to take on every compile: SLM by triton-xpu's own allocation, run on a copy (the
-passes make_llir runs before it), the rest from the module's print.
+passes make_llir runs before it), the rest from the module's print. Same SLM and conversions can
+still cost more at the ISA (gathers, scatters, spill): `estimate` holds what isa_estimate makes
+of the print (one parse: ~6-12 ms of CPU a side on the corpus' GEMMs), taken only when the figures above do not decide.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from xpu_passes.frontend.spelling import DIALECTS
+from xpu_passes.integration.isa_estimate import Estimate
 
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
+SLM_LIMIT = 128 * 1024  # PVC's shared local memory per work-group: a stage over it cannot launch
 # make_llir's passes up to its SLM allocation that change what is allocated.
 _ALLOCATION = ("intel-decompose-unsupported-conversions", "allocate-shared-memory")
 
@@ -31,6 +36,9 @@ class StageFigures:
     # tensor-of-pointer loads loaded once per copy of their elements (copied_loads): a result with them
     # loses to one without, whatever the other figures (see never_worse.compare_stage's veto)
     copied: int = 0
+    # what PVC pays beyond the TTGIR (integration/isa_estimate.py; None: not estimated): messages of
+    # tensor-of-pointer loads and stores, and register bytes per lane over the large register file
+    estimate: Estimate | None = None
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
@@ -46,12 +54,19 @@ class StageFigures:
             out.append(f"2D block write elements {self.block_writes} < {native.block_writes}")
         if self.copied and not native.copied:
             out.append(f"{self.copied} tensor-of-pointer load(s) of copied elements, triton-xpu's none")
+        if self.estimate is not None and native.estimate is not None:
+            out += self.estimate.losses(native.estimate)
         return out
+
+    def estimated(self, e: Estimate | None) -> StageFigures:
+        """These figures with the estimate `e` (None: not estimated, not compared)."""
+        return dataclasses.replace(self, estimate=e)
 
     def __str__(self) -> str:
         slm = f"{self.shared} bytes of SLM" if self.shared >= 0 else "SLM not allocated"
         copied = f", {self.copied} load(s) of copied elements" if self.copied else ""
-        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements{copied}"
+        est = f", {self.estimate}" if self.estimate is not None else ""
+        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements{copied}{est}"
 
 
 def stage_figures(mod: Any, text: str | None = None) -> StageFigures:

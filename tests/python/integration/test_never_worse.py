@@ -274,7 +274,7 @@ def test_raising_that_helps_is_kept(remarks: Any, monkeypatch: pytest.MonkeyPatc
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")  # A and B through tensors of pointers
     raised, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
     (r,) = [r.message for r in remarks.drain() if r.pass_name == "triton-raise-block-pointer" and "kept" in r.message]
-    assert re.fullmatch(r"raised kept: .*, 4 2D block loads; without: .*, 0", r), r
+    assert re.fullmatch(r"raised kept: .*, 4 2D block loads, ~.*; without: .*, 0, ~.*", r), r
     assert times.get("raising_dropped", 0) == 0 and "tt.make_tensor_ptr" in raised
 
 
@@ -305,10 +305,10 @@ def test_raising_that_loses_a_figure_compiles_without_it(remarks: Any, monkeypat
     plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
     real = never_worse._ttgir_figures
 
-    def one_more_conversion_when_raised(text: str) -> tuple[Figures, int]:
-        f, blocks = real(text)
+    def one_more_conversion_when_raised(text: str) -> tuple[Figures, int, Any]:
+        f, blocks, est = real(text)
         raised = "tt.make_tensor_ptr" in text  # (the kernel has none of its own)
-        return Figures(f.cost, f.slm, f.converts + raised), blocks
+        return Figures(f.cost, f.slm, f.converts + raised), blocks, est
 
     monkeypatch.setattr(never_worse, "_ttgir_figures", one_more_conversion_when_raised)
     remarks.drain()
@@ -316,3 +316,26 @@ def test_raising_that_loses_a_figure_compiles_without_it(remarks: Any, monkeypat
     assert out == plain and times["raising_dropped"] == 1
     (r,) = [r.message for r in remarks.drain() if r.message.startswith(("compiled without raising", "raised kept"))]
     assert r.startswith("compiled without raising: with it, converts 1 > 0"), r
+
+
+@needs_triton
+def test_raising_that_adds_estimated_gathers_compiles_without_it(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from support import compile_timed  # tests/python/support.py
+
+    from xpu_passes.integration.isa_estimate import Estimate
+
+    kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
+    plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    real = never_worse._ttgir_figures
+
+    def more_gathers_when_raised(text: str) -> tuple[Figures, int, Estimate]:
+        f, blocks, est = real(text)
+        raised = "tt.make_tensor_ptr" in text  # (the kernel has none of its own)
+        return f, blocks, Estimate(est.gathers + 1000 * raised, est.scatters, est.peak)
+
+    monkeypatch.setattr(never_worse, "_ttgir_figures", more_gathers_when_raised)
+    remarks.drain()
+    out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
+    assert out == plain and times["raising_dropped"] == 1
+    (r,) = [r.message for r in remarks.drain() if r.message.startswith(("compiled without raising", "raised kept"))]
+    assert r.startswith("compiled without raising: with it, gathers "), r

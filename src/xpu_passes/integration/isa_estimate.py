@@ -1,0 +1,155 @@
+"""What PVC pays for a final TTGIR, estimated from the layout algebra: memory messages and registers.
+
+The whole-stage guard (never_worse.judge_stages) compares ours with triton-xpu's stage by what the
+TTGIR shows (SLM, conversions, 2D block I/O). Two results with the same of those can still differ
+at the ISA (IGC): a tensor-of-pointer access in a DPAS or dot-operand layout takes one gather or
+scatter per narrow vector where a blocked layout takes a few wide ones, and a tile kept in
+registers instead of going through SLM raises what a lane holds past the register file (spill).
+`estimate` gives both, per kernel, from one parse of the print:
+
+- gathers / scatters: the messages of each tensor-of-pointer load / store in its layout
+  (layouts/memory.py: one per vector of contiguous elements, per warp, as the addresses' axis
+  facts allow, with triton's rule for a range compared with a bound: `k < K` masks whole
+  vectors), counted once per op as IGC's static counts are (equal to IGC's on the corpus'
+  GEMM/attention rows and gemlite's GEMM);
+- peak: the most register bytes a lane holds at any op: every data tensor live there in its
+  layout (layouts/pressure.py's tensor_bytes: floats only, IGC recomputes addresses and masks),
+  plus the messages' addresses and predicates in flight at a tensor-of-pointer access.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
+from xpu_passes.dialects import tt
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memory import Messages, messages
+from xpu_passes.layouts.pressure import MESSAGE_BYTES, budget, tensor_bytes
+from xpu_passes.layouts.propagation import encoding
+from xpu_passes.layouts.scratch import element_bits
+
+
+@dataclass(frozen=True)
+class Estimate:
+    gathers: int  # messages of tensor-of-pointer loads, per warp, each op once
+    scatters: int  # ... of stores
+    peak: int  # register bytes per lane at the fullest op
+    lanes: int = 16
+
+    @property
+    def over(self) -> int:
+        """Bytes per lane beyond the large register file: what IGC would spill, by this estimate."""
+        return max(0, self.peak - budget(lanes=self.lanes))
+
+    def losses(self, native: Estimate) -> list[str]:
+        """What is worse here than in `native` by IGC's judge: more gathers or scatters. (Not `over`:
+        it is said, not judged. It ranks kernels as IGC's spill does only where the same tensor-of-pointer
+        accesses move (attn_bwd: 704 vs 448, IGC 1,972 vs 548 bytes a lane); it misses spill
+        where the epilogue's layout alone changes (gemm_tensor_ptr 64x128: 576 both, IGC 624 vs 708) and
+        overstates block-pointer kernels (raised attn_bwd_dq 32x64: 768 vs 320, IGC none vs 16).)"""
+        out = []
+        if self.gathers > native.gathers:
+            out.append(f"gathers {self.gathers} > {native.gathers} (estimated)")
+        if self.scatters > native.scatters:
+            out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
+        return out
+
+    def __str__(self) -> str:
+        return f"~{self.gathers} gathers, ~{self.scatters} scatters, ~{self.over} B/lane over the GRF"
+
+
+def estimate(module: ModuleOp) -> Estimate:
+    """The estimate of `module` (a parsed final TTGIR)."""
+    facts = AxisInfoAnalysis(module, compare_bounds=True)
+    gathers = scatters = 0
+    extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
+    lanes = 16
+    for op in module.walk():
+        if not isinstance(op, tt.LoadOp | tt.StoreOp):
+            continue
+        m = _messages(op, facts)
+        if m is None:
+            continue
+        lanes = m.lanes
+        if isinstance(op, tt.LoadOp):
+            gathers += m.messages
+        else:
+            scatters += m.messages
+        extra[id(op)] = m.messages * MESSAGE_BYTES
+    peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
+    return Estimate(gathers, scatters, peak, lanes)
+
+
+def _messages(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
+    """A tensor-of-pointer access's messages in its layout (None: not one, or a layout the algebra does not know)."""
+    from xpu_passes.transforms.remove_layout_conversions.costs import access_limits
+
+    t = op.operands[0].type
+    pointee = getattr(getattr(t, "element_type", None), "pointee", None)
+    layout = encoding(t)
+    if pointee is None or layout is None or not isinstance(t, TensorType):
+        return None
+    try:
+        return messages(layout, t.get_shape(), element_bits(pointee), access_limits(facts, op))
+    except (LayoutError, ValueError):
+        return None
+
+
+def _last_uses(block: Block) -> tuple[dict[Operation, int], dict[int, int]]:
+    """(op -> index in `block`, id(value) -> index of the last op of `block` holding a use of it)."""
+    index = {op: i for i, op in enumerate(block.ops)}
+    last: dict[int, int] = {}
+    for op, i in index.items():
+        for inner in op.walk():
+            for v in inner.operands:
+                if last.get(id(v), -1) < i:
+                    last[id(v)] = i
+    return index, last
+
+
+def _peak(block: Block, outer: int, extra: dict[int, int]) -> int:
+    """The most bytes a lane holds at an op of `block` (or inside one), `outer` held around it."""
+    index, last = _last_uses(block)
+    n = len(index)
+    # the live set at op i: block args and results defined before i, last used at or after i
+    delta = [0] * (n + 1)
+    for a in block.args:
+        if (size := tensor_bytes(a.type)) and id(a) in last:
+            delta[0] += size
+            delta[last[id(a)] + 1] -= size
+    sizes: list[list[tuple[SSAValue, int]]] = []
+    for op, i in index.items():
+        mine = [(r, s) for r in op.results if (s := tensor_bytes(r.type))]
+        sizes.append(mine)
+        for r, s in mine:
+            if id(r) in last:  # (live from the next op to its last use; at op i itself as a result)
+                delta[i + 1] += s
+                delta[last[id(r)] + 1] -= s
+    best, live = 0, 0
+    for op, i in index.items():
+        live += delta[i]
+        here = outer + live + sum(s for _, s in sizes[i]) + extra.get(id(op), 0)
+        best = max(best, here)
+        if op.regions:
+            # inside: what stays live past this op (its operands handed on as block args are the body's)
+            across = live - sum(tensor_bytes(v.type) for v in set(op.operands) if last.get(id(v)) == i)
+            for region in op.regions:
+                for b in region.blocks:
+                    best = max(best, _peak(b, outer + across, extra))
+    return best
+
+
+def estimate_text(text: str) -> Estimate | None:
+    """The estimate of a final TTGIR's print (None: a print our parser does not read: not judged)."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend.parser import parse_module
+
+    try:
+        module = parse_module(make_context(allow_unregistered=True), text, "<ttgir>", verify=False).module
+        return estimate(module)
+    except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
+        return None
