@@ -62,7 +62,7 @@ def test_losses_are_componentwise_and_a_tie_is_none() -> None:
 
 
 def test_only_named_pipelines_with_never_worse_compare_their_stage() -> None:
-    assert pipeline.plan("xpu").native_twin == pipeline._named_stages("native")
+    assert pipeline.plan("xpu").native_twin == pipeline.named_stages("native")
     assert pipeline.plan("xpu", never_worse=False).native_twin is None
     assert pipeline.plan("native").native_twin is None
     assert pipeline.plan(pipeline.pipeline_text("xpu")).native_twin is None  # a text is run as written
