@@ -1,5 +1,5 @@
 """The stages of the named pipelines: triton-xpu 3.3's make_ttgir with ours in place of native passes
-(`named_stages`), and what each pass needs in a module's text to have work (`idle`).
+(`named_stages`).
 
 See integration/pipeline.py for what the `xpu` pipeline is and how its stages run.
 """
@@ -33,27 +33,6 @@ NATIVE_PREFIX = registry.NATIVE_PREFIX
 PIPELINES = ("xpu", "native")
 # never_worse_positions: which RemoveLayoutConversions runs (of the three that replace native's) are compared
 POSITIONS = ("dot", "last", "all")
-
-# A pass -> text that must occur in the module for the pass to have anything to do: a round trip
-# whose passes all miss theirs in triton's print is skipped (its output would be its input).
-# A pass may declare the same as a class attribute `needs_text` (a tuple of strings).
-NEEDS_TEXT: dict[str, tuple[str, ...]] = {
-    # Every rewrite starts at a conversion, and block pointers are anchored only to the layout
-    # a conversion of one of their loads/stores asks for: without one, nothing changes.
-    RLC: ("convert_layout",),
-    # Only loads tagged block_io that feed a tt.dot get a Subgroup2DBlock layout.
-    OBIO: ("block_io", "tt.dot"),
-    # Only Subgroup2DBlock layouts are legalized.
-    LEGAL: ("subgroup_2d_block",),
-    # Only epilogues with an op that branches per element are sliced.
-    SLICE: ("math.erf",),
-}
-# A native pass -> text without which it has nothing to do, that neither our passes nor the native
-# passes before it create: missing from the stage's input, the pass is dropped, and the round trips
-# on either side of it become one (softmax, norms: our RemoveLayoutConversions runs merge).
-NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
-    "tritonintelgpu-accelerate-matmul": ("tt.dot",),  # rewrites tt.dot / tt.dot_scaled only
-}
 
 @dataclass(frozen=True)
 class Stage:
@@ -152,27 +131,3 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
         # last: after every pass of triton-xpu (none of them sees the slices)
         stages.append(ours(SLICE))
     return stages
-
-
-def needs_text(stage: Stage) -> tuple[str, ...] | None:
-    """What a pass needs in the text to have work, if it says (None: assume it always has)."""
-    return NEEDS_TEXT.get(stage.name) or getattr(stage.instance, "needs_text", None)
-
-
-def idle(stages: list[Stage], text: str) -> bool:
-    """Provably nothing to do: each pass misses something it needs (so leaves the module as it is,
-    and the next one sees the same text)."""
-    for s in stages:
-        needed = needs_text(s)
-        if not needed or all(n in text for n in needed):
-            return False
-    return True
-
-
-def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
-    """`stages` without the native passes NATIVE_NEEDS_TEXT proves idle on the stage's input `text`
-    (only with none but our Python passes: another might create what they need)."""
-    if any(s.python and s.name not in registry.OURS for s in stages):
-        return stages
-    return [s for s in stages
-            if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
