@@ -198,7 +198,7 @@ def _ttgir_figures(text: str) -> tuple[Figures, int]:
     from xpu_passes.dialects import make_context
     from xpu_passes.integration import oracle
 
-    return _figures(parse_module(make_context(), text, "<ttgir>", verify=False).module), oracle.ttgir_counts(text)[2]
+    return figures(parse_module(make_context(), text, "<ttgir>", verify=False).module), oracle.ttgir_counts(text)[2]
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
