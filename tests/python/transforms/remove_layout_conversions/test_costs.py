@@ -71,3 +71,17 @@ def test_messages_memoized_in_a_run_follow_a_retyped_or_rewired_pointer() -> Non
         assert retyped == fresh(load, facts) and retyped != first
         load.operands[0] = [o for o in module.walk() if isinstance(o, tt.AddPtrOp)][0].results[0]  # type: ignore[attr-defined]
         assert costs._access_messages(load, facts) == fresh(load, facts) != retyped  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_guard_takes_a_modules_axis_facts_once_per_figures(monkeypatch: object) -> None:
+    """never_worse weighs modules outside a pass run: one axis analysis per figures, not one per access."""
+    from xpu_passes.integration import never_worse
+
+    made: list[object] = []
+    real = costs.AxisInfoAnalysis
+    monkeypatch.setattr(costs, "AxisInfoAnalysis", lambda top: made.append(top) or real(top))  # type: ignore[attr-defined]
+    module = parse_module(make_context(), KERNEL).module
+    alone = figures(module)  # (outside a run: facts per load and store)
+    assert len(made) > 1
+    made.clear()
+    assert never_worse._figures(module) == alone and len(made) == 1  # pyright: ignore[reportPrivateUsage]
