@@ -31,6 +31,7 @@ from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.layouts.lowering import copied_gather_loads
+from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
 from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
 
@@ -99,12 +100,12 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     t = roundtrip.now()
     if text is None:
         text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-    start = figures(module)  # native's, if it leaves the module as it is
+    start = _figures(module)  # native's, if it leaves the module as it is
     t = roundtrip.record(TIME_KEY, t)
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
     t = roundtrip.now()
-    mine = None if over else figures(module)
+    mine = None if over else _figures(module)
     if mine == _NOTHING:
         # (every figure is a count or a size: native's cannot be lower, so its run could only tie)
         roundtrip.count("native_not_run")
@@ -146,7 +147,7 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         _remark(p, module, "native's result kept: ours ran out of its work budget")
         return None if theirs is not None else UNCHANGED
     assert mine is not None
-    other = start if theirs is None else figures(theirs)
+    other = start if theirs is None else _figures(theirs)
     losses = native_wins(mine, other)
     if losses and theirs is not None and copied_gather_loads(theirs) > copied_gather_loads(module):
         # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
@@ -164,6 +165,13 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         return None
     _remark(p, module, f"ours kept: {mine}; native: {other}")
     return said if said in (UNCHANGED, FIXPOINT) else None
+
+
+def _figures(module: ModuleOp) -> Figures:
+    """`figures(module)` with the module's axis facts computed once for the call: outside a pass run
+    (here) `costs.facts_of` would compute them again for every load and store."""
+    with facts_scope():
+        return figures(module)
 
 
 def same_pass(a: ModulePass, b: ModulePass) -> bool:

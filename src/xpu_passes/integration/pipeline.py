@@ -26,35 +26,17 @@ conversions; pipelining, cse and prefetch reorder, merge and add ops in conversi
 from __future__ import annotations
 
 import inspect
-import os
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from xdsl.passes import ModulePass
 
 from xpu_passes import registry
 from xpu_passes.registry import PassSpec, PipelineError, check_order
 from xpu_passes.integration import native_passes, roundtrip
 from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
-
-MBP = "tritonintelgpu-materialize-block-pointer"
-RLC = "tritonintelgpu-remove-layout-conversions"
-RTP = "tritonintelgpu-rewrite-tensor-pointer"
-RAISE = "triton-raise-block-pointer"
-OBIO = "tritonintelgpu-optimize-block-io-encoding"
-LEGAL = "tritonintelgpu-legalize-block-io-encoding"
-SLICE = "xpu-slice-epilogue"
-ORL = "tritonintelgpu-optimize-reduction-locality"
-ANNOTATE = "triton-annotate-module"
-# Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
-# comparison of the two stages but run on whichever result is kept (native's gets them too).
-AFTER_COMPARISON = frozenset({SLICE})
-
-# A native pass whose flag is also one of ours is spelled with this prefix in a text.
-NATIVE_PREFIX = registry.NATIVE_PREFIX
-PIPELINES = ("xpu", "native")
-# never_worse_positions: which RemoveLayoutConversions runs (of the three that replace native's) are compared
-POSITIONS = ("dot", "last", "all")
+# the stages (re-exported: their names are this module's public ones too)
+from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
+                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, SLICE, Stage,
+                                           named_stages)
 
 # A pass -> text that must occur in the module for the pass to have anything to do: a round trip
 # whose passes all miss theirs in triton's print is skipped (its output would be its input).
@@ -81,17 +63,6 @@ __all__ = ["PIPELINES", "PassFailure", "PipelineError", "Plan", "check_options",
            "pipeline_text", "plan", "run_plan", "run_ttgir"]
 
 
-@dataclass(frozen=True)
-class Stage:
-    spec: PassSpec
-    python: bool  # ours (run in xDSL) or native (run by triton-xpu)
-    instance: ModulePass | None = None  # a Python pass, made once per plan (not per compile)
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-
 @dataclass
 class Plan:
     """A pipeline ready to run: its stages, its text, and where its passes come from."""
@@ -107,94 +78,6 @@ class Plan:
     guard_early_only_with_dot: bool = False
 
 
-def _native(name: str, **options: Any) -> Stage:
-    text_opts = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in options.items()}
-    return Stage(PassSpec(name, text_opts), False)
-
-
-def _named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
-                  block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
-                  slice_epilogue: bool = True, reduction_locality: bool = False,
-                  never_worse_positions: str = "dot") -> list[Stage]:
-    """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
-
-    Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
-    are left out: they are filled in when the pipeline runs.
-    """
-    if pipeline not in PIPELINES:
-        raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
-    if rlc not in ("last", "all"):
-        raise PipelineError(f"unknown rlc option '{rlc}' (choose from last, all)")
-    if never_worse_positions not in POSITIONS:
-        raise PipelineError(f"unknown never_worse_positions option '{never_worse_positions}' "
-                            f"(choose from {', '.join(POSITIONS)})")
-    n = _native
-    stages = [
-        n(ANNOTATE, **{"target-arch": "spir64"}),
-        n("convert-triton-to-tritongpu", target="xpu"),
-        n("tritonintelgpu-coalesce"),
-        n(RLC),
-        n("tritonintelgpu-accelerate-matmul"),
-        n(RLC),
-        n(MBP),
-        n("tritonintelgpu-pipeline", **{"support-regular-ptr": False}),
-        n("tritongpu-fuse-nested-loops"),
-        n("tritongpu-optimize-thread-locality"),
-        n("tritongpu-optimize-dot-operands", **{"hoist-layout-conversion": True}),
-        n("cse"),
-        n("tritongpu-prefetch"),
-        n("tritongpu-optimize-dot-operands", **{"hoist-layout-conversion": True}),
-    ]
-    if os.getenv("TRITON_INTEL_OPTIMIZE_REDUCTION_LOCALITY", "0") == "1":
-        stages.append(n("tritonintelgpu-optimize-reduction-locality"))
-    elif reduction_locality:  # our port, where 3.3 runs Intel's: the RemoveLayoutConversions after it is needed
-        stages.append(Stage(PassSpec(ORL, {}), True))  # (in the native twin too: both sides compared with it)
-    stages += [
-        n(RLC),
-        n("tritonintelgpu-reduce-data-duplication"),
-        n("tritongpu-reorder-instructions"),
-        n("cse"),
-        n("symbol-dce"),
-        n("canonicalize"),
-        n("arith-emulate-unsupported-floats", **{"source-types": "bf16", "target-type": "f32"}),
-    ]
-    if pipeline == "native":
-        return stages
-
-    def ours(name: str, **options: str) -> Stage:
-        return Stage(PassSpec(name, options), True)
-
-    # never_worse: where native runs its RemoveLayoutConversions, ours keeps triton-xpu's result
-    # when that is better (integration/never_worse.py); with "last" only at the last of them: the
-    # whole stage is compared too (native_twin), and the earlier positions' comparisons cost a
-    # parse of native's result each for intermediate modules the kernel is not judged by; "dot"
-    # (default) is "all" for a kernel with a tt.dot, "last" for others (run_plan: unguard_early)
-    guard = {"never-worse-than-native": "true"} if never_worse else {}
-    rlcs = [i for i, s in enumerate(stages) if s.name == RLC]
-    for i in rlcs if rlc == "all" else rlcs[-1:]:
-        compared = never_worse_positions != "last" or i == rlcs[-1]
-        stages[i] = ours(RLC, **(guard if compared else {}))
-    mbp = next(i for i, s in enumerate(stages) if s.name == MBP)
-    extra = [ours(MBP)]
-    if rewrite_tensor_pointer:
-        extra.append(ours(RTP))
-    if block_io_encoding:
-        # Not guarded: native runs no RemoveLayoutConversions here, and triton-xpu 3.3 cannot read the
-        # Subgroup2DBlock layouts the module has until LEGAL (the pass keeps its input if it would
-        # leave more conversions or SLM: never worse than native's nothing).
-        extra += [ours(OBIO), ours(RLC), ours(LEGAL)]
-    stages[mbp : mbp + 1] = extra
-    if raise_block_pointer:
-        # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
-        # layouts; only loads that will be 2D block reads: 3.3 gathers the others lane by lane (block-io-only);
-        # never_worse: the stage also runs without it, and the better result is kept
-        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", **guard}), True))
-    if slice_epilogue:
-        # last: after every pass of triton-xpu (none of them sees the slices)
-        stages.append(ours(SLICE))
-    return stages
-
-
 def _format(stages: list[Stage]) -> str:
     """Text of stages: a native pass that shares its flag with one of ours gets NATIVE_PREFIX."""
     return registry.format_pipeline([PassSpec(s.name if s.python else registry.native_name(s.name), s.spec.options)
@@ -204,7 +87,7 @@ def _format(stages: list[Stage]) -> str:
 def pipeline_text(name: str = "xpu", **options: Any) -> str:
     """The TTGIR stage of pipeline `name` with `options` as MLIR pass-pipeline text."""
     check_options(options)
-    return _format(_named_stages(name, **options))
+    return _format(named_stages(name, **options))
 
 
 def parse_text(text: str) -> Plan:
@@ -254,7 +137,7 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
         p = parse_text(pipeline_text(pipeline.strip(), **options))
         if pipeline.strip() != "native" and options.get("never_worse", True):
             orl = options.get("reduction_locality", False)  # (our port is in both sides: made by parse_text)
-            p.native_twin = parse_text(pipeline_text("native", reduction_locality=orl)).stages if orl else _named_stages("native")
+            p.native_twin = parse_text(pipeline_text("native", reduction_locality=orl)).stages if orl else named_stages("native")
             p.guard_early_only_with_dot = options.get("never_worse_positions", "dot") == "dot"
     if check_reports is not None:
         p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
@@ -263,7 +146,7 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
 
 def option_defaults() -> dict[str, Any]:
     """The options of a named pipeline, with their defaults."""
-    return {p: v.default for p, v in inspect.signature(_named_stages).parameters.items() if p != "pipeline"}
+    return {p: v.default for p, v in inspect.signature(named_stages).parameters.items() if p != "pipeline"}
 
 
 def check_options(options: dict[str, Any]) -> None:
@@ -321,13 +204,6 @@ def idle(stages: list[Stage], text: str) -> bool:
     return True
 
 
-def _may_skip(stages: list[Stage], options: roundtrip.RoundTripOptions) -> bool:
-    from xpu_passes.transforms.base import remarks_wanted
-
-    # with remarks on (xpu-opt --remarks), an idle pass still says why it left things alone
-    return options.skip_idle and not remarks_wanted() and all(needs_text(s) for s in stages)
-
-
 def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
     """`stages` without the native passes NATIVE_NEEDS_TEXT proves idle on the stage's input `text`
     (only with none but our Python passes: another might create what they need)."""
@@ -335,6 +211,13 @@ def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
         return stages
     return [s for s in stages
             if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
+
+
+def _may_skip(stages: list[Stage], options: roundtrip.RoundTripOptions) -> bool:
+    from xpu_passes.transforms.base import remarks_wanted
+
+    # with remarks on (xpu-opt --remarks), an idle pass still says why it left things alone
+    return options.skip_idle and not remarks_wanted() and all(needs_text(s) for s in stages)
 
 
 def unguard_early(stages: list[Stage]) -> list[Stage]:

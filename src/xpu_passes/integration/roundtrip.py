@@ -11,18 +11,13 @@ passes changed nothing hands triton back its own module instead of a parse of ou
 
 Nothing here is process-wide: how round trips run is the plan's (`RoundTripOptions`), the
 module kept between them the compile's (`Session`), the times measured the caller's context's
-(`timing`); compiles in several threads at once do not share any of it.
+(`measure.timing`); compiles in several threads at once do not share any of it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import traceback
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import cache
-from time import perf_counter
 from typing import Any
 
 from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
@@ -31,8 +26,10 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from xpu_passes.env_defaults import env_flag
-from xpu_passes import registry
 from xpu_passes.integration import never_worse, oracle
+# re-exported: callers time and count through the round trip's names
+from xpu_passes.integration.measure import count, measured, now, record, timing  # noqa: F401
+from xpu_passes.integration.provenance import providers, source_hash  # noqa: F401
 from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
@@ -42,42 +39,6 @@ from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass
 
 class PassFailure(RuntimeError):
     """One of our passes (or triton on its output) failed while compiling a kernel."""
-
-
-# Seconds per phase (and op counts) of the compiles under way in this context, when measured
-# (`timing`), and the clock they are measured on.
-_TIMES: ContextVar[tuple[dict[str, float], Callable[[], float]] | None] = ContextVar("xpu_passes_times",
-                                                                                      default=None)
-
-
-@contextlib.contextmanager
-def timing(times: dict[str, float] | None = None, clock: Callable[[], float] = perf_counter
-           ) -> Iterator[dict[str, float]]:
-    """The compiles run inside (in this context) add their seconds per phase on `clock` (e.g.
-    time.process_time, steadier on a shared machine) and their counts to the dict yielded
-    (`times`, or a new one)."""
-    times = {} if times is None else times
-    token = _TIMES.set((times, clock))
-    try:
-        yield times
-    finally:
-        _TIMES.reset(token)
-
-
-def now() -> float:
-    """The time on the measuring context's clock."""
-    measured = _TIMES.get()
-    return perf_counter() if measured is None else measured[1]()
-
-
-def record(key: str, since: float) -> float:
-    measured = _TIMES.get()
-    if measured is None:
-        return perf_counter()
-    times, clock = measured
-    t = clock()
-    times[key] = times.get(key, 0.0) + t - since
-    return t
 
 
 def source_position(loc: Attribute | None) -> str | None:
@@ -97,50 +58,6 @@ def describe_op(op: Operation, ttgir_line: int | None) -> str:
     where = [w for w in (source_position(getattr(op, "location", None)),
                          f"ttgir line {ttgir_line}" if ttgir_line else None) if w]
     return f"'{op.name}'" + (f" at {', '.join(where)}" if where else "")
-
-
-@cache
-def _distributions() -> dict[str, list[str]]:
-    from importlib.metadata import packages_distributions
-
-    return packages_distributions()
-
-
-@cache
-def source_hash(top: str) -> str:
-    """8 hex digits of the sources of top-level module/package `top` (as triton hashes its own):
-    an edit to a pass (an editable install, a script) changes the cache key without a new version."""
-    import hashlib
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.find_spec(top)
-    h = hashlib.sha256()
-    if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
-        origin = Path(spec.origin)
-        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
-        for f in files:
-            h.update(f.read_bytes())
-    return h.hexdigest()[:8]
-
-
-def providers(names: list[str]) -> dict[str, str]:
-    """Distribution -> version+source hash of the packages that provide the passes `names` (for the cache key)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    out: dict[str, str] = {}
-    passes = registry.python_passes()
-    for name in names:
-        top = passes[name]().__module__.split(".")[0]
-        if top not in _distributions():
-            _distributions.cache_clear()  # installed since (sys.path changes): look again
-        for dist in _distributions().get(top, [top]):
-            try:
-                v = version(dist)
-            except PackageNotFoundError:  # a pass defined in a script: its source is all we know
-                v = "unpackaged"
-            out[dist] = f"{v}+{source_hash(top)}"
-    return dict(sorted(out.items()))
 
 
 def _diagnostic(message: str) -> str:
@@ -163,23 +80,6 @@ def _culprit(mod: Any, text: str, passes: list[tuple[str, ModulePass]]) -> str:
         except oracle.OracleError:
             return name
     return ", ".join(name for name, _ in passes)
-
-
-def measured(key: str, less: float = 0.0) -> float:
-    """What the compiles measured here (`timing`) have added under `key` so far (0 when not
-    measured); `less` is taken off it first (time counted under another key too)."""
-    got = _TIMES.get()
-    if got is None:
-        return 0.0
-    if less:
-        got[0][key] = got[0].get(key, 0.0) - less
-    return got[0].get(key, 0.0)
-
-
-def count(key: str, n: int = 1) -> None:
-    measured = _TIMES.get()
-    if measured is not None:
-        measured[0][key] = measured[0].get(key, 0) + n
 
 
 # A pass -> a run of it skipped when the module is, in content, what its previous run in the

@@ -87,9 +87,27 @@ def allocated_shared(text: str, context: Any) -> int:
     from xpu_passes.integration import oracle
     from xpu_passes.integration.native_passes import run_native
 
+    if allocates_nothing(text):
+        return 0
     copy = oracle.parse(text, context)
     run_native(copy, [registry.PassSpec(name, {}) for name in _ALLOCATION], {})
     return int(copy.get_int_attr("ttg.shared") or 0)
+
+
+# A word of every op triton's allocation gives SLM to (scratch: conversions, reductions, scans, gathers,
+# histograms, atomics; buffers: local_alloc, memdesc values; a call: its callee's), and then some
+# (print/assert, warp specialization, tensor maps): a print without one, locations aside, allocates nothing.
+_MAY_ALLOCATE = re.compile(r"convert_layout|reduce|scan|gather|histogram|atomic|alloc|memdesc|call|print|assert|"
+                           r"warp_spec|tensormap")
+
+
+def allocates_nothing(text: str) -> bool:
+    """Whether triton-xpu's allocation provably gives the module printed as `text` no SLM (no op that
+    may have any: `_MAY_ALLOCATE`), without running it (on a copy, as `allocated_shared` does)."""
+    if _MAY_ALLOCATE.search(text) is None:
+        return True
+    return not any(_MAY_ALLOCATE.search(_LOC.sub("", line)) for line in text.splitlines()
+                   if not line.startswith("#loc"))
 
 
 _ALIAS = re.compile(r"^(#[\w.$-]+) = (.*)$", re.M)

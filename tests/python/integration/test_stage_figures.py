@@ -62,7 +62,7 @@ def test_losses_are_componentwise_and_a_tie_is_none() -> None:
 
 
 def test_only_named_pipelines_with_never_worse_compare_their_stage() -> None:
-    assert pipeline.plan("xpu").native_twin == pipeline._named_stages("native")
+    assert pipeline.plan("xpu").native_twin == pipeline.named_stages("native")
     assert pipeline.plan("xpu", never_worse=False).native_twin is None
     assert pipeline.plan("native").native_twin is None
     assert pipeline.plan(pipeline.pipeline_text("xpu")).native_twin is None  # a text is run as written
@@ -93,3 +93,29 @@ def test_a_stage_worse_than_natives_gives_way_and_a_tie_keeps_ours(monkeypatch: 
     said = [r.message for r in sink.drain() if "stage kept" in r.message]
     assert len(said) == 1 and said[0].startswith("triton-xpu's stage kept: ours would leave 2D block read elements "), said
     assert times["native_stage_kept"] == 1 and out == native
+
+
+def test_a_print_without_an_op_that_may_allocate_allocates_nothing() -> None:
+    from xpu_passes.integration.stage_figures import allocates_nothing
+
+    plain = TTGIR.replace('#loc = loc("k.py":1:0)', '#loc = loc("reduce_call_atomic.py":1:0)')
+    assert allocates_nothing(plain)  # (words in locations do not count)
+    for op in ('%11 = "tt.reduce"(%4) <{axis = 1 : i32}> ({', "%11 = ttg.convert_layout %4 : tensor<64x64xf32, #mma>",
+               "%11 = tt.atomic_rmw fadd, acq_rel, gpu, %9, %4 : tensor<64x64x!tt.ptr<f32>, #mma>",
+               "%11 = ttg.local_alloc %4 : (tensor<64x64xf32, #mma>)", "%11 = tt.call @helper(%4)"):
+        assert not allocates_nothing(plain.replace("    tt.return", f"    {op} loc(#loc11)\n    tt.return")), op
+
+
+@needs_triton
+def test_the_allocation_skipped_gives_no_slm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """allocated_shared skips triton-xpu's allocation only where it would give 0 bytes."""
+    from support import compile_timed  # tests/python/support.py
+    from xpu_passes.integration import stage_figures
+
+    swiglu, _ = compile_timed("native", ("swiglu_fwd", None), monkeypatch)  # elementwise
+    softmax, _ = compile_timed("native", ("softmax", "1024-w4-s1"), monkeypatch)  # row reductions
+    assert stage_figures.allocates_nothing(swiglu) and not stage_figures.allocates_nothing(softmax)
+    context = oracle.context()
+    monkeypatch.setattr(stage_figures, "allocates_nothing", lambda text: False)  # the allocation itself, on both
+    assert stage_figures.allocated_shared(swiglu, context) == 0
+    assert stage_figures.allocated_shared(softmax, context) > 0

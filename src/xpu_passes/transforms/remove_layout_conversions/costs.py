@@ -206,9 +206,24 @@ def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[
 
 def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
     """The messages of a tensor-of-pointer load/store in its layout (None: not one, or a layout
-    the algebra does not know)."""
+    the algebra does not know). Memoized in a run (`facts_scope`): by the access, its pointer and
+    mask values (whose facts the run keeps once taken) and the pointer's type (its layout)."""
     if not isinstance(op, tt.LoadOp | tt.StoreOp):
         return None
+    memo = _MESSAGES.get()
+    if memo is None:
+        return _messages_of(op, facts)
+    ptr, mask = op.operands[0], op.mask
+    key = (id(op), id(ptr), ptr.type, id(mask), id(facts))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is mask and hit[3] is facts:
+        return hit[4]
+    m = _messages_of(op, facts)
+    memo[key] = (op, ptr, mask, facts, m)  # (the entry pins what its key's ids name)
+    return m
+
+
+def _messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
     t = op.operands[0].type
     layout, bits = encoding(t), _pointee_bits(t)
     if layout is None or bits is None or not isinstance(t, TensorType):
@@ -308,14 +323,19 @@ def pressure_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
 _FACTS: ContextVar[dict[int, tuple[Operation, AxisInfoAnalysis]] | None] = ContextVar("rlc_facts", default=None)
 
 
+# ... and the accesses' messages (`_access_messages`), computed from those facts: both go with the run.
+_MESSAGES: ContextVar[dict[tuple[object, ...], tuple[object, ...]] | None] = ContextVar("rlc_messages", default=None)
+
+
 @contextmanager
 def facts_scope() -> Iterator[None]:
-    """Cache `facts_of` for the duration of one pass run (this thread/context only)."""
-    token = _FACTS.set({})
+    """Cache `facts_of` (and the messages of accesses) for the duration of one pass run (this thread/context only)."""
+    token, messages_token = _FACTS.set({}), _MESSAGES.set({})
     try:
         yield
     finally:
         _FACTS.reset(token)
+        _MESSAGES.reset(messages_token)
 
 
 def facts_of(module: Operation) -> AxisInfoAnalysis:

@@ -50,3 +50,38 @@ def test_facts_are_cached_only_inside_a_run() -> None:
     with costs.facts_scope():
         assert costs.facts_of(module) is costs.facts_of(module)
     assert costs._FACTS.get() is None  # pyright: ignore[reportPrivateUsage]
+
+
+def test_messages_memoized_in_a_run_follow_a_retyped_or_rewired_pointer() -> None:
+    from xpu_passes.ir.journal import retype_op
+
+    module = parse_module(make_context(), KERNEL).module
+    wide = parse_module(make_context(), KERNEL.replace("sizePerThread = [1]", "sizePerThread = [4]")).module
+    load = [o for o in module.walk() if isinstance(o, tt.LoadOp)][1]  # type: ignore[attr-defined]
+    wide_type = [o for o in wide.walk() if isinstance(o, tt.LoadOp)][1].operands[0].type  # type: ignore[attr-defined]
+    fresh = costs._messages_of  # pyright: ignore[reportPrivateUsage]
+    with costs.facts_scope():
+        facts = costs.facts_of(module)
+        first = costs._access_messages(load, facts)  # pyright: ignore[reportPrivateUsage]
+        assert costs._access_messages(load, facts) is first  # pyright: ignore[reportPrivateUsage]
+        pointer = load.operands[0].owner
+        retype_op(pointer, [wide_type])  # retyped as RemoveLayoutConversions does: 4 contiguous elements per lane
+        load.operands[0] = pointer.results[0]
+        retyped = costs._access_messages(load, facts)  # pyright: ignore[reportPrivateUsage]
+        assert retyped == fresh(load, facts) and retyped != first
+        load.operands[0] = [o for o in module.walk() if isinstance(o, tt.AddPtrOp)][0].results[0]  # type: ignore[attr-defined]
+        assert costs._access_messages(load, facts) == fresh(load, facts) != retyped  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_guard_takes_a_modules_axis_facts_once_per_figures(monkeypatch: object) -> None:
+    """never_worse weighs modules outside a pass run: one axis analysis per figures, not one per access."""
+    from xpu_passes.integration import never_worse
+
+    made: list[object] = []
+    real = costs.AxisInfoAnalysis
+    monkeypatch.setattr(costs, "AxisInfoAnalysis", lambda top: made.append(top) or real(top))  # type: ignore[attr-defined]
+    module = parse_module(make_context(), KERNEL).module
+    alone = figures(module)  # (outside a run: facts per load and store)
+    assert len(made) > 1
+    made.clear()
+    assert never_worse._figures(module) == alone and len(made) == 1  # pyright: ignore[reportPrivateUsage]
