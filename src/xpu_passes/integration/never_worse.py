@@ -201,7 +201,7 @@ def _ttgir_figures(text: str) -> tuple[Figures, int, Estimate]:
     from xpu_passes.integration import oracle
 
     module = parse_module(make_context(), text, "<ttgir>", verify=False).module
-    return figures(module), oracle.ttgir_counts(text)[2], estimate(module)
+    return _figures(module), oracle.ttgir_counts(text)[2], estimate(module)
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
