@@ -286,8 +286,27 @@ class AxisInfoAnalysis:
             # Scalars (rank differs) are constant everywhere and do not limit constancy.
             parts = [self[o].constancy for o in op.operands if len(_shape(o)) == rank]
             const = tuple(math.gcd(*c) for c in zip(*parts)) if parts else shape
+            if op.name == "arith.cmpi" and rank:
+                const = self._compare_runs(op, const, shape)
             return replace(AxisInfo.unknown(rank), constancy=const)
         return AxisInfo.unknown(rank)
+
+    def _compare_runs(self, op: Operation, const: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+        """A range compared with a value constant along a dim (`offs < N`, `N > offs`) keeps its value
+        over runs as long as both are divisible by (triton's CmpOp rule: N divisible by 16 makes a
+        bounds mask constant over 16 elements, so a masked access still vectorizes)."""
+        a, b = self[op.operands[0]], self[op.operands[1]]
+        pred = op.properties["predicate"].value.data  # (CMPI: slt 2, sle 3, sgt 4, sge 5, ult 6, ule 7, ugt 8, uge 9)
+        out = list(const)
+        for d, n in enumerate(shape):
+            if pred in (4, 8, 3, 7) and a.constancy[d] == n:  # const > range, const <= range
+                runs = math.gcd(b.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d]))
+            elif pred in (2, 6, 5, 9) and b.constancy[d] == n:  # range < const, range >= const
+                runs = math.gcd(a.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d]))
+            else:
+                continue
+            out[d] = max(out[d], runs)
+        return tuple(out)
 
     @staticmethod
     def _add(a: AxisInfo, b: AxisInfo, scale: int = 1) -> AxisInfo:
