@@ -265,8 +265,8 @@ class AxisInfoAnalysis:
                 s.value,
                 s.scalar,
             )
-        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast"):
-            return self[op.operands[0]]
+        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout"):
+            return self[op.operands[0]]  # (a conversion moves values between threads, not their facts: triton's rule)
         if isinstance(op, tt.AddPtrOp):
             return self._add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
         if isinstance(op, arith.AddiOp):
@@ -360,7 +360,8 @@ class AxisInfoAnalysis:
 _TRANSFER_CLASSES = (arith.ConstantOp, tt.MakeRangeOp, tt.SplatOp, tt.ExpandDimsOp, tt.BroadcastOp, tt.AddPtrOp,
                      arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.RemSIOp, arith.RemUIOp, arith.DivSIOp,
                      arith.DivUIOp)
-_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.cmpi",
+_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout",
+                             "arith.cmpi",
                              "arith.andi", "arith.ori", "arith.xori", "arith.select"))
 _KNOWN: dict[type, bool] = {}  # op class -> _knows (an op's name is fixed by its class)
 _UNKNOWN_SCALAR = AxisInfo.unknown(1)

@@ -56,3 +56,28 @@ def test_bounds_mask_is_constant_over_runs_of_the_bounds_divisibility(pred: str,
 ])
 def test_other_comparisons_stay_element_wise(pred: str, swap: bool, bound: str) -> None:
     assert _facts(pred, bound, swap) == (1, 16, 1)
+
+
+def test_a_conversion_keeps_the_facts_of_its_operand() -> None:
+    """A layout conversion moves values between threads, not their facts (triton's rule): a mask or
+    offsets converted before an access are as constant/contiguous as before (else a rewrite that
+    converts a mask would make the access look as if it could not vectorize, and so cost nothing more
+    in any layout)."""
+    text = """#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [1], order = [0]}>
+#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [16], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func @k(%n: i32 {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #a>
+    %sN = tt.splat %n : i32 -> tensor<64xi32, #a>
+    %mask = arith.cmpi slt, %r, %sN : tensor<64xi32, #a>
+    %moved = ttg.convert_layout %mask : tensor<64xi1, #a> -> tensor<64xi1, #b>
+    %offs = ttg.convert_layout %r : tensor<64xi32, #a> -> tensor<64xi32, #b>
+    tt.return
+  }
+}
+"""
+    module = parse_module(make_context(), text).module
+    facts = AxisInfoAnalysis(module)
+    cvts = [op for op in module.walk() if op.name == "ttg.convert_layout"]
+    assert facts.of(cvts[0].results[0]).constancy == (16,)
+    assert facts.of(cvts[1].results[0]).contiguity == (64,)
