@@ -95,11 +95,7 @@ class AxisInfoAnalysis:
 
     MAX_ITERATIONS = 8
 
-    def __init__(self, module: ModuleOp, compare_bounds: bool = False) -> None:
-        # compare_bounds: a comparison of a contiguous range with a bound constant along a dim is
-        # constant over their common divisibility (triton's CmpOpAxisInfoVisitor): `i < K` masks
-        # whole vectors. Off for RemoveLayoutConversions' costs until its decisions are compared.
-        self.compare_bounds = compare_bounds
+    def __init__(self, module: ModuleOp) -> None:
         self.info: dict[SSAValue, AxisInfo] = {}
         for fn in module.walk():
             if isinstance(fn, tt.FuncOp) and fn.body.blocks:
@@ -269,8 +265,8 @@ class AxisInfoAnalysis:
                 s.value,
                 s.scalar,
             )
-        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast"):
-            return self[op.operands[0]]
+        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout"):
+            return self[op.operands[0]]  # (a conversion moves values between threads, not their facts: triton's rule)
         if isinstance(op, tt.AddPtrOp):
             return self._add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
         if isinstance(op, arith.AddiOp):
@@ -290,24 +286,26 @@ class AxisInfoAnalysis:
             # Scalars (rank differs) are constant everywhere and do not limit constancy.
             parts = [self[o].constancy for o in op.operands if len(_shape(o)) == rank]
             const = tuple(math.gcd(*c) for c in zip(*parts)) if parts else shape
-            if self.compare_bounds and op.name == "arith.cmpi" and len(parts) == 2:
-                const = self._bound_constancy(op, const, shape)
+            if op.name == "arith.cmpi" and rank:
+                const = self._compare_runs(op, const, shape)
             return replace(AxisInfo.unknown(rank), constancy=const)
         return AxisInfo.unknown(rank)
 
-    def _bound_constancy(self, op: Operation, const: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
-        """triton's CmpOpAxisInfoVisitor: `range < bound`/`>=` (or `bound > range`/`<=`), the bound constant
-        along d: constant over gcd(the range's contiguity, both divisibilities)."""
+    def _compare_runs(self, op: Operation, const: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+        """A range compared with a value constant along a dim (`offs < N`, `N > offs`) keeps its value
+        over runs as long as both are divisible by (triton's CmpOp rule: N divisible by 16 makes a
+        bounds mask constant over 16 elements, so a masked access still vectorizes)."""
         a, b = self[op.operands[0]], self[op.operands[1]]
-        pred = op.predicate.value.data  # type: ignore[attr-defined]  # 2 slt, 3 sle, 4 sgt, 5 sge; 6-9 the unsigned ones
-        lt_ge, gt_le = pred in (2, 5, 6, 9), pred in (3, 4, 7, 8)
-        out = []
-        for d, c in enumerate(const):
-            if lt_ge and b.constancy[d] == shape[d]:
-                c = max(c, math.gcd(a.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d])))
-            elif gt_le and a.constancy[d] == shape[d]:
-                c = max(c, math.gcd(b.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d])))
-            out.append(c)
+        pred = op.properties["predicate"].value.data  # (CMPI: slt 2, sle 3, sgt 4, sge 5, ult 6, ule 7, ugt 8, uge 9)
+        out = list(const)
+        for d, n in enumerate(shape):
+            if pred in (4, 8, 3, 7) and a.constancy[d] == n:  # const > range, const <= range
+                runs = math.gcd(b.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d]))
+            elif pred in (2, 6, 5, 9) and b.constancy[d] == n:  # range < const, range >= const
+                runs = math.gcd(a.contiguity[d], math.gcd(a.divisibility[d], b.divisibility[d]))
+            else:
+                continue
+            out[d] = max(out[d], runs)
         return tuple(out)
 
     @staticmethod
@@ -362,7 +360,8 @@ class AxisInfoAnalysis:
 _TRANSFER_CLASSES = (arith.ConstantOp, tt.MakeRangeOp, tt.SplatOp, tt.ExpandDimsOp, tt.BroadcastOp, tt.AddPtrOp,
                      arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.RemSIOp, arith.RemUIOp, arith.DivSIOp,
                      arith.DivUIOp)
-_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "arith.cmpi",
+_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout",
+                             "arith.cmpi",
                              "arith.andi", "arith.ori", "arith.xori", "arith.select"))
 _KNOWN: dict[type, bool] = {}  # op class -> _knows (an op's name is fixed by its class)
 _UNKNOWN_SCALAR = AxisInfo.unknown(1)

@@ -64,7 +64,7 @@ class Estimate:
 
 def estimate(module: ModuleOp) -> Estimate:
     """The estimate of `module` (a parsed final TTGIR)."""
-    facts = AxisInfoAnalysis(module, compare_bounds=True)
+    facts = AxisInfoAnalysis(module)
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16

@@ -9,6 +9,12 @@ in a layout (anchoring block pointers, recomputing a load), and says why it did 
   gather load lowers, but MaterializeBlockPointer may tag it for 2D block reads afterwards:
   refused whatever the pointer is. Native's pass never converts a load so (a dot operand is
   produced by a conversion right before the dot, or by an extf/truncf after it).
+- A conversion from a dot-operand layout whose parent is not DPAS (an FMA dot's operand, e.g.
+  a loop carrying it in that layout whose result is used elsewhere) to a layout that is not a dot
+  operand: its lowering, and the SLM allocation before it, abort ("getThreadsPerWarp not
+  implemented for DotOperandEncodingAttr"). Ops in that layout lower (loads, elementwise ops,
+  reductions, loops, the dot), and so does a conversion to a DPAS dot operand (AccelerateMatmul
+  leaves one on each operand of a dot it turns into a DPAS); only leaving for another layout fails.
 """
 
 from __future__ import annotations
@@ -39,6 +45,12 @@ def load_refused(t: Attribute, layout: Attribute) -> str | None:
         return None
     return (f"a load of {bits or '?'}-bit elements in the dot-operand layout of a DPAS for {want}-bit operands "
             f"(triton-xpu 3.3 cannot lower its 2D block read)")
+
+
+def convert_refused(src: Attribute | None, dst: Attribute | None) -> bool:
+    """Whether triton-xpu 3.3 cannot lower a `ttg.convert_layout` from layout `src` to `dst` (see above)."""
+    return (isinstance(src, ttg.DotOperandEncodingAttr) and not isinstance(src.parent, ttig.DpasEncodingAttr)
+            and not isinstance(dst, ttg.DotOperandEncodingAttr))
 
 
 # PVC's register file per hardware thread in the default GRF mode (128 registers of 64 bytes).

@@ -5,7 +5,7 @@
 
 // Attention's Q and K tiles read through tensors of pointers tagged for 2D block reads (as our
 // MaterializeBlockPointer tags them), converted to the DPAS operands of a dot on 8 warps along M.
-// (Masked element by element, so that every layout sends one-element messages: the memory
+// (Masked element by element: an odd bound, so that every layout sends one-element messages: the memory
 // messages' price is the same in each, and only the copies decide.)
 // Q in the A layout: each warp holds its own rows, the load is recomputed there (no conversion).
 // K in the B layout: every warp holds the whole 128x128 tile (8 copies, 32 KB a warp, more than
@@ -42,7 +42,7 @@ module attributes {triton_intel_gpu.min_sg_size = 16 : i32, triton_intel_gpu.sup
     %qp = tt.addptr %qs, %off : tensor<128x128x!tt.ptr<f16>, #blocked>, tensor<128x128xi32, #blocked>
     %ks = tt.splat %k : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>, #blocked>
     %kp = tt.addptr %ks, %off : tensor<128x128x!tt.ptr<f16>, #blocked>, tensor<128x128xi32, #blocked>
-    %lim = arith.constant dense<4000> : tensor<128x128xi32, #blocked>
+    %lim = arith.constant dense<4001> : tensor<128x128xi32, #blocked>
     %in = arith.cmpi slt, %off, %lim : tensor<128x128xi32, #blocked>
     %qv = tt.load %qp, %in {triton_intel_gpu.block_io = "row_major"} : tensor<128x128x!tt.ptr<f16>, #blocked>
     %kv = tt.load %kp, %in {triton_intel_gpu.block_io = "row_major"} : tensor<128x128x!tt.ptr<f16>, #blocked>
@@ -90,7 +90,7 @@ module attributes {triton_intel_gpu.min_sg_size = 16 : i32, triton_intel_gpu.sup
     %qp = tt.addptr %qs, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
     %ks = tt.splat %k : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
     %kp = tt.addptr %ks, %off : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
-    %lim = arith.constant dense<4000> : tensor<64x64xi32, #blocked>
+    %lim = arith.constant dense<4001> : tensor<64x64xi32, #blocked>
     %in = arith.cmpi slt, %off, %lim : tensor<64x64xi32, #blocked>
     %qv = tt.load %qp, %in {triton_intel_gpu.block_io = "row_major"} : tensor<64x64x!tt.ptr<f16>, #blocked>
     %kv = tt.load %kp, %in {triton_intel_gpu.block_io = "row_major"} : tensor<64x64x!tt.ptr<f16>, #blocked>

@@ -155,26 +155,26 @@ def test_every_id_in_rlcs_verification_keys_is_pinned() -> None:
     """RemoveLayoutConversions' checks fill locality's and opaque's tables: each id they key on is pinned."""
     from xpu_passes.transforms.remove_layout_conversions import locality
     from xpu_passes.transforms.remove_layout_conversions import opaque
-    from xpu_passes.transforms.remove_layout_conversions import solution
+    from xpu_passes.transforms.remove_layout_conversions import validity
     from xpu_passes.transforms.remove_layout_conversions.locality import Contexts
 
     for t in (locality._VERIFIED, locality._CONVERTS, locality._OPAQUE, opaque._VALID, opaque._TYPES, opaque._IDS,
-              solution._PASSED):
+              validity._PASSED):
         t.clear()
     module = parse_module(make_context(), TEXT).module
     VERIFIED.clear()  # (else the parse's verified signatures answer first)
     contexts = Contexts()
     for op in module.walk():
-        assert not solution._errs_alone(op, contexts)
-    assert locality._CONVERTS and locality._OPAQUE and opaque._TYPES and opaque._VALID and solution._PASSED
+        assert not validity._errs_alone(op, contexts)
+    assert locality._CONVERTS and locality._OPAQUE and opaque._TYPES and opaque._VALID and validity._PASSED
     for _ in range(4):  # (tuples nest 3 deep in a key: a collection may untrack one level)
         gc.collect()
-    for table, skip in ((locality._VERIFIED, 0), (locality._CONVERTS, 4), (opaque._VALID, 1), (solution._PASSED, 0)):
+    for table, skip in ((locality._VERIFIED, 0), (locality._CONVERTS, 4), (opaque._VALID, 1), (validity._PASSED, 0)):
         assert all(i in table.pins for i in _id_keys(table, skip))
     assert all(i in opaque._TYPES.pins for i in opaque._TYPES) and all(i in opaque._IDS.pins for i in opaque._IDS)
     for key in locality._OPAQUE:  # (ids of classes and attributes; descriptors hold shapes and ids of types)
         assert key[0] in locality._OPAQUE.pins and key[1] in locality._OPAQUE.pins
-    for table in (locality._VERIFIED, locality._CONVERTS, locality._OPAQUE, opaque._VALID, solution._PASSED):
+    for table in (locality._VERIFIED, locality._CONVERTS, locality._OPAQUE, opaque._VALID, validity._PASSED):
         assert not any(gc.is_tracked(k) for k in table)
 
 

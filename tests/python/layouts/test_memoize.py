@@ -17,7 +17,7 @@ from xdsl.rewriter import InsertPoint
 from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import parse_module
 from xpu_passes.ir import journal
-from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.ir.journal import Journal
 from xpu_passes.transforms.remove_layout_conversions.locality import Contexts, verify_key_of
 from xpu_passes.layouts.propagation import with_encoding
@@ -56,23 +56,23 @@ def _module() -> tuple[Operation, tt.ReduceOp, tt.ScanOp]:
 
 def test_a_reduction_verified_once_is_verified_again_with_other_types() -> None:
     module, red, scan = _module()
-    assert not solution._errs_alone(red, Contexts())
+    assert not validity._errs_alone(red, Contexts())
     key = verify_key_of(red, Contexts().of(red))
     assert key is not None and key[0] in key[2]  # remembered
     # The same op with its result in another layout (not the slice of its operand's): an error.
     j = Journal(module).begin()
     journal.replace_value_with_new_type(red.results[0], with_encoding(red.results[0].type, scan.results[0].type.encoding))
     assert verify_key_of(red, Contexts().of(red))[0] != key[0]
-    assert solution._errs_alone(red, Contexts())
+    assert validity._errs_alone(red, Contexts())
     j.rollback()
-    assert not solution._errs_alone(red, Contexts())
+    assert not validity._errs_alone(red, Contexts())
 
 
 def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> None:
     module, red, scan = _module()
     term = red.regions[0].block.last_op
     assert isinstance(term, tt.ReduceReturnOp)
-    assert not solution._errs_alone(term, Contexts())
+    assert not validity._errs_alone(term, Contexts())
     key = verify_key_of(term, Contexts().of(term))
     assert key is not None and key[0] in key[2]
     # The same signature as the scan's terminator: HasParent(ReduceOp) fails there.
@@ -82,9 +82,9 @@ def test_a_terminator_verified_once_is_verified_again_under_another_parent() -> 
     journal.insert_op(moved, InsertPoint.after(old))
     journal.erase_op(old)
     assert verify_key_of(moved, Contexts().of(moved))[0] != key[0]
-    assert solution._errs_alone(moved, Contexts())
+    assert validity._errs_alone(moved, Contexts())
     j.rollback()
-    assert not solution._errs_alone(scan.regions[0].block.last_op, Contexts())
+    assert not validity._errs_alone(scan.regions[0].block.last_op, Contexts())
 
 
 
@@ -94,7 +94,7 @@ def test_a_loop_verified_once_is_verified_again_when_its_yield_changes() -> None
     module = parse_module(make_context(), LOOP).module
     loop = next(o for o in module.walk() if o.name == "scf.for")
     yield_ = loop.body.block.last_op
-    assert not solution._errs_alone(loop, Contexts()) and not solution._errs_alone(yield_, Contexts())
+    assert not validity._errs_alone(loop, Contexts()) and not validity._errs_alone(yield_, Contexts())
     key, ykey = verify_key_of(loop, Contexts().of(loop)), verify_key_of(yield_, Contexts().of(yield_))
     assert key is not None and key[0] in key[2] and ykey is not None and ykey[0] in ykey[2]
     # The yielded value in another layout: the loop's own verifier refuses it (not _op_error's checks).
@@ -103,10 +103,10 @@ def test_a_loop_verified_once_is_verified_again_when_its_yield_changes() -> None
     s = yield_.operands[0]
     journal.replace_value_with_new_type(s, with_encoding(s.type, b))
     assert verify_key_of(loop, Contexts().of(loop))[0] != key[0]
-    assert solution._errs_alone(loop, Contexts())
-    assert solution._op_error(loop) is None  # the refusal was the verifier's
+    assert validity._errs_alone(loop, Contexts())
+    assert validity._op_error(loop) is None  # the refusal was the verifier's
     j.rollback()
-    assert not solution._errs_alone(loop, Contexts())
+    assert not validity._errs_alone(loop, Contexts())
 
 
 def test_scan_and_reduce_scratch_follow_their_types_and_layout() -> None:
@@ -281,16 +281,16 @@ def test_a_conversion_is_judged_by_its_shapes_elements_and_layout_validity_not_i
         return True
 
     first = convert(x, y.type)  # #a -> #b
-    assert not solution._errs_alone(first, Contexts())
+    assert not validity._errs_alone(first, Contexts())
     key = verify_key_of(first, Contexts().of(first))
     assert key[0] in key[2]
     other = convert(y, x.type)  # #b -> #a: another signature with the same key, and xDSL agrees
     assert verify_key_of(other, Contexts().of(other))[0] == key[0] and verifies(other)
-    assert not solution._errs_alone(other, Contexts())
+    assert not validity._errs_alone(other, Contexts())
     # Another element type, another shape: other keys, and xDSL refuses both.
     # A layout of 4 warps in this 2-warp module: xDSL refuses it (TritonGPU's layout check).
     for t in (TensorType(f16, [16, 32], b), TensorType(y.type.element_type, [32, 16], b), in_four):
         wrong = convert(x, t)
         assert verify_key_of(wrong, Contexts().of(wrong))[0] != key[0]
-        assert not verifies(wrong) and solution._errs_alone(wrong, Contexts())
+        assert not verifies(wrong) and validity._errs_alone(wrong, Contexts())
     j.rollback()

@@ -338,6 +338,16 @@ def facts_scope() -> Iterator[None]:
         _MESSAGES.reset(messages_token)
 
 
+def inherit_facts(old: SSAValue, new: SSAValue) -> None:
+    """`new` replaces `old` in another layout (a loop-carried value retyped in place): it has its facts
+    (they do not depend on layouts; a block argument or loop result made after the analysis has none,
+    and a tensor of pointers without them would be priced as if it could not be vectorized)."""
+    for _, facts in (_FACTS.get() or {}).values():
+        info = facts.info.get(old)
+        if info is not None:
+            facts.info[new] = info
+
+
 def facts_of(module: Operation) -> AxisInfoAnalysis:
     """The axis facts of `module`'s values (computed on demand for values made later); cached in a run."""
     cache = _FACTS.get()

@@ -1,9 +1,9 @@
-"""What RemoveLayoutConversions' validity checks (transforms/remove_layout_conversions/solution.py) read around an op.
+"""What RemoveLayoutConversions' validity checks (transforms/remove_layout_conversions/validity.py) read around an op.
 
 Helpers of the checks, written so that a check costs the ops it looks at: the enclosing
 layout context remembered per parent op for the duration of one check (`Contexts`), the
 key under which a region-less op's verification is remembered (`verify_key_of`) and the
-key of all an op's check reads (`general_key`: solution._PASSED's), what a
+key of all an op's check reads (`general_key`: validity._PASSED's), what a
 local check must look at again after a change (`near`), and IsolatedFromAbove judged in
 one walk of a module (`isolated_module`) or on the changed ops only (`isolated`).
 """

@@ -28,6 +28,7 @@ from xpu_passes.ir.journal import Journal
 from xpu_passes.analysis.block_pointers import Family
 from xpu_passes.layouts.memoize import by_identity, per_class, same
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retype_family, retyped, with_encoding
+from xpu_passes.transforms.remove_layout_conversions.costs import inherit_facts
 from xpu_passes.transforms.remove_layout_conversions.remat import Slice, slots
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
 
@@ -53,6 +54,7 @@ def _retype_in_place(v: SSAValue, layout: Attribute) -> SSAValue:
     """Retype `v`; its current users get a conversion back to the old layout (dead ones are erased later)."""
     old = v.type
     nv = journal.replace_value_with_new_type(v, retyped(old, layout))
+    inherit_facts(v, nv)
     if nv.uses:
         back = _convert(nv, old)
         for use in list(nv.uses):

@@ -80,6 +80,7 @@ def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str
     w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
     if isinstance(found, str):
         return found
+    invalid: list[str] = []  # cheaper, but not IR triton-xpu takes (validity.py)
     for how in found.tries():
         # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
         # rejected: not made (check mode makes it, and holds the bounds against its figures).
@@ -119,8 +120,12 @@ def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str
             w.block_loads |= new_loads
             return None
         w.undo()
-        if bad and not w.validity.judged():  # learn whether the module itself is valid
-            w.validity.learn(not w.errors(now=False))
+        if bad:
+            invalid.append(how)
+            if not w.validity.judged():  # learn whether the module itself is valid
+                w.validity.learn(not w.errors(now=False))
+    if invalid:
+        return f"{' and '.join(invalid)} would leave IR triton-xpu rejects or cannot lower; {found.why()}"
     options, ties = found.good(), found.ties()
     if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
         return found.why()

@@ -49,7 +49,7 @@ class Validity:
     Not judged at first (the input's own validity is asked only when needed, once): meanwhile
     what was kept since the input is gathered, and a question is answered from the input's
     validity and those changes. Once judged (`learn`), each kept change updates the answer from
-    the ops it touched (`solution.has_errors`)."""
+    the ops it touched (`validity.has_errors`)."""
 
     def __init__(self, module: ModuleOp, check: bool, input_valid: Callable[[], bool], since: Changes) -> None:
         self.module, self.check, self.input_valid = module, check, input_valid

@@ -60,9 +60,10 @@ def test_the_old_conversion_falls_back_to_native_with_one_warning(plugin: Any,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from xpu_passes.transforms.remove_layout_conversions import remat
     from xpu_passes.transforms.remove_layout_conversions import solution
+    from xpu_passes.transforms.remove_layout_conversions import validity
 
     native = _compile()
-    for module in (remat, solution):  # the rules as they were
+    for module in (remat, validity):  # the rules as they were
         monkeypatch.setattr(module, "pointer_to_dot", lambda t, layout: False)
     monkeypatch.setattr(solution, "memory_cost", lambda op, facts: 0)  # (then: no price for narrow messages)
     monkeypatch.setattr(solution, "spill_cost", lambda accesses, module: 0)  # (nor for register pressure)

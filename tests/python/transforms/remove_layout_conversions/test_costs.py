@@ -85,3 +85,52 @@ def test_a_guard_takes_a_modules_axis_facts_once_per_figures(monkeypatch: object
     assert len(made) > 1
     made.clear()
     assert never_worse._figures(module) == alone and len(made) == 1  # pyright: ignore[reportPrivateUsage]
+
+
+# A loop carrying a tensor of pointers 8 contiguous elements per lane (a GEMM's A tile).
+LOOP = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @k(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x32xi32, #blocked>
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %b = tt.broadcast %e : tensor<1x32xi32, #blocked> -> tensor<32x32xi32, #blocked>
+    %s = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #blocked>
+    %p = tt.addptr %s, %b : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+    %l = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p) -> (tensor<32x32x!tt.ptr<f16>, #blocked>) : i32 {
+      %v = tt.load %q : tensor<32x32x!tt.ptr<f16>, #blocked>
+      %nq = tt.addptr %q, %step : tensor<32x32x!tt.ptr<f16>, #blocked>, tensor<32x32xi32, #blocked>
+      scf.yield %nq : tensor<32x32x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}
+"""
+
+
+def test_a_loop_carried_value_retyped_in_place_keeps_its_facts() -> None:
+    """RemoveLayoutConversions retypes loop-carried values in place (new block arguments and loop
+    results, made after the analysis): they keep the facts of the values they replace, so a load
+    through a carried tensor of pointers moved into another layout is priced with its real
+    contiguity (else as if it could never be vectorized: no layout would look worse for it)."""
+    from xdsl.dialects import scf
+    from xdsl.parser import Parser
+
+    from xpu_passes.ir.journal import Journal
+    from xpu_passes.transforms.remove_layout_conversions import materialize
+
+    ctx = make_context()
+    module = parse_module(ctx, LOOP).module
+    loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
+    layout = Parser(ctx, "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 4], "
+                         "order = [0, 1]}>").parse_attribute()
+    with costs.facts_scope():
+        facts = costs.facts_of(module)
+        arg, res = loop.body.block.args[1], loop.results[0]
+        before = [facts.of(arg), facts.of(res)]
+        assert before[0].contiguity == (1, 32)
+        Journal(module).begin()
+        new = [materialize._retype_in_place(v, layout) for v in (arg, res)]
+        assert [facts.of(v) for v in new] == before

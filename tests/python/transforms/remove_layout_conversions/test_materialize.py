@@ -21,7 +21,7 @@ from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.ir import journal, journal_check
 from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.remove_layout_conversions import remat
-from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.transforms.remove_layout_conversions.solution import Ledger, figures, layout_errors
@@ -127,7 +127,7 @@ def test_a_forward_trial_undone_leaves_the_module_as_it_was() -> None:
     assert named["store1"].parent is not None and named["store1"].operands[1] is named["g"].results[0]
     fig = ledger.update(j.touched)
     assert fig == figures(module)  # (the target goes, %y gets a conversion)
-    assert not solution.has_errors(module, j.touched, True, j.reshaped)
+    assert not validity.has_errors(module, j.touched, True, j.reshaped)
     ledger.rollback()
     j.rollback()
     assert _text(module) == before

@@ -4,7 +4,7 @@ For each op class keyed so, built from the construct RLC retypes (elementwise op
 broadcasts, ranges, pointer arithmetic, loads and stores through tensors of pointers and
 block pointers), every assignment of layouts to the op's values from a pool (two valid
 layouts, one invalid in the module, none) is verified by xDSL: two assignments that share a
-key must get the same answer, and RLC's check (solution._errs_alone, which trusts a key
+key must get the same answer, and RLC's check (validity._errs_alone, which trusts a key
 verified before) must reject every one xDSL rejects.
 """
 
@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.dialects.traits import layout_error
 from xpu_passes.frontend import parse_module
-from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.transforms.remove_layout_conversions.locality import Contexts
 from xpu_passes.transforms.remove_layout_conversions.opaque import OPAQUE_NAMES, opaque_key, valid_layout
 
@@ -146,7 +146,7 @@ def test_ops_sharing_a_layout_free_key_verify_alike_and_rlc_rejects_what_xdsl_re
             ok = _verifies(op)
             assert answers.setdefault(key[0], ok) == ok, f"{op.name}: one key, two answers"
             # RLC's check trusts a key verified before (a twin with other layouts): it still refuses.
-            assert ok or solution._errs_alone(op, Contexts()), op.name
+            assert ok or validity._errs_alone(op, Contexts()), op.name
             seen += 1
         # The key leaves layouts out (fewer keys than assignments); where the verifier reads layouts
         # (all but a cast and make_tensor_ptr: no rule compares or checks their layouts), the pool

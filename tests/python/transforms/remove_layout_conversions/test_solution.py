@@ -25,6 +25,7 @@ from xpu_passes.transforms.remove_layout_conversions import candidates
 from xpu_passes.ir import journal
 from xpu_passes.transforms.remove_layout_conversions import materialize
 from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.ir.journal import Journal
 from xpu_passes.layouts.propagation import encoding, with_encoding
 from xpu_passes.transforms import remove_layout_conversions as rlc
@@ -79,7 +80,7 @@ def test_incremental_judgement_equals_full(kernel: str, config: str | None, posi
     module = parse_module(ctx, _dump(kernel, config, position).read_text()).module
     rlc.RemoveLayoutConversions(check_incremental=True).apply(ctx, module)
     assert kept, "no change was kept: the dump no longer exercises the incremental judgement"
-    assert not solution.layout_errors(module)
+    assert not validity.layout_errors(module)
 
 
 @pytest.mark.parametrize(("kernel", "config", "position"), DUMPS, ids=[d[0] for d in DUMPS])
@@ -121,17 +122,17 @@ def _retype_one(module: ModuleOp) -> None:
 def test_untouched_module_has_no_errors_and_a_retyped_result_is_found() -> None:
     ctx = make_context()
     module = parse_module(ctx, _dump("flash_attention_fwd", "64x32x64-w4-s2", 0).read_text()).module
-    assert not solution.layout_errors(module)
+    assert not validity.layout_errors(module)
     j = Journal(module)
-    assert not solution.has_errors(module, j.begin().touched, True, j.reshaped)
+    assert not validity.has_errors(module, j.begin().touched, True, j.reshaped)
     j.commit()
     # Nothing else changed, and the check must still see it.
     j.begin()
     _retype_one(module)
-    assert solution.layout_errors(module)
-    assert solution.has_errors(module, j.touched, True, j.reshaped)
+    assert validity.layout_errors(module)
+    assert validity.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
-    assert not solution.layout_errors(module)
+    assert not validity.layout_errors(module)
 
 
 def test_erased_terminator_is_found() -> None:
@@ -142,10 +143,10 @@ def test_erased_terminator_is_found() -> None:
     loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
     j.begin()
     journal.erase_op(loop.body.block.last_op)  # type: ignore[arg-type]
-    assert solution.layout_errors(module)
-    assert solution.has_errors(module, j.touched, True, j.reshaped)
+    assert validity.layout_errors(module)
+    assert validity.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
-    assert not solution.layout_errors(module)
+    assert not validity.layout_errors(module)
 
 
 def test_ledger_follows_inserted_and_erased_conversions() -> None:
@@ -231,12 +232,12 @@ def test_a_value_from_outside_the_function_is_found() -> None:
     j.begin()
     outside = journal.created(arith.ConstantOp(IntegerAttr(1, user.operands[index].type)))
     journal.insert_op(outside, InsertPoint.before(func))
-    assert not solution.has_errors(module, j.touched, True, j.reshaped)  # a constant alone is fine
+    assert not validity.has_errors(module, j.touched, True, j.reshaped)  # a constant alone is fine
     journal.set_operand(user, index, outside.result)
-    assert solution.layout_errors(module)
-    assert solution.has_errors(module, j.touched, True, j.reshaped)
+    assert validity.layout_errors(module)
+    assert validity.has_errors(module, j.touched, True, j.reshaped)
     j.rollback()
-    assert not solution.layout_errors(module)
+    assert not validity.layout_errors(module)
 
 
 def _remarks_and_output(path: Path) -> str:

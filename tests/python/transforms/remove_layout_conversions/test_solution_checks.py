@@ -1,6 +1,6 @@
 """RemoveLayoutConversions' bookkeeping shortcuts answer as the full computations do.
 
-A signature that passed the op-alone check passes on one lookup (solution._PASSED);
+A signature that passed the op-alone check passes on one lookup (validity._PASSED);
 Ledger.update hands the ops it found attached to the validity check; IsolatedFromAbove of
 a module is judged per block; the input's figures are the copy's Ledger's, and one
 Journal serves anchoring and the rounds. Each is compared with what it replaces, on
@@ -24,6 +24,7 @@ from xpu_passes.ir.xdsl_adapt import isolation_unchecked
 from xpu_passes.ir import journal
 from xpu_passes.transforms.remove_layout_conversions import locality
 from xpu_passes.transforms.remove_layout_conversions import solution
+from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.remove_layout_conversions.locality import Contexts
 from xpu_passes.layouts.propagation import encoding, with_encoding
@@ -56,7 +57,7 @@ def _full_alone(op: Operation) -> bool:
                 return True
     except VerifyException:
         return True
-    return solution._op_error(op) is not None
+    return validity._op_error(op) is not None
 
 
 def _other_layout(module: Operation, t: TensorType) -> object | None:
@@ -79,8 +80,8 @@ def test_passed_signatures_answer_as_the_full_check(kernel: str, config: str, po
     ops = walk_list(module)
     with isolation_unchecked():
         for _ in range(2):  # the second time through the table
-            assert [solution._errs_alone(o, Contexts()) for o in ops] == [_full_alone(o) for o in ops]
-    assert solution._PASSED
+            assert [validity._errs_alone(o, Contexts()) for o in ops] == [_full_alone(o) for o in ops]
+    assert validity._PASSED
     changed = bad = 0
     for op in ops:
         r = op.results[0] if len(op.results) == 1 else None
@@ -94,7 +95,7 @@ def test_passed_signatures_answer_as_the_full_check(kernel: str, config: str, po
         for o in [op, *(u.operation for u in r.uses)]:
             want = _full_alone(o)
             with isolation_unchecked():
-                assert solution._errs_alone(o, Contexts()) == want, o.name
+                assert validity._errs_alone(o, Contexts()) == want, o.name
             bad += want
         j.rollback()
         changed += 1
@@ -111,16 +112,16 @@ def test_a_yield_passed_before_is_checked_again_when_its_parent_changes() -> Non
     module = parse_module(make_context(), LOOP).module
     loop = next(o for o in module.walk() if o.name == "scf.for")
     yield_ = loop.body.block.last_op
-    assert not solution._errs_alone(yield_, Contexts())
+    assert not validity._errs_alone(yield_, Contexts())
     key = locality.general_key(yield_, Contexts().of(yield_))
-    assert key is not None and key[0] not in solution._PASSED
+    assert key is not None and key[0] not in validity._PASSED
     b = encoding(module.body.block.first_op.body.block.args[1].type)
     j = Journal(module).begin()
     journal.replace_value_with_new_type(loop.results[0], with_encoding(loop.results[0].type, b))
     assert locality.general_key(yield_, Contexts().of(yield_))[0] == key[0]
-    assert solution._errs_alone(yield_, Contexts()) and _full_alone(yield_)
+    assert validity._errs_alone(yield_, Contexts()) and _full_alone(yield_)
     j.rollback()
-    assert not solution._errs_alone(yield_, Contexts())
+    assert not validity._errs_alone(yield_, Contexts())
 
 
 def test_an_op_made_invalid_misses_the_table_and_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,7 +129,7 @@ def test_an_op_made_invalid_misses_the_table_and_fails(monkeypatch: pytest.Monke
     its old signature still answers on one lookup (the verifier is not run again)."""
     module = parse_module(make_context(), LOOP).module
     add = [o for o in module.walk() if o.name == "arith.addf"][-1]
-    assert not solution._errs_alone(add, Contexts())
+    assert not validity._errs_alone(add, Contexts())
     calls: list[Operation] = []
     real = type(add).verify
 
@@ -137,23 +138,23 @@ def test_an_op_made_invalid_misses_the_table_and_fails(monkeypatch: pytest.Monke
         real(self, verify_nested_ops)
 
     monkeypatch.setattr(type(add), "verify", counting)
-    assert not solution._errs_alone(add, Contexts()) and not calls  # the table's answer
+    assert not validity._errs_alone(add, Contexts()) and not calls  # the table's answer
     b = encoding(module.body.block.first_op.body.block.args[1].type)
     j = Journal(module).begin()
     journal.replace_value_with_new_type(add.operands[0], with_encoding(add.operands[0].type, b))
-    assert solution._errs_alone(add, Contexts()) and _full_alone(add)
+    assert validity._errs_alone(add, Contexts()) and _full_alone(add)
     j.rollback()
-    assert not solution._errs_alone(add, Contexts())
+    assert not validity._errs_alone(add, Contexts())
 
 
 def test_check_mode_recomputes_a_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under XPU_PASSES_RLC_CHECK a hit is checked the long way: a table that lied is caught."""
     module = parse_module(make_context(), LOOP).module
     add = [o for o in module.walk() if o.name == "arith.addf"][-1]
-    assert not solution._errs_alone(add, Contexts(), False)
+    assert not validity._errs_alone(add, Contexts(), False)
     monkeypatch.setattr(solution, "_op_error", lambda op: "planted")
     with pytest.raises(AssertionError, match="passed fails now"):
-        solution._errs_alone(add, Contexts(), True)
+        validity._errs_alone(add, Contexts(), True)
 
 
 def test_the_attached_ops_handed_over_are_the_changes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,10 +168,10 @@ def test_the_attached_ops_handed_over_are_the_changes(monkeypatch: pytest.Monkey
     journal.replace_value_with_new_type(add.operands[0], with_encoding(add.operands[0].type, b))
     ledger.update(j.touched)
     assert ledger.attached == locality.attached_of(module, j.touched) and add in ledger.attached
-    assert solution.has_errors(module, j.touched, True, j.reshaped, ledger.attached)
-    assert solution.has_errors(module, j.touched, True, j.reshaped)
+    assert validity.has_errors(module, j.touched, True, j.reshaped, ledger.attached)
+    assert validity.has_errors(module, j.touched, True, j.reshaped)
     with pytest.raises(AssertionError, match="attached"):
-        solution.has_errors(module, j.touched, True, j.reshaped, set(), check=True)
+        validity.has_errors(module, j.touched, True, j.reshaped, set(), check=True)
     ledger.rollback()
     j.rollback()
 
