@@ -37,7 +37,7 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 # (kernel, config, RLC position, solves): block pointers anchored with a conversion left (two solves);
 # anchored with nothing left (one: nothing beats zero); no block pointer (one).
-CASES = [("gemm_add_tensor_ptr", "8x128x64-w4-s3", 0, 2), ("gemm_add_tensor_ptr", "8x128x64-w4-s3", 1, 1),
+CASES = [("flash_attention_fwd", "64x32x64-w4-s2", 0, 2), ("gemm_add_tensor_ptr", "8x128x64-w4-s3", 1, 1),
          ("layer_norm_fwd", "256-w4-s1", 0, 1)]
 
 

@@ -174,7 +174,7 @@ def test_ledger_follows_inserted_and_erased_conversions() -> None:
 
 @pytest.mark.parametrize(("kernel", "config", "solutions"), [
     ("gemm_block_ptr", "8x128x64-w4-s3", 1),  # anchored: nothing left to beat
-    ("gemm_add_tensor_ptr", "8x128x64-w4-s3", 2),  # anchored, one conversion left: the other is weighed
+    ("flash_attention_fwd", "64x32x64-w4-s2", 2),  # anchored, conversions left: the other is weighed
 ])
 def test_second_solution_only_when_the_first_leaves_a_cost(kernel: str, config: str, solutions: int,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
