@@ -152,7 +152,7 @@ def test_check_mode_recomputes_a_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     module = parse_module(make_context(), LOOP).module
     add = [o for o in module.walk() if o.name == "arith.addf"][-1]
     assert not validity._errs_alone(add, Contexts(), False)
-    monkeypatch.setattr(solution, "_op_error", lambda op: "planted")
+    monkeypatch.setattr(validity, "_op_error", lambda op: "planted")
     with pytest.raises(AssertionError, match="passed fails now"):
         validity._errs_alone(add, Contexts(), True)
 
