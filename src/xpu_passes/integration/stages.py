@@ -13,16 +13,8 @@ from typing import Any
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.registry import PassSpec, PipelineError
+from xpu_passes.registry import LEGAL, MBP, OBIO, ORL, RAISE, RLC, RTP, SLICE, PassSpec, PipelineError
 
-MBP = "tritonintelgpu-materialize-block-pointer"
-RLC = "tritonintelgpu-remove-layout-conversions"
-RTP = "tritonintelgpu-rewrite-tensor-pointer"
-RAISE = "triton-raise-block-pointer"
-OBIO = "tritonintelgpu-optimize-block-io-encoding"
-LEGAL = "tritonintelgpu-legalize-block-io-encoding"
-SLICE = "xpu-slice-epilogue"
-ORL = "tritonintelgpu-optimize-reduction-locality"
 ANNOTATE = "triton-annotate-module"
 # Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
 # comparison of the two stages but run on whichever result is kept (native's gets them too).
