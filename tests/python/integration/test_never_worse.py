@@ -7,6 +7,7 @@ keeps ours); a run of ours over its work budget takes native's result; both say 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,45 +298,45 @@ def test_raising_that_fails_compiles_without_it(remarks: Any, monkeypatch: pytes
     assert r.startswith("compiled without raising: with it, triton-raise-block-pointer raised KeyError"), r
 
 
-@needs_triton
-def test_raising_that_loses_a_figure_compiles_without_it(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def _compiled_without_raising(remarks: Any, monkeypatch: pytest.MonkeyPatch,
+                              worse: Callable[[tuple[Figures, int, Any]], tuple[Figures, int, Any]]) -> str:
+    """gemm_tensor_ptr 64x128 with raising, its raised stage's figures made `worse`: it compiles as
+    without raising (one raising dropped); the remark that says why."""
     from support import compile_timed  # tests/python/support.py
 
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
     plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
     real = never_worse._ttgir_figures
 
-    def one_more_conversion_when_raised(text: str) -> tuple[Figures, int, Any]:
-        f, blocks, est = real(text)
-        raised = "tt.make_tensor_ptr" in text  # (the kernel has none of its own)
-        return Figures(f.cost, f.slm, f.converts + raised), blocks, est
+    def worse_when_raised(text: str) -> tuple[Figures, int, Any]:
+        figs = real(text)
+        return worse(figs) if "tt.make_tensor_ptr" in text else figs  # (the kernel has none of its own)
 
-    monkeypatch.setattr(never_worse, "_ttgir_figures", one_more_conversion_when_raised)
+    monkeypatch.setattr(never_worse, "_ttgir_figures", worse_when_raised)
     remarks.drain()
     out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
     assert out == plain and times["raising_dropped"] == 1
     (r,) = [r.message for r in remarks.drain() if r.message.startswith(("compiled without raising", "raised kept"))]
+    return r
+
+
+@needs_triton
+def test_raising_that_loses_a_figure_compiles_without_it(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def one_more_conversion(figs: tuple[Figures, int, Any]) -> tuple[Figures, int, Any]:
+        f, blocks, est = figs
+        return Figures(f.cost, f.slm, f.converts + 1), blocks, est
+
+    r = _compiled_without_raising(remarks, monkeypatch, one_more_conversion)
     assert r.startswith("compiled without raising: with it, converts 1 > 0"), r
 
 
 @needs_triton
 def test_raising_that_adds_estimated_gathers_compiles_without_it(remarks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from support import compile_timed  # tests/python/support.py
-
     from xpu_passes.integration.isa_estimate import Estimate
 
-    kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
-    plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
-    real = never_worse._ttgir_figures
+    def more_gathers(figs: tuple[Figures, int, Any]) -> tuple[Figures, int, Any]:
+        f, blocks, est = figs
+        return f, blocks, Estimate(est.gathers + 1000, est.scatters, est.peak)
 
-    def more_gathers_when_raised(text: str) -> tuple[Figures, int, Estimate]:
-        f, blocks, est = real(text)
-        raised = "tt.make_tensor_ptr" in text  # (the kernel has none of its own)
-        return f, blocks, Estimate(est.gathers + 1000 * raised, est.scatters, est.peak)
-
-    monkeypatch.setattr(never_worse, "_ttgir_figures", more_gathers_when_raised)
-    remarks.drain()
-    out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
-    assert out == plain and times["raising_dropped"] == 1
-    (r,) = [r.message for r in remarks.drain() if r.message.startswith(("compiled without raising", "raised kept"))]
+    r = _compiled_without_raising(remarks, monkeypatch, more_gathers)
     assert r.startswith("compiled without raising: with it, gathers "), r
