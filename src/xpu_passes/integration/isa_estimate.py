@@ -21,16 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt
-from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memory import Messages, messages
 from xpu_passes.layouts.pressure import MESSAGE_BYTES, budget, tensor_bytes
-from xpu_passes.layouts.propagation import encoding
-from xpu_passes.layouts.scratch import element_bits
 
 
 @dataclass(frozen=True)
@@ -64,6 +60,9 @@ class Estimate:
 
 def estimate(module: ModuleOp) -> Estimate:
     """The estimate of `module` (a parsed final TTGIR)."""
+    # (imported here: the stage guard imports this module; RLC's costs only when it estimates)
+    from xpu_passes.transforms.remove_layout_conversions.costs import messages_of
+
     facts = AxisInfoAnalysis(module)
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
@@ -71,7 +70,7 @@ def estimate(module: ModuleOp) -> Estimate:
     for op in module.walk():
         if not isinstance(op, tt.LoadOp | tt.StoreOp):
             continue
-        m = _messages(op, facts)
+        m = messages_of(op, facts)
         if m is None:
             continue
         lanes = m.lanes
@@ -82,21 +81,6 @@ def estimate(module: ModuleOp) -> Estimate:
         extra[id(op)] = m.messages * MESSAGE_BYTES
     peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
     return Estimate(gathers, scatters, peak, lanes)
-
-
-def _messages(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
-    """A tensor-of-pointer access's messages in its layout (None: not one, or a layout the algebra does not know)."""
-    from xpu_passes.transforms.remove_layout_conversions.costs import access_limits
-
-    t = op.operands[0].type
-    pointee = getattr(getattr(t, "element_type", None), "pointee", None)
-    layout = encoding(t)
-    if pointee is None or layout is None or not isinstance(t, TensorType):
-        return None
-    try:
-        return messages(layout, t.get_shape(), element_bits(pointee), access_limits(facts, op))
-    except (LayoutError, ValueError):
-        return None
 
 
 def _last_uses(block: Block) -> tuple[dict[Operation, int], dict[int, int]]:

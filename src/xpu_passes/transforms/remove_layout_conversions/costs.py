@@ -212,18 +212,19 @@ def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
         return None
     memo = _MESSAGES.get()
     if memo is None:
-        return _messages_of(op, facts)
+        return messages_of(op, facts)
     ptr, mask = op.operands[0], op.mask
     key = (id(op), id(ptr), ptr.type, id(mask), id(facts))
     hit = memo.get(key)
     if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is mask and hit[3] is facts:
         return hit[4]
-    m = _messages_of(op, facts)
+    m = messages_of(op, facts)
     memo[key] = (op, ptr, mask, facts, m)  # (the entry pins what its key's ids name)
     return m
 
 
-def _messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
+def messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
+    """`_access_messages` unmemoized (also the stage guard's estimate: isa_estimate)."""
     t = op.operands[0].type
     layout, bits = encoding(t), _pointee_bits(t)
     if layout is None or bits is None or not isinstance(t, TensorType):

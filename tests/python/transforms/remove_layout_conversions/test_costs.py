@@ -59,7 +59,7 @@ def test_messages_memoized_in_a_run_follow_a_retyped_or_rewired_pointer() -> Non
     wide = parse_module(make_context(), KERNEL.replace("sizePerThread = [1]", "sizePerThread = [4]")).module
     load = [o for o in module.walk() if isinstance(o, tt.LoadOp)][1]  # type: ignore[attr-defined]
     wide_type = [o for o in wide.walk() if isinstance(o, tt.LoadOp)][1].operands[0].type  # type: ignore[attr-defined]
-    fresh = costs._messages_of  # pyright: ignore[reportPrivateUsage]
+    fresh = costs.messages_of
     with costs.facts_scope():
         facts = costs.facts_of(module)
         first = costs._access_messages(load, facts)  # pyright: ignore[reportPrivateUsage]
