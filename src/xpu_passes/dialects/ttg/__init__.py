@@ -3,17 +3,22 @@
 Modules: attributes (layouts), foreign_layouts (other backends' layouts, kept verbatim), types
 (`!ttg.memdesc`, `!ttg.async.token`), ops (3.3's), ops_async, ops_warp (warp specialization),
 ops_main (Intel main's ops 3.3 lacks).
+
+Other backends' layouts are not in `TTG`: `xpu_passes.dialects.LAZY` names them, and a context
+made by `xpu_passes.dialects.make_context` imports their module when a text first names one.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.ir import Dialect
 
+from xpu_passes.dialects import FOREIGN_LAYOUTS
 from xpu_passes.dialects.ttg.attributes import (
     BlockedEncodingAttr, DotOperandEncodingAttr, LinearEncodingAttr, SharedEncodingAttr,
     SharedMemorySpaceAttr, SliceEncodingAttr, SwizzledSharedEncodingAttr, foreign_int,
 )
-from xpu_passes.dialects.ttg.foreign_layouts import FOREIGN, FOREIGN_LAYOUTS, ForeignLayoutAttr
 from xpu_passes.dialects.ttg.types import AsyncTokenType, MemDescType
 from xpu_passes.dialects.ttg.ops import (
     ConvertLayoutOp, Fp4ToFpOp, GlobalScratchAllocOp, LocalAllocOp, LocalDeallocOp, LocalLoadOp,
@@ -47,9 +52,15 @@ TTG = Dialect(
         SharedMemorySpaceAttr,
         MemDescType,
         AsyncTokenType,
-        *FOREIGN,
     ],
 )  # fmt: skip
+
+def __getattr__(name: str) -> Any:  # (the foreign layouts' names, imported on first use)
+    if name in ("FOREIGN", "ForeignLayoutAttr"):
+        from xpu_passes.dialects.ttg import foreign_layouts
+
+        return getattr(foreign_layouts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "BlockedEncodingAttr", "DotOperandEncodingAttr", "LinearEncodingAttr", "SharedEncodingAttr",

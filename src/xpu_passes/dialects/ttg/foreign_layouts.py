@@ -15,13 +15,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from xpu_passes.dialects import FOREIGN_LAYOUTS
 from xpu_passes.ir.xdsl_adapt import parse_dialect_symbol_body
-
-# Layout mnemonics of Triton's other backends (TritonGPUAttrDefs.td, Intel main).
-FOREIGN_LAYOUTS = (
-    "nvidia_mma", "amd_mfma", "amd_wmma", "nvmma_shared", "padded_shared", "partitioned_shared",
-    "shared_linear", "amd_rotating_shared", "generic_linear",
-)  # fmt: skip
 
 
 class ForeignLayoutAttr(ParametrizedAttribute):
