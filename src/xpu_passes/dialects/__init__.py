@@ -5,16 +5,19 @@ Only the canonical names (`tt`, `ttg`, `ttig`) are defined here; the old spellin
 
 Dialects are registered, not loaded: xDSL imports one the first time the text names
 one of its ops, attributes or types, so `xpu-opt` starts without importing them all.
-A dialect's rarely used constructs (other backends' layouts) are not in its `Dialect`:
-`LazyContext` imports them the first time the text names one of them.
+A dialect's rarely used constructs (Intel main's newer ops, other backends' layouts) are
+not in its `Dialect`: the context imports them the first time the text names one (lazy.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
+
 from xdsl.context import Context
-from xdsl.ir import Attribute, Dialect, Operation, TypeAttribute
+from xdsl.ir import Dialect
+
+from xpu_passes.dialects.lazy import FOREIGN_LAYOUTS, LazyContext, with_lazy
 
 
 def _arith() -> Dialect:
@@ -103,83 +106,9 @@ LOADERS: dict[str, Callable[[], Dialect]] = {
 }
 
 
-# Layout mnemonics of Triton's other backends (TritonGPUAttrDefs.td, Intel main): ttg's, kept verbatim.
-FOREIGN_LAYOUTS = (
-    "nvidia_mma", "amd_mfma", "amd_wmma", "nvmma_shared", "padded_shared", "partitioned_shared",
-    "shared_linear", "amd_rotating_shared", "generic_linear",
-)  # fmt: skip
-
-
-def _foreign() -> Sequence[type]:
-    from xpu_passes.dialects.ttg.foreign_layouts import FOREIGN
-
-    return FOREIGN
-
-
-# A dialect's constructs outside its Dialect, by name -> the loader of the classes defined with
-# them (a module's): imported when a text first names one (names here, so nothing is imported).
-LAZY: dict[str, Callable[[], Sequence[type]]] = {f"ttg.{m}": _foreign for m in FOREIGN_LAYOUTS}
-
-
-def _with_lazy(dialect: Dialect) -> Dialect:
-    """`dialect` with its lazily imported constructs (one Dialect listing every class)."""
-    loads = {load for name, load in LAZY.items() if name.split(".", 1)[0] == dialect.name}
-    classes = [cls for load in loads for cls in load()]
-    if not classes:
-        return dialect
-    ops = [c for c in classes if issubclass(c, Operation)]
-    attrs = [c for c in classes if not issubclass(c, Operation)]
-    return Dialect(dialect.name, [*dialect.operations, *ops], [*dialect.attributes, *attrs])
-
-
 def all_dialects() -> list[Dialect]:
     """Every dialect with every construct (the lazy ones imported)."""
-    return [_with_lazy(load()) for load in LOADERS.values()]
-
-
-class LazyContext(Context):
-    """xDSL's Context that also imports a dialect's lazy constructs (`LAZY`) when first named."""
-
-    def __init__(self, allow_unregistered: bool = False) -> None:
-        super().__init__(allow_unregistered=allow_unregistered)
-        self.pending: dict[str, Callable[[], Sequence[type]]] = dict(LAZY)
-
-    def clone(self) -> LazyContext:
-        new = super().clone()  # (a plain Context: made ours, the constructs not yet named still pending)
-        new.__class__ = LazyContext
-        assert isinstance(new, LazyContext)
-        new.pending = dict(self.pending)
-        return new
-
-    def load_pending(self, name: str) -> None:
-        """If `name` is a lazy construct not loaded yet, load it and those defined with it."""
-        load = self.pending.get(name)
-        if load is None:
-            return
-        for other in [n for n, loader in self.pending.items() if loader is load]:
-            del self.pending[other]
-        for cls in load():
-            if issubclass(cls, Operation):
-                self.load_op(cls)
-            else:
-                self.load_attr_or_type(cls)
-
-    def get_optional_op(self, name: str, *, dialect_stack: Sequence[str] = ()) -> type[Operation] | None:
-        if self.pending:  # (before xDSL's lookup: it would make an unregistered op of the name)
-            self.load_pending(name)
-            for dialect in dialect_stack:
-                self.load_pending(f"{dialect}.{name}")
-        return super().get_optional_op(name, dialect_stack=dialect_stack)
-
-    def get_optional_attr(self, name: str) -> type[Attribute] | None:
-        if self.pending:
-            self.load_pending(name)
-        return super().get_optional_attr(name)
-
-    def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
-        if self.pending:
-            self.load_pending(name)
-        return super().get_optional_type(name)
+    return [with_lazy(load()) for load in LOADERS.values()]
 
 
 def register_dialects(ctx: Context) -> None:
@@ -191,10 +120,13 @@ def register_dialects(ctx: Context) -> None:
 
 
 def _full(load: Callable[[], Dialect]) -> Callable[[], Dialect]:
-    return lambda: _with_lazy(load())
+    return lambda: with_lazy(load())
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
     ctx = LazyContext(allow_unregistered=allow_unregistered)
     register_dialects(ctx)
     return ctx
+
+
+__all__ = ["FOREIGN_LAYOUTS", "LOADERS", "LazyContext", "all_dialects", "make_context", "register_dialects"]

@@ -5,12 +5,16 @@ printing gives `<{...}>` exactly as Triton does for `tt.reduce`/`tt.scan`.
 
 Modules: attributes (enum cases and keywords), types (`!tt.ptr`, `!tt.tensordesc`), ops_func,
 ops_tensor (shapes), ops_elementwise (casts, math), ops_program (program ids, ranges), ops_memory,
-ops_dot, ops_reduce, descriptors, ops_main (Intel main's ops 3.3 lacks).
+ops_dot, ops_reduce, descriptors, ops_main (Intel main's ops 3.3 lacks). The ops of descriptors
+and ops_main are not in `TT`: imported when a text first names one, or one of their names here is
+first used (dialects/lazy.py).
 """
 
 from __future__ import annotations
 
 from xdsl.ir import Dialect
+
+from xpu_passes.dialects.lazy import package_getattr
 
 from xpu_passes.dialects.tt.attributes import (
     CACHE, EVICT, INPUT_PRECISION, PADDING, PROGRAM_DIM, PROPAGATE_NAN, ProgramDim, PropagateNan,
@@ -36,16 +40,6 @@ from xpu_passes.dialects.tt.ops_memory import (
 )
 from xpu_passes.dialects.tt.ops_dot import DotOp, DotScaledOp
 from xpu_passes.dialects.tt.ops_reduce import ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp
-from xpu_passes.dialects.tt.descriptors import (
-    CacheEvict, DescriptorGatherOp, DescriptorLoadOp, DescriptorReduceOp, DescriptorScatterOp,
-    DescriptorStoreOp, ExperimentalDescriptorGatherOp, ExperimentalDescriptorLoadOp,
-    ExperimentalDescriptorScatterOp, ExperimentalDescriptorStoreOp, MakeTensorDescOp,
-    ReinterpretTensorDescOp,
-)
-from xpu_passes.dialects.tt.ops_main import (
-    AtomicPollOp, GridDependencyLaunchDependentsOp, GridDependencyWaitOp, MapElementwiseOp,
-    MapElementwiseReturnOp, UnsplatOp,
-)
 
 TT = Dialect(
     "tt",
@@ -57,11 +51,7 @@ TT = Dialect(
         AddPtrOp, AdvanceOp, MakeTensorPtrOp, LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp,
         DotOp, ReduceOp, ReduceReturnOp, ScanOp, ScanReturnOp,
         ExternElementwiseOp, ElementwiseInlineAsmOp, GatherOp, PrintOp, AssertOp,
-        # newer than the ops above (descriptors, Intel main)
-        DotScaledOp, MakeTensorDescOp, DescriptorLoadOp, ExperimentalDescriptorLoadOp, DescriptorStoreOp,
-        ExperimentalDescriptorStoreOp, DescriptorReduceOp, DescriptorGatherOp, ExperimentalDescriptorGatherOp,
-        DescriptorScatterOp, ExperimentalDescriptorScatterOp, ReinterpretTensorDescOp, UnsplatOp, AtomicPollOp,
-        MapElementwiseOp, MapElementwiseReturnOp, GridDependencyWaitOp, GridDependencyLaunchDependentsOp,
+        DotScaledOp,
     ],
     [PointerType, TensorDescType],
 )  # fmt: skip
@@ -83,3 +73,5 @@ __all__ = [
     "ReinterpretTensorDescOp", "AtomicPollOp", "GridDependencyLaunchDependentsOp", "GridDependencyWaitOp",
     "MapElementwiseOp", "MapElementwiseReturnOp", "UnsplatOp", "TT",
 ]
+
+__getattr__ = package_getattr(__name__)  # (the names of descriptors and ops_main)

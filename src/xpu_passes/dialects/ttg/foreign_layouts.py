@@ -15,7 +15,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xpu_passes.dialects import FOREIGN_LAYOUTS
+from xpu_passes.dialects.lazy import FOREIGN_LAYOUTS
 from xpu_passes.ir.xdsl_adapt import parse_dialect_symbol_body
 
 

@@ -1,12 +1,15 @@
 """The Intel GPU dialect `ttig` (old spelling `triton_intel_gpu`): layouts and ops.
 
 Modules: attributes (dpas, warp, 2D block layouts; the block-I/O unit attributes), ops (3.3's),
-ops_main (Intel main's ops 3.3 lacks).
+ops_main (Intel main's ops 3.3 lacks; not in `TTIG`: imported when a text first names one, or
+one of its names here is first used, dialects/lazy.py).
 """
 
 from __future__ import annotations
 
 from xdsl.ir import Dialect
+
+from xpu_passes.dialects.lazy import package_getattr
 
 from xpu_passes.dialects.ttig.attributes import (
     BLOCK_IO, DpasEncodingAttr, SUPPORT_2D_BLOCK, Subgroup2DBlockEncodingAttr, WarpEncodingAttr,
@@ -14,18 +17,13 @@ from xpu_passes.dialects.ttig.attributes import (
 from xpu_passes.dialects.ttig.ops import (
     AllocOp, BroadcastOp, ExtractOp, GlueOp, PrefetchOp, SubGroupTransposeOp, UpcastMXFPOp,
 )
-from xpu_passes.dialects.ttig.ops_main import (
-    BLOCK_IO_MODE, DescriptorGatherOp, DescriptorPrefetchOp, DescriptorScatterOp, ExtractDescOp,
-    Subgroup2DBlockLoadFromPtrOp, Subgroup2DBlockLoadOp,
-)
 
 TTIG = Dialect(
     "ttig",
     [
         PrefetchOp,
         UpcastMXFPOp,
-        AllocOp, GlueOp, ExtractOp, BroadcastOp, SubGroupTransposeOp, DescriptorPrefetchOp, ExtractDescOp,
-        Subgroup2DBlockLoadOp, Subgroup2DBlockLoadFromPtrOp, DescriptorGatherOp, DescriptorScatterOp,
+        AllocOp, GlueOp, ExtractOp, BroadcastOp, SubGroupTransposeOp,
     ],
     [DpasEncodingAttr, WarpEncodingAttr, Subgroup2DBlockEncodingAttr],
 )  # fmt: skip
@@ -36,3 +34,5 @@ __all__ = [
     "BLOCK_IO_MODE", "DescriptorGatherOp", "DescriptorPrefetchOp", "DescriptorScatterOp", "ExtractDescOp",
     "Subgroup2DBlockLoadFromPtrOp", "Subgroup2DBlockLoadOp", "TTIG",
 ]
+
+__getattr__ = package_getattr(__name__)  # (the names of ops_main)
