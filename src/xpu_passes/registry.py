@@ -83,7 +83,7 @@ FOLLOWED_BY: dict[str, tuple[str, ...]] = {OBIO: (RLC,)}
 __all__ = [
     "NativeOption", "PassSpec", "PipelineError", "PipelineSyntaxError", "check_order",
     "canonical_name", "format_pipeline", "is_native", "parse_options_text", "parse_pipeline",
-    "python_passes", "register_pass", "unknown_pass_message",
+    "python_pass", "python_passes", "register_pass", "unknown_pass_message",
 ]
 
 
@@ -198,6 +198,20 @@ def python_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return out
 
 
+def python_pass(name: str) -> Callable[[], type[ModulePass]] | None:
+    """`python_passes().get(name)`; installed passes' entry points are scanned only for a name
+    neither ours nor registered (the scan imports importlib.metadata and reads every dist-info)."""
+    if name in OURS:
+        return _our_factory(name)
+    if name in _REGISTERED:
+        cls = _REGISTERED[name]
+        return lambda: cls
+    for ep in _entry_points():  # (the first of a name, as python_passes takes it)
+        if ep.name == name:
+            return _ep_factory(ep)
+    return None
+
+
 def list_passes() -> list[PassInfo]:
     """Every pass with its kind, without importing any pass package."""
     infos: dict[str, PassInfo] = {}
@@ -228,7 +242,7 @@ def is_native(name: str) -> bool:
     if name.startswith(NATIVE_PREFIX) and name[len(NATIVE_PREFIX):] in NATIVE_BY_NAME:
         return True
     name = canonical_name(name)
-    return name in NATIVE_BY_NAME and name not in python_passes()
+    return name in NATIVE_BY_NAME and python_pass(name) is None
 
 
 def native_name(name: str) -> str:
@@ -250,11 +264,10 @@ def unknown_pass_message(name: str, column: int = 0) -> str:
 
 
 def pass_class(name: str) -> type[ModulePass]:
-    passes = python_passes()
-    canon = canonical_name(name)
-    if canon not in passes:
+    factory = python_pass(canonical_name(name))
+    if factory is None:
         raise UnknownPassError(unknown_pass_message(name))
-    return passes[canon]()
+    return factory()
 
 
 # ------------------------------------------------------------------- options
@@ -323,10 +336,10 @@ def make_pass(spec: PassSpec) -> ModulePass:
 def _declared(name: str, attr: str, ours: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     if name in ours or name in OURS or is_native(name):
         return ours.get(name, ())
-    passes = python_passes()
-    if name not in passes:
+    factory = python_pass(name)
+    if factory is None:
         return ()
-    return tuple(canonical_name(n) for n in getattr(passes[name](), attr, ()) or ())
+    return tuple(canonical_name(n) for n in getattr(factory(), attr, ()) or ())
 
 
 def check_order(names: list[str], complete: bool = True) -> None:

@@ -163,6 +163,24 @@ def test_entry_point_listed_lazily_and_loaded_when_used(installed: Path) -> None
         r.check_order(["test-count-ops"])
 
 
+def test_python_pass_is_python_passes_entry(installed: Path) -> None:
+    passes = r.python_passes()
+    for name in (r.RLC, "test-count-ops", "no-such-pass", "canonicalize"):
+        one = r.python_pass(name)
+        assert (one is None) == (name not in passes)
+        assert one is None or one() is passes[name]()
+
+
+def test_our_pass_by_flag_scans_no_entry_point() -> None:
+    """Start-up: resolving one of ours does not import importlib.metadata (the scan); an
+    unknown name does."""
+    code = ("import sys, xpu_passes.registry as r\n"
+            "print(r.python_pass(sys.argv[1]) is None, 'importlib.metadata' in sys.modules)")
+    for name, expected in ((r.RLC, "False False"), ("no-such-pass", "True True")):
+        out = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True, check=True).stdout
+        assert out.strip() == expected, name
+
+
 def test_broken_entry_point_names_the_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_dist(tmp_path, "test-broken", "xpu_test_plugin:Missing")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -160,14 +160,15 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagno
     """Run one pass; a failure becomes a located diagnostic naming the pass. A pass asked to be
     never worse than triton-xpu's own (`never-worse-than-native=true`) is compared with it, run
     in a forked child as native segments are."""
-    from xpu_passes.integration import never_worse
     from xpu_passes.transforms import PassError
 
     def native(text: str, flag: str) -> str:
         return run_segment(text, [PassSpec(registry.native_name(flag), {})], f"{name} (native {flag})").text
 
     try:
-        if never_worse.guarded(p):
+        if _guarded(p):
+            from xpu_passes.integration import never_worse
+
             never_worse.apply(p, ctx, parsed.module, native)
         else:
             p.apply(ctx, parsed.module)
@@ -181,6 +182,16 @@ def _apply(p: ModulePass, ctx: Context, parsed: ParsedModule, diags: list[Diagno
         raise parsed.error_at(parsed.module, f"[{p.name}] internal error: {type(e).__name__}: {e}") from None
     finally:
         _remarks(parsed, diags, quiet)
+
+
+def _guarded(p: ModulePass) -> bool:
+    """`never_worse.guarded(p)`; never_worse (the ISA estimate, native passes) imported only for a
+    pass given the option."""
+    if not getattr(p, "never_worse_than_native", False):
+        return False
+    from xpu_passes.integration import never_worse
+
+    return never_worse.guarded(p)
 
 
 def _remarks(parsed: ParsedModule, diags: list[Diagnostic], quiet: bool) -> None:

@@ -136,9 +136,8 @@ def resolve(specs: list[PassSpec]) -> list[tuple[str, list[PassSpec]]]:
     segments: list[tuple[str, list[PassSpec]]] = []
     if not specs:
         return segments
-    python = registry.python_passes()
     for spec in specs:
-        if registry.canonical_name(spec.name) in python:
+        if registry.python_pass(registry.canonical_name(spec.name)) is not None:
             registry.make_pass(spec)  # options checked now, before any input is read
             kind = "python"
         elif registry.is_native(spec.name):

@@ -188,6 +188,24 @@ def test_run_without_passes_imports_no_pass_machinery(tmp_path: Path) -> None:
     assert with_pass.split() == ["0", "True", "True", "True"]
 
 
+def test_pass_run_imports_no_entry_point_scan_nor_native_comparison(tmp_path: Path) -> None:
+    """Start-up of a compile: one of our passes by flag scans no installed entry point
+    (importlib.metadata) and, without never-worse-than-native, imports no ISA estimate."""
+    (tmp_path / "in.mlir").write_text(MODULE)
+    code = ("import sys, io, contextlib; from xpu_passes.driver import cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = cli.run([{str(tmp_path / 'in.mlir')!r}] + sys.argv[1:])\n"
+            "print(rc, *(m in sys.modules for m in ('xpu_passes.transforms.base', 'importlib.metadata',"
+            " 'xpu_passes.integration.never_worse', 'xpu_passes.integration.isa_estimate')))")
+    out = subprocess.run([sys.executable, "-c", code, "-tritonintelgpu-remove-layout-conversions"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", "True", "False", "False", "False"]
+    pytest.importorskip("triton")
+    flag = "-tritonintelgpu-remove-layout-conversions=never-worse-than-native=true"
+    out = subprocess.run([sys.executable, "-c", code, flag], capture_output=True, text=True, check=True).stdout
+    assert out.split()[0] == "0" and out.split()[3:] == ["True", "True"]
+
+
 def _intel_lit() -> Any:
     import importlib.util
 
