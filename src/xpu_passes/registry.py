@@ -58,14 +58,17 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
           NativeOption("never-worse-than-native", bool, False),  # (read by the round trip and xpu-opt)
           NativeOption("check-incremental", bool, False),  # (default: XPU_PASSES_RLC_CHECK when set)
           NativeOption("in-place", bool, True)),
-    RTP: (NativeOption("guard", bool, True),),
+    MBP: (NativeOption("max-work-per-op", int, 50),),  # (transforms.base.LINEAR_WORK_PER_OP)
+    RTP: (NativeOption("guard", bool, True), NativeOption("max-work-per-op", int, 50)),
+    OBIO: (NativeOption("max-work-per-op", int, 50),),
+    ORL: (NativeOption("max-work-per-op", int, 50),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True),
             NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
-    LEGAL: (NativeOption("fold-register-permutations", bool, True),),
+    LEGAL: (NativeOption("fold-register-permutations", bool, True), NativeOption("max-work-per-op", int, 50)),
     SLICE: (NativeOption("slice-registers", int, 64), NativeOption("gather-slice-registers", int, 16),
-            NativeOption("min-registers", int, 64)),
+            NativeOption("min-registers", int, 64), NativeOption("max-work-per-op", int, 50)),
 }
 # Old names of ours -> the canonical (Intel's) flag.
 ALIASES: dict[str, str] = {"tritonintelgpu-raise-block-pointer": RAISE}

@@ -34,7 +34,7 @@ from xpu_passes.frontend import Spelling, TTGIRError, parse_module, print_module
 from xpu_passes.frontend.parser import ParsedModule
 # ops our print for triton (block_arg_locs) writes in the generic form, triton's print does not
 from xpu_passes.frontend.printer import GENERIC_WITH_ARG_LOCS
-from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass
 
 
 class PassFailure(RuntimeError):
@@ -248,6 +248,8 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
                 frame = traceback.extract_tb(e.__traceback__)[-1]
                 raise PassFailure(f"{name} raised {type(e).__name__}: {e} "
                                   f"(at {frame.filename}:{frame.lineno})") from e
+            if said == OVER_BUDGET and not guard and native is not None and isinstance(p, XpuPass):
+                said = _native_instead(p, ctx, parsed, native)
             t = record(f"pass:{name}", t)
             if guard:  # the comparison's time is its own
                 measured(f"pass:{name}", measured(never_worse.TIME_KEY) - compared)
@@ -262,6 +264,23 @@ def _apply(passes: list[tuple[str, ModulePass]], ctx: Context, parsed: ParsedMod
             if name in options.repeats and (unchanged or said == FIXPOINT):
                 idle[name] = (p, v.now, guard and said == UNCHANGED)
             t = record("repeat_check", t)
+
+
+def _native_instead(p: XpuPass, ctx: Context, parsed: ParsedModule, native: never_worse.NativeRun) -> str | None:
+    """Our pass `p` ran out of its work budget and kept its input: triton-xpu's pass of the same flag
+    runs on it instead, when there is one (else the input stays). What is said of the result."""
+    from xpu_passes import registry
+    from xpu_passes.ir.clone import adopt_body
+
+    if p.name not in registry.NATIVE_BY_NAME:
+        return UNCHANGED
+    count("native_instead")
+    text = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
+    out = native(text, p.name)
+    if out is not None:
+        adopt_body(parsed.module, parse_module(ctx, out, "<native>", verify=False).module)
+    p.remark(parsed.module, "triton-xpu's pass run instead (ours ran out of its work budget)")
+    return UNCHANGED if out is None else None
 
 
 def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None = None,

@@ -92,6 +92,9 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool]) -> int:
     or an enclosing one) and used after it or inside an op that holds it (a loop runs its body
     again). `skip`: values counted otherwise (the access's own pointer and mask)."""
     total = 0
+    # This call's sizes by type identity (the values hold their types meanwhile): a block's values
+    # share a few types, and most are 0 (offsets, masks, pointers, scalars).
+    sizes: dict[int, int] = {}
     for block, at in _levels(op):
         values: list[SSAValue] = list(block.args)
         o = block.first_op
@@ -104,7 +107,10 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool]) -> int:
             later.add(o)
             o = o.next_op
         for v in values:
-            size = tensor_bytes(v.type)  # (memoized: most values are offsets, masks, pointers: 0)
+            t = v.type
+            size = sizes.get(id(t))
+            if size is None:
+                size = sizes[id(t)] = tensor_bytes(t)
             if not size or skip(v):
                 continue
             for use in v.uses:

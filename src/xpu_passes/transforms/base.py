@@ -174,6 +174,20 @@ class WorkBudget:
             raise OverBudget(f"work budget spent ({self.spent} > {self.limit} units)")
 
 
+# Default work budgets of the passes that decide in one walk (units: ops and values a run visits,
+# per op of its input; 0: unbounded). Their runs spend a few per op: the budget only cuts a run whose
+# work grows faster than the module (a long use chain walked again per access, say).
+LINEAR_WORK_PER_OP = 50
+
+
+def over_budget(p: XpuPass, op: Operation, e: OverBudget, per_op: int, kept: str = "input kept") -> None:
+    """Say that `p` ran out of its work budget on `op` (a remark) and that its run left the module as
+    it was given (OVER_BUDGET: a round trip that can run triton-xpu's pass of the same flag takes its result)."""
+    p.remark(op, f"{kept}: {e}, max-work-per-op={per_op}")
+    if kept == "input kept":
+        p.said(OVER_BUDGET)
+
+
 # The module a round trip found free of foreign layouts (`judged_clean`): its passes skip the check.
 _JUDGED_CLEAN: ContextVar[Operation | None] = ContextVar("xpu_passes_judged_clean", default=None)
 

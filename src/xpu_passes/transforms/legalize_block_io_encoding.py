@@ -36,7 +36,8 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.layouts.propagation import encoding, retype_family, retyped, with_encoding
 from xpu_passes.ir.walk_order import walk_list
-from xpu_passes.transforms.base import UNCHANGED, PassError, XpuPass, register
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, PassError, WorkBudget, XpuPass,
+                                        over_budget, register)
 from xpu_passes.transforms.optimize_block_io_encoding import pointer_family
 
 
@@ -124,18 +125,35 @@ class LegalizeBlockIOEncoding(XpuPass):
     # Also fold when the layouts differ only in each thread's register order (a
     # renaming the 3.3 lowering does by itself); False: only identical placements.
     fold_register_permutations: bool = True
+    # Work units (ops walked, loads judged, their block-pointer families' members) per op of the
+    # input; 0: unbounded. The pass cannot keep its input (triton-xpu 3.3 cannot read it): past the
+    # budget, each load left takes its conversions' layout unproven (3.3 lowers it with its own 2D
+    # block reads), or is re-expressed as #ttg.linear, as when the algebra cannot compare them.
+    max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not _block_values(walk_list(op)):  # (most modules: a walk, each type judged once)
+        ops = walk_list(op)
+        if not _block_values(ops):  # (most modules: a walk, each type judged once)
             self.said(UNCHANGED)
             return
-        for load in [o for o in walk_list(op) if isinstance(o, tt.LoadOp)]:
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        budget.spend(len(ops))
+        spent = False
+        for load in [o for o in ops if isinstance(o, tt.LoadOp)]:
             layout = _block_layout(load.result.type)
             if layout is not None:
-                self._legalize_load(load, layout)
+                try:
+                    budget.spend(1)
+                except OverBudget as e:
+                    if not spent:
+                        over_budget(self, op, e, self.max_work_per_op, "loads left taken in their conversions' "
+                                                                       "layout without comparing")
+                    spent = True
+                self._legalize_load(load, layout, None if spent else budget)
         self._sweep(op)
 
-    def _legalize_load(self, load: tt.LoadOp, layout: Subgroup2DBlockEncodingAttr) -> None:
+    def _legalize_load(self, load: tt.LoadOp, layout: Subgroup2DBlockEncodingAttr, budget: WorkBudget | None) -> None:
+        """`budget` None: spent, the layouts are not compared."""
         shape = _shape(load.result.type)
         users = [u.operation for u in load.result.uses]
         targets = {encoding(u.results[0].type) for u in users if isinstance(u, ttg.ConvertLayoutOp)}
@@ -143,7 +161,13 @@ class LegalizeBlockIOEncoding(XpuPass):
         if isinstance(fam, str):
             self.remark(load, f"not folded: {fam}")
             return  # the sweep re-expresses what is left
-        if users and len(targets) == 1 and all(isinstance(u, ttg.ConvertLayoutOp) for u in users):
+        one_target = users and len(targets) == 1 and all(isinstance(u, ttg.ConvertLayoutOp) for u in users)
+        if budget is None:
+            if one_target:
+                self._fold(load, fam, targets.pop(), users)
+            return  # (else the sweep re-expresses it)
+        budget.spent += len(fam.values) if fam is not None else 0  # (a spent budget shows at the next load)
+        if one_target:
             target = targets.pop()
             verdict = compare(layout, target, shape)
             if verdict.same:

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
 from xpu_passes.ir.walk_order import walk_list
-from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
+                                        over_budget, register)
 
 # The strictest pitch rule across Intel GPUs: a multiple of an OWord (16 bytes).
 PITCH_ALIGN_BITS = 128
@@ -131,23 +132,23 @@ def classify_pointer_tensor(op: tt.LoadOp | tt.StoreOp, ai: AxisInfoAnalysis, ch
 @dataclass(frozen=True)
 class MaterializeBlockPointer(XpuPass):
     name = "tritonintelgpu-materialize-block-pointer"
+    # Work units (ops walked, the axis analysis's ops, accesses judged) per op of the
+    # input; 0: unbounded. Past it the input is kept (OVER_BUDGET): the round trip runs native's pass.
+    max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if SUPPORT_2D_BLOCK not in op.attributes:
             self.said(UNCHANGED)
             return
-        ai: list[AxisInfoAnalysis] = []  # built for the first access it can judge (1D ones are told apart first)
+        ops = walk_list(op)  # (attributes change, not the ops)
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        try:
+            verdicts = self._judge(op, ops, budget)
+        except OverBudget as e:  # (nothing tagged yet: tags are set once every access is judged)
+            over_budget(self, op, e, self.max_work_per_op)
+            return
         changed = False
-        for access in walk_list(op):  # (attributes change, not the ops)
-            if isinstance(access, tt.LoadOp) and access.is_block_pointer:
-                verdict = classify(access)
-            elif isinstance(access, tt.LoadOp | tt.StoreOp) and not access.is_block_pointer:
-                verdict = _rank_verdict(access)
-                if verdict is None:
-                    ai = ai or [AxisInfoAnalysis(op)]
-                    verdict = classify_pointer_tensor(access, ai[0])
-            else:
-                continue
+        for access, verdict in verdicts:
             if verdict.tag is not None:
                 tag = StringAttr(verdict.tag)
                 changed = changed or access.attributes.get(BLOCK_IO) != tag
@@ -157,3 +158,26 @@ class MaterializeBlockPointer(XpuPass):
                 self.remark(access, f"not a 2D block {kind}: {verdict.reason}")
         if not changed:
             self.said(UNCHANGED)
+
+    @staticmethod
+    def _judge(op: ModuleOp, ops: list[Operation], budget: WorkBudget) -> list[tuple[Operation, Verdict]]:
+        """Every access's verdict (no tag read: judging one access never depends on another's tag)."""
+        ai: list[AxisInfoAnalysis] = []  # built for the first access it can judge (1D ones are told apart first)
+        out: list[tuple[Operation, Verdict]] = []
+        budget.spend(len(ops))
+        for access in ops:
+            if isinstance(access, tt.LoadOp) and access.is_block_pointer:
+                verdict = classify(access)
+            elif isinstance(access, tt.LoadOp | tt.StoreOp) and not access.is_block_pointer:
+                verdict = _rank_verdict(access)
+                if verdict is None:
+                    if not ai:
+                        budget.spend(len(ops))  # (the analysis visits every op, loops until stable)
+                        ai.append(AxisInfoAnalysis(op))
+                    verdict = classify_pointer_tensor(access, ai[0])
+            else:
+                continue
+            budget.spend(1)
+            out.append((access, verdict))
+        return out
+

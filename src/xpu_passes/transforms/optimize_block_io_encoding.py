@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
@@ -31,7 +31,8 @@ from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Sub
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.ir.walk_order import walk_list
-from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
+                                        over_budget, register)
 
 
 def pointer_family(load: tt.LoadOp) -> Family | str:
@@ -87,28 +88,53 @@ def _feeds_dot(load: tt.LoadOp) -> bool:
     return False
 
 
+# A load's rewrite: the load, its pointer family, its 2D block layout, the dot operands' type, its dot uses.
+_Plan = tuple[tt.LoadOp, Family, Attribute, Attribute, DotUses]
+
+
 @register
 @dataclass(frozen=True)
 class OptimizeBlockIOEncoding(XpuPass):
     name = "tritonintelgpu-optimize-block-io-encoding"
 
+    # Work units (ops walked, values followed to the dots, block-pointer family members) per op of
+    # the input; 0: unbounded. Past it the input is kept (OVER_BUDGET): no load gets a 2D block
+    # layout, as with native's pipeline, which has no such pass.
+    max_work_per_op: int = LINEAR_WORK_PER_OP
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        changed = False
-        for load in [o for o in walk_list(op) if isinstance(o, tt.LoadOp)]:
+        ops = walk_list(op)
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        try:
+            plans = self._plans(ops, budget)
+        except OverBudget as e:  # (nothing rewritten yet: every load is judged first)
+            over_budget(self, op, e, self.max_work_per_op)
+            return
+        # (judging a load never depends on another's rewrite: each rewrite touches only its load's
+        # pointer family, conversions and dot operands, which no other qualifying load shares)
+        for plan in plans:
+            self._rewrite(*plan)
+        if not plans:
+            self.said(UNCHANGED)
+
+    def _plans(self, ops: list[Operation], budget: WorkBudget) -> list[_Plan]:
+        budget.spend(len(ops))
+        plans: list[_Plan] = []
+        for load in [o for o in ops if isinstance(o, tt.LoadOp)]:
             tag = load.attributes.get(BLOCK_IO)
             if tag is None:
                 if _feeds_dot(load):  # only dot operands are this pass's business
                     self.remark(load, "kept: not tagged ttig.block_io (no 2D block read proven)")
                 continue
-            why = self._try(load, tag)
-            changed = changed or why is None
-            if why:
+            why = self._try(load, tag, budget)
+            if isinstance(why, tuple):
+                plans.append(why)
+            elif why:
                 self.remark(load, f"kept: {why}")
-        if not changed:
-            self.said(UNCHANGED)
+        return plans
 
-    def _try(self, load: tt.LoadOp, tag: Attribute) -> str | None:
-        """Rewrite `load` (None); else why not ("" when already done)."""
+    def _try(self, load: tt.LoadOp, tag: Attribute, budget: WorkBudget) -> _Plan | str:
+        """How to rewrite `load`; else why not ("" when already done)."""
         if not load.is_block_pointer:
             return "a tensor-of-pointer load (only block-pointer loads are given 2D block layouts)"
         t = load.result.type
@@ -116,6 +142,7 @@ class OptimizeBlockIOEncoding(XpuPass):
         if isinstance(encoding(t), Subgroup2DBlockEncodingAttr):
             return ""
         uses = dot_uses(load.result)
+        budget.spend(1 + len(uses.converts) + len(uses.operands))
         if uses.why_not:
             return uses.why_not
         targets = {encoding(dot.operands[i].type) for dot, i in uses.operands}
@@ -127,13 +154,13 @@ class OptimizeBlockIOEncoding(XpuPass):
         fam = pointer_family(load)
         if isinstance(fam, str):
             return fam
+        budget.spend(len(fam.values) + len(fam.accesses))
         row_major = isinstance(tag, StringAttr) and tag.data == "row_major"
         bits = int(getattr(t.element_type, "bitwidth", 0))
         layout = subgroup_2d_block_for(target, t.get_shape(), bits, row_major)
         if isinstance(layout, NoBlockRead):
             return layout.reason
-        self._rewrite(load, fam, layout, with_encoding(t, target), uses)
-        return None
+        return load, fam, layout, with_encoding(t, target), uses
 
     @staticmethod
     def _rewrite(load: tt.LoadOp, fam: Family, layout: Attribute, target: Attribute, uses: DotUses) -> None:

@@ -22,13 +22,16 @@ float sums may differ in the last bits (as with Intel's pass).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, UnitAttr, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
+                                        over_budget, register)
 
 
 def _blocked(size: list[int], threads: list[int], warps: list[int]) -> ttg.BlockedEncodingAttr:
@@ -116,20 +119,34 @@ def rewrite(op: tt.ReduceOp, rewriter: Rewriter) -> None:
 
 
 @register
+@dataclass(frozen=True)
 class OptimizeReductionLocality(XpuPass):
     name = "tritonintelgpu-optimize-reduction-locality"
     summary = "reduce a DPAS tile's rows in registers first, then within the sub-group (Intel main's pass)"
     needs_text = ("tt.reduce", "dpas")  # the round trip is skipped where neither could match
 
+    # Work units (ops walked, reductions judged) per op of the input; 0: unbounded. Past it the
+    # input is kept (OVER_BUDGET): the round trip runs native's pass.
+    max_work_per_op: int = LINEAR_WORK_PER_OP
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        ops = list(op.walk())
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        chosen: list[tt.ReduceOp] = []
+        try:
+            budget.spend(len(ops))
+            for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
+                budget.spend(1)
+                why = why_not(red)  # (its operand's type only: no rewrite of another changes it)
+                if why is not None:
+                    self.remark(red, f"reduction left alone: {why}")
+                    continue
+                chosen.append(red)
+        except OverBudget as e:  # (nothing rewritten yet)
+            over_budget(self, op, e, self.max_work_per_op)
+            return
         rewriter = Rewriter()
-        changed = False
-        for red in [r for r in op.walk() if isinstance(r, tt.ReduceOp)]:
-            why = why_not(red)
-            if why is not None:
-                self.remark(red, f"reduction left alone: {why}")
-                continue
+        for red in chosen:
             rewrite(red, rewriter)
-            changed = True
-        if not changed:
+        if not chosen:
             self.said(UNCHANGED)

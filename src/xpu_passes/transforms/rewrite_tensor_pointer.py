@@ -35,7 +35,7 @@ from xpu_passes.dialects import arith as arith_compat
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp
 from xpu_passes.layouts.propagation import numel, slice_away
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, OverBudget, WorkBudget, XpuPass, over_budget, register
 from xpu_passes.transforms.materialize_block_pointer import classify
 
 # ------------------------------------------------------------------ the guard
@@ -314,11 +314,33 @@ class RewriteTensorPointer(XpuPass):
     name = "tritonintelgpu-rewrite-tensor-pointer"
 
     guard: bool = True  # keep block pointers whose every access can be a 2D block access
+    # Work units (ops walked, values and accesses of the families judged) per op of the input;
+    # 0: unbounded. Past it the input is kept (OVER_BUDGET): the round trip runs native's pass.
+    max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        ops = list(op.walk())
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        try:
+            roots = self._roots(ops, budget)
+        except OverBudget as e:  # (nothing rewritten yet: the families are all judged first)
+            over_budget(self, op, e, self.max_work_per_op)
+            return
+        if not roots:
+            return
+        rw = _Rewrite(roots)
+        for region in op.regions:
+            for blk in region.blocks:
+                rw.block(blk)
+        rw.finish()
+
+    def _roots(self, ops: list[Operation], budget: WorkBudget) -> set[tt.MakeTensorPtrOp]:
+        """The block pointers to rewrite (the others get a remark)."""
+        budget.spend(len(ops))
         roots: set[tt.MakeTensorPtrOp] = set()
-        for mtp in [o for o in op.walk() if isinstance(o, tt.MakeTensorPtrOp)]:
+        for mtp in [o for o in ops if isinstance(o, tt.MakeTensorPtrOp)]:
             fam = collect_family(mtp)
+            budget.spend(len(fam.values) + len(fam.accesses))
             if fam.unsupported is not None:
                 self.remark(mtp, f"kept: the block pointer reaches '{fam.unsupported.name}', which is not rewritten")
                 continue
@@ -327,10 +349,4 @@ class RewriteTensorPointer(XpuPass):
                 self.remark(mtp, "kept: every load/store through it can be a 2D block access")
                 continue
             roots.add(mtp)
-        if not roots:
-            return
-        rw = _Rewrite(roots)
-        for region in op.regions:
-            for blk in region.blocks:
-                rw.block(blk)
-        rw.finish()
+        return roots

@@ -26,7 +26,7 @@
 // BADFLAG: xpu-opt: error: unknown option or pass '-split-input-fle'; did you mean -split-input-file
 // BADFLAG-NOT: Traceback
 // BADPASS: xpu-opt: error: unknown option or pass '-tritonintelgpu-rewrite-tensor-pointers'; did you mean -tritonintelgpu-rewrite-tensor-pointer
-// BADOPT: xpu-opt: error: pass 'tritonintelgpu-rewrite-tensor-pointer': unknown option 'gard' (options: guard)
+// BADOPT: xpu-opt: error: pass 'tritonintelgpu-rewrite-tensor-pointer': unknown option 'gard' (options: guard, max-work-per-op)
 // BADVALUE: xpu-opt: error: pass 'tritonintelgpu-rewrite-tensor-pointer': option 'guard=perhaps': expected true or false, got 'perhaps'
 // BADTEXT: xpu-opt: error: expected ',' or ')', found end of text (column 19)
 // ORDER: xpu-opt: error: 'tritonintelgpu-legalize-block-io-encoding' must run after 'tritonintelgpu-optimize-block-io-encoding'

@@ -13,10 +13,10 @@
 // RUN: sed 's/loc(#loc1)/loc(#loc_typo)/' %s | not xpu-opt - 2>&1 | FileCheck %s --check-prefix=TYPO
 
 // LIST: --triton-raise-block-pointer {{ +}}ours: {ignore-masks=false version=true dot-only=false block-io-only=false skip-transposed-reuse=true never-worse-than-native=false}
-// LIST: --tritonintelgpu-legalize-block-io-encoding {{ +}}ours: {fold-register-permutations=true}
-// LIST: --tritonintelgpu-materialize-block-pointer {{ +}}ours: tag loads
+// LIST: --tritonintelgpu-legalize-block-io-encoding {{ +}}ours: {fold-register-permutations=true max-work-per-op=50}
+// LIST: --tritonintelgpu-materialize-block-pointer {{ +}}ours: {max-work-per-op=50} tag loads
 // LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4 max-work-per-op=100 never-worse-than-native=false check-incremental=false in-place=true}
-// LIST: --tritonintelgpu-rewrite-tensor-pointer {{ +}}ours: {guard=true}
+// LIST: --tritonintelgpu-rewrite-tensor-pointer {{ +}}ours: {guard=true max-work-per-op=50}
 // LIST: --tritonintelgpu-pipeline {{ +}}native: {num-stages=3 support-regular-ptr=false}
 // CHECK: tt.func @f
 // BADINT: xpu-opt: error: pass 'tritonintelgpu-remove-layout-conversions': option 'max-backward-remat-iterations=abc': expected an integer, got 'abc'

@@ -5,6 +5,14 @@
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if triton %{ xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-legalize-block-io-encoding{fold_register_permutations=false})' | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-remove-layout-conversions --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-legalize-block-io-encoding=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET --implicit-check-not=subgroup_2d_block
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+
+// max-work-per-op bounds the pass's work by the module's size; the pass cannot keep its input
+// (3.3 cannot read it): past the budget (here one unit per op) each load left takes its
+// conversions' layout without a comparison, and a remark says so.
+// BUDGET: tt.load
+// BUDGET-REMARK: remark: [tritonintelgpu-legalize-block-io-encoding] loads left taken in their conversions' layout without comparing: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 
 // Whatever the input, no 2D block layout is left anywhere (--implicit-check-not) and
 // triton-xpu 3.3 reads the result.

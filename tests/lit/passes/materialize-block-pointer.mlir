@@ -94,3 +94,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32}
     tt.return
   }
 }
+
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-materialize-block-pointer=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET --implicit-check-not=block_io
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+// max-work-per-op bounds the pass's work by the module's size: past it (here one unit per op)
+// the input is kept (in a pipeline, triton-xpu's pass runs instead) and a remark says so.
+// BUDGET: tt.func
+// BUDGET-REMARK: remark: [tritonintelgpu-materialize-block-pointer] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
+// BUDGET-REMARK-NOT: not a 2D block

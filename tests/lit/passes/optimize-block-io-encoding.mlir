@@ -1,6 +1,13 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding --tritonintelgpu-legalize-block-io-encoding | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-block-io-encoding=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET --implicit-check-not=subgroup_2d_block
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+
+// max-work-per-op bounds the pass's work by the module's size: past it (here one unit per op)
+// the input is kept (no 2D block layout) and a remark says so.
+// BUDGET: tt.func
+// BUDGET-REMARK: remark: [tritonintelgpu-optimize-block-io-encoding] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 
 // The GEMM loop of Intel issue 4362 as triton-xpu 3.3 prints it after its
 // MaterializeBlockPointer (bf16, 256x256x32 tiles, 32 warps): blocked loads of A and

@@ -1,6 +1,13 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-reduction-locality --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-optimize-reduction-locality -spelling=triton-3.3 | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-optimize-reduction-locality=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET --implicit-check-not=tt.reshape
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+
+// max-work-per-op bounds the pass's work by the module's size: past it (here one unit per op)
+// the input is kept (in a pipeline, triton-xpu's pass runs instead) and a remark says so.
+// BUDGET: tt.reduce
+// BUDGET-REMARK: remark: [tritonintelgpu-optimize-reduction-locality] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 
 // ORACLE-COUNT-6: tt.return
 

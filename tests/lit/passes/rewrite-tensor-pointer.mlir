@@ -2,6 +2,14 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --pass-pipeline='builtin.module(tritonintelgpu-rewrite-tensor-pointer{guard=false})' | FileCheck %s --check-prefix=ALL
 // RUN: %if triton %{ xpu-opt %s --split-input-file --tritonintelgpu-rewrite-tensor-pointer | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-rewrite-tensor-pointer=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+
+// max-work-per-op bounds the pass's work by the module's size: past it (here one unit per op)
+// the input is kept, every block pointer with it, and a remark says so.
+// BUDGET-COUNT-4: tt.make_tensor_ptr
+// BUDGET-NOT: tt.make_tensor_ptr
+// BUDGET-REMARK: remark: [tritonintelgpu-rewrite-tensor-pointer] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 
 // ORACLE: tt.make_tensor_ptr
 // ORACLE-COUNT-3: // -----

@@ -129,3 +129,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 16 : i32,
     tt.return
   }
 }
+
+// RUN: xpu-opt %s --split-input-file --xpu-slice-epilogue=max-work-per-op=1 --remarks 2>%t.budget | FileCheck %s --check-prefix=BUDGET --implicit-check-not=scf.if
+// RUN: FileCheck %s --check-prefix=BUDGET-REMARK < %t.budget
+// max-work-per-op bounds the pass's work by the module's size: past it (here one unit per op)
+// the input is kept (nothing sliced) and a remark says so.
+// BUDGET: tt.store
+// BUDGET-REMARK: remark: [xpu-slice-epilogue] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1

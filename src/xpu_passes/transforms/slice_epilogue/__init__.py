@@ -29,16 +29,23 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError, to_linear
-from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
+from xpu_passes.layouts.linear import LinearLayout
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
+                                        over_budget, register)
 from xpu_passes.transforms.slice_epilogue.cut import Cut, cut_bits
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY, Epilogue, find_epilogue
 from xpu_passes.transforms.slice_epilogue import relayout
 from xpu_passes.transforms.slice_epilogue.rewrite import rewrite
 
 __all__ = ["BRANCHY", "Cut", "Epilogue", "SliceEpilogue", "cut_bits", "find_epilogue", "rewrite"]
+
+
+# An epilogue to slice: its store, the epilogue, its gathers' relayouts, whether it gathers, the stored layout.
+_Chosen = tuple[tt.StoreOp, Epilogue, "list[relayout.Relayout]", bool, LinearLayout]
 
 
 @register
@@ -51,13 +58,43 @@ class SliceEpilogue(XpuPass):
     gather_slice_registers: int = 16  # the same for an epilogue that gathers (best of 8-64, same page)
     min_registers: int = 64  # smaller tensors are left alone (little to gain, measured)
 
+    # Work units (ops walked, epilogue ops and roots judged) per op of the input; 0: unbounded.
+    # Past it the input is kept (OVER_BUDGET), as native's pipeline leaves it (it has no such pass).
+    max_work_per_op: int = LINEAR_WORK_PER_OP
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        changed = False
-        for store in [s for s in op.walk() if isinstance(s, tt.StoreOp)]:
+        ops = list(op.walk())
+        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
+        try:
+            chosen = self._choose(ops, budget)
+        except OverBudget as e:  # (nothing rewritten yet: every store is judged first)
+            over_budget(self, op, e, self.max_work_per_op)
+            return
+        # (each is its function's last store: no rewrite touches another's epilogue)
+        for store, found, moves, gathers, ll in chosen:
+            for move in moves:
+                relayout.apply(move)
+            if moves:
+                found = find_epilogue(store)  # now with the gathers
+                if isinstance(found, str):  # (the relayout alone stands: it changes no value)
+                    self.remark(store, f"epilogue not sliced after its gathers' relayout: {found}")
+                    continue
+            per_slice = self.gather_slice_registers if gathers else self.slice_registers
+            rewrite(found, cut_bits(ll, per_slice), ll)
+        if not chosen:
+            self.said(UNCHANGED)
+
+    def _choose(self, ops: list[Operation], budget: WorkBudget) -> list[_Chosen]:
+        """The epilogues to slice (the others get a remark)."""
+        budget.spend(len(ops))
+        chosen: list[_Chosen] = []
+        for store in [s for s in ops if isinstance(s, tt.StoreOp)]:
+            budget.spend(1)
             found = find_epilogue(store)
             if isinstance(found, str):
                 self.remark(store, f"epilogue left alone: {found}")
                 continue
+            budget.spend(len(found.ops) + len(found.roots))
             plans = [p for p in (relayout.plan(r, found) for r in found.roots) if p is not None]
             for why in (p for p in plans if isinstance(p, str)):
                 self.remark(store, f"a converted gather stays as it is: {why}")
@@ -78,16 +115,5 @@ class SliceEpilogue(XpuPass):
                 self.remark(store, f"epilogue left alone: {ll.num('register')} registers per thread "
                                    f"(< min-registers={self.min_registers})")  # fmt: skip
                 continue
-            for move in moves:
-                relayout.apply(move)
-            if moves:
-                found = find_epilogue(store)  # now with the gathers
-                if isinstance(found, str):  # (the relayout alone stands: it changes no value)
-                    self.remark(store, f"epilogue not sliced after its gathers' relayout: {found}")
-                    changed = True
-                    continue
-            per_slice = self.gather_slice_registers if gathers else self.slice_registers
-            rewrite(found, cut_bits(ll, per_slice), ll)
-            changed = True
-        if not changed:
-            self.said(UNCHANGED)
+            chosen.append((store, found, moves, gathers, ll))
+        return chosen
