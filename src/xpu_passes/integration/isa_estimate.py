@@ -11,7 +11,9 @@ registers instead of going through SLM raises what a lane holds past the registe
   (layouts/memory.py: one per vector of contiguous elements, per warp, as the addresses' axis
   facts allow, with triton's rule for a range compared with a bound: `k < K` masks whole
   vectors), counted once per op as IGC's static counts are (equal to IGC's on the corpus'
-  GEMM/attention rows and gemlite's GEMM);
+  GEMM/attention rows and gemlite's GEMM); a block-pointer load / store in a layout that is not
+  a 2D block one (DPAS, its operands) takes gathers / scatters too, as IGC merges its elements
+  (layouts/memory.block_pointer_messages; raised attention backward: 72 as IGC, was 8);
 - peak: the most register bytes a lane holds at any op: every data tensor live there in its
   layout (layouts/pressure.py's tensor_bytes: floats only, IGC recomputes addresses and masks),
   plus the messages' addresses and predicates in flight at a tensor-of-pointer access.
@@ -21,12 +23,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
+from xpu_passes.analysis.values import constant_int, known_divisibility, make_tensor_ptr_of
 from xpu_passes.dialects import tt
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memory import Messages, block_2d_layout, block_pointer_messages
 from xpu_passes.layouts.pressure import MESSAGE_BYTES, budget, tensor_bytes
+from xpu_passes.layouts.propagation import encoding
+from xpu_passes.layouts.scratch import element_bits
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,8 @@ def estimate(module: ModuleOp) -> Estimate:
             continue
         m = messages_of(op, facts)
         if m is None:
+            m = block_pointer_access(op)
+        if m is None:
             continue
         lanes = m.lanes
         if isinstance(op, tt.LoadOp):
@@ -81,6 +90,33 @@ def estimate(module: ModuleOp) -> Estimate:
         extra[id(op)] = m.messages * MESSAGE_BYTES
     peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
     return Estimate(gathers, scatters, peak, lanes)
+
+
+def block_pointer_access(op: tt.LoadOp | tt.StoreOp) -> Messages | None:
+    """The messages of a block-pointer access that is not a 2D block message (None: not such an
+    access, or a layout the algebra does not know): its unit-stride dim and alignment from the
+    `tt.make_tensor_ptr` it comes from (none traced: one element per message)."""
+    t = op.ptr.type
+    pointee = t.pointee if isinstance(t, tt.PointerType) else None
+    if not isinstance(pointee, TensorType) or block_2d_layout(layout := encoding(pointee)) or layout is None:
+        return None
+    try:
+        bits = element_bits(pointee.element_type)
+    except LayoutError:
+        return None
+    dim, aligned = None, 1
+    if (mtp := make_tensor_ptr_of(op.ptr)) is not None:
+        dim = next((i for i, s in enumerate(mtp.strides) if constant_int(s) == 1), None)
+        if dim is not None:
+            eb = max(1, bits // 8)
+            aligned = min([known_divisibility(mtp.base) // eb, known_divisibility(mtp.offsets[dim])]
+                          + [known_divisibility(s) for i, s in enumerate(mtp.strides) if i != dim])
+    checked = op.boundaryCheck is not None and len(op.boundaryCheck.get_values()) > 0
+    try:
+        return block_pointer_messages(layout, pointee.get_shape(), bits, dim, aligned, isinstance(op, tt.StoreOp),
+                                      checked)
+    except (LayoutError, ValueError):
+        return None
 
 
 def _last_uses(block: Block) -> tuple[dict[Operation, int], dict[int, int]]:
