@@ -57,8 +57,8 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
 """
 
 
-def _estimate(text: str) -> Estimate:
-    return estimate(parse_module(make_context(), text, "<test>").module)
+def _estimate(text: str, registers: bool = False) -> Estimate:
+    return estimate(parse_module(make_context(), text, "<test>").module, registers)
 
 
 def test_scatters_per_vector_of_contiguous_elements() -> None:
@@ -78,11 +78,14 @@ def test_peak_is_what_a_lane_holds_at_the_fullest_op() -> None:
     # the conversion holds the accumulator and its copy (512 + 512 bytes); the store from the DPAS
     # layout its 512 bytes and 128 messages' addresses and predicates (2 bytes each); addresses,
     # offsets and masks are not held (IGC computes them next to each message)
-    assert _estimate(epilogue("#blocked")).peak == 1024
-    assert _estimate(epilogue("#mma")).peak == 512 + 128 * 2
-    assert _estimate(epilogue("#mma")).over == 0
-    big = _estimate(epilogue("#blocked", 128, 128))  # 1 KB a lane each: 1 KB over the large GRF
+    assert _estimate(epilogue("#blocked"), registers=True).peak == 1024
+    assert _estimate(epilogue("#mma"), registers=True).peak == 512 + 128 * 2
+    assert _estimate(epilogue("#mma"), registers=True).over == 0
+    big = _estimate(epilogue("#blocked", 128, 128), registers=True)  # 1 KB a lane each: 1 KB over the large GRF
     assert (big.peak, big.over) == (2048, 1024)
+    # not asked for (the guards' path): not computed, not said
+    plain = _estimate(epilogue("#blocked", 128, 128))
+    assert (plain.peak, plain.over) == (None, None) and "GRF" not in str(plain)
 
 
 def test_estimate_text_does_not_judge_what_it_cannot_read() -> None:
