@@ -84,7 +84,7 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
             continue
         m = messages_of(op, facts)
         if m is None:
-            m = block_pointer_access(op)
+            m = block_pointer_access(op, facts)
         if m is None:
             continue
         lanes = m.lanes
@@ -99,7 +99,7 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
     return Estimate(gathers, scatters, peak, lanes)
 
 
-def block_pointer_access(op: tt.LoadOp | tt.StoreOp) -> Messages | None:
+def block_pointer_access(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
     """The messages of a block-pointer access that is not a 2D block message (None: not such an
     access, or a layout the algebra does not know): its unit-stride dim and alignment from the
     `tt.make_tensor_ptr` it comes from (none traced: one element per message)."""
@@ -116,14 +116,20 @@ def block_pointer_access(op: tt.LoadOp | tt.StoreOp) -> Messages | None:
         dim = next((i for i, s in enumerate(mtp.strides) if constant_int(s) == 1), None)
         if dim is not None:
             eb = max(1, bits // 8)
-            aligned = min([known_divisibility(mtp.base) // eb, known_divisibility(mtp.offsets[dim])]
-                          + [known_divisibility(s) for i, s in enumerate(mtp.strides) if i != dim])
+            aligned = min([_divisibility(mtp.base, facts) // eb, _divisibility(mtp.offsets[dim], facts)]
+                          + [_divisibility(s, facts) for i, s in enumerate(mtp.strides) if i != dim])
     checked = op.boundaryCheck is not None and len(op.boundaryCheck.get_values()) > 0
     try:
         return block_pointer_messages(layout, pointee.get_shape(), bits, dim, aligned, isinstance(op, tt.StoreOp),
                                       checked)
     except (LayoutError, ValueError):
         return None
+
+
+def _divisibility(v: SSAValue, facts: AxisInfoAnalysis) -> int:
+    """What is known to divide the scalar `v` (bytes for a pointer): axis facts, or the value's own."""
+    info = facts.of(v)
+    return max(known_divisibility(v), info.divisibility[0] if info.divisibility else 1)
 
 
 def _last_uses(block: Block) -> tuple[dict[Operation, int], dict[int, int]]:

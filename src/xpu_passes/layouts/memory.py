@@ -75,16 +75,16 @@ def best_vector(elem_bits: int, limits: Sequence[int]) -> int:
     return min(_cap(elem_bits), max((max(1, x) for x in limits), default=1))
 
 
-_BLOCK_2D = (ttig.DpasEncodingAttr, ttg.DotOperandEncodingAttr, ttig.Subgroup2DBlockEncodingAttr)
+_BLOCK_2D = (ttig.DpasEncodingAttr, ttig.Subgroup2DBlockEncodingAttr)
 
 
-# A block-pointer access in a layout that is not 2D-block (below) is lowered by triton-xpu 3.3 one element
-# at a time; IGC merges a lane's elements adjacent in memory into one message. How wide, measured
-# at the ISA (s15-guard's constructs, docs/never-worse.md): 16 bytes when the addresses are known
-# 16-byte aligned, else a dword of 16-bit elements or 4 dwords of 32-bit ones; one element per
-# message where a boundary check masks each, or for a store whose layout's fastest dim is not the
-# pointer's unit-stride dim (loads merge across the layout's order, stores do not).
-_UNALIGNED_BYTES = (4, 16)  # (elements under 4 bytes, 4 bytes and wider)
+# A block-pointer access in a layout that is not 2D-block (below) is lowered by triton-xpu 3.3 to one
+# message per vector of a lane's elements adjacent along the pointer's unit-stride dim, as wide as
+# their known alignment allows (16 bytes at most; a boundary check masks whole vectors), when that dim
+# is the layout's fastest; else one element at a time. IGC then merges a lane's adjacent unmasked
+# loads (not stores) into a dword of 16-bit elements or 4 dwords of 32-bit ones. Measured at the ISA
+# (s15-guard's constructs: tests/python/integration/test_isa_estimate_block_ptr.py).
+_MERGED_BYTES = (4, 16)  # what IGC merges (elements under 4 bytes, 4 bytes and wider)
 
 
 def block_pointer_messages(layout: Attribute, shape: Sequence[int], elem_bits: int, dim: int | None,
@@ -96,16 +96,24 @@ def block_pointer_messages(layout: Attribute, shape: Sequence[int], elem_bits: i
     ll = linear_of(layout, tuple(shape))
     eb = max(1, elem_bits // 8)
     vec = 1
-    if dim is not None and not checked and not (store and layout_order(ll)[0] != dim):
+    if dim is not None:
         run = 1  # a lane's elements adjacent along `dim`: register bases 1, 2, 4, ... along it
         while tuple(run if k == dim else 0 for k in range(ll.rank)) in ll.register:
             run *= 2
-        cap = MAX_VECTOR_BYTES // eb if aligned * eb >= MAX_VECTOR_BYTES else _UNALIGNED_BYTES[eb >= 4] // eb
-        vec = max(1, min(run, cap))
+        fastest = layout_order(ll)[0] == dim
+        if fastest:  # triton's vectors
+            vec = max(1, min(run, MAX_VECTOR_BYTES // eb, aligned))
+        if not checked and (fastest or not store):  # IGC's merging
+            vec = max(vec, min(run, _MERGED_BYTES[eb >= 4] // eb))
     return Messages(1 << len(ll.register), vec, eb, 1 << (len(ll.lane) + len(ll.warp)), 1 << len(ll.lane))
+
+
+def _dpas_parent(layout: Attribute) -> bool:
+    return isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(layout.parent, ttig.DpasEncodingAttr)
 
 
 def block_2d_layout(layout: Attribute | None) -> bool:
     """Whether a block-pointer access in `layout` lowers to 2D block messages (DPAS, its
-    operands, the 2D block layout); other layouts, and tensors of pointers, take gathers."""
-    return isinstance(layout, _BLOCK_2D)
+    operands, the 2D block layout); other layouts (an FMA dot's operands too), and tensors of
+    pointers, take gathers."""
+    return isinstance(layout, _BLOCK_2D) or (layout is not None and _dpas_parent(layout))

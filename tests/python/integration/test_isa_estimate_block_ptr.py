@@ -53,11 +53,16 @@ CASES = [
     (dict(spt="[1, 8]", tpw="[2, 8]", pitch=ALIGNED), (8, 8)),
     # f32, the pitch unknown: 4 dwords a message (naturally aligned elements)
     (dict(spt="[1, 8]", tpw="[2, 8]", elem="f32"), (16, 16)),
-    # a boundary check masks each element, on either dim: one a message
+    # unaligned, a boundary check masks each element, on either dim: IGC merges nothing
     (dict(spt="[1, 8]", tpw="[2, 8]", checked="0"), (64, 64)),
     (dict(spt="[1, 8]", tpw="[2, 8]", checked="0, 1"), (64, 64)),
+    # aligned, triton's own vectors: a boundary check masks whole vectors
+    (dict(spt="[1, 8]", tpw="[2, 8]", checked="0, 1", pitch=ALIGNED), (8, 8)),
+    (dict(spt="[1, 4]", tpw="[4, 4]", elem="f32", checked="0", pitch=ALIGNED), (16, 16)),
     # the layout's fastest dim is not the unit-stride dim: loads still merge 4 adjacent f32, stores do not
     (dict(spt="[2, 4]", tpw="[4, 4]", order="[0, 1]", elem="f32"), (16, 64)),
+    # ... nor does triton vectorize them, aligned or not: IGC's dword of f16
+    (dict(spt="[2, 8]", tpw="[4, 4]", order="[0, 1]", pitch=ALIGNED), (32, 64)),
     # unit stride on dim 0, lanes along dim 1 and rows 4 apart (warps along dim 0): nothing adjacent
     (dict(spt="[1, 1]", tpw="[1, 16]", column_major=True), (64, 64)),
 ]
@@ -80,6 +85,34 @@ def test_column_major_tile_held_down_its_columns_merges() -> None:
     assert unaligned is not None and (unaligned.gathers, unaligned.scatters) == (32, 32)
 
 
+FMA = "#ttg.dot_op<{opIdx = 1, parent = #blocked}>"
+
+
+def fma_operand_load() -> str:
+    """A dot without DPAS (an FMA dot: operands of a blocked parent) of a constant A by a tile B loaded
+    through a block pointer in the B operand layout; the product stored through a block pointer."""
+    a_op = "#ttg.dot_op<{opIdx = 0, parent = #blocked}>"
+    text = tile_copy("[4, 4]", "[2, 8]", elem="f32", pitch=ALIGNED)
+    return (text.replace("%x = tt.load %p : !tt.ptr<tensor<64x64xf32, #blocked>>",
+                         f"%ones = arith.constant dense<1.000000e+00> : tensor<64x64xf32, {a_op}>\n"
+                         f"    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>\n"
+                         f"    %b0 = tt.load %p : !tt.ptr<tensor<64x64xf32, {FMA}>>\n"
+                         f"    %x = tt.dot %ones, %b0, %zero : tensor<64x64xf32, {a_op}> * tensor<64x64xf32, {FMA}> "
+                         f"-> tensor<64x64xf32, #blocked>")
+            .replace("[%c0, %c0] {order = array<i32: 1, 0>} : <tensor<64x64xf32, #blocked>>\n    %ones",
+                     f"[%c0, %c0] {{order = array<i32: 1, 0>}} : <tensor<64x64xf32, {FMA}>>\n    %ones"))
+
+
+def test_an_fma_dots_operand_is_gathers() -> None:
+    # fla's chunk_local_cumsum_vector: ours loaded its B operand so (IGC 64 gathers, native's blocked load 8).
+    # A lane holds all 64 rows of the operand and its 4 adjacent columns, twice along the 64 (a tile
+    # 32 wide): 512 elements, 4 f32 a message
+    text = fma_operand_load()
+    assert text.count(FMA) == 3
+    e, blocked = estimate_text(text), estimate_text(tile_copy("[4, 4]", "[2, 8]", elem="f32", pitch=ALIGNED))
+    assert e is not None and blocked is not None and (e.gathers, blocked.gathers) == (128, 16)
+
+
 def test_2d_block_layouts_are_not_gathers() -> None:
     dpas = ("#triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, "
             "threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>")
@@ -92,9 +125,20 @@ def test_2d_block_layouts_are_not_gathers() -> None:
 
 @pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 @pytest.mark.skipif(not isa.available(), reason=isa.MISSING)
-@pytest.mark.parametrize("case", [CASES[1][0], CASES[2][0], CASES[6][0]])
+@pytest.mark.parametrize("case", [CASES[1][0], CASES[2][0], CASES[6][0], CASES[8][0], CASES[9][0]])
 def test_the_estimate_is_igcs_count(case: dict[str, object], plugin: object) -> None:
     text = tile_copy(**case)  # type: ignore[arg-type]
+    backend = oracle.pvc_backend()
+    spv, flags, name = oracle.lower_spirv(oracle.parse(text), backend.parse_options(dict(num_warps=4)), backend)
+    f = isa.compile_spirv(spv, flags, name)
+    e = estimate_text(text)
+    assert e is not None and (e.gathers, e.scatters) == (f.gathers, f.scatters)
+
+
+@pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
+@pytest.mark.skipif(not isa.available(), reason=isa.MISSING)
+def test_the_fma_operand_estimate_is_igcs_count(plugin: object) -> None:
+    text = fma_operand_load()
     backend = oracle.pvc_backend()
     spv, flags, name = oracle.lower_spirv(oracle.parse(text), backend.parse_options(dict(num_warps=4)), backend)
     f = isa.compile_spirv(spv, flags, name)
