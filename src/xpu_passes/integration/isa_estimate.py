@@ -14,6 +14,10 @@ registers instead of going through SLM raises what a lane holds past the registe
   GEMM/attention rows and gemlite's GEMM); a block-pointer load / store in a layout that is not
   a 2D block one (DPAS, its operands) takes gathers / scatters too, as IGC merges its elements
   (layouts/memory.block_pointer_messages; raised attention backward: 72 as IGC, was 8);
+- SLM writes: the store messages filling local_alloc / local_store buffers from registers (one per
+  vector of a lane's registers along the shared layout's fastest dim): a tile stored across its
+  register order writes element by element (flag_gems _attn_fwd, K: 48 -> 160, IGC's SLM
+  messages 1,413 -> 2,485);
 - peak (asked for: `registers`; it decides nothing): the most register bytes a lane holds at any
   op: every data tensor live there in its layout (layouts/pressure.py's tensor_bytes: floats only,
   IGC recomputes addresses and masks), plus the messages' addresses and predicates in flight at
@@ -31,9 +35,10 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, known_divisibility, make_tensor_ptr_of
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memory import Messages, block_2d_layout, block_pointer_messages
+from xpu_passes.layouts.memoize import linear_of
+from xpu_passes.layouts.memory import MAX_VECTOR_BYTES, Messages, block_2d_layout, block_pointer_messages
 from xpu_passes.layouts.pressure import MESSAGE_BYTES, budget, tensor_bytes
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
@@ -45,6 +50,7 @@ class Estimate:
     scatters: int  # ... of stores
     peak: int | None = None  # register bytes per lane at the fullest op (None: not estimated, `registers`)
     lanes: int = 16
+    slm_writes: int = 0  # SLM store messages a lane issues to fill local_alloc / local_store buffers, each op once
 
     @property
     def over(self) -> int | None:
@@ -62,11 +68,14 @@ class Estimate:
             out.append(f"gathers {self.gathers} > {native.gathers} (estimated)")
         if self.scatters > native.scatters:
             out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
+        if self.slm_writes > native.slm_writes:
+            out.append(f"SLM writes {self.slm_writes} > {native.slm_writes} (estimated)")
         return out
 
     def __str__(self) -> str:
         over = "" if self.over is None else f", ~{self.over} B/lane over the GRF"
-        return f"~{self.gathers} gathers, ~{self.scatters} scatters{over}"
+        slm = f", ~{self.slm_writes} SLM writes" if self.slm_writes else ""
+        return f"~{self.gathers} gathers, ~{self.scatters} scatters{slm}{over}"
 
 
 def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
@@ -79,7 +88,11 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16
+    slm = 0
     for op in module.walk():
+        if isinstance(op, ttg.LocalAllocOp | ttg.LocalStoreOp):
+            slm += _slm_writes(op)
+            continue
         if not isinstance(op, tt.LoadOp | tt.StoreOp):
             continue
         m = messages_of(op, facts)
@@ -94,9 +107,35 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
             scatters += m.messages
         extra[id(op)] = m.messages * MESSAGE_BYTES
     if not registers:
-        return Estimate(gathers, scatters, None, lanes)
+        return Estimate(gathers, scatters, None, lanes, slm)
     peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
-    return Estimate(gathers, scatters, peak, lanes)
+    return Estimate(gathers, scatters, peak, lanes, slm)
+
+
+def _slm_writes(op: ttg.LocalAllocOp | ttg.LocalStoreOp) -> int:
+    """The SLM store messages a lane issues to write a register tensor into a shared buffer: one per
+    vector of its registers adjacent along the shared layout's fastest dim (16 bytes at most), as
+    triton's lowering of a distributed tensor to shared memory makes them. A tile whose registers run
+    down the columns stored into a row-major buffer takes one message per element (flag_gems
+    _attn_fwd's K tile: IGC's SLM messages 1,413 -> 2,485)."""
+    src = op.src
+    if src is None or not isinstance(t := src.type, TensorType) or (layout := encoding(t)) is None:
+        return 0
+    dst = op.result.type if isinstance(op, ttg.LocalAllocOp) else op.dst.type
+    shared = getattr(dst, "encoding", None)
+    order = shared.get("order") if isinstance(shared, ttg.SwizzledSharedEncodingAttr | ttg.SharedEncodingAttr) else None
+    try:
+        ll = linear_of(layout, tuple(t.get_shape()))
+        bits = element_bits(t.element_type)
+    except (LayoutError, ValueError):
+        return 0
+    if not order:
+        return 0
+    d, run = int(order[0]), 1  # type: ignore[index]
+    while tuple(run if k == d else 0 for k in range(ll.rank)) in ll.register:
+        run *= 2
+    vec = max(1, min(run, MAX_VECTOR_BYTES // max(1, bits // 8)))
+    return -(-(1 << len(ll.register)) // vec)
 
 
 def block_pointer_access(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
