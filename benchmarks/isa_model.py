@@ -5,7 +5,8 @@
 For each kernel/config and pipeline, the final TTGIR's tensor-of-pointer loads and stores are
 priced by the layout algebra (xpu_passes.layouts.memory: elements per lane, vector width along
 the layout's fastest dim, limited by the addresses' contiguity/alignment and the mask's
-constancy): the messages each sub-group issues (`model g/s`: gathers / scatters), and the
+constancy; block-pointer accesses in layouts that are not 2D block ones too): the messages each
+sub-group issues (`model g/s`: gathers / scatters, integration/isa_estimate's count, the guards'), and the
 excess over the best layout for the same addresses (`excess`: what costs.memory_cost prices,
 in lane-messages), and the register pressure estimate (costs.pressure_peak: the most bytes a
 lane holds at one access, `peak`, and `est spill`: what it holds beyond the large GRF's 1 KB,
@@ -29,9 +30,7 @@ from xpu_passes.corpus import SETS  # noqa: E402
 from xpu_passes.dialects import make_context, tt  # noqa: E402
 from xpu_passes.frontend.parser import parse_module  # noqa: E402
 from xpu_passes.integration import isa  # noqa: E402
-from xpu_passes.layouts.encodings import LayoutError  # noqa: E402
-from xpu_passes.layouts.memory import messages  # noqa: E402
-from xpu_passes.layouts.propagation import encoding  # noqa: E402
+from xpu_passes.integration.isa_estimate import estimate  # noqa: E402
 from xpu_passes.transforms.remove_layout_conversions import costs  # noqa: E402
 
 
@@ -39,28 +38,17 @@ def model(ttgir: str) -> tuple[int, int, int, int, int]:
     """(gathers, scatters, excess lane-messages, peak bytes per lane, estimated spill bytes per
     thread) the model gives the final TTGIR's accesses."""
     module = parse_module(make_context(allow_unregistered=True), ttgir, "ttgir", verify=False).module
+    e = estimate(module)  # (the guards' own count: one source)
     facts = costs.facts_of(module)
-    gathers = scatters = excess = peak = spill = 0
+    excess = peak = spill = 0
     for op in module.walk():
         if not isinstance(op, tt.LoadOp | tt.StoreOp):
             continue
-        t = op.operands[0].type
-        layout, bits = encoding(t), costs._pointee_bits(t)  # pyright: ignore[reportPrivateUsage]
-        if layout is None or bits is None:
-            continue
-        try:
-            m = messages(layout, t.get_shape(), bits, costs.access_limits(facts, op))  # type: ignore[attr-defined]
-        except (LayoutError, ValueError):
-            continue
-        if isinstance(op, tt.LoadOp):
-            gathers += m.messages
-        else:
-            scatters += m.messages
         excess += costs.memory_excess(op, facts)
         if (p := costs.pressure_peak(op, facts)) is not None:
             peak = max(peak, p[0])
             spill = max(spill, costs.pressure_excess(op, facts) * p[1])
-    return gathers, scatters, excess, peak, spill
+    return e.gathers, e.scatters, excess, peak, spill
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -149,15 +149,19 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
     assert mine is not None
     other = start if theirs is None else _figures(theirs)
     losses = native_wins(mine, other)
-    if losses and theirs is not None and copied_gather_loads(theirs) > copied_gather_loads(module):
-        # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
-        _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but loads copies of a "
-                           f"tensor-of-pointer load's elements, which triton-xpu lowers element by element "
-                           f"(ours: {mine}; native: {other})")
-        return said if said in (UNCHANGED, FIXPOINT) else None
     if losses:
         if theirs is None:  # native's result is the input: read again from its print
             theirs = parse_module(ctx, text, "<input>", verify=False).module
+        if copied_gather_loads(theirs) > copied_gather_loads(module):
+            # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
+            _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but loads copies of a "
+                               f"tensor-of-pointer load's elements, which triton-xpu lowers element by element "
+                               f"(ours: {mine}; native: {other})")
+            return said if said in (UNCHANGED, FIXPOINT) else None
+        if more := _costs_more_at_the_isa(theirs, module):
+            _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but {more} "
+                               f"(ours: {mine}; native: {other})")
+            return said if said in (UNCHANGED, FIXPOINT) else None
         adopt_body(module, theirs)
         roundtrip.count("native_kept")
         _remark(p, module, f"native's result kept: ours would leave {', '.join(losses)} "
@@ -165,6 +169,21 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         return None
     _remark(p, module, f"ours kept: {mine}; native: {other}")
     return said if said in (UNCHANGED, FIXPOINT) else None
+
+
+def _costs_more_at_the_isa(theirs: ModuleOp, ours: ModuleOp) -> str:
+    """What native's result `theirs` costs at the ISA beyond `ours` by the stage guard's own estimate
+    (isa_estimate: gathers, scatters; "": nothing). RemoveLayoutConversions' figures count
+    conversions, not the messages of the loads a rematerialization moves into a DPAS operand's
+    layout: a GEMM's tensor-of-pointer A/B loads tagged for 2D block reads, which native's pass
+    loads straight in the operand layouts (one conversion left instead of three, gathers x16).
+    Taken only where native's figures win (ties keep ours: no estimate on the common path)."""
+    try:
+        est_theirs, est_ours = estimate(theirs), estimate(ours)
+    except Exception:  # noqa: BLE001 - an estimate is advice: a module it cannot read is judged without it
+        return ""
+    more = est_theirs.losses(est_ours)
+    return f"{', '.join(more)} at the ISA ({est_ours} ours, {est_theirs} native's)" if more else ""
 
 
 def _figures(module: ModuleOp) -> Figures:

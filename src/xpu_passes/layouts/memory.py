@@ -75,10 +75,45 @@ def best_vector(elem_bits: int, limits: Sequence[int]) -> int:
     return min(_cap(elem_bits), max((max(1, x) for x in limits), default=1))
 
 
-_BLOCK_2D = (ttig.DpasEncodingAttr, ttg.DotOperandEncodingAttr, ttig.Subgroup2DBlockEncodingAttr)
+_BLOCK_2D = (ttig.DpasEncodingAttr, ttig.Subgroup2DBlockEncodingAttr)
+
+
+# A block-pointer access in a layout that is not 2D-block (below) is lowered by triton-xpu 3.3 to one
+# message per vector of a lane's elements adjacent along the pointer's unit-stride dim, as wide as
+# their known alignment allows (16 bytes at most; a boundary check masks whole vectors), when that dim
+# is the layout's fastest; else one element at a time. IGC then merges a lane's adjacent unmasked
+# loads (not stores) into a dword of 16-bit elements or 4 dwords of 32-bit ones. Measured at the ISA
+# (s15-guard's constructs: tests/python/integration/test_isa_estimate_block_ptr.py).
+_MERGED_BYTES = (4, 16)  # what IGC merges (elements under 4 bytes, 4 bytes and wider)
+
+
+def block_pointer_messages(layout: Attribute, shape: Sequence[int], elem_bits: int, dim: int | None,
+                           aligned: int, store: bool, checked: bool) -> Messages:
+    """The gathers (scatters: `store`) IGC makes of a block-pointer access in `layout` (not
+    `block_2d_layout`): `dim` the pointer's unit-stride dim (None: none known), `aligned` the
+    addresses' known alignment in elements, `checked` whether a boundary check masks it.
+    LayoutError for a layout the algebra does not know."""
+    ll = linear_of(layout, tuple(shape))
+    eb = max(1, elem_bits // 8)
+    vec = 1
+    if dim is not None:
+        run = 1  # a lane's elements adjacent along `dim`: register bases 1, 2, 4, ... along it
+        while tuple(run if k == dim else 0 for k in range(ll.rank)) in ll.register:
+            run *= 2
+        fastest = layout_order(ll)[0] == dim
+        if fastest:  # triton's vectors
+            vec = max(1, min(run, MAX_VECTOR_BYTES // eb, aligned))
+        if not checked and (fastest or not store):  # IGC's merging
+            vec = max(vec, min(run, _MERGED_BYTES[eb >= 4] // eb))
+    return Messages(1 << len(ll.register), vec, eb, 1 << (len(ll.lane) + len(ll.warp)), 1 << len(ll.lane))
+
+
+def _dpas_parent(layout: Attribute) -> bool:
+    return isinstance(layout, ttg.DotOperandEncodingAttr) and isinstance(layout.parent, ttig.DpasEncodingAttr)
 
 
 def block_2d_layout(layout: Attribute | None) -> bool:
     """Whether a block-pointer access in `layout` lowers to 2D block messages (DPAS, its
-    operands, the 2D block layout); other layouts, and tensors of pointers, take gathers."""
-    return isinstance(layout, _BLOCK_2D)
+    operands, the 2D block layout); other layouts (an FMA dot's operands too), and tensors of
+    pointers, take gathers."""
+    return isinstance(layout, _BLOCK_2D) or (layout is not None and _dpas_parent(layout))

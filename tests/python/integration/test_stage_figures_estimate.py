@@ -57,8 +57,8 @@ module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.tar
 """
 
 
-def _estimate(text: str) -> Estimate:
-    return estimate(parse_module(make_context(), text, "<test>").module)
+def _estimate(text: str, registers: bool = False) -> Estimate:
+    return estimate(parse_module(make_context(), text, "<test>").module, registers)
 
 
 def test_scatters_per_vector_of_contiguous_elements() -> None:
@@ -78,11 +78,14 @@ def test_peak_is_what_a_lane_holds_at_the_fullest_op() -> None:
     # the conversion holds the accumulator and its copy (512 + 512 bytes); the store from the DPAS
     # layout its 512 bytes and 128 messages' addresses and predicates (2 bytes each); addresses,
     # offsets and masks are not held (IGC computes them next to each message)
-    assert _estimate(epilogue("#blocked")).peak == 1024
-    assert _estimate(epilogue("#mma")).peak == 512 + 128 * 2
-    assert _estimate(epilogue("#mma")).over == 0
-    big = _estimate(epilogue("#blocked", 128, 128))  # 1 KB a lane each: 1 KB over the large GRF
+    assert _estimate(epilogue("#blocked"), registers=True).peak == 1024
+    assert _estimate(epilogue("#mma"), registers=True).peak == 512 + 128 * 2
+    assert _estimate(epilogue("#mma"), registers=True).over == 0
+    big = _estimate(epilogue("#blocked", 128, 128), registers=True)  # 1 KB a lane each: 1 KB over the large GRF
     assert (big.peak, big.over) == (2048, 1024)
+    # not asked for (the guards' path): not computed, not said
+    plain = _estimate(epilogue("#blocked", 128, 128))
+    assert (plain.peak, plain.over) == (None, None) and "GRF" not in str(plain)
 
 
 def test_estimate_text_does_not_judge_what_it_cannot_read() -> None:
@@ -124,3 +127,37 @@ def test_a_native_stage_over_pvcs_slm_is_not_kept_for_an_estimate() -> None:
     losses, why = judge_stages(wide(epilogue("#mma", 256, 256)), wide(epilogue("#blocked", 256, 256)), oracle.context())
     assert losses == [], why
     assert why.startswith("our stage kept: it would leave scatters ") and "over PVC's 131072" in why, why
+
+
+def tile_to_shared(shared_order: str) -> str:
+    """A 64x64 f16 tile (an argument) whose lanes hold whole columns (registers down dim 0) written to a
+    shared buffer of `shared_order`, read back as a dot operand (flag_gems _attn_fwd's K tile)."""
+    return f"""#blocked = #ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [1, 4], order = [1, 0]}}>
+#mma = {MMA}
+#shared = #ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = {shared_order}}}>
+#smem = #ttg.shared_memory
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32}} {{
+  tt.func public @tile_to_shared(%k: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #ttg.dot_op<{{opIdx = 1, parent = #mma, kWidth = 2}}>> {{
+    %buf = ttg.local_alloc %k : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+    %op = ttg.local_load %buf : !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf16, #ttg.dot_op<{{opIdx = 1, parent = #mma, kWidth = 2}}>>
+    tt.return %op : tensor<64x64xf16, #ttg.dot_op<{{opIdx = 1, parent = #mma, kWidth = 2}}>>
+  }}
+}}
+"""
+
+
+def test_slm_writes_per_vector_along_the_shared_order() -> None:
+    # 64 elements a lane, adjacent down dim 0: into a column-major buffer 8 a message (16 bytes),
+    # into a row-major one, across the registers' order, one a message
+    assert (_estimate(tile_to_shared("[0, 1]")).slm_writes, _estimate(tile_to_shared("[1, 0]")).slm_writes) == (8, 64)
+    assert "~64 SLM writes" in str(_estimate(tile_to_shared("[1, 0]")))
+    assert StageFigures(-1, 0, 0).estimated(_estimate(tile_to_shared("[1, 0]"))).losses(
+        StageFigures(-1, 0, 0).estimated(_estimate(tile_to_shared("[0, 1]")))) == ["SLM writes 64 > 8 (estimated)"]
+
+
+@needs_triton
+def test_the_stage_guard_keeps_natives_buffer_when_ours_writes_slm_element_by_element() -> None:
+    losses, why = judge_stages(tile_to_shared("[1, 0]"), tile_to_shared("[0, 1]"), oracle.context())
+    assert losses == ["SLM writes 64 > 8 (estimated)"], why
+    losses, why = judge_stages(tile_to_shared("[0, 1]"), tile_to_shared("[1, 0]"), oracle.context())
+    assert losses == [] and why.startswith("our stage kept: "), why
