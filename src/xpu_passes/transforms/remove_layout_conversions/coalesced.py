@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
-from xpu_passes.layouts.memory import block_2d_layout, messages
+from xpu_passes.layouts.memory import Messages, block_2d_layout, messages
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
 from xpu_passes.transforms.remove_layout_conversions import costs
@@ -32,16 +32,18 @@ def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
     t = op.operands[0].type
     if cheap or op.is_block_pointer or BLOCK_IO in op.attributes or not isinstance(t, TensorType):
         return False
-    if not isinstance(t.element_type, tt.PointerType) or encoding(t) is None:
-        return False
+    if not isinstance(t.element_type, tt.PointerType) or encoding(t) is None or len(t.get_shape()) < 2:
+        return False  # (a 1D one is no 2D block read: `work.block_loads` already decides it)
     facts = costs.facts_of(op)
     now = costs.messages_of(op, facts)
+    moved: Messages | None
     try:
         bits = element_bits(t.element_type.pointee)
         moved = messages(layout, t.get_shape(), bits, costs.access_limits(facts, op))
     except (LayoutError, ValueError):
-        return True
-    return (now is None or moved.sends >= now.sends) and not _toward_2d_block(op, layout)
+        moved = None
+    fewer = now is not None and moved is not None and moved.sends < now.sends
+    return not fewer and not _toward_2d_block(op, layout)
 
 
 _DOTS = (tt.DotOp, tt.DotScaledOp)
