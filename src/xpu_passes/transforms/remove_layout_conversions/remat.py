@@ -29,6 +29,7 @@ from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
 from xpu_passes.layouts.lowering import copies_overflow, load_refused
 from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
+from xpu_passes.transforms.remove_layout_conversions import coalesced
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
 
@@ -113,6 +114,9 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
         needed = None
         s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
+    elif load and needed is not None and coalesced.keeps_layout(op, layout, cheap_load(op)):  # type: ignore[arg-type]
+        needed = None  # triton's anchor: moved only for strictly fewer messages
+        s.notes.append("an expensive load keeps its layout (the target sends no fewer messages)")
     elif (load and not op.is_block_pointer and needed is not None and not cheap_load(op)  # type: ignore[arg-type]
           and _replicas(new := with_encoding(t, layout)) > _replicas(t)
           and copies_overflow(new, _module_int(op, "ttg.threads-per-warp", 16))):  # type: ignore[arg-type]

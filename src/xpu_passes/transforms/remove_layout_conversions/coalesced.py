@@ -1,0 +1,60 @@
+"""Coalesced loads as layout anchors (RemoveLayoutConversions' backward slices).
+
+In triton's pass an expensive tensor-of-pointer load (isExpensiveLoadOrStore: more elements than
+threads, not one splat address, no 2D block IO yet) keeps the layout coalesce gave it. Ours may
+re-lay one that can become a 2D block read (`work.block_loads`): into a layout that a 2D block
+read produces (DPAS, a dot operand: layouts/memory.block_2d_layout) or a tt.dot's result layout
+(DPAS after accelerate-matmul), or into one that the memory model (`costs.messages_of`) gives
+strictly fewer messages. Into any other layout it stays a gather, and on a tie nothing says the
+move is better: the choice would fall to the order in which the walk met the conversions around
+the load (rms_norm 16x512: the load left coalesce's [1, 4] x [2, 4] warps for the default [1, 8]
+warps, and its row reduction then crossed 8 warps instead of 4).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation
+
+from xpu_passes.dialects import tt
+from xpu_passes.dialects.ttig import BLOCK_IO
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.memory import Messages, block_2d_layout, messages
+from xpu_passes.layouts.propagation import encoding
+from xpu_passes.layouts.scratch import element_bits
+from xpu_passes.transforms.remove_layout_conversions import costs
+
+
+def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
+    """Whether the tensor-of-pointer load `op` (`cheap`: Intel lets it be duplicated) keeps its
+    layout rather than be recomputed in `layout`: it is expensive, and `layout` does not give it
+    strictly fewer messages and is no layout a 2D block read may produce (unknown: kept)."""
+    t = op.operands[0].type
+    if cheap or op.is_block_pointer or BLOCK_IO in op.attributes or not isinstance(t, TensorType):
+        return False
+    if not isinstance(t.element_type, tt.PointerType) or encoding(t) is None or len(t.get_shape()) < 2:
+        return False  # (a 1D one is no 2D block read: `work.block_loads` already decides it)
+    facts = costs.facts_of(op)
+    now = costs.messages_of(op, facts)
+    moved: Messages | None
+    try:
+        bits = element_bits(t.element_type.pointee)
+        moved = messages(layout, t.get_shape(), bits, costs.access_limits(facts, op))
+    except (LayoutError, ValueError):
+        moved = None
+    fewer = now is not None and moved is not None and moved.sends < now.sends
+    return not fewer and not _toward_2d_block(op, layout)
+
+
+_DOTS = (tt.DotOp, tt.DotScaledOp)
+
+
+def _toward_2d_block(op: Operation, layout: Attribute) -> bool:
+    """Whether `layout` is one a 2D block read produces, or the result layout of a tt.dot of
+    `op`'s module (accelerate-matmul makes it DPAS; the epilogue's loads follow it there)."""
+    if block_2d_layout(layout):
+        return True
+    top = op
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    return any(isinstance(o, _DOTS) and encoding(o.results[0].type) == layout for o in top.walk())
