@@ -8,6 +8,7 @@ Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 import time
@@ -114,11 +115,19 @@ def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[
 
     if not isa.available():
         return {}
-    spv = backend.make_spv(llir, md, opts)
-    try:
-        return {f"isa_{k}": v for k, v in isa.compile_spirv(spv, md.get("build_flags", ""), md["name"]).as_dict().items()}
-    except isa.IsaError as e:
-        return {"isa_error": str(e).splitlines()[0][:200]}
+    key = hashlib.sha256(f"{md['name']}\0{md.get('build_flags', '')}\0{llir}".encode()).hexdigest()
+    if key not in _ISA_SEEN:  # the same LLVM IR (ours left the kernel as native's): the same ISA, IGC once
+        spv = backend.make_spv(llir, md, opts)
+        try:
+            _ISA_SEEN[key] = {f"isa_{k}": v for k, v in
+                              isa.compile_spirv(spv, md.get("build_flags", ""), md["name"]).as_dict().items()}
+        except isa.IsaError as e:
+            _ISA_SEEN[key] = {"isa_error": str(e).splitlines()[0][:200]}
+    return dict(_ISA_SEEN[key])
+
+
+# LLVM IR digest -> its ISA figures, within one row's process (a forked row starts empty).
+_ISA_SEEN: dict[str, dict[str, Any]] = {}
 
 
 class Clock:
