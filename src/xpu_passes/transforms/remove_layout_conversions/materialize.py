@@ -237,6 +237,7 @@ def _new_carried(s: Slice, new: dict[int, SSAValue], cache: RematCache | None) -
         for old, nv in ((arg, journal.append_block_arg(op.body.block, retyped(arg.type, lay))),
                         (res, journal.append_result(op, retyped(res.type, lay)))):
             new[id(old)] = nv
+            inherit_facts(old, nv)  # (made after the analysis: without them a masked access looks free)
             if cache is not None:
                 cache.put(old, lay, nv)
         feeds += [(op, op.operands[k + 3]), (op.body.block.last_op, op.body.block.last_op.operands[k])]  # type: ignore
