@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xpu_passes.ir import xdsl_adapt
 from xpu_passes.ir.clone import valid_hint
 from xpu_passes.ir.journal_log import Journal, active, current as _current, scope  # Journal, active, scope: re-exported
 from xpu_passes.ir.walk_order import subtree, walk_list  # walk_list: re-exported
@@ -329,18 +330,14 @@ def append_block_arg(block: Block, t: Attribute) -> BlockArgument:
 def append_operand(op: Operation, value: SSAValue) -> None:
     """`value` as a new last operand of `op` (a loop's initial value, a yield's), recorded; the
     other operands' uses stay where they are in their lists."""
-    olds, uses = op._operands, op._operand_uses  # pyright: ignore[reportPrivateUsage]
-    use = Use(op, len(olds))
-    value.add_use(use)
-    op._operands, op._operand_uses = SSAValues((*olds, value)), (*uses, use)  # pyright: ignore[reportPrivateUsage]
+    undo_append = xdsl_adapt.append_operand(op, value)
     j = _current()
     if j is None:
         return
     j.touched.add(op)
 
     def undo() -> None:
-        value.remove_use(use)
-        op._operands, op._operand_uses = olds, uses  # pyright: ignore[reportPrivateUsage]
+        undo_append()
         j.touched.add(op)
 
     j._undo.append(undo)
