@@ -23,13 +23,14 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.ir.core import SSAValues, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xpu_passes.ir import xdsl_adapt
 from xpu_passes.ir.clone import valid_hint
 from xpu_passes.ir.journal_log import Journal, active, current as _current, scope  # Journal, active, scope: re-exported
 from xpu_passes.ir.walk_order import subtree, walk_list  # walk_list: re-exported
 
 __all__ = ["Journal", "active", "scope", "walk_list", "created", "insert_op", "insert_before", "insert_after",
            "erase_op", "set_operand", "set_operands", "replace_all_uses_with", "retype_op",
-           "replace_value_with_new_type"]
+           "replace_value_with_new_type", "append_result", "append_block_arg", "append_operand"]
 
 
 def _insert_use(value: Any, use: Use, prev: Use | None) -> None:
@@ -295,3 +296,48 @@ def replace_value_with_new_type(val: SSAValue, new_type: Attribute) -> SSAValue:
     j._undo.append(undo)
     replace_all_uses_with(val, new_value)
     return new_value
+
+
+def append_result(op: Operation, t: Attribute) -> OpResult:
+    """A new last result of `op` (a loop carrying one more value), recorded."""
+    results = op.results
+    r = OpResult(t, op, len(results))
+    op.results = SSAValues((*results, r))
+    j = _current()
+    if j is not None:
+        j.touched.add(op)
+
+        def undo() -> None:
+            op.results = results
+            j.touched.add(op)
+
+        j._undo.append(undo)
+    return r
+
+
+def append_block_arg(block: Block, t: Attribute) -> BlockArgument:
+    """A new last argument of `block`, recorded (unused by then when undone)."""
+    a = block.insert_arg(t, len(block.args))
+    j = _current()
+    if j is not None:
+        holder = block.parent_op()
+        if holder is not None:
+            j.touched.add(holder)
+        j._undo.append(lambda: block.erase_arg(a))
+    return a
+
+
+def append_operand(op: Operation, value: SSAValue) -> None:
+    """`value` as a new last operand of `op` (a loop's initial value, a yield's), recorded; the
+    other operands' uses stay where they are in their lists."""
+    undo_append = xdsl_adapt.append_operand(op, value)
+    j = _current()
+    if j is None:
+        return
+    j.touched.add(op)
+
+    def undo() -> None:
+        undo_append()
+        j.touched.add(op)
+
+    j._undo.append(undo)

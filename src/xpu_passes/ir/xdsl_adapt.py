@@ -23,7 +23,7 @@ process (tests/python/ir/test_xdsl_adapt.py checks it). Text: ir/xdsl_text.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from operator import attrgetter
@@ -210,3 +210,18 @@ def format_program(cls: type[Operation]) -> Any:
     """The declarative format program of `cls` (read now if not yet), or None."""
     read = getattr(cls.print, "format_program", None)
     return None if read is None else read()
+
+
+def append_operand(op: Operation, value: Any) -> Callable[[], None]:
+    """`value` as `op`'s new last operand (its use first in `value`'s list), the other operands'
+    uses left where they are in their lists (xDSL's setter re-adds them all); returns the undo."""
+    olds, uses = op._operands, op._operand_uses  # pyright: ignore[reportPrivateUsage]
+    use = Use(op, len(olds))
+    value.add_use(use)
+    op._operands, op._operand_uses = SSAValues((*olds, value)), (*uses, use)  # pyright: ignore[reportPrivateUsage]
+
+    def undo() -> None:
+        value.remove_use(use)
+        op._operands, op._operand_uses = olds, uses  # pyright: ignore[reportPrivateUsage]
+
+    return undo

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from xdsl.dialects import scf
 from xdsl.ir import Operation
 
-from xpu_passes.dialects import ttg
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
 from xpu_passes.transforms.remove_layout_conversions import remat
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
@@ -55,6 +56,9 @@ class Plan:
     def good(self) -> list[str]:
         """Those worth trying (their cost at most what the conversion costs), estimated so far."""
         return [o[2] for o in self.found if o[0] <= self.saved]
+
+    def estimate_of(self, how: str) -> Estimate | None:
+        return next((o[:2] for o in self.found if o[2] == how), None)
 
     def ties(self) -> set[str]:
         return {o[2] for o in self.found if o[0] == self.saved and o[1] >= 0}
@@ -123,6 +127,40 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     # Ties are tried too: the same elements moved in a narrower type need less SLM.
     plan = Plan(cvt, saved, found, later, refused, back, fwd)
     return plan if plan.good() else plan.why()
+
+
+def duplicating(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation],
+                reuse: remat.Reuse | None = None) -> tuple[Estimate, remat.Slice] | None:
+    """The backward slice that gives an scf.for a new iter_arg in the target layout for each
+    carried value it reaches (`Slice.dup_loops`), the old ones left to their other users, when
+    it reaches one and is estimated worth trying (what triton's pass does to loop arguments:
+    tried when neither rewrite that retypes them in place was kept); else None."""
+    target = encoding(cvt.result.type)
+    if target is None or not _in_or_after_loop(cvt):
+        return None
+    s = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse, dup_loops=True)
+    if not remat.backward(cvt.src, target, s, cvt) or not s.dups:
+        return None
+    if any(type(o) is tt.LoadOp and not remat.cheap_load(o) for o in s.ops):  # (the old chain keeps its load)
+        return None  # a copy would read memory twice
+    saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result)
+    est = slice_cost.estimate(s, cvt)
+    return (est, s) if est[0] <= saved else None
+
+
+def _in_or_after_loop(op: Operation) -> bool:
+    """Whether an scf.for encloses `op` or precedes it in its block or an enclosing one (what a
+    backward slice must reach for a loop-carried value)."""
+    while op is not None:
+        prev = op.prev_op
+        while prev is not None:
+            if isinstance(prev, scf.ForOp):
+                return True
+            prev = prev.prev_op
+        op = op.parent_op()  # type: ignore[assignment]
+        if isinstance(op, scf.ForOp):
+            return True
+    return False
 
 
 def _merged_forward(cvt: ttg.ConvertLayoutOp, load_ok: Callable[[Operation], bool],

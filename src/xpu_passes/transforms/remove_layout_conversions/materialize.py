@@ -180,6 +180,7 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
     retired: list[SSAValue] = []
     for v in s.inplace:
         new[id(v)] = _retype_in_place(v, s.layout[v])
+    dup_feeds = _new_carried(s, new, cache)
     for src, layout in s.boundary.items():
         base = new.get(id(src), src)
         nb = base if same(encoding(base.type), layout) else _convert(base, with_encoding(base.type, layout))
@@ -210,6 +211,8 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
                 cache.put(old, lay, r)  # type: ignore[arg-type]
     for user, i, v in feeds:
         journal.set_operand(user, i, new.get(id(v), v))
+    for user, v in dup_feeds:  # (each loop's initial values, then its yield's, in the order carried)
+        journal.append_operand(user, new.get(id(v), v))
     for user, i, v, t in fronts:  # the store keeps its layout: its operand converted back, at the store
         c = journal.created(new_op(ttg.ConvertLayoutOp, [new[id(v)]], [t]))
         journal.insert_before(c, user)
@@ -220,6 +223,25 @@ def materialize(s: Slice, ops: list[Operation], cache: RematCache | None = None,
         if op not in dead:
             journal.erase_op(op)
     return new, dead, retired
+
+
+def _new_carried(s: Slice, new: dict[int, SSAValue], cache: RematCache | None) -> list[tuple[Operation, SSAValue]]:
+    """For each carried value the slice copies (`Slice.dups`), a new iter_arg and result of its
+    scf.for in the new layout (mapped in `new`); returns (op, old value) whose copy each of them
+    and their yields get as a new last operand, once the clones exist (each op's in the order carried)."""
+    feeds: list[tuple[Operation, SSAValue]] = []
+    for op, k in s.dups:
+        assert isinstance(op, scf.ForOp)
+        arg, res = op.body.block.args[k + 1], op.results[k]
+        lay = s.layout[arg]
+        for old, nv in ((arg, journal.append_block_arg(op.body.block, retyped(arg.type, lay))),
+                        (res, journal.append_result(op, retyped(res.type, lay)))):
+            new[id(old)] = nv
+            inherit_facts(old, nv)  # (made after the analysis: without them a masked access looks free)
+            if cache is not None:
+                cache.put(old, lay, nv)
+        feeds += [(op, op.operands[k + 3]), (op.body.block.last_op, op.body.block.last_op.operands[k])]  # type: ignore
+    return feeds
 
 
 def _retarget_family(fam: Family, layout: Attribute, dying: set[Operation]) -> dict[SSAValue, SSAValue]:

@@ -43,6 +43,10 @@ class Slice:
     direct: set[SSAValue] = field(default_factory=set)  # boundaries used directly (not a convert's source)
     inplace: list[SSAValue] = field(default_factory=list)  # retyped where they are
     carried: list[tuple[Operation, int]] = field(default_factory=list)  # (scf.for | scf.if, result index)
+    # Backward: an scf.for's carried values get a new iter_arg in the layout, the old ones stay for
+    # their other users (triton's rematerialization of loop arguments), instead of being retyped.
+    dup_loops: bool = False
+    dups: list[tuple[Operation, int]] = field(default_factory=list)  # (scf.for, carried index) so copied
     families: list[tuple[Family, Attribute]] = field(default_factory=list)
     sinks: list[Operation] = field(default_factory=list)  # forward: stores replaced by their clones
     replace: dict[SSAValue, SSAValue] = field(default_factory=dict)  # forward: value -> existing value
@@ -99,8 +103,9 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     kind = _KIND.get(type(op))
     if kind is None:
         kind = _KIND[type(op)] = next((k for c, k in _KINDS if isinstance(op, c)), 0)
-    # (a loop's or if's result is retyped where it is, not read from a copy)
-    if reuse is not None and kind != _REGION and (copy := reuse(v, layout, user)) is not None:  # type: ignore[arg-type]
+    # (a loop's or if's result is retyped where it is, not read from a copy, but a copy it carries)
+    if reuse is not None and (copy := reuse(v, layout, user)) is not None and (  # type: ignore[arg-type]
+            kind != _REGION or copy.owner is op):
         s.reused[v], s.replace[v] = layout, copy
         return True
     if kind == _CVT:
@@ -231,12 +236,14 @@ def _carried(op: Operation, k: int, layout: Attribute, s: Slice) -> bool:
     """A loop-carried value (iter_args, yields, results; either group of an scf.while, see
     `slots`) or an `scf.if` result, retyped where it is."""
     vals = carried_values(op, k)
+    dup = s.dup_loops and isinstance(op, scf.ForOp)
     for v in vals:
         if v in s.layout:
             return s.layout[v] == layout or s.fail("a value is needed in two layouts")
         s.layout[v] = layout
-        s.inplace.append(v)
-    s.carried.append((op, k))
+        if not dup:
+            s.inplace.append(v)
+    (s.dups if dup else s.carried).append((op, k))
     return all(backward(user.operands[i], layout, s, user) for user, i in slots(op, k))
 
 
@@ -269,7 +276,9 @@ def _replicas(t: Attribute) -> int:
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
-_ROLE: dict[type, int] = {}  # a forward user's class: 1 a carrier, 2 a store, 3 assert/print, 0 other
+# A forward user's class: 1 a carrier, 2 a store, 3 assert/print, 4 tt.return (its types are the
+# function's: its operand is converted back there, as triton's pass sinks a conversion to it), 0 other.
+_ROLE: dict[type, int] = {}
 _CHECKS = (tt.AssertOp, tt.PrintOp)
 
 
@@ -327,7 +336,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False, frontier
             role = _ROLE.get(kind)
             if role is None:
                 role = _ROLE[kind] = (1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp)
-                                      else 3 if isinstance(user, _CHECKS) else 0)
+                                      else 3 if isinstance(user, _CHECKS) else 4 if kind is tt.ReturnOp else 0)
             if role == 3:  # takes each operand in any layout, like a store's value (triton's lowering)
                 s.sinks.append(user)
                 s.add(user)
@@ -337,7 +346,7 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False, frontier
                 if not _carried(*loop, lv, s):
                     return False
                 continue
-            if role == 2 and frontier:
+            if role == 2 and frontier or role == 4:
                 s.frontier.append((user, index))
                 continue
             stored = len(s.boundary) if role == 2 and index != 1 else -1

@@ -66,7 +66,8 @@ class RematCache:
 
     def _live(self, copy: OpResult, layout: Attribute) -> bool:
         op = copy.op
-        return (op.parent is not None and op in self.order.keys and op.results[copy.index] is copy
+        rs = op.results  # (a loop's result added by a trial not kept is gone again)
+        return (op.parent is not None and op in self.order.keys and copy.index < len(rs) and rs[copy.index] is copy
                 and same(encoding(copy.type), layout))
 
     def _dominates(self, d: Operation, user: Operation) -> bool:

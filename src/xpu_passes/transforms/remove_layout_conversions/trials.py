@@ -4,6 +4,7 @@ module cheaper and keeps it valid, tried in place and undone when not kept; or k
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from xdsl.ir import Operation
@@ -73,63 +74,110 @@ def one_round(p: RemoveLayoutConversions, w: Work) -> bool:
 
 def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str | None:
     """Backward rematerialization or forward propagation, the cheaper one that makes the whole
-    module cheaper; None when done (w.module rewritten), else why not."""
+    module cheaper; else backward with loop-carried values copied (`candidates.duplicating`).
+    None when done (w.module rewritten), else why not."""
     check = p.check_incremental
     found = candidates.options(cvt, w.block_loads, w.cache.lookup, check)
     # the run's work budget (max-work-per-op): the conversion examined and its slices' values walked
     w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
-    if isinstance(found, str):
-        return found
     invalid: list[str] = []  # cheaper, but not IR triton-xpu takes (validity.py)
-    for how in found.tries():
+    dup: list = [None]  # (estimate, slice) of the trial copying loop-carried values, once asked for
+    for how in () if isinstance(found, str) else found.tries():
+        # Copying loop-carried values before a costlier forward propagation (after retyping them failed).
+        if how == "forward" and _duplicated(p, w, cvt, dup, found.estimate_of(how)) is None:  # type: ignore[union-attr]
+            return None
         # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
         # rejected: not made (check mode makes it, and holds the bounds against its figures).
-        low = _floor(w, cvt, found.slices[how]) if how == "backward" else None
-        rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)
+        low = _floor(w, cvt, found.slices[how]) if how == "backward" else None  # type: ignore[union-attr]
+        rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)  # type: ignore[union-attr]
         # Retyped loop-carried values: the follow-ups (`joint`) may win what the bound says it cannot.
-        carried = how == "backward" and bool(found.slices[how].inplace)
+        carried = how == "backward" and bool(found.slices[how].inplace)  # type: ignore[union-attr]
         if (rises or low is not None and slice_cost.loses(low, w.figures) and not carried) and not check:
             continue
-        new_loads: set[Operation] = set()
-        w.budget.spend(len(found.slices[how].ops) + 1)  # the ops the trial rewrites (before its session opens)
-        w.journal.begin()
-        if p.trial_hook is not None:  # (test-only: what it raises ends the run, mid-session)
-            p.trial_hook()
-        try:
-            materialize.rewrite(w.journal, cvt, found.slices[how], how, w.block_loads, new_loads, w.cache, p.in_place)
-        except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
-            w.undo()
-            p.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
-            continue
-        fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
-        if check:
-            _check_bounds(fig, low, rises, w.figures)
-        wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
-        if carried and not wins:
-            try:
-                if joint.follow_up(w.journal, w.block_loads, new_loads, w.cache):
-                    fig = w.ledger.update(w.journal.touched)
-                    wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
-            except Exception as e:  # (undone below, like a trial that does not win)
-                p.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
-        bad = wins and w.errors(now=True)
-        if wins and not bad:
-            w.commit()
-            w.figures = fig
-            w.validity.learn(True)
-            w.block_loads |= new_loads
+        got = _trial(p, w, cvt, found.slices[how], how, low, rises, carried)  # type: ignore[union-attr]
+        if got is None:
             return None
-        w.undo()
-        if bad:
+        if got:
             invalid.append(how)
-            if not w.validity.judged():  # learn whether the module itself is valid
-                w.validity.learn(not w.errors(now=False))
+    if _duplicated(p, w, cvt, dup, None) is None:
+        return None
+    if isinstance(found, str):
+        return found
     if invalid:
         return f"{' and '.join(invalid)} would leave IR triton-xpu rejects or cannot lower; {found.why()}"
     options, ties = found.good(), found.ties()
     if all(how in ties for how in options):  # only ties were tried: say why nothing beat them
         return found.why()
     return f"{' and '.join(o for o in options if o not in ties)} would not make the module cheaper ({w.figures})"
+
+
+def _duplicated(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, dup: list,
+                before: tuple[int, int] | None) -> bool | None:
+    """The backward trial that copies loop-carried values (`candidates.duplicating`), made once
+    (`dup[0]`: its estimate and slice) when estimated cheaper than `before` (None: whatever);
+    None when kept (as `_trial`), else False."""
+    if dup[0] is None:
+        dup[0] = candidates.duplicating(cvt, w.block_loads, w.cache.lookup) or ()
+        if dup[0]:
+            w.budget.spend(1 + len(dup[0][1].layout))
+    if not dup[0] or before is not None and dup[0][0] >= before:
+        return False
+    (_, s), dup[0] = dup[0], ()
+    rises = slice_cost.slm_rises(s, w.figures.slm)
+    if rises and not p.check_incremental:
+        return False
+    loops = {op for op, _ in s.dups}
+    return _trial(p, w, cvt, s, "backward", None, rises, False, lambda: not any(map(_converts_in, loops))) and False
+
+
+def _converts_in(loop: Operation) -> bool:
+    """Whether a conversion is left in `loop`'s body. Copying carried values is kept only when it
+    leaves none: with one left, both copies stay alive beside it, and later rounds or runs may
+    find one layout for all (flash_attention_fwd 128x64x64: its copy of the running max, kept at
+    the first run, cost 99 ISA instructions more than the final conversion-free loop without it)."""
+    return any(type(o) is ttg.ConvertLayoutOp for o in loop.walk())
+
+
+def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
+           low: tuple[int, int, bool] | None, rises: bool, carried: bool,
+           also: Callable[[], bool] | None = None) -> bool | None:
+    """Rewrite by `s` in place and keep it when the module gets cheaper, stays valid (and `also`
+    holds on the result): None; else undone, and whether it was cheaper but invalid."""
+    check = p.check_incremental
+    new_loads: set[Operation] = set()
+    w.budget.spend(len(s.ops) + 1)  # the ops the trial rewrites (before its session opens)
+    w.journal.begin()
+    if p.trial_hook is not None:  # (test-only: what it raises ends the run, mid-session)
+        p.trial_hook()
+    try:
+        materialize.rewrite(w.journal, cvt, s, how, w.block_loads, new_loads, w.cache, p.in_place)
+    except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
+        w.undo()
+        p.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
+        return False
+    fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
+    if check:
+        _check_bounds(fig, low, rises, w.figures)
+    wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+    if carried and not wins:
+        try:
+            if joint.follow_up(w.journal, w.block_loads, new_loads, w.cache):
+                fig = w.ledger.update(w.journal.touched)
+                wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+        except Exception as e:  # (undone below, like a trial that does not win)
+            p.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
+    wins = wins and (also is None or also())
+    bad = wins and w.errors(now=True)
+    if wins and not bad:
+        w.commit()
+        w.figures = fig
+        w.validity.learn(True)
+        w.block_loads |= new_loads
+        return None
+    w.undo()
+    if bad and not w.validity.judged():  # learn whether the module itself is valid
+        w.validity.learn(not w.errors(now=False))
+    return bool(bad)
 
 
 def _floor(w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int, bool] | None:
