@@ -115,9 +115,9 @@ def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[
 
     if not isa.available():
         return {}
-    key = hashlib.sha256(f"{md['name']}\0{md.get('build_flags', '')}\0{llir}".encode()).hexdigest()
-    if key not in _ISA_SEEN:  # the same LLVM IR (ours left the kernel as native's): the same ISA, IGC once
-        spv = backend.make_spv(llir, md, opts)
+    spv = backend.make_spv(llir, md, opts)  # (also names the kernel in `md`)
+    key = hashlib.sha256(f"{md['name']}\0{md.get('build_flags', '')}\0".encode() + spv).hexdigest()
+    if key not in _ISA_SEEN:  # the same SPIR-V (ours left the kernel as native's): the same ISA, IGC once
         try:
             _ISA_SEEN[key] = {f"isa_{k}": v for k, v in
                               isa.compile_spirv(spv, md.get("build_flags", ""), md["name"]).as_dict().items()}
@@ -126,7 +126,7 @@ def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[
     return dict(_ISA_SEEN[key])
 
 
-# LLVM IR digest -> its ISA figures, within one row's process (a forked row starts empty).
+# SPIR-V digest -> its ISA figures, within one row's process (a forked row starts empty).
 _ISA_SEEN: dict[str, dict[str, Any]] = {}
 
 
