@@ -63,7 +63,7 @@ from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.dialects import tt
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.transforms.base import UNCHANGED, XpuPass, register
 
 
 # ------------------------------------------------------------------ versioning
@@ -191,18 +191,28 @@ class RaiseBlockPointer(XpuPass):
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
 
+    @property
+    def needs_text(self) -> tuple[str, ...] | None:
+        """What the input's text must hold for a run to have work (pipeline.idle): with dot-only, a tt.dot."""
+        return ("tt.dot",) if self.dot_only and not self.ignore_masks else None
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()
         origin: dict[Operation, Operation] = {}  # ops made here -> the input's ops (remarks point there)
+        changed = False
         if self.ignore_masks:
             for acc in [o for o in op.walk() if isinstance(o, tt.LoadOp | tt.StoreOp) and o.mask is not None]:
                 self.remark(acc, "ignoring the mask (ignore-masks)")
                 origin[drop_mask(acc)] = acc
+                changed = True
         for fn in [f for f in op.walk() if isinstance(f, tt.FuncOp) and f.body.blocks]:
-            self._function(fn, origin)
+            changed |= self._function(fn, origin)
         reset_order()
+        if not changed:  # (candidates refused, remarks only): the pipeline then runs its stage once, not twice
+            self.said(UNCHANGED)
 
-    def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> None:
+    def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> bool:
+        """Raise what can be in `fn`; whether `fn` changed."""
         reused = transposed_reuse(fn) if self.skip_transposed_reuse else None
         if reused is not None:
             for acc in candidates(fn):
@@ -210,21 +220,26 @@ class RaiseBlockPointer(XpuPass):
                 self.remark(acc, f"left alone: {what} tt.dot both as loaded and through tt.trans: raised, its "
                                  "transposed copy and the DPAS layouts it spreads cost gathers or spill at the ISA "
                                  "(skip-transposed-reuse)")
-            return
+            return False
         failed: dict[Operation, str] = {}
+        changed = False
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).
         for first in (True, False, False):
-            more = self._round(fn, failed, origin, self.version and first)
+            more, did = self._round(fn, failed, origin, self.version and first)
+            changed |= did
             if not more:
                 break
-        prune_pointer_args(fn)
+        changed |= prune_pointer_args(fn)
         for acc, why in failed.items():
             if acc.parent is not None:
                 self.remark(_source(origin, acc), f"left alone: {why}")
+        return changed
 
     def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
-               version: bool) -> bool:
+               version: bool) -> tuple[bool, bool]:
+        """One round of planning and raising: (whether a pointer was rebuilt after its loop, so another round
+        may raise more; whether `fn` changed: accesses raised or versions made)."""
         plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only)
         direct: set[Operation] = set()
         if version:
@@ -281,5 +296,5 @@ class RaiseBlockPointer(XpuPass):
                              f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
                     self.remark(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         apply_plans(ok)
-        return any(p.after is not None for p in ok)
+        return any(p.after is not None for p in ok), bool(ok or guards)
 
