@@ -111,3 +111,48 @@ def test_a_kernel_without_a_dot_makes_no_raising_round_trip(monkeypatch: pytest.
     assert times["round_trips"] == plain_times["round_trips"]
     _, timed_off = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch, skip_idle=False)
     assert timed_off["runs:triton-raise-block-pointer"] == 1  # (the check above can fail)
+
+
+# ------------------------------------------------------------------ work budget (max-work-per-op)
+
+
+def test_a_run_over_its_budget_keeps_its_input_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each input raising changes, with a budget one unit short of what its run spends: the module is as
+    given (also where the budget runs out after rewrites: the copy is put back), one remark, OVER_BUDGET."""
+    import xpu_passes.transforms.raise_block_pointer as rbp
+    from xpu_passes.transforms.base import OVER_BUDGET, WorkBudget
+
+    runs: list[WorkBudget] = []
+    short: dict[str, int] = {}  # input -> the budget to give (spent - 1)
+    made = rbp.WorkBudget.per_op.__func__  # type: ignore[attr-defined]
+
+    def per_op(cls: type, per: int, ops: int) -> WorkBudget:
+        b = made(cls, per, ops) if not short else WorkBudget(short["limit"])
+        runs.append(b)
+        return b
+
+    monkeypatch.setattr(rbp.WorkBudget, "per_op", classmethod(per_op))
+    restored: list[object] = []
+    real = rbp.adopt_body
+    monkeypatch.setattr(rbp, "adopt_body", lambda dst, src: (restored.append(dst), real(dst, src)))
+    p = RaiseBlockPointer(dot_only=False)
+    tried = 0
+    for where, text in CHUNKS:
+        short.clear()
+        m = parse_module(make_context(), text, where).module
+        before = print_module(m)
+        with collecting_remarks():
+            said = run_reporting(p, make_context(), m)
+        if said == UNCHANGED:
+            continue
+        assert runs[-1].limit == p.max_work_per_op * sum(1 for _ in parse_module(make_context(), text, where)
+                                                          .module.walk())
+        short["limit"] = runs[-1].spent - 1
+        m = parse_module(make_context(), text, where).module
+        with collecting_remarks() as sink:
+            said = run_reporting(p, make_context(), m)
+        assert said == OVER_BUDGET and print_module(m) == before, where
+        (r,) = [r.message for r in sink.remarks]
+        assert r.startswith("input kept: work budget spent (") and r.endswith(", max-work-per-op=50"), r
+        tried += 1
+    assert tried > 10 and restored  # (some ran out after a rewrite)
