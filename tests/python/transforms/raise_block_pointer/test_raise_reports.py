@@ -63,7 +63,7 @@ def test_a_kernel_raising_leaves_alone_compiles_its_stage_once(kernel: tuple[str
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from support import compile_timed  # tests/python/support.py
 
-    plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch, check_reports=True)
     out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch,
                                check_reports=True)
     assert out == plain
@@ -156,3 +156,23 @@ def test_a_run_over_its_budget_keeps_its_input_and_says_so(monkeypatch: pytest.M
         assert r.startswith("input kept: work budget spent (") and r.endswith(", max-work-per-op=50"), r
         tried += 1
     assert tried > 10 and restored  # (some ran out after a rewrite)
+
+
+@needs_triton
+def test_a_kernel_over_raisings_budget_compiles_its_stage_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from support import compile_timed  # tests/python/support.py
+    from xpu_passes.transforms.base import collecting_remarks as remarks
+
+    kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")  # raised with the default budget (1.4 units per op)
+    with remarks():  # (as below: with remarks wanted, idle passes run to say why)
+        plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch, check_reports=True)
+    text = pipeline_text("xpu", raise_block_pointer=True)
+    assert text.count("block-io-only=true ") == 1
+    with remarks() as sink:
+        out, times = compile_timed(text.replace("block-io-only=true ", "block-io-only=true max-work-per-op=1 "), kernel,
+                                   monkeypatch, check_reports=True)
+    assert out == plain and "raising_dropped" not in times
+    rlc = "runs:tritonintelgpu-remove-layout-conversions"
+    assert times[rlc] == plain_times[rlc]
+    (r,) = [r.message for r in sink.remarks if r.pass_name == "triton-raise-block-pointer"]
+    assert r.startswith("input kept: work budget spent (") and r.endswith("max-work-per-op=1"), r
