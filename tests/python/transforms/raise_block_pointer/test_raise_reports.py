@@ -63,7 +63,8 @@ def test_a_kernel_raising_leaves_alone_compiles_its_stage_once(kernel: tuple[str
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from support import compile_timed  # tests/python/support.py
 
-    plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch, check_reports=True)
+    plain, plain_times = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch,
+                                       check_reports=True)
     out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch,
                                check_reports=True)
     assert out == plain
@@ -78,7 +79,7 @@ def test_a_kernel_raising_changes_compiles_its_stage_twice(monkeypatch: pytest.M
     from support import compile_timed  # tests/python/support.py
 
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")  # A and B through tensors of pointers
-    _, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    _, plain_times = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch)
     _, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
     rlc = "runs:tritonintelgpu-remove-layout-conversions"
     assert times["raising_dropped"] == 0 and times[rlc] == 2 * plain_times[rlc]
@@ -105,7 +106,7 @@ def test_a_kernel_without_a_dot_makes_no_raising_round_trip(monkeypatch: pytest.
     from xpu_passes import corpus
 
     kernel = ("softmax", corpus.find("softmax")[1].name)
-    plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    plain, plain_times = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch)
     out, times = compile_timed(pipeline_text("xpu", raise_block_pointer=True), kernel, monkeypatch)
     assert out == plain and "runs:triton-raise-block-pointer" not in times
     assert times["round_trips"] == plain_times["round_trips"]
@@ -165,7 +166,8 @@ def test_a_kernel_over_raisings_budget_compiles_its_stage_once(monkeypatch: pyte
 
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")  # raised with the default budget (1.4 units per op)
     with remarks():  # (as below: with remarks wanted, idle passes run to say why)
-        plain, plain_times = compile_timed(pipeline_text("xpu"), kernel, monkeypatch, check_reports=True)
+        plain, plain_times = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch,
+                                           check_reports=True)
     text = pipeline_text("xpu", raise_block_pointer=True)
     assert text.count("block-io-only=true ") == 1
     with remarks() as sink:
