@@ -65,7 +65,8 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True),
-            NativeOption("never-worse-than-native", bool, False)),  # (read by the pipeline)
+            NativeOption("never-worse-than-native", bool, False),  # (read by the pipeline)
+            NativeOption("max-work-per-op", int, 50)),
     LEGAL: (NativeOption("fold-register-permutations", bool, True), NativeOption("max-work-per-op", int, 50)),
     SLICE: (NativeOption("slice-registers", int, 64), NativeOption("gather-slice-registers", int, 16),
             NativeOption("min-registers", int, 64), NativeOption("max-work-per-op", int, 50)),

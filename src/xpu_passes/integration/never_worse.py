@@ -232,6 +232,7 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
     it runs: the TTIR has no layouts yet, and what it changes shows only after the stage's last pass.
     `options`: the plan's round-trip options (`roundtrip.RoundTripOptions`; None: the defaults)."""
     from xpu_passes.integration import pipeline, roundtrip
+    from xpu_passes.transforms.base import remarks_wanted
 
     at = next(i for i, s in enumerate(stages) if s.python and s.name == pipeline.RAISE)
     options = roundtrip.RoundTripOptions() if options is None else options
@@ -242,8 +243,12 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
     text = str(mod) if text is None else text
     roundtrip.record("plugin", t)
     failed = ""
-    try:  # (the round trip hands `mod` back when raising changed nothing, and never changes it)
-        raised = roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text, roundtrip.Session(options))
+    # Provably nothing to raise (RaiseBlockPointer.needs_text: dot-only and no tt.dot): no round trip, unless
+    # remarks are wanted (a run says why it leaves things alone)
+    idle = options.skip_idle and not remarks_wanted() and pipeline.idle([stages[at]], text)
+    try:  # (the round trip hands `mod` back when raising said it changed nothing, and never changes it)
+        raised = mod if idle else roundtrip.run_python(mod, [(pipeline.RAISE, stages[at].instance)], text,
+                                                       roundtrip.Session(options))
     except pipeline.PassFailure as e:
         raised, failed = None, str(e)
     if raised is mod:  # nothing raised: the plain stage

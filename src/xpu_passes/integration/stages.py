@@ -42,7 +42,7 @@ def _native(name: str, **options: Any) -> Stage:
     return Stage(PassSpec(name, text_opts), False)
 
 
-def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = False,
+def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = True,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
                   slice_epilogue: bool = True, reduction_locality: bool = False,
                   never_worse_positions: str = "dot") -> list[Stage]:

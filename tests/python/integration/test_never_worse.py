@@ -285,7 +285,7 @@ def test_raising_that_fails_compiles_without_it(remarks: Any, monkeypatch: pytes
     from xpu_passes.transforms.raise_block_pointer import RaiseBlockPointer
 
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
-    plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    plain, _ = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch)
 
     def broken(self: Any, ctx: Any, op: Any) -> None:
         raise KeyError("broken on purpose")
@@ -305,7 +305,7 @@ def _compiled_without_raising(remarks: Any, monkeypatch: pytest.MonkeyPatch,
     from support import compile_timed  # tests/python/support.py
 
     kernel = ("gemm_tensor_ptr", "64x128x32-w4-s3")
-    plain, _ = compile_timed(pipeline_text("xpu"), kernel, monkeypatch)
+    plain, _ = compile_timed(pipeline_text("xpu", raise_block_pointer=False), kernel, monkeypatch)
     real = never_worse._ttgir_figures
 
     def worse_when_raised(text: str) -> tuple[Figures, int, Any]:

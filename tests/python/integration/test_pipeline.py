@@ -22,7 +22,8 @@ needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-x
 
 
 def test_the_default_pipeline_as_text() -> None:
-    text = pipeline_text("xpu")
+    assert pipeline_text("xpu") == pipeline_text("xpu", raise_block_pointer=True)  # raising is on by default
+    text = pipeline_text("xpu", raise_block_pointer=False)
     assert text.startswith("builtin.module(triton-annotate-module{target-arch=spir64},convert-triton-to-tritongpu{")
     names = [n.split("{")[0] for n in re.findall(r"[\w.-]+(?:\{[^}]*\})?", text[len("builtin.module("):])]
     assert names.count(RLC) == 4 and names.count(MBP) == 1 and OBIO in names  # ours, all of them
@@ -183,7 +184,7 @@ def test_idle_round_trips_are_skipped_with_the_same_result(monkeypatch: pytest.M
     for skip in (False, True):
         mod, opts, backend = corpus.make_ttir_module(spec, cfg)
         mod = backend.make_ttir(mod, {}, opts)
-        p = plan("xpu")
+        p = plan("xpu", raise_block_pointer=False)  # (the stage's own round trips, without raising's)
         p.round_trips = roundtrip.RoundTripOptions(skip_idle=skip)
         with roundtrip.timing() as times:
             mod = pipeline.run_plan(mod, {}, opts, backend.properties, p)

@@ -44,13 +44,16 @@ triton-xpu 3.3 its coalesced layout and reductions more scratch); `block-io-only
 by default; the plugin's pipeline sets it): a load of a tt.dot's data only where it will be a
 2D block read (`transforms/raise_block_pointer/block_io.py`: unit stride, a pitch that is a
 provable multiple of 16 bytes, no column-major A), since 3.3 gathers any other one lane by
-lane in the dot's layout (run-time strides: 2x the instructions and 10 KB of spill at the ISA).
+lane in the dot's layout (run-time strides: 2x the instructions and 10 KB of spill at the ISA);
+`max-work-per-op` (ours): a run's work (values the pointer decomposition reads, terms of its polynomials) is
+bounded by the input's size: past it the input is kept as given, with a remark, and the run says OVER_BUDGET.
+A run that raises nothing says UNCHANGED (the pipeline then compiles its stage once, not with and without it).
 """
 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
@@ -63,7 +66,8 @@ from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.dialects import tt
-from xpu_passes.transforms.base import XpuPass, register
+from xpu_passes.ir.clone import adopt_body, clone
+from xpu_passes.transforms.base import OVER_BUDGET, UNCHANGED, OverBudget, WorkBudget, XpuPass, register
 
 
 # ------------------------------------------------------------------ versioning
@@ -170,6 +174,31 @@ def _inside(op: Operation, region_op: Operation, region_index: int) -> bool:
     return False
 
 
+@dataclass
+class _Run:
+    """One run: its work budget, the input's ops the ops it made stand for (remarks point there), its remarks
+    (said when it finishes: none but the budget's when it runs out), and the input as given (a copy made before
+    the first rewrite, put back when the budget runs out)."""
+
+    module: ModuleOp
+    budget: WorkBudget
+    origin: dict[Operation, Operation] = field(default_factory=dict)
+    remarks: list[tuple[Operation, str]] = field(default_factory=list)
+    kept: ModuleOp | None = None
+    changed: bool = False
+
+    def note(self, op: Operation, message: str) -> None:
+        self.remarks.append((op, message))
+
+    def rewriting(self) -> None:
+        """Called before each rewrite."""
+        if self.kept is None and self.budget.limit is not None:
+            kept = clone(self.module)
+            assert isinstance(kept, ModuleOp)
+            self.kept = kept
+        self.changed = True
+
+
 @register
 @dataclass(frozen=True)
 class RaiseBlockPointer(XpuPass):
@@ -190,42 +219,66 @@ class RaiseBlockPointer(XpuPass):
     # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
+    # Work units (values read by the pointer decomposition, terms of its polynomials) per op of the input; 0:
+    # unbounded. Past it the input is kept (remark, OVER_BUDGET). The corpus's most demanding run spends 1.4 per
+    # op (gemm_tensor_ptr), the lit tests' 4.2 (a wrap-around), the median 0 (nothing to read).
+    max_work_per_op: int = 50
+
+    @property
+    def needs_text(self) -> tuple[str, ...] | None:
+        """What the input's text must hold for a run to have work (pipeline.idle): with dot-only, a tt.dot."""
+        return ("tt.dot",) if self.dot_only and not self.ignore_masks else None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reset_order()
-        origin: dict[Operation, Operation] = {}  # ops made here -> the input's ops (remarks point there)
-        if self.ignore_masks:
-            for acc in [o for o in op.walk() if isinstance(o, tt.LoadOp | tt.StoreOp) and o.mask is not None]:
-                self.remark(acc, "ignoring the mask (ignore-masks)")
-                origin[drop_mask(acc)] = acc
-        for fn in [f for f in op.walk() if isinstance(f, tt.FuncOp) and f.body.blocks]:
-            self._function(fn, origin)
-        reset_order()
+        run = _Run(op, WorkBudget.per_op(self.max_work_per_op, sum(1 for _ in op.walk())))
+        try:
+            if self.ignore_masks:
+                for acc in [o for o in op.walk() if isinstance(o, tt.LoadOp | tt.StoreOp) and o.mask is not None]:
+                    run.note(acc, "ignoring the mask (ignore-masks)")
+                    run.rewriting()
+                    run.origin[drop_mask(acc)] = acc
+            for fn in [f for f in op.walk() if isinstance(f, tt.FuncOp) and f.body.blocks]:
+                self._function(fn, run)
+        except OverBudget as e:
+            if run.kept is not None:  # the input as given
+                adopt_body(op, run.kept)
+            self.remark(op, f"input kept: {e}, max-work-per-op={self.max_work_per_op}")
+            self.said(OVER_BUDGET)
+            return
+        finally:
+            reset_order()
+        for at, message in run.remarks:
+            self.remark(at, message)
+        if not run.changed:  # (candidates refused, remarks only): the pipeline then runs its stage once, not twice
+            self.said(UNCHANGED)
 
-    def _function(self, fn: tt.FuncOp, origin: dict[Operation, Operation]) -> None:
+    def _function(self, fn: tt.FuncOp, run: _Run) -> None:
         reused = transposed_reuse(fn) if self.skip_transposed_reuse else None
         if reused is not None:
             for acc in candidates(fn):
                 what = "this tile feeds" if acc is reused else "a tile of this function feeds"
-                self.remark(acc, f"left alone: {what} tt.dot both as loaded and through tt.trans: raised, its "
-                                 "transposed copy and the DPAS layouts it spreads cost gathers or spill at the ISA "
-                                 "(skip-transposed-reuse)")
+                run.note(acc, f"left alone: {what} tt.dot both as loaded and through tt.trans: raised, its "
+                              "transposed copy and the DPAS layouts it spreads cost gathers or spill at the ISA "
+                              "(skip-transposed-reuse)")
             return
         failed: dict[Operation, str] = {}
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).
         for first in (True, False, False):
-            more = self._round(fn, failed, origin, self.version and first)
-            if not more:
+            if not self._round(fn, failed, run, self.version and first):
                 break
-        prune_pointer_args(fn)
+        if prune_pointer_args(fn, run.rewriting):
+            run.changed = True
         for acc, why in failed.items():
             if acc.parent is not None:
-                self.remark(_source(origin, acc), f"left alone: {why}")
+                run.note(_source(run.origin, acc), f"left alone: {why}")
 
-    def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], origin: dict[Operation, Operation],
-               version: bool) -> bool:
-        plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only)
+    def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], run: _Run, version: bool) -> bool:
+        """One round of planning and raising; whether a pointer was rebuilt after its loop (another round may
+        raise the accesses through it)."""
+        origin, budget = run.origin, run.budget
+        plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only, budget=budget)
         direct: set[Operation] = set()
         if version:
             # A loop-carried pointer needing run-time conditions: each access alone is versioned (a block
@@ -233,7 +286,8 @@ class RaiseBlockPointer(XpuPass):
             families = [{ap.op for ap in p.accesses} for p in plans if p.loop is not None and p.preds]
             while families:
                 direct = set().union(*families)
-                again = plan_function(fn, dot_only=self.dot_only, direct=direct, block_io_only=self.block_io_only)
+                again = plan_function(fn, dot_only=self.dot_only, direct=direct, block_io_only=self.block_io_only,
+                                      budget=budget)
                 kept = [f for f in families if not f & again[1].keys()]  # else the loop is versioned
                 if len(kept) == len(families):
                     plans, failed = again
@@ -246,6 +300,7 @@ class RaiseBlockPointer(XpuPass):
                 units.setdefault(u, []).extend(p.preds)
         guards: list[tuple[scf.IfOp, set[tuple]]] = []
         if units and version:
+            run.rewriting()
             conds: dict[tuple, SSAValue] = {}
             for unit, preds in _outermost(units).items():
                 preds = dedup(preds)
@@ -256,7 +311,8 @@ class RaiseBlockPointer(XpuPass):
                     return set().union(*[keys for g, keys in guards if _inside(op, g, 0)])
 
                 direct = {op for op in fn.walk() if _source(origin, op) in direct}  # and their copies
-                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct, self.block_io_only)  # again, on the versions
+                plans, failed = plan_function(fn, assumed_for, self.dot_only, direct, self.block_io_only,
+                                              budget)  # again, on the versions
         ok: list[Plan] = []
         for p in plans:
             if not p.preds:
@@ -272,14 +328,16 @@ class RaiseBlockPointer(XpuPass):
         for p in ok:
             for ap in p.accesses:
                 for x in p.proven:
-                    self.remark(_source(origin, ap.op), f"raised; {x}")
+                    run.note(_source(origin, ap.op), f"raised; {x}")
             dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:
                     what = f"dim {dims[0]} has" if len(dims) == 1 else f"dims {', '.join(dims)} have"
                     shape = ("0 as Intel's (not dot data: never 2D block I/O)" if p.intel else
                              f"the extent the {'loop' if p.loop else 'tile'} reaches, unchecked")
-                    self.remark(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
+                    run.note(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
+        if ok:
+            run.rewriting()
         apply_plans(ok)
         return any(p.after is not None for p in ok)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
@@ -301,13 +303,18 @@ def _dead_chain(loop: scf.ForOp, i: int) -> list[Operation] | None:
         x = u.result
 
 
-def prune_pointer_args(root: Operation) -> None:
-    """Drop pointer (offset) iter_args left only advancing themselves (their accesses were raised)."""
+def prune_pointer_args(root: Operation, before: Callable[[], None] = lambda: None) -> bool:
+    """Drop pointer (offset) iter_args left only advancing themselves (their accesses were raised); whether any.
+    `before`: called before the first change."""
+    pruned = False
     for loop in [o for o in root.walk() if isinstance(o, scf.ForOp)]:
         dead = {i: c for i in range(len(loop.iter_args))
                 if isinstance(loop.iter_args[i].type, TensorType) and (c := _dead_chain(loop, i)) is not None}
         if not dead:
             continue
+        if not pruned:
+            before()
+        pruned = True
         body = loop.body.block
         yld = body.last_op
         assert isinstance(yld, scf.YieldOp)
@@ -334,3 +341,4 @@ def prune_pointer_args(root: Operation) -> None:
         loop.detach()
         loop.erase(safe_erase=False)
         _erase_dead(offsets + [v.owner for v in inits if isinstance(v.owner, Operation)])
+    return pruned

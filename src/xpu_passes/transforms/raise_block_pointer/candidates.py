@@ -17,6 +17,7 @@ from xpu_passes.transforms.raise_block_pointer.dot_use import DotUse
 from xpu_passes.transforms.raise_block_pointer.plan import Planner
 from xpu_passes.transforms.raise_block_pointer.plan_types import Access, LeftAlone, Plan, tile_shape
 from xpu_passes.dialects import tt
+from xpu_passes.transforms.base import WorkBudget
 
 
 def candidates(fn: tt.FuncOp) -> list[Access]:
@@ -75,13 +76,14 @@ def transposed_reuse(fn: tt.FuncOp) -> tt.LoadOp | None:
 
 def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
                   dot_only: bool = False, direct: Collection[Operation] = (),
-                  block_io_only: bool = False) -> tuple[list[Plan], dict[Access, str]]:
+                  block_io_only: bool = False, budget: WorkBudget | None = None) -> tuple[list[Plan], dict[Access, str]]:
     """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
     others are left alone. `dot_only`: only accesses moving a tt.dot's data (`transforms/raise_block_pointer/dot_use.py`);
     `block_io_only`: loads of a tt.dot's data only where they will be 2D block reads (`block_io.py`);
     `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
-    access from the pointer's closed form), not as its family."""
-    planner = Planner(assumed_for)
+    access from the pointer's closed form), not as its family. `budget`: the run's (spent reading values;
+    past it, OverBudget)."""
+    planner = Planner(assumed_for, budget)
     plans: list[Plan] = []
     failed: dict[Access, str] = {}
     families: dict[tuple[scf.ForOp, int], list[Access]] = {}

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
+from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.raise_block_pointer.plan_types import (
     Access,
     AccessPlan,
@@ -45,8 +46,8 @@ from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
 class Planner:
-    def __init__(self, assumed_for: Callable[[Operation], set[tuple]]) -> None:
-        self.dec = Decomposer()
+    def __init__(self, assumed_for: Callable[[Operation], set[tuple]], budget: WorkBudget | None = None) -> None:
+        self.dec = Decomposer(budget)
         self.assumed_for = assumed_for  # run-time conditions a version around an op guarantees
 
     def _dims(self, pf: PtrForm, shape: tuple[int, ...], preds: list[Lin], wraps: dict[int, Lin],

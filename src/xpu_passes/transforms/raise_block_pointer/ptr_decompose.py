@@ -20,6 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
+from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.raise_block_pointer.facts import _loads_from_memory, _reaches, defined_outside
 from xpu_passes.transforms.raise_block_pointer.forms import (
     Bound,
@@ -61,14 +62,17 @@ def _i32_leaves(x: Lin, op: Operation | None) -> Lin:
 class Decomposer:
     """Reads integer and pointer values as Forms, memoized."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: WorkBudget | None = None) -> None:
         self.memo: dict[SSAValue, Form] = {}
+        # the run's work budget (max-work-per-op): a unit per value read, terms of the polynomials made
+        self.budget = budget if budget is not None else WorkBudget(None)
 
     # ------------------------------------------------------------ scalars
 
     def scalar(self, v: SSAValue) -> Lin:
         """A scalar i32 as a polynomial: through constants, addi/subi/muli; else a leaf."""
         x = self._scalar(v)
+        self.budget.spend(1 + len(x.terms))  # (not memoized: a DAG of sums is read once per path)
         if len(x.terms) > 1 or (x.terms and x.terms[0] != ((v,), 1) and x.constant is None):
             remember(x, v)  # the kernel's own value for x, for reuse
         return x
@@ -99,6 +103,7 @@ class Decomposer:
         if v in self.memo:
             return self.memo[v]
         f = self._index(v).normalized()
+        self.budget.spend(1)
         self.memo[v] = f
         return f
 
@@ -197,6 +202,7 @@ class Decomposer:
     # ------------------------------------------------------------ pointers
 
     def pointer(self, v: SSAValue) -> PtrForm:
+        self.budget.spend(1)
         op = v.owner
         if isinstance(v, BlockArgument):
             closed = self._closed_form(v)
