@@ -7,7 +7,7 @@
 Every kernel/config of the corpus (src/xpu_passes/corpus: the core set and the workload
 families) is compiled for PVC on the CPU through `triton.compile` (the backend's stages
 TTIR -> TTGIR -> LLVM IR -> SPIR-V) three ways, interleaved: triton-xpu's own pipeline,
-ours (`xpu`) and ours with raising (`xpu:raise_block_pointer`), both STRICT: a failure of
+ours without raising (`xpu:raise_block_pointer=false`) and ours as by default, raising (`xpu`), both STRICT: a failure of
 ours is a failure (no native fallback). Figures: SLM bytes (metadata "shared"; `!` = over
 PVC's 128 KB), ttg.convert_layout in the final TTGIR, 2D block reads/writes and DPAS calls
 in the LLVM IR, compile time (median of --repeat, and ours / native).

@@ -29,7 +29,7 @@ CASES = [
     ("same, strides known only at run time", "gemm_tensor_ptr", AB, False),
     ("GEMM + GELU epilogue, block pointers", "gemm_gelu", AB, True),
 ]
-PIPELINES = {"native": None, "xpu": "xpu", "xpu:raise_block_pointer": "xpu:raise_block_pointer"}
+PIPELINES = {"native": None, "xpu:raise_block_pointer=false": "xpu:raise_block_pointer=false", "xpu": "xpu"}
 TILE = {"BM": 256, "BN": 256, "BK": 32}
 OPTIONS = dict(num_warps=32, num_stages=3, grf_mode="large")
 COLUMNS = ("instructions", "spill_bytes", "block2d_loads", "block2d_prefetches", "block2d_stores", "gathers",

@@ -2,7 +2,7 @@
 
     pip install --no-deps -r benchmarks/kernels-requirements.txt      # once, after ".[triton,test]"
     python benchmarks/third_party.py [--lib liger fla gemlite flag_gems] [--only SUBSTRING ...] [--list]
-                                     [--jobs N] [--pipelines xpu xpu:raise_block_pointer]
+                                     [--jobs N] [--pipelines xpu:raise_block_pointer=false xpu]
                                      [--max-configs N] [--csv F] [--timeout S] [--skip-done CSV ...] [--isa]
     python benchmarks/third_party.py --report A.csv [B.csv ...] [--markdown F]   # summarize earlier runs
 
@@ -38,7 +38,7 @@ from third_party_kernels import LIBS, capture, fake_xpu, runner
 from third_party_kernels.compile import ISA, NATIVE, Clock, Row, compile_launch, warm_up
 from third_party_kernels.report import short_error
 
-DEFAULT_PIPELINES = ("xpu", "xpu:raise_block_pointer")
+DEFAULT_PIPELINES = ("xpu:raise_block_pointer=false", "xpu")  # without raising, and the default (raising)
 FIGS = (("SLM", "shared_bytes"), ("cvt", "converts"), ("2Dr", "block_reads"), ("2Dw", "block_writes"), ("dpas", "dpas"))
 
 
