@@ -275,8 +275,8 @@ def _native_instead(p: XpuPass, ctx: Context, parsed: ParsedModule, native: neve
     from xpu_passes import registry
     from xpu_passes.ir.clone import adopt_body
 
-    if p.name not in registry.NATIVE_BY_NAME:
-        return UNCHANGED
+    if p.name not in registry.NATIVE_BY_NAME or p.name == registry.RAISE:
+        return UNCHANGED  # (triton-xpu's own pipeline never raises: its stage has no raising to run)
     count("native_instead")
     text = print_module(parsed.module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
     out = native(text, p.name)
