@@ -148,8 +148,8 @@ def _stand_in(bench: ModuleType, outcomes: dict[str, object]):
     ("outcomes", "status", "verdicts"),
     [
         ({}, 0, ("ok", "ok")),
-        ({"xpu": F(slm=4096)}, 1, ("WORSE", "ok")),
-        ({"xpu:raise_block_pointer": "PassFailure: xpu-passes could not read triton's TTGIR: <ttgir>:3:1: error"}, 1,
+        ({"xpu:raise_block_pointer=false": F(slm=4096)}, 1, ("WORSE", "ok")),  # (ours: without raising)
+        ({"xpu": "PassFailure: xpu-passes could not read triton's TTGIR: <ttgir>:3:1: error"}, 1,
          ("ok", "FAIL")),
     ],
 )  # fmt: skip
@@ -200,9 +200,9 @@ def test_dot_summary_counts_strictly_better_gemm_attention_rows(bench: ModuleTyp
     ]
     lines = bench.dot_summary(rows)
     assert lines[0].startswith("GEMM/attention rows (a tt.dot in the kernel): 3; goal: ") and ">= 1," in lines[0]
-    ours = next(ln for ln in lines if ln.startswith("xpu "))
+    ours = next(ln for ln in lines if ln.startswith(bench.PIPELINES["ours"] + " "))
     assert "strictly better   0 (0%)  worse   2" in ours and "equal   1" in ours
-    raised = next(ln for ln in lines if ln.startswith("xpu:raise_block_pointer"))
+    raised = next(ln for ln in lines if ln.startswith(bench.PIPELINES["raise"] + " "))
     assert "strictly better   2 (67%)  worse   1" in raised
     assert [ln.strip() for ln in lines if "better: " in ln] == [
         "better: gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->0",
@@ -226,11 +226,12 @@ def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeyp
     assert bench.dot_summary(back) == bench.dot_summary(rows)
     assert bench.summarize(back, str(path)) == 1  # a WORSE and a FAIL row
     out = capsys.readouterr().out
-    assert "xpu worse or failing: softmax-1024-w4-s1 (WORSE)" in out
-    assert "xpu:raise_block_pointer vs xpu at the ISA: worse on 0" in out  # its FAIL row has no ISA to compare
+    ours, raised = bench.PIPELINES["ours"], bench.PIPELINES["raise"]
+    assert f"{ours} worse or failing: softmax-1024-w4-s1 (WORSE)" in out
+    assert f"{raised} vs {ours} at the ISA: worse on 0" in out  # its FAIL row has no ISA to compare
     rows[0].results["raise"] = bench.Result(F(), ms=[1.0], isa=_isa(spill_bytes=128))
     bench.summarize(rows, str(path))
-    assert "vs xpu at the ISA: worse on 1\n    gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->128" in capsys.readouterr().out
+    assert f"vs {ours} at the ISA: worse on 1\n    gemm_block_ptr-256x256x32-w32-s3: spill_bytes 64->128" in capsys.readouterr().out
     # A CSV from before the `dot` column: each kernel's TTIR says.
     text = path.read_text().splitlines()
     cut = text[0].split(",").index("dot")
