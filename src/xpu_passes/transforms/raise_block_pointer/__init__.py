@@ -67,7 +67,7 @@ from xpu_passes.transforms.raise_block_pointer.candidates import candidates, pla
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.dialects import tt
 from xpu_passes.ir.clone import adopt_body, clone
-from xpu_passes.transforms.base import OVER_BUDGET, UNCHANGED, OverBudget, WorkBudget, XpuPass, register
+from xpu_passes.transforms.base import UNCHANGED, OverBudget, WorkBudget, XpuPass, over_budget, register
 
 
 # ------------------------------------------------------------------ versioning
@@ -243,8 +243,7 @@ class RaiseBlockPointer(XpuPass):
         except OverBudget as e:
             if run.kept is not None:  # the input as given
                 adopt_body(op, run.kept)
-            self.remark(op, f"input kept: {e}, max-work-per-op={self.max_work_per_op}")
-            self.said(OVER_BUDGET)
+            over_budget(self, op, e, self.max_work_per_op)
             return
         finally:
             reset_order()

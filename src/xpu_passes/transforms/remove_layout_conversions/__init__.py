@@ -45,7 +45,7 @@ from xpu_passes.ir import journal
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation
 from xpu_passes.layouts.memoize import per_class
-from xpu_passes.transforms.base import OVER_BUDGET, OverBudget, WorkBudget, XpuPass, register
+from xpu_passes.transforms.base import OverBudget, WorkBudget, XpuPass, over_budget, register
 from xpu_passes.transforms.remove_layout_conversions import costs, decide, slice_cost, solve, trials
 from xpu_passes.transforms.remove_layout_conversions.solution import figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
@@ -86,8 +86,7 @@ class RemoveLayoutConversions(XpuPass):
             try:
                 self._run_on_operation(op)
             except OverBudget as e:  # (what was done is undone: the input is as it was given)
-                self.remark(op, f"input kept: {e}, max-work-per-op={self.max_work_per_op}")
-                self.said(OVER_BUDGET)
+                over_budget(self, op, e, self.max_work_per_op)
             finally:
                 propagation.forget(self.check_incremental)  # answers that keep this run's ops alive
                 slice_cost.forget()
