@@ -40,81 +40,22 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from xpu_passes.corpus import KernelSpec
 from xpu_passes.integration import isa, oracle
 
-SHAPES = [(n, n, n) for n in (1024, 2048, 4096, 8192)] + [
-    (1, 5120, 13824), (4, 4096, 12288), (512, 8192, 8192), (1024, 28672, 8192), (16384, 8192, 4096),
-]
-# (BM, BN, BK, warps, stages): Intel's autotune configurations.
-CONFIGS = [(256, 256, 32, 32, 3), (256, 256, 32, 32, 2), (256, 128, 32, 32, 3), (64, 128, 32, 4, 3),
-           (8, 512, 64, 32, 3), (8, 128, 64, 4, 3)]  # fmt: skip
-DTYPES = ["bf16", "fp16"]  # of A and B: the kernels' dots and TOLERANCES are for 16-bit inputs
-# Case name (as printed and as --only takes it) -> (corpus kernel, extra fp32 pointers).
-KERNELS = {
-    "gemm": ("gemm_block_ptr", ()),
-    "gemm+add(block ptr)": ("gemm_add_block_ptr", ("d_ptr",)),
-    "gemm+add(masked ptrs)": ("gemm_add_tensor_ptr", ("d_ptr",)),
-    "gemm+gelu": ("gemm_gelu", ()),
-    "exp+gemm": ("gemm_exp_preop", ()),
-    "batched gemm": ("batched_gemm", ()),
-    "gemm(ptr A/B)": ("gemm_tensor_ptr", ()),
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules, also when imported by path
 
-
-@dataclass
-class Row:
-    case: str
-    dtype: str
-    config: str
-    native: oracle.StaticFigures
-    ours: oracle.StaticFigures
-    ms_native: float
-    ms_ours: float
-    isa_native: isa.IsaFigures | None = None
-    isa_ours: isa.IsaFigures | None = None
-    isa_error: str = ""  # IGC failed on ours (or on both)
-    dot: bool = True  # the kernel's TTIR has a tt.dot (a GEMM row of issue 29's count)
-
-    def judged(self) -> tuple[str, list[str]]:
-        """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
-        n, o = self.native, self.ours
-        if self.isa_native and self.isa_ours:
-            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes)
-        if self.isa_error and self.isa_native:
-            return "WORSE", [self.isa_error]
-        lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
-                                       ("2D reads", o.block_reads < n.block_reads), ("DPAS", o.dpas < n.dpas),
-                                       ("block-io loads", o.block_io_loads < n.block_io_loads)) if bad]  # fmt: skip
-        return ("WORSE" if lost else "ok"), lost
-
-    @property
-    def worse(self) -> bool:
-        return self.judged()[0] == "WORSE"
-
-    def better(self) -> list[str]:
-        """What ours wins at the ISA where it loses nothing (isa.strictly_better); else []."""
-        if not (self.isa_native and self.isa_ours):
-            return []
-        n, o = self.native.shared_bytes, self.ours.shared_bytes
-        return isa.gains(self.isa_native, self.isa_ours, n, o) if isa.strictly_better(
-            self.isa_native, self.isa_ours, n, o) else []  # fmt: skip
-
-
-def dot_count(rows: list[Row]) -> str:
-    """Issue 29's count on the GEMM rows (a tt.dot in the kernel): strictly better than native at the
-    ISA on at least a third, worse on none."""
-    dots = [r for r in rows if r.dot]
-    if not any(r.isa_native for r in dots):
-        return f"GEMM rows (a tt.dot in the kernel): {len(dots)}; no ISA figures: better not counted"
-    won = sum(bool(r.better()) for r in dots)
-    verdicts = [r.judged()[0] for r in dots]
-    return (f"GEMM rows (a tt.dot in the kernel): {len(dots)}; {PIPELINE} strictly better than native at the ISA "
-            f"on {won} ({100 * won / max(len(dots), 1):.0f}%; goal >= {-(-len(dots) // 3)}), worse on "
-            f"{verdicts.count('WORSE')}, trade {verdicts.count('TRADE')}")  # fmt: skip
+# (the cases and the report, re-exported: the tests import them from here)
+from gemm_postop_cases import (  # noqa: E402, F401
+    BATCH, CONFIGS, DTYPES, KERNELS, SHAPES, TOLERANCES, TORCH_DTYPES, Problem, Shape, Timing, check, parse_shape,
+    problems,
+)
+from gemm_postop_report import (  # noqa: E402, F401
+    HEADER, Row, dot_count, format_isa, format_row, format_run_row, write_csv, write_png,
+)
 
 
 def _figures(kernel: Any) -> oracle.StaticFigures:
@@ -210,211 +151,6 @@ def static(dtypes: list[str], only: list[str] | None = None, ocloc: str | None =
     return rows
 
 
-# Each figure column is `native/ours`; `!` marks SLM over PVC's 128 KB.
-HEADER = (f"{'case':22} {'dtype':5} {'config':20} {'SLM native/ours':>21} {'cvt n/o':>7}  "
-          f"{'2D-block-I/O loads/loads n->o':>29}  {'2D reads n/o':>12} {'writes n/o':>10}  {'DPAS n/o':>9}  "
-          f"{'compile ms n/o':>14} {'o/n':>5}")
-
-
-def format_row(r: Row) -> str:
-    n, o = r.native, r.ours
-
-    def slm(f: oracle.StaticFigures) -> str:
-        return f"{f.shared_bytes}{'' if f.fits_slm else '!'}"
-
-    return (f"{r.case:22} {r.dtype:5} {r.config:20} {slm(n) + '/' + slm(o):>21} {f'{n.converts}/{o.converts}':>7}  "
-            f"{f'{n.block_io_loads}/{n.loads}->{o.block_io_loads}/{o.loads}':>29}  "
-            f"{f'{n.block_reads}/{o.block_reads}':>12} {f'{n.block_writes}/{o.block_writes}':>10}  "
-            f"{f'{n.dpas}/{o.dpas}':>9}  {f'{r.ms_native:.0f}/{r.ms_ours:.0f}':>14} "
-            f"x{r.ms_ours / r.ms_native:4.2f}{'  WORSE' if r.worse else ''}" + format_isa(r))
-
-
-def format_isa(r: Row) -> str:
-    """The ISA line (native/ours) and, when ours loses, what it loses; "" without ISA figures."""
-    out = f"\n    ISA {isa.columns(r.isa_native, r.isa_ours)}" if r.isa_native or r.isa_ours or r.isa_error else ""
-    verdict, lost = r.judged()
-    won = r.better()
-    return out + (f"\n    {verdict}: {'; '.join(lost)}" if verdict != "ok" else "") + (
-        f"\n    better: {', '.join(won)}" if won else "")
-
-
-def write_csv(rows: list[Row], path: str) -> None:
-    fields = ["shared_bytes", "converts", "loads", "block_io_loads", "block_reads", "block_writes", "dpas"]
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),
-                    "ms_native", "ms_ours", *(f"{who}_isa_{k}" for who in ("native", "ours") for k in isa.FIGURE_NAMES),
-                    "isa_error", "verdict", "lost", "better"])  # fmt: skip
-        for r in rows:
-            figs = [f.as_dict() if f else {} for f in (r.isa_native, r.isa_ours)]
-            verdict, lost = r.judged()
-            w.writerow([r.case, r.dtype, r.config, *(getattr(r.native, k) for k in fields),
-                        *(getattr(r.ours, k) for k in fields), f"{r.ms_native:.1f}", f"{r.ms_ours:.1f}",
-                        *(f.get(k, "") for f in figs for k in isa.FIGURE_NAMES), r.isa_error[:300], verdict,
-                        "; ".join(lost), "; ".join(r.better())])  # fmt: skip
-
-
-def write_png(rows: list[Row], path: str) -> bool:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("(no matplotlib: pip install matplotlib for the chart)")
-        return False
-    labels = [f"{r.case} {r.dtype} {r.config}" for r in rows]
-    fig, ax = plt.subplots(figsize=(12, max(4, len(rows) * 0.22)))
-    y = range(len(rows))
-    ax.barh([i + 0.2 for i in y], [r.native.shared_bytes / 1024 for r in rows], 0.4, label="native")
-    ax.barh([i - 0.2 for i in y], [r.ours.shared_bytes / 1024 for r in rows], 0.4, label="xpu-passes")
-    ax.axvline(128, color="red", linestyle="--", label="PVC SLM (128 KB)")
-    ax.set_yticks(list(y), labels, fontsize=6)
-    ax.set_xlabel("SLM per work-group (KB)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    return True
-
-
-# ----------------------------------------------------------------- --run
-
-BATCH = 4  # batch size of the batched GEMM case (Intel's batched shapes use 4)
-TORCH_DTYPES = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
-# Inputs are exact in fp32 and accumulated in fp32: what differs is the summation order
-# (and, for the exp pre-op, exp's last bit before rounding to the 16-bit type).
-TOLERANCES = {"bf16": (1e-2, 1e-2), "fp16": (1e-2, 1e-3)}  # (atol, rtol)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One --run measurement: a case of KERNELS at one shape (and batch) and dtype."""
-
-    case: str
-    dtype: str
-    M: int
-    N: int
-    K: int
-    batch: int = 1
-
-    @property
-    def kernel(self) -> str:
-        return KERNELS[self.case][0]
-
-    @property
-    def has_d(self) -> bool:
-        return "d_ptr" in KERNELS[self.case][1]
-
-    @property
-    def shape(self) -> str:
-        return f"{self.batch}x" * (self.batch > 1) + f"{self.M}x{self.N}x{self.K}"
-
-    def flops(self) -> int:
-        return 2 * self.batch * self.M * self.N * self.K
-
-    def bytes(self) -> int:
-        """Compulsory traffic: A and B read, C written (fp32), D read (fp32) if added."""
-        elt = 2  # bf16 / fp16
-        per_batch = (self.M * self.K + self.K * self.N) * elt + self.M * self.N * 4 * (2 if self.has_d else 1)
-        return self.batch * per_batch
-
-    def make_inputs(self, device: str = "cpu", seed: int = 0) -> dict[str, Any]:
-        """a, b (dtype), c (fp32, NaN so a kernel that skips a tile is caught) and d (fp32)."""
-        import torch
-
-        g = torch.Generator(device=device).manual_seed(seed)
-        dtype = getattr(torch, TORCH_DTYPES[self.dtype])
-        lead = (self.batch,) if self.batch > 1 else ()
-
-        def randn(*shape: int) -> Any:
-            return torch.randn(*lead, *shape, generator=g, device=device, dtype=torch.float32)
-
-        out = {"a": randn(self.M, self.K).to(dtype), "b": randn(self.K, self.N).to(dtype),
-               "c": torch.full((*lead, self.M, self.N), float("nan"), device=device)}
-        if self.has_d:
-            out["d"] = randn(self.M, self.N)
-        return out
-
-    def reference(self, x: dict[str, Any]) -> Any:
-        """What the kernel computes, in fp32 with torch."""
-        import torch
-
-        a = x["a"]
-        if self.case == "exp+gemm":
-            a = torch.exp(a.float()).to(a.dtype)
-        acc = torch.matmul(a.float(), x["b"].float())
-        if self.has_d:
-            acc = acc + x["d"]
-        if self.case == "gemm+gelu":
-            acc = torch.nn.functional.gelu(acc)  # the erf form, as the kernel
-        return acc
-
-    def kernel_args(self, arg_names: list[str], x: dict[str, Any]) -> list[Any]:
-        """The kernel's runtime arguments in order (pointers, sizes, strides; no constexprs)."""
-        values: dict[str, Any] = {"M": self.M, "N": self.N, "K": self.K}
-        for t in ("a", "b", "c", "d"):
-            if t in x:
-                values[f"{t}_ptr"] = x[t]
-                values[f"stride_{t}b"] = x[t].stride(0) if self.batch > 1 else 0
-        values |= {"stride_am": x["a"].stride(-2), "stride_bk": x["b"].stride(-2), "stride_cm": x["c"].stride(-2)}
-        if "d" in x:
-            values["stride_dm"] = x["d"].stride(-2)
-        return [values[n] for n in arg_names if n not in ("BM", "BN", "BK")]
-
-    def grid(self, bm: int, bn: int) -> tuple[int, int]:
-        return (-(-self.M // bm)) * (-(-self.N // bn)), self.batch
-
-
-Shape = tuple[int, int, int]
-
-
-def problems(dtypes: list[str], only: list[str] | None = None, shapes: list[Shape] | None = None) -> list[Problem]:
-    out = []
-    for case in KERNELS:
-        if only and case not in only:
-            continue
-        for dtype in dtypes:
-            for m, n, k in shapes or SHAPES:
-                out.append(Problem(case, dtype, m, n, k, BATCH if case == "batched gemm" else 1))
-    return out
-
-
-def check(p: Problem, out: Any, ref: Any) -> str | None:
-    """None if `out` matches torch within the dtype's tolerance, else what is wrong."""
-    import torch
-
-    atol, rtol = TOLERANCES[p.dtype]
-    try:
-        torch.testing.assert_close(out, ref, atol=atol, rtol=rtol)
-    except AssertionError as e:  # torch's message: mismatched elements, greatest differences
-        return "; ".join(line.strip() for line in str(e).splitlines()[1:] if line.strip())
-    return None
-
-
-@dataclass
-class Timing:
-    """The best configuration of one pipeline on one problem (ms None: none ran)."""
-
-    config: str = "-"
-    ms: float | None = None
-    failures: dict[str, str] | None = None  # config -> why it did not run or was wrong
-
-    def tflops(self, p: Problem) -> float:
-        return p.flops() / (self.ms * 1e-3) / 1e12 if self.ms else 0.0
-
-    def gbps(self, p: Problem) -> float:
-        return p.bytes() / (self.ms * 1e-3) / 1e9 if self.ms else 0.0
-
-
-def format_run_row(p: Problem, native: Timing, ours: Timing) -> str:
-    def side(t: Timing) -> str:
-        if t.ms is None:
-            return f"{'(no config ran)':>44}"
-        return f"{t.config:>18} {t.ms:8.3f} ms {t.tflops(p):6.1f} TF {t.gbps(p):7.1f} GB/s"
-
-    speedup = f"x{native.ms / ours.ms:5.2f}" if native.ms and ours.ms else "   -  "
-    return f"{p.case:22} {p.dtype:5} {p.shape:>18} | native {side(native)} | ours {side(ours)} | {speedup}"
-
 
 def _use_pipeline(pipeline: str, fn: Any) -> None:
     """Switch the plugin and drop the JIT's in-memory kernels (its key ignores the backend hash)."""
@@ -499,10 +235,6 @@ def run_on_gpu(dtypes: list[str] | None = None, only: list[str] | None = None,
     return 1 if wrong else 0
 
 
-def parse_shape(text: str) -> Shape:
-    m, n, k = (int(v) for v in text.lower().split("x"))
-    return m, n, k
-
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -543,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
           f"; compile time ours/native x{ratio:.2f}")
     if trades:
         print(isa.TRADE_NOTE)
-    print(dot_count(rows))
+    print(dot_count(rows, PIPELINE))
     print(f"shapes timed by --run: {', '.join('x'.join(map(str, s)) for s in SHAPES)}")
     return 1 if worse else 0
 
