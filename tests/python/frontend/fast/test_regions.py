@@ -1,5 +1,6 @@
-"""Block argument lists read by frontend/fastregions.parse_block_args build what xDSL's
-_parse_optional_block_arg_list builds, and leave every other form and error to it."""
+"""The fast parsers of frontend/fast/regions.py build what xDSL's parsers build, and leave every
+other form and error to them: block argument lists (parse_block_args, against xDSL's
+_parse_optional_block_arg_list), `tt.func` headers and `scf.for` headers."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pytest
 
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import TTGIRError, parse_module, parser, print_module
+
+from frontend.fast.fast_vs_xdsl import both, both_errors
 
 _MODULE = """#blocked = #ttg.blocked<{{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}}>
 #loc1 = loc("k.py":1:2)
@@ -108,3 +111,94 @@ def test_a_block_argument_list_read_again_is_its_own(second: str, monkeypatch: p
             outs.append(f"error {e.line}:{e.col}: {e.message}")
     assert outs[0] == outs[1]
     assert outs[0].startswith("error 10:10: SSA value %a is already defined") == bool(second)
+
+
+FUNCS = """module {
+  tt.func private @"q name"(%a: i32 {tt.divisibility = 16 : i32}, %b: tensor<4xf32>) -> (i32, tensor<4xf32>) attributes {noinline = false} {
+    tt.return %a, %b : i32, tensor<4xf32>
+  } loc(#loc1)
+  tt.func @r(%a: i32 loc("k.py":1:2), %0: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(#loc1)) -> i32 {
+    tt.return %a : i32
+  }
+  tt.func @e() {
+    tt.return
+  }
+  tt.func @s(%a: i32) -> (i32 {tt.x = 1 : i32}) {
+    tt.return %a : i32
+  }
+  tt.func @t(%a: i32,
+             %b: i32) {
+    tt.return
+  }
+  tt.func nested @u(%a: f32) -> f32 attributes {tt.y} { tt.return %a : f32 }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_function_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Visibility, quoted names, argument attributes and locations, results, `attributes`;
+    # result attributes, a header over two lines, a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = both(FUNCS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 8  # @"q name", @r, @e and five tt.return
+    assert "tt.func" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("tt.func @e() {", "tt.func @e() attributes {sym_name = \"x\"} {"),  # a reserved name
+    ("tt.func @e() {\n    tt.return", "tt.func @e() {\n    %x = arith.addi %nope, %nope : i32\n    tt.return"),
+    ("tt.func @e() {\n    tt.return", "tt.func @e() -> i32 {\n    tt.return"),  # the verifier's
+    ("tt.func @e() {", "tt.func @e(%a: i32, %a: i32) {"),  # an argument named twice
+    ("tt.func @e() {\n    tt.return\n  }", "tt.func @e() {\n    tt.return"),  # not closed
+    # A value from above the function: defined before it, or after it (IsolatedFromAbove's error;
+    # the fast path skips that check only for a body read with nothing in scope).
+    ("  tt.func @e() {\n    tt.return", "  %v = arith.constant 1 : i32\n  tt.func @e() {\n    %w = arith.addi %v, %v : i32\n    tt.return"),
+    ("  tt.func @e() {\n    tt.return\n  }", "  tt.func @e() {\n    %w = arith.addi %v, %v : i32\n    tt.return\n  }\n  %v = arith.constant 1 : i32"),
+])  # fmt: skip
+def test_function_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FUNCS.replace(*bad)
+    fast, slow = both_errors(text, monkeypatch)
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
+
+
+FORS = """module {
+  tt.func @f(%lo: i32, %hi: i32, %x: f32, %i0: index) -> f32 {
+    %r:2 = scf.for %i = %lo to %hi step %lo iter_args(%a = %x, %b = %lo) -> (f32, i32)  : i32 {
+      scf.yield %a, %b : f32, i32
+    } loc(#loc1)
+    %s = scf.for %i = %lo to %hi step %lo iter_args(%a = %r#0) -> f32 : i32 {
+      scf.yield %a : f32
+    } {tt.num_stages = 2 : i32}
+    scf.for %j = %i0 to %i0 step %i0 {
+    }
+    %t = scf.for %i = %lo to %hi step %lo iter_args(%a = %s) -> (f32) : i32 { scf.yield %a : f32 }
+    tt.return %s : f32
+  }
+}
+#loc1 = loc("k.py":2:4)
+"""
+
+
+def test_loop_headers_match_xdsl(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Results bound as a tuple, `-> T` and `-> (T)`, index loops (and their implicit yield),
+    # attributes and locations after the body; a body on the header's line: xDSL's.
+    names: set[str] = set()
+    fast, slow, taken = both(FORS, monkeypatch, names)
+    assert fast == slow
+    assert taken == 7  # tt.func, three scf.for, two scf.yield, tt.return
+    assert "scf.for" in names
+
+
+@pytest.mark.parametrize("bad", [
+    ("%r:2 = scf.for", "%r:3 = scf.for"),  # binds more results than the loop has
+    ("iter_args(%a = %x, %b = %lo)", "iter_args(%a = %lo, %b = %lo)"),  # an init's type clashes
+    ("to %hi step %lo iter_args(%a = %x,", "to %nope step %lo iter_args(%a = %x,"),
+    ("%i0: index) -> f32 {", "%i0: i32) -> f32 {"),  # index bounds given an i32
+    ("scf.yield %a, %b : f32, i32", "scf.yield %a : f32"),  # the verifier's
+])  # fmt: skip
+def test_loop_header_errors_are_xdsls(bad: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FORS.replace(*bad)
+    fast, slow = both_errors(text, monkeypatch)
+    assert (fast.line, fast.col, fast.message) == (slow.line, slow.col, slow.message)
