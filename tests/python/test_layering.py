@@ -1,6 +1,6 @@
 """The layout of src/xpu_passes stays honest: no import cycle between packages, no import of
 another package's private name, no import of a package from a higher layer (docs/architecture.md,
-"Layers"), no file over 450 lines.
+"Layers"); and no Python file over 450 lines, in the sources, the tests or the benchmarks.
 
 A package is a directory right under xpu_passes/ (dialects, layouts, ...) or a top-level module
 (registry.py, ...). Every import counts, also one inside a function (a lazy import is still a
@@ -19,9 +19,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "xpu_passes"
 MAX_LINES = 450
+# The folders whose Python files MAX_LINES covers (tests and benchmarks are code a newcomer reads too).
+SIZED_FOLDERS = ("src", "tests", "benchmarks", "examples")
 
 # Allowed exceptions, each with its reason. Empty them as the reasons go away.
-LARGE_FILES: dict[str, str] = {
+LARGE_FILES: dict[str, str] = {  # path from the repository's root -> why
+    "benchmarks/compile_time.py": "being split by branch s16-time (its first commit); drop this line when merged",
 }
 UPWARD_IMPORTS: dict[tuple[str, str], str] = {
 }
@@ -223,12 +226,33 @@ def test_imports_go_down_the_layers() -> None:
     assert not bad, "\n".join(bad)
 
 
+def oversized(root: Path = ROOT, folders: tuple[str, ...] = SIZED_FOLDERS) -> dict[str, int]:
+    """Python files under `folders` of `root` with more than MAX_LINES lines: path from `root` -> lines."""
+    out = {}
+    for folder in folders:
+        for p in sorted((root / folder).rglob("*.py")) if (root / folder).is_dir() else ():
+            if (n := len(p.read_text().splitlines())) > MAX_LINES:
+                out[p.relative_to(root).as_posix()] = n
+    return out
+
+
 def test_no_file_over_450_lines() -> None:
-    sizes = {str(p.relative_to(SRC)): len(p.read_text().splitlines()) for p in SRC.rglob("*.py")}
-    bad = [f"{p}: {n} lines" for p, n in sorted(sizes.items()) if n > MAX_LINES and p not in LARGE_FILES]
+    big = oversized()
+    bad = [f"{p}: {n} lines" for p, n in sorted(big.items()) if p not in LARGE_FILES]
     assert not bad, "\n".join(bad)
-    stale = [p for p in LARGE_FILES if sizes.get(p, 0) <= MAX_LINES]
+    stale = [p for p in LARGE_FILES if p not in big]
     assert not stale, f"no longer over {MAX_LINES} lines, drop from LARGE_FILES: {stale}"
+
+
+def test_size_finder(tmp_path: Path) -> None:
+    """The check can fail: 451 lines is over in any of the folders, 450 is not, other folders are not read."""
+    for rel, lines in (("tests/python/test_big.py", 451), ("benchmarks/big.py", 451), ("src/pkg/sub/big.py", 451),
+                       ("examples/ok.py", 450), ("tests/ok.py", 450), ("docs/big.py", 451)):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n" * lines)
+    assert oversized(tmp_path) == {"src/pkg/sub/big.py": 451, "tests/python/test_big.py": 451,
+                                   "benchmarks/big.py": 451}
+    assert set(SIZED_FOLDERS) >= {"src", "tests", "benchmarks"}
 
 
 def test_upward_exceptions_are_still_needed() -> None:
