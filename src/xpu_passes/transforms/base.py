@@ -8,10 +8,10 @@ run in several threads at once."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import functools
 
@@ -186,6 +186,20 @@ def over_budget(p: XpuPass, op: Operation, e: OverBudget, per_op: int, kept: str
     p.remark(op, f"{kept}: {e}, max-work-per-op={per_op}")
     if kept == "input kept":
         p.said(OVER_BUDGET)
+
+
+_Chosen = TypeVar("_Chosen")
+
+
+def within_budget(p: XpuPass, op: ModuleOp, ops: list[Operation], per_op: int,
+                  judge: Callable[[list[Operation], WorkBudget], _Chosen]) -> _Chosen | None:
+    """What `judge(ops, budget)` chose, with a budget of `per_op` units per op of `ops`; None when it ran
+    out (over_budget says so, and the input is kept: `judge` only decides, the caller rewrites after)."""
+    try:
+        return judge(ops, WorkBudget.per_op(per_op, len(ops)))
+    except OverBudget as e:
+        over_budget(p, op, e, per_op)
+        return None
 
 
 # The module a round trip found free of foreign layouts (`judged_clean`): its passes skip the check.

@@ -13,6 +13,7 @@ and a mask, if any, uniform along the contiguous dim. Runs only on modules marke
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -24,8 +25,8 @@ from xpu_passes.analysis.values import constant_int, is_divisible, make_tensor_p
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO, SUPPORT_2D_BLOCK
 from xpu_passes.ir.walk_order import walk_list
-from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
-                                        over_budget, register)
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register,
+                                        within_budget)
 
 # The strictest pitch rule across Intel GPUs: a multiple of an OWord (16 bytes).
 PITCH_ALIGN_BITS = 128
@@ -141,11 +142,8 @@ class MaterializeBlockPointer(XpuPass):
             self.said(UNCHANGED)
             return
         ops = walk_list(op)  # (attributes change, not the ops)
-        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        try:
-            verdicts = self._judge(op, ops, budget)
-        except OverBudget as e:  # (nothing tagged yet: tags are set once every access is judged)
-            over_budget(self, op, e, self.max_work_per_op)
+        verdicts = within_budget(self, op, ops, self.max_work_per_op, functools.partial(self._judge, op))
+        if verdicts is None:  # (nothing tagged yet: tags are set once every access is judged)
             return
         changed = False
         for access, verdict in verdicts:

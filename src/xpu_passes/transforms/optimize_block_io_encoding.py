@@ -31,8 +31,8 @@ from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp, Sub
 from xpu_passes.layouts.block_io import NoBlockRead, subgroup_2d_block_for
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.ir.walk_order import walk_list
-from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
-                                        over_budget, register)
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register,
+                                        within_budget)
 
 
 def pointer_family(load: tt.LoadOp) -> Family | str:
@@ -104,11 +104,8 @@ class OptimizeBlockIOEncoding(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = walk_list(op)
-        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        try:
-            plans = self._plans(ops, budget)
-        except OverBudget as e:  # (nothing rewritten yet: every load is judged first)
-            over_budget(self, op, e, self.max_work_per_op)
+        plans = within_budget(self, op, ops, self.max_work_per_op, self._plans)
+        if plans is None:  # (nothing rewritten yet: every load is judged first)
             return
         # (judging a load never depends on another's rewrite: each rewrite touches only its load's
         # pointer family, conversions and dot operands, which no other qualifying load shares)

@@ -30,8 +30,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
-                                        over_budget, register)
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register,
+                                        within_budget)
 
 
 def _blocked(size: list[int], threads: list[int], warps: list[int]) -> ttg.BlockedEncodingAttr:
@@ -130,23 +130,24 @@ class OptimizeReductionLocality(XpuPass):
     max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        ops = list(op.walk())
-        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        chosen: list[tt.ReduceOp] = []
-        try:
-            budget.spend(len(ops))
-            for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
-                budget.spend(1)
-                why = why_not(red)  # (its operand's type only: no rewrite of another changes it)
-                if why is not None:
-                    self.remark(red, f"reduction left alone: {why}")
-                    continue
-                chosen.append(red)
-        except OverBudget as e:  # (nothing rewritten yet)
-            over_budget(self, op, e, self.max_work_per_op)
+        chosen = within_budget(self, op, list(op.walk()), self.max_work_per_op, self._choose)
+        if chosen is None:  # (nothing rewritten yet)
             return
         rewriter = Rewriter()
         for red in chosen:
             rewrite(red, rewriter)
         if not chosen:
             self.said(UNCHANGED)
+
+    def _choose(self, ops: list[Operation], budget: WorkBudget) -> list[tt.ReduceOp]:
+        """The reductions to rewrite (the others get a remark)."""
+        budget.spend(len(ops))
+        chosen: list[tt.ReduceOp] = []
+        for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
+            budget.spend(1)
+            why = why_not(red)  # (its operand's type only: no rewrite of another changes it)
+            if why is not None:
+                self.remark(red, f"reduction left alone: {why}")
+                continue
+            chosen.append(red)
+        return chosen

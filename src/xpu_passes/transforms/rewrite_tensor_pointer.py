@@ -35,7 +35,7 @@ from xpu_passes.dialects import arith as arith_compat
 from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects.ttig import BLOCK_IO, DpasEncodingAttr, PrefetchOp
 from xpu_passes.layouts.propagation import numel, slice_away
-from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, OverBudget, WorkBudget, XpuPass, over_budget, register
+from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, WorkBudget, XpuPass, register, within_budget
 from xpu_passes.transforms.materialize_block_pointer import classify
 
 # ------------------------------------------------------------------ the guard
@@ -320,13 +320,8 @@ class RewriteTensorPointer(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = list(op.walk())
-        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        try:
-            roots = self._roots(ops, budget)
-        except OverBudget as e:  # (nothing rewritten yet: the families are all judged first)
-            over_budget(self, op, e, self.max_work_per_op)
-            return
-        if not roots:
+        roots = within_budget(self, op, ops, self.max_work_per_op, self._roots)
+        if not roots:  # (None: over budget, nothing rewritten yet: the families are all judged first)
             return
         rw = _Rewrite(roots)
         for region in op.regions:

@@ -4,18 +4,21 @@ content compared, and the check mode (RoundTripOptions.check_reports) catches a 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.ir import Operation
 
 from xpu_passes.integration import oracle
 from xpu_passes.integration import roundtrip
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
-from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, XpuPass, run_reporting
+from xpu_passes.transforms.base import (FIXPOINT, OVER_BUDGET, UNCHANGED, WorkBudget, XpuPass, collecting_remarks,
+                                        run_reporting, within_budget)
 from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
 from xpu_passes.transforms.materialize_block_pointer import MaterializeBlockPointer
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
@@ -195,3 +198,38 @@ def test_rlc_says_unchanged_on_a_module_it_does_not_solve() -> None:
     before = roundtrip.content(m)
     assert _run(RemoveLayoutConversions(), ctx, m) == UNCHANGED
     assert roundtrip.content(m) == before
+
+
+@dataclass(frozen=True)
+class Judges(XpuPass):
+    """Judges every op twice (two work units per op) within a budget of `per_op` units per op."""
+
+    name = "test-judges"
+    per_op: int = 2
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        def judge(ops: list[Operation], budget: WorkBudget) -> list[Operation]:
+            budget.spend(2 * len(ops))
+            return ops
+
+        chosen = within_budget(self, op, list(op.walk()), self.per_op, judge)
+        self.remark(op, f"chose {len(chosen)}" if chosen is not None else "chose nothing")
+
+
+@pytest.mark.parametrize(("per_op", "said", "remark"), [
+    (2, None, r"chose (\d+)"),  # the budget is exactly what the judge spends
+    (0, None, r"chose (\d+)"),  # 0: unbounded
+    (1, OVER_BUDGET, r"input kept: work budget spent \((\d+) > \d+ units\), max-work-per-op=1"),
+])  # fmt: skip
+def test_within_budget_gives_the_choice_or_keeps_the_input(per_op: int, said: str | None, remark: str) -> None:
+    text = "module {\n  tt.func @f() {\n    %c = arith.constant 1 : i32\n    tt.return\n  }\n}\n"
+    ctx, m = _module(text)
+    n = sum(1 for _ in m.walk())
+    with collecting_remarks() as sink:
+        assert _run(Judges(per_op=per_op), ctx, m) == said
+    got = [r.message for r in sink.drain()]
+    assert len(got) == (2 if said else 1), got
+    match = re.fullmatch(remark, got[0])
+    assert match and int(match.group(1)) == (2 * n if said else n), got
+    if said:
+        assert got[1] == "chose nothing"

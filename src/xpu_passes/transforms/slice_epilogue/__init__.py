@@ -34,8 +34,8 @@ from xdsl.ir import Operation
 from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.linear import LinearLayout
-from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, OverBudget, WorkBudget, XpuPass,
-                                        over_budget, register)
+from xpu_passes.transforms.base import (LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register,
+                                        within_budget)
 from xpu_passes.transforms.slice_epilogue.cut import Cut, cut_bits
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY, Epilogue, find_epilogue
 from xpu_passes.transforms.slice_epilogue import relayout
@@ -64,11 +64,8 @@ class SliceEpilogue(XpuPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = list(op.walk())
-        budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        try:
-            chosen = self._choose(ops, budget)
-        except OverBudget as e:  # (nothing rewritten yet: every store is judged first)
-            over_budget(self, op, e, self.max_work_per_op)
+        chosen = within_budget(self, op, ops, self.max_work_per_op, self._choose)
+        if chosen is None:  # (nothing rewritten yet: every store is judged first)
             return
         # (each is its function's last store: no rewrite touches another's epilogue)
         for store, found, moves, gathers, ll in chosen:
