@@ -2,7 +2,7 @@
 `ttig.prefetch` (their types are derived from the pointer's: a load's result, a mask).
 
 Same contract as fastops.py: one regex over the op's line, None (xDSL's parser) for
-anything else; `tests/python/test_fastops.py` checks both paths build the same IR.
+anything else; `tests/python/frontend/fast/test_ops.py` checks both paths build the same IR.
 """
 
 from __future__ import annotations

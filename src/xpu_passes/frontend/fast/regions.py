@@ -7,7 +7,7 @@ locations from the same tables as fastops.py. The body is xDSL's `parse_region` 
 take the fast paths one by one), and the op is built as `FuncOp.parse` builds it. A header
 of any other shape (result attributes, quoted names with escapes, unnamed arguments,
 several lines...) is left to xDSL before anything is consumed; errors in the body are the
-body's. `tests/python/test_fastops.py` checks both paths build the same IR.
+body's. `tests/python/frontend/fast/test_regions.py` checks both paths build the same IR.
 """
 
 from __future__ import annotations
