@@ -21,7 +21,12 @@ registers instead of going through SLM raises what a lane holds past the registe
 - peak (asked for: `registers`; it decides nothing): the most register bytes a lane holds at any
   op: every data tensor live there in its layout (layouts/pressure.py's tensor_bytes: floats only,
   IGC recomputes addresses and masks), plus the messages' addresses and predicates in flight at
-  a tensor-of-pointer access.
+  a tensor-of-pointer access;
+- stored_2d (reported, decides nothing): the register bytes per lane of tiles written by 2D block
+  stores (block-pointer stores in a DPAS or operand layout), held until written where a conversion
+  through SLM streams them out. In a kernel over the register file IGC may spill more for it
+  (flag_gems flash_varlen_fwd: +192 B of 47,360) or far less (raised corpus GEMMs: 9,984 -> 0):
+  docs/never-worse.md's table, so it is shown in the guards' remarks, not judged.
 
 The per-position guard (never_worse._decide) and the whole-stage one weigh the same `estimate`.
 """
@@ -51,6 +56,7 @@ class Estimate:
     peak: int | None = None  # register bytes per lane at the fullest op (None: not estimated, `registers`)
     lanes: int = 16
     slm_writes: int = 0  # SLM store messages a lane issues to fill local_alloc / local_store buffers, each op once
+    stored_2d: int = 0  # register bytes per lane of tiles written by 2D block stores (reported only)
 
     @property
     def over(self) -> int | None:
@@ -75,7 +81,8 @@ class Estimate:
     def __str__(self) -> str:
         over = "" if self.over is None else f", ~{self.over} B/lane over the GRF"
         slm = f", ~{self.slm_writes} SLM writes" if self.slm_writes else ""
-        return f"~{self.gathers} gathers, ~{self.scatters} scatters{slm}{over}"
+        st = f", ~{self.stored_2d} B/lane written by 2D block stores" if self.stored_2d else ""
+        return f"~{self.gathers} gathers, ~{self.scatters} scatters{slm}{st}{over}"
 
 
 def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
@@ -88,7 +95,7 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16
-    slm = 0
+    slm = stored_2d = 0
     for op in module.walk():
         if isinstance(op, ttg.LocalAllocOp | ttg.LocalStoreOp):
             slm += _slm_writes(op)
@@ -99,6 +106,8 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
         if m is None:
             m = block_pointer_access(op, facts)
         if m is None:
+            if isinstance(op, tt.StoreOp):
+                stored_2d += _stored_2d(op)
             continue
         lanes = m.lanes
         if isinstance(op, tt.LoadOp):
@@ -107,9 +116,19 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
             scatters += m.messages
         extra[id(op)] = m.messages * MESSAGE_BYTES
     if not registers:
-        return Estimate(gathers, scatters, None, lanes, slm)
+        return Estimate(gathers, scatters, None, lanes, slm, stored_2d)
     peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
-    return Estimate(gathers, scatters, peak, lanes, slm)
+    return Estimate(gathers, scatters, peak, lanes, slm, stored_2d)
+
+
+def _stored_2d(op: tt.StoreOp) -> int:
+    """Register bytes per lane of the tile a block-pointer store writes with 2D block stores (0: not
+    such a store: a tensor of pointers, or a layout lowered to scatters)."""
+    t = op.ptr.type
+    pointee = t.pointee if isinstance(t, tt.PointerType) else None
+    if not isinstance(pointee, TensorType) or not block_2d_layout(encoding(pointee)):
+        return 0
+    return tensor_bytes(op.value.type)
 
 
 def _slm_writes(op: ttg.LocalAllocOp | ttg.LocalStoreOp) -> int:
