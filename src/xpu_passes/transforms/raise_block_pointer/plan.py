@@ -108,9 +108,13 @@ class Planner:
         parts = self.dec.mask(mask)
         shapes: dict[int, Lin] = {}
         others = list(parts.others)
+        fixed: dict[int, list[Lin]] = {}  # loop-invariant conjuncts `i < r` on a dim the loop moves
         for b in parts.bounds:
             s = None if b.dim in shapes else self._match(b, dims[b.dim], loop, ks[b.dim])
             if s is None or (loop is not None and not defined_outside(s.leaves(), loop)):
+                if (loop is not None and b.wrap is None and 0 < ks[b.dim] == dims[b.dim].adv  # step 1: exact extent
+                        and defined_outside([*b.pos.leaves(), *b.bound.leaves()], loop)):
+                    fixed.setdefault(b.dim, []).append(b.bound - b.pos)
                 others.append(b.op.results[0])
                 continue
             if b.wrap is not None:
@@ -122,10 +126,16 @@ class Planner:
                 raise LeftAlone("store mask is not a bounds check of the block")
             return ap, shapes
         if others:
-            unbounded = [d for d in range(len(dims)) if d not in shapes and d not in wraps]
+            # one such conjunct alone on its dim bounds the loop's reads there (mask_hull), checked, kept as select
+            # (only where nothing else masks: then the loop reads the first and last column of every checked row)
+            alone = len(others) == sum(len(rs) for rs in fixed.values())
+            ap.hulls = {d: rs[0] for d, rs in fixed.items()
+                        if alone and len(rs) == 1 and d not in shapes and d not in wraps}
+            unbounded = [d for d in range(len(dims)) if d not in shapes and d not in wraps and d not in ap.hulls]
             if unbounded:
                 raise LeftAlone(f"mask is not a bounds check of the block, and the block load may read outside "
                                 f"the kernel's bounds along dim {unbounded[0]}")
+            ap.boundary = tuple(sorted({*shapes, *ap.hulls}))
             ap.select = op.other is not None
             return ap, shapes
         if op.other is not None:
@@ -150,6 +160,11 @@ class Planner:
                 dp.shape = next(iter(cands.values()))
             else:
                 dp.shape, dp.extent = extents[d], True
+                hulls = {key(ap.hulls[d]): ap.hulls[d] for ap in plan.accesses if d in ap.hulls}
+                if hulls:
+                    if len(hulls) > 1 or any(d not in ap.hulls for ap in plan.accesses):
+                        raise LeftAlone(f"accesses through the loop-carried pointer mask dim {d} differently")
+                    dp.hull, dp.extent = next(iter(hulls.values())), False
         self._unversioned_wraps(plan, wraps)
         # Intel's form (shape 0 where nothing bounds a dim, any position in the offsets) is exact where
         # the shape is read only in bounds-checked dims: 3.3 lowers a block pointer to 2D block I/O (whose
