@@ -2,7 +2,8 @@
 // cases, the construct of gemlite's A16W GEMMs: `a_mask = (offs_m < M) & (offs_k < K)` made once, then
 // `a_ptrs += BLOCK_K` in the K loop). That dim's shape is the columns the mask lets the loop read, first
 // to last (the extent less what the last iteration masks off; the position itself where r <= 0), checked,
-// and the mask stays as a select: bit-identical, no column read that the input does not read
+// and that conjunct stays as a select (`other` 0 is the padding of the checked dims; else the whole mask
+// is the select's): bit-identical, no column read that the input does not read
 // (tests/python/transforms/raise_block_pointer/test_raise_mask_hull.py runs ragged and empty cases).
 // RUN: xpu-opt %s --split-input-file --triton-raise-block-pointer --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
@@ -22,8 +23,9 @@
 // CHECK: %[[W:.*]] = arith.select %[[SOME]], %[[REACH]], %{{.*}} : i64
 // CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, [%{{.*}}, %[[W]]], {{.*}} : <tensor<16x16xf32>>
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[X:.*]] = %[[A]])
-// CHECK-NEXT: %[[L:.*]] = tt.load %[[X]] {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf32>>
-// CHECK-NEXT: arith.select %{{.*}}, %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf32>
+// CHECK-NEXT: %[[L:.*]] = tt.load %[[X]] {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf32>>
+// CHECK-NEXT: %[[KM:.*]] = tt.broadcast %{{.*}} : tensor<1x16xi1> -> tensor<16x16xi1>
+// CHECK-NEXT: arith.select %[[KM]], %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: tt.advance %[[X]], [%{{.*}}, %c32_i32] : <tensor<16x16xf32>>
 // CHECK-NOT: tensor<16x16x!tt.ptr<f32>>
 // REMARK: remark: [triton-raise-block-pointer] raised; dim 1's mask i < %arg3 - 16*(get_program_id ...) is the same in every iteration: shape = the columns it lets the loop read (checked), the mask kept as a select
@@ -84,13 +86,14 @@ module {
 // CHECK-LABEL: tt.func public @fixed_mask_gemm
 // CHECK: %[[A:.*]] = tt.make_tensor_ptr %arg0, {{.*}} : <tensor<16x16xf16>>
 // CHECK: scf.for
-// CHECK-NEXT: %[[L:.*]] = tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf16>>
-// CHECK-NEXT: arith.select %{{.*}}, %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf16>
+// CHECK-NEXT: %[[L:.*]] = tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
+// CHECK-NEXT: %[[KM:.*]] = tt.broadcast %{{.*}} : tensor<1x16xi1> -> tensor<16x16xi1>
+// CHECK-NEXT: arith.select %[[KM]], %[[L]], %cst : tensor<16x16xi1>, tensor<16x16xf16>
 // DOT-LABEL: tt.func public @fixed_mask_gemm
 // DOT: arith.minsi
 // DOT: tt.make_tensor_ptr %arg0, {{.*}} : <tensor<16x16xf16>>
 // DOT: scf.for
-// DOT-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x16xf16>>
+// DOT-NEXT: tt.load %{{.*}} {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<16x16xf16>>
 // DOT-NOT: tensor<16x16x!tt.ptr<f16>>
 // DOT: tt.dot
 // REMARK: remark: [triton-raise-block-pointer] raised; dim 1's mask i < %arg4 is the same in every iteration

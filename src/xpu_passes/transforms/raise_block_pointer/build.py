@@ -116,7 +116,12 @@ def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
         Rewriter.insert_op(new, InsertPoint.before(op))
         result: SSAValue = new.result
         if ap.select:
-            sel = arith_compat.SelectOp.build(operands=[op.mask, new.result, op.other], result_types=[op.result.type])
+            cond = op.mask if ap.select_by is None else ap.select_by
+            if cond.type != op.mask.type:  # a conjunct of the mask, broadcast to the tile
+                cond = tt.BroadcastOp.build(operands=[cond], result_types=[op.mask.type])
+                Rewriter.insert_op(cond, InsertPoint.before(op))
+                cond = cond.results[0]
+            sel = arith_compat.SelectOp.build(operands=[cond, new.result, op.other], result_types=[op.result.type])
             Rewriter.insert_op(sel, InsertPoint.before(op))
             result = sel.result
         op.result.replace_all_uses_with(result)

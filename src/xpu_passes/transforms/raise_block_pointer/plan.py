@@ -109,12 +109,14 @@ class Planner:
         shapes: dict[int, Lin] = {}
         others = list(parts.others)
         fixed: dict[int, list[Lin]] = {}  # loop-invariant conjuncts `i < r` on a dim the loop moves
+        fixed_ops: list[SSAValue] = []
         for b in parts.bounds:
             s = None if b.dim in shapes else self._match(b, dims[b.dim], loop, ks[b.dim])
             if s is None or (loop is not None and not defined_outside(s.leaves(), loop)):
                 if (loop is not None and b.wrap is None and 0 < ks[b.dim] == dims[b.dim].adv  # step 1: exact extent
                         and defined_outside([*b.pos.leaves(), *b.bound.leaves()], loop)):
                     fixed.setdefault(b.dim, []).append(b.bound - b.pos)
+                    fixed_ops.append(b.op.results[0])
                 others.append(b.op.results[0])
                 continue
             if b.wrap is not None:
@@ -137,6 +139,11 @@ class Planner:
                                 f"the kernel's bounds along dim {unbounded[0]}")
             ap.boundary = tuple(sorted({*shapes, *ap.hulls}))
             ap.select = op.other is not None
+            pad = _padding_of(op.other) if ap.select and ap.hulls and len(fixed_ops) == 1 else None
+            if pad is not None and _broadcastable(fixed_ops[0], op):
+                # the checked dims read `other` as padding: only the hull's conjunct is left to select on (the
+                # whole mask, loop-invariant in the dot's layout, cost 512 B of spill on gemlite's split-K GEMM)
+                ap.padding, ap.select_by = pad, fixed_ops[0]
             return ap, shapes
         if op.other is not None:
             pad = _padding_of(op.other)
@@ -371,6 +378,13 @@ def _block_type(op: Access) -> TensorType:
     t = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     assert isinstance(t, TensorType)
     return t
+
+
+def _broadcastable(cond: SSAValue, op: Access) -> bool:
+    """Whether `cond` (a mask conjunct) has the tile's rank and its size or 1 on every dim."""
+    t = cond.type
+    return isinstance(t, TensorType) and len(t.get_shape()) == len(tile_shape(op)) and all(
+        a in (1, b) for a, b in zip(t.get_shape(), tile_shape(op)))
 
 
 def _padding_of(other: SSAValue) -> int | None:

@@ -43,6 +43,7 @@ class AccessPlan:
     select: bool = False
     after: bool = False  # through the advanced pointer (a loop-carried one used after its update)
     hulls: dict[int, Lin] = field(default_factory=dict)  # dim -> r of a loop-invariant mask `i < r` (DimPlan.hull)
+    select_by: SSAValue | None = None  # the select's condition when not the whole mask (the hull's conjunct alone)
 
 
 @dataclass

@@ -108,3 +108,20 @@ def test_left_alone_with_the_reason(func: str) -> None:
     _, after, remarks = _raise(func)
     assert not [o for o in after.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer]
     assert any("left alone: mask is not a bounds check of the block" in r for r in remarks)
+
+
+def test_other_not_a_padding_keeps_the_whole_mask_as_select() -> None:
+    """`other` 1.5 is no padding: no padding on the load, the select on the whole mask (rows too)."""
+    text = _chunk("fixed_mask_rows").replace(
+        "%30 = tt.load %arg8, %20, %cst :", "%c15 = arith.constant dense<1.500000e+00> : tensor<16x16xf32>\n"
+        "      %30 = tt.load %arg8, %20, %c15 :")
+    ctx = make_context()
+    before, after = parse_module(ctx, text, "t").module, parse_module(ctx, text, "t").module
+    RaiseBlockPointer().apply(make_context(), after)
+    (load,) = [o for o in after.walk() if isinstance(o, tt.LoadOp)]
+    (sel,) = [o for o in after.walk() if o.name == "arith.select" and o.results[0].type == load.result.type]
+    assert load.boundary_check == (0, 1) and load.padding is None
+    assert sel.operands[0].owner.name == "arith.andi"  # the input's mask itself
+    for case in ROWS_CASES:
+        r = validate(before, after, _rows_inputs(*case, seed=1))
+        assert r.ok, str(r)
