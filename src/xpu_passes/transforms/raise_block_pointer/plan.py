@@ -39,6 +39,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
     defined_outside,
     nonneg,
 )
+from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
 from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
@@ -140,7 +141,10 @@ class Planner:
             ap.boundary = tuple(sorted({*shapes, *ap.hulls}))
             ap.select = op.other is not None
             pad = _padding_of(op.other) if ap.select and ap.hulls and len(fixed_ops) == 1 else None
-            if pad is not None and _broadcastable(fixed_ops[0], op):
+            (d, r), = ap.hulls.items() if pad is not None else ((None, None),)
+            if pad is not None and single_trip_when_short(self.dec, loop, r, tile_shape(op)[d]):
+                ap.padding, ap.select = pad, False  # exact by the trip count (hull.py): no select
+            elif pad is not None and broadcastable(fixed_ops[0], op):
                 # the checked dims read `other` as padding: only the hull's conjunct is left to select on (the
                 # whole mask, loop-invariant in the dot's layout, cost 512 B of spill on gemlite's split-K GEMM)
                 ap.padding, ap.select_by = pad, fixed_ops[0]
@@ -378,13 +382,6 @@ def _block_type(op: Access) -> TensorType:
     t = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     assert isinstance(t, TensorType)
     return t
-
-
-def _broadcastable(cond: SSAValue, op: Access) -> bool:
-    """Whether `cond` (a mask conjunct) has the tile's rank and its size or 1 on every dim."""
-    t = cond.type
-    return isinstance(t, TensorType) and len(t.get_shape()) == len(tile_shape(op)) and all(
-        a in (1, b) for a, b in zip(t.get_shape(), tile_shape(op)))
 
 
 def _padding_of(other: SSAValue) -> int | None:

@@ -125,3 +125,45 @@ def test_other_not_a_padding_keeps_the_whole_mask_as_select() -> None:
     for case in ROWS_CASES:
         r = validate(before, after, _rows_inputs(*case, seed=1))
         assert r.ok, str(r)
+
+
+def _gemm_with_bound(c: int, monkeypatch: Any = None) -> tuple[ModuleOp, ModuleOp]:
+    """@fixed_mask_gemm with the loop bound (K + c) / 16 (c = 15: cdiv)."""
+    text = _chunk("fixed_mask_gemm").replace("%27 = arith.addi %arg4, %c15_i32 : i32",
+                                             f"%cb = arith.constant {c} : i32\n    %27 = arith.addi %arg4, %cb : i32")
+    ctx = make_context()
+    before, after = parse_module(ctx, text, "t").module, parse_module(ctx, text, "t").module
+    RaiseBlockPointer(dot_only=True, block_io_only=True).apply(make_context(), after)
+    return before, after
+
+
+def _gemm_case(M: int, K: int, trips: int) -> Inputs:
+    rng = np.random.default_rng(M * K + trips)
+    stride = 64
+    last_a = (M - 1) * stride + 16 * (trips - 1) + 15  # (columns past K are read, as the input does)
+    a = rng.standard_normal(last_a + 1).astype(np.float16)
+    b = rng.standard_normal(256 * trips).astype(np.float16)
+    return Inputs([a, b, np.full(256, np.nan, np.float32), M, K, stride], (1,))
+
+
+@pytest.mark.parametrize("c,select", [(15, False), (0, False), (31, True)])
+def test_no_select_where_the_trip_count_proves_it_exact(c: int, select: bool) -> None:
+    """cdiv(K, 16) (or K / 16) iterations: a short K (< 16) means one iteration, the checked load alone is exact;
+    (K + 31) / 16 may run twice with K < 16: the conjunct stays as a select."""
+    before, after = _gemm_with_bound(c)
+    (load,) = [o for o in after.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer and o.boundary_check]
+    assert load.padding.value.data == 1
+    sels = [o for o in after.walk() if o.name == "arith.select" and o.results[0].type == load.result.type]
+    assert bool(sels) == select
+    for K in (5, 16, 20, 1, 0):
+        r = validate(before, after, _gemm_case(16, K, max((K + c) // 16, 1)))
+        assert r.ok, f"K={K}: {r}"
+
+
+def test_the_select_is_needed_where_two_short_iterations_run(monkeypatch: Any) -> None:
+    """Sensitivity: dropping the select for (K + 31) / 16 (two iterations at K = 5) reads columns 16..20."""
+    from xpu_passes.transforms.raise_block_pointer import plan
+
+    monkeypatch.setattr(plan, "single_trip_when_short", lambda *a: True)
+    before, after = _gemm_with_bound(31)
+    assert not validate(before, after, _gemm_case(16, 5, 2)).ok
