@@ -175,6 +175,8 @@ class Planner:
                 if hulls:
                     if len(hulls) > 1 or any(d not in ap.hulls for ap in plan.accesses):
                         raise LeftAlone(f"accesses through the loop-carried pointer mask dim {d} differently")
+                    if len({ap.after for ap in plan.accesses}) > 1:  # the shape is the reach of one position
+                        raise LeftAlone(f"accesses before and after the pointer's increment mask dim {d} alike")
                     dp.hull, dp.extent = next(iter(hulls.values())), False
         self._unversioned_wraps(plan, wraps)
         # Intel's form (shape 0 where nothing bounds a dim, any position in the offsets) is exact where
