@@ -26,7 +26,11 @@ shape only with a `boundaryCheck` (then on every dim). So:
   -> zero, the quiet NaN -> nan; another `other` is kept with a select); conjuncts true
   everywhere (`x >= 0`, x provably >= 0) are dropped; a mask with other conjuncts is kept
   with `arith.select(mask, load, other)` only when every dim is bounds-checked or
-  wrap-bounded; stores need masks that are exactly bounds checks;
+  wrap-bounded, or bounded by a mask conjunct `i < r` that no iteration changes on a dim a step-1
+  loop moves (gemlite's `offs_k < K` with `a_ptrs += BLOCK_K`): that dim's shape is then the
+  columns that conjunct lets the loop read, first to last (build.hull_shape: the extent less what
+  the last iteration masks off; nothing where r <= 0), checked, the mask kept as the select;
+  stores need masks that are exactly bounds checks;
 - wrap-around offsets `(p + arange(0, B)) % W` need no version where the wrapped rows only
   reach elements a store masks off (`transforms/raise_block_pointer/wrap.py`): `boundaryCheck` against W;
   elsewhere they are versioned on `0 <= p && p + B <= W` (in i64): each access alone is
@@ -328,6 +332,12 @@ class RaiseBlockPointer(XpuPass):
             for ap in p.accesses:
                 for x in p.proven:
                     run.note(_source(origin, ap.op), f"raised; {x}")
+            for d, dp in enumerate(p.dims):
+                if dp.hull is not None:  # safe: the block reads only columns the loop's own mask lets it read
+                    for ap in p.accesses:
+                        run.note(_source(origin, ap.op), f"raised; dim {d}'s mask i < {dp.hull} is the same in every "
+                                 "iteration: shape = the columns it lets the loop read (checked), the mask kept as a "
+                                 "select")
             dims = [str(d) for d, dp in enumerate(p.dims) if dp.extent]
             if dims:  # safe: boundaryCheck is off there and no position reaches past the extent
                 for ap in p.accesses:

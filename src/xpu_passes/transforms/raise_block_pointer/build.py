@@ -10,7 +10,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer, Lin, values_of
-from xpu_passes.transforms.raise_block_pointer.plan_types import AccessPlan, Plan
+from xpu_passes.transforms.raise_block_pointer.plan_types import AccessPlan, DimPlan, Plan
 from xpu_passes.dialects import tt
 from xpu_passes.dialects import arith as arith_compat
 
@@ -80,13 +80,26 @@ def _make_ptr(b: Builder, plan: Plan) -> SSAValue:
     base = plan.base
     if plan.rest.terms:
         base = b.add(tt.AddPtrOp.build(operands=[base, b.lin(plan.rest, i32)], result_types=[base.type]))
-    shape = [b.lin(dp.shape, i64) for dp in plan.dims]  # type: ignore[arg-type]
+    shape = [hull_shape(b, dp, n) if dp.hull is not None else b.lin(dp.shape, i64)  # type: ignore[arg-type]
+             for dp, n in zip(plan.dims, plan.block.get_shape())]
     strides = [b.lin(dp.stride, i64) for dp in plan.dims]
     offsets = [b.lin(dp.pos, i32) for dp in plan.dims]
     ptr_t = tt.PointerType(plan.block)
     return b.add(tt.MakeTensorPtrOp.build(
         operands=[base, shape, strides, offsets], result_types=[ptr_t],
         properties={"order": DenseArrayBase.from_list(i32, list(plan.order))}))
+
+
+def hull_shape(b: Builder, dp: DimPlan, size: int) -> SSAValue:
+    """The shape of a dim a loop-invariant mask `i < r` bounds (DimPlan.hull), for a loop of step 1 whose tile
+    moves along it: the columns the loop reads, first to last. `r > 0`: the extent less the `size - r` columns the
+    last iteration masks off (min(0, r - size)); `r <= 0`: the position itself, so the block reads nothing."""
+    assert dp.shape is not None and dp.hull is not None
+    r = b.lin(dp.hull, i64)
+    short = b.add(arith.MinSIOp(b.add(arith.SubiOp(r, b.const(size, i64))), b.const(0, i64)))
+    reach = b.add(arith.AddiOp(b.lin(dp.shape, i64), short))
+    some = b.cmp("sgt", r, b.const(0, i64))
+    return b.add(arith_compat.SelectOp.build(operands=[some, reach, b.lin(dp.pos, i64)], result_types=[i64]))
 
 
 def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
@@ -103,7 +116,12 @@ def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
         Rewriter.insert_op(new, InsertPoint.before(op))
         result: SSAValue = new.result
         if ap.select:
-            sel = arith_compat.SelectOp.build(operands=[op.mask, new.result, op.other], result_types=[op.result.type])
+            cond = op.mask if ap.select_by is None else ap.select_by
+            if cond.type != op.mask.type:  # a conjunct of the mask, broadcast to the tile
+                cond = tt.BroadcastOp.build(operands=[cond], result_types=[op.mask.type])
+                Rewriter.insert_op(cond, InsertPoint.before(op))
+                cond = cond.results[0]
+            sel = arith_compat.SelectOp.build(operands=[cond, new.result, op.other], result_types=[op.result.type])
             Rewriter.insert_op(sel, InsertPoint.before(op))
             result = sel.result
         op.result.replace_all_uses_with(result)
@@ -162,7 +180,7 @@ def _direct_point(p: Plan) -> InsertPoint | None:
     if not isinstance(d, Operation) or d.parent_block() is not block or block is None:
         return None
     at = block.get_operation_index(d)
-    lins = [p.rest] + [x for dp in p.dims for x in (dp.pos, dp.stride, dp.shape) if x is not None]
+    lins = [p.rest] + [x for dp in p.dims for x in (dp.pos, dp.stride, dp.shape, dp.hull) if x is not None]
     for v in {v for x in lins for v in x.leaves()}:
         if isinstance(v.owner, Operation) and v.owner.parent_block() is block and block.get_operation_index(v.owner) > at:
             return None
@@ -171,13 +189,15 @@ def _direct_point(p: Plan) -> InsertPoint | None:
 
 def _plan_key(p: Plan) -> tuple:
     return (p.accesses[0].op.ptr, p.base, p.rest.terms, p.order, p.block,
-            tuple((dp.pos.terms, dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
+            tuple((dp.pos.terms, dp.stride.terms, dp.shape.terms if dp.shape else None,
+                   dp.hull.terms if dp.hull else None) for dp in p.dims))
 
 
 def _frame(p: Plan) -> tuple:
     """What a block pointer is but its position: another one with the same frame is an advance of it."""
     return (p.base, p.rest.terms, p.order, p.block,
-            tuple((dp.stride.terms, dp.shape.terms if dp.shape else None) for dp in p.dims))
+            tuple((dp.stride.terms, dp.shape.terms if dp.shape else None, dp.hull.terms if dp.hull else None)
+                  for dp in p.dims))
 
 
 def _advanced(b: Builder, p: Plan, built: dict[SSAValue, tuple[Plan, SSAValue]]) -> SSAValue | None:

@@ -39,6 +39,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
     defined_outside,
     nonneg,
 )
+from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
 from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
@@ -108,9 +109,15 @@ class Planner:
         parts = self.dec.mask(mask)
         shapes: dict[int, Lin] = {}
         others = list(parts.others)
+        fixed: dict[int, list[Lin]] = {}  # loop-invariant conjuncts `i < r` on a dim the loop moves
+        fixed_ops: list[SSAValue] = []
         for b in parts.bounds:
             s = None if b.dim in shapes else self._match(b, dims[b.dim], loop, ks[b.dim])
             if s is None or (loop is not None and not defined_outside(s.leaves(), loop)):
+                if (loop is not None and b.wrap is None and 0 < ks[b.dim] == dims[b.dim].adv  # step 1: exact extent
+                        and defined_outside([*b.pos.leaves(), *b.bound.leaves()], loop)):
+                    fixed.setdefault(b.dim, []).append(b.bound - b.pos)
+                    fixed_ops.append(b.op.results[0])
                 others.append(b.op.results[0])
                 continue
             if b.wrap is not None:
@@ -122,11 +129,25 @@ class Planner:
                 raise LeftAlone("store mask is not a bounds check of the block")
             return ap, shapes
         if others:
-            unbounded = [d for d in range(len(dims)) if d not in shapes and d not in wraps]
+            # one such conjunct alone on its dim bounds the loop's reads there (mask_hull), checked, kept as select
+            # (only where nothing else masks: then the loop reads the first and last column of every checked row)
+            alone = len(others) == sum(len(rs) for rs in fixed.values())
+            ap.hulls = {d: rs[0] for d, rs in fixed.items()
+                        if alone and len(rs) == 1 and d not in shapes and d not in wraps}
+            unbounded = [d for d in range(len(dims)) if d not in shapes and d not in wraps and d not in ap.hulls]
             if unbounded:
                 raise LeftAlone(f"mask is not a bounds check of the block, and the block load may read outside "
                                 f"the kernel's bounds along dim {unbounded[0]}")
+            ap.boundary = tuple(sorted({*shapes, *ap.hulls}))
             ap.select = op.other is not None
+            pad = _padding_of(op.other) if ap.select and ap.hulls and len(fixed_ops) == 1 else None
+            (d, r), = ap.hulls.items() if pad is not None else ((None, None),)
+            if pad is not None and single_trip_when_short(self.dec, loop, r, tile_shape(op)[d]):
+                ap.padding, ap.select = pad, False  # exact by the trip count (hull.py): no select
+            elif pad is not None and broadcastable(fixed_ops[0], op):
+                # the checked dims read `other` as padding: only the hull's conjunct is left to select on (the
+                # whole mask, loop-invariant in the dot's layout, cost 512 B of spill on gemlite's split-K GEMM)
+                ap.padding, ap.select_by = pad, fixed_ops[0]
             return ap, shapes
         if op.other is not None:
             pad = _padding_of(op.other)
@@ -150,6 +171,13 @@ class Planner:
                 dp.shape = next(iter(cands.values()))
             else:
                 dp.shape, dp.extent = extents[d], True
+                hulls = {key(ap.hulls[d]): ap.hulls[d] for ap in plan.accesses if d in ap.hulls}
+                if hulls:
+                    if len(hulls) > 1 or any(d not in ap.hulls for ap in plan.accesses):
+                        raise LeftAlone(f"accesses through the loop-carried pointer mask dim {d} differently")
+                    if len({ap.after for ap in plan.accesses}) > 1:  # the shape is the reach of one position
+                        raise LeftAlone(f"accesses before and after the pointer's increment mask dim {d} alike")
+                    dp.hull, dp.extent = next(iter(hulls.values())), False
         self._unversioned_wraps(plan, wraps)
         # Intel's form (shape 0 where nothing bounds a dim, any position in the offsets) is exact where
         # the shape is read only in bounds-checked dims: 3.3 lowers a block pointer to 2D block I/O (whose

@@ -30,6 +30,9 @@ class DimPlan:
     adv: int = 0  # per-iteration advance (loop-carried pointers)
     extent: bool = False  # no bound in the IR: the shape is the extent the accesses reach
     shape: Lin | None = None
+    # `r` of a loop-invariant mask `i < r` on a moving dim (mask_hull): the shape is then the extent clamped to
+    # the columns that mask lets the loop read (build.hull_shape), and the mask stays as a select
+    hull: Lin | None = None
 
 
 @dataclass
@@ -39,6 +42,8 @@ class AccessPlan:
     padding: int | None = None
     select: bool = False
     after: bool = False  # through the advanced pointer (a loop-carried one used after its update)
+    hulls: dict[int, Lin] = field(default_factory=dict)  # dim -> r of a loop-invariant mask `i < r` (DimPlan.hull)
+    select_by: SSAValue | None = None  # the select's condition when not the whole mask (the hull's conjunct alone)
 
 
 @dataclass
