@@ -76,3 +76,34 @@ def test_identity_memos_keep_their_keys_pinned_while_threads_start_them_over(
         assert all(k[0] in lmemo._BY_ID.pins for k in table)
     finally:
         lmemo._TABLES.remove(table)
+
+
+def test_a_print_gives_its_text_while_another_thread_starts_the_tables_afresh() -> None:
+    """The fast printer's tables start afresh before a print (`begin`), also while another thread's
+    print is under way: that print, paused at 8 places while its tables are emptied and refilled by
+    another module's print, still prints its text. (A template's entry pins the canonical objects
+    its key names itself: it read them back from `_known` before, which a start-over may have
+    emptied or refilled with other objects meanwhile; not seen to fail here, a guard.)"""
+    from pathlib import Path
+
+    from pausing import counting, paused_at
+
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parse_module, print_module
+    from xpu_passes.frontend.fast import printer as fastprint
+
+    examples = Path(__file__).parents[3] / "examples"
+    module = parse_module(make_context(), (examples / "gemm_add_tensor_ptr.ttgir").read_text()).module
+    other = parse_module(make_context(), (examples / "gemm_add_tensor_ptr.final.ttgir").read_text()).module
+    serial = print_module(module, fast=False)
+    fastprint.clear()
+    total = counting(lambda: print_module(module))[1]
+    for k in range(1, 9):
+        fastprint.clear()  # (the paused print fills the tables: templates are captured, not found)
+
+        def meanwhile() -> str:
+            fastprint.clear()  # (as begin() does when the tables are large)
+            return print_module(other)
+
+        printed, _ = paused_at(total * k // 9, lambda: print_module(module), meanwhile)
+        assert printed == serial

@@ -12,18 +12,13 @@ have reused, or ordered terms otherwise).
 
 from __future__ import annotations
 
-import os
-import sys
-import threading
-from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 import pytest
+from pausing import counting, paused_at
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-import xpu_passes
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.registry import pass_class
@@ -32,7 +27,6 @@ from xpu_passes.transforms import load_all
 load_all()
 
 EXAMPLES = Path(__file__).parents[3] / "examples"
-ROOT = os.path.dirname(xpu_passes.__file__)
 POINTS = 5  # pause points per pass, evenly spread over its run
 
 # (pass, input) pairs where the pass changes its input (a run that does nothing shares little).
@@ -45,67 +39,27 @@ CASES = [
 ]
 
 
-def _run(p: ModulePass, text: str, around: Callable[[Callable[[], None]], Any] = lambda run: run()) -> str:
-    """`p` on a fresh parse of `text` (the run itself through `around`): the output."""
-    module = parse_module(make_context(), text, "input").module
-    around(lambda: p.apply(make_context(), module))
+def _parse(text: str) -> ModuleOp:
+    return parse_module(make_context(), text, "input").module
+
+
+def _run(p: ModulePass, text: str) -> str:
+    module = _parse(text)
+    p.apply(make_context(), module)
     return print_module(module)
-
-
-def _calls(run: Callable[[], None], pause_at: int = 0, paused: Callable[[], None] = lambda: None) -> int:
-    """`run()`, counting its calls into xpu_passes; at call `pause_at` (if > 0), `paused()` first."""
-    count = [0]
-
-    def trace(frame: FrameType, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code.co_filename.startswith(ROOT):
-            count[0] += 1
-            if count[0] == pause_at:
-                paused()
-        return None  # (no line events)
-
-    sys.settrace(trace)  # (this thread only)
-    try:
-        run()
-    finally:
-        sys.settrace(None)
-    return count[0]
 
 
 def calls_of(p: ModulePass, text: str) -> int:
     """How many calls into xpu_passes a run of `p` on `text` makes (the same on every run)."""
-    counted: list[int] = []
-    _run(p, text, lambda run: counted.append(_calls(run)))
-    return counted[0]
+    module = _parse(text)
+    return counting(lambda: p.apply(make_context(), module))[1]
 
 
 def interleaved(p: ModulePass, text: str, pause_at: int) -> tuple[str, str]:
     """(a run paused at its call `pause_at`, a whole run made meanwhile): their outputs."""
-    at_pause, resume = threading.Event(), threading.Event()
-    out: dict[str, Any] = {}
-
-    def pause() -> None:
-        at_pause.set()
-        resume.wait()
-
-    def first() -> None:
-        try:
-            out["paused"] = _run(p, text, lambda run: _calls(run, pause_at, pause))
-        except BaseException as e:  # noqa: BLE001 (raised again below)
-            out["error"] = e
-        finally:
-            at_pause.set()  # (a run shorter than pause_at: the other runs after it)
-
-    thread = threading.Thread(target=first)
-    thread.start()
-    at_pause.wait()
-    try:
-        whole = _run(p, text)
-    finally:
-        resume.set()
-        thread.join()
-    if "error" in out:
-        raise out["error"]
-    return out["paused"], whole
+    module = _parse(text)
+    _, whole = paused_at(pause_at, lambda: p.apply(make_context(), module), lambda: _run(p, text))
+    return print_module(module), whole
 
 
 @pytest.mark.parametrize("name,source", CASES)
@@ -113,7 +67,7 @@ def test_a_run_paused_by_another_gives_the_serial_output(name: str, source: str)
     text = (EXAMPLES / source).read_text()
     p = pass_class(name)()
     serial = _run(p, text)
-    assert serial != print_module(parse_module(make_context(), text, "input").module)  # (the pass works here)
+    assert serial != print_module(_parse(text))  # (the pass works here)
     total = calls_of(p, text)
     assert _run(p, text) == serial  # (serial runs agree)
     for k in range(1, POINTS + 1):
@@ -129,7 +83,7 @@ def test_the_pause_finds_shared_state() -> None:
     from dataclasses import dataclass
 
     from xdsl.context import Context
-    from xdsl.dialects.builtin import ModuleOp, StringAttr
+    from xdsl.dialects.builtin import StringAttr
 
     from xpu_passes.layouts.memoize import intern
 
