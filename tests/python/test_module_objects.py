@@ -78,3 +78,22 @@ def test_the_finder_finds_a_planted_object(tmp_path: Path) -> None:
         "class IdTable(dict):\n    pass\n"
         "_ORDER = _Order()\nZERO = Lin()\nONE = Lin.const(1)\nT = Tok()\nK = IdTable()\n")
     assert module_objects(tmp_path) == {("m", "_ORDER", "_Order")}
+
+
+def _memo_section() -> str:
+    text = (SRC.parents[1] / "docs" / "architecture.md").read_text()
+    start = text.index("### Process-wide memos")
+    end = text.find("\n## ", start)
+    return text[start:end if end >= 0 else None]
+
+
+def test_every_module_level_table_is_in_the_memo_table() -> None:
+    """docs/architecture.md's "Process-wide memos" names every module-level table (with why sharing it
+    is safe): one added without is found here."""
+    from test_layering_state import module_level_mutables
+
+    section = _memo_section()
+    missing = sorted(f"{m}.{n}" for m, names in module_level_mutables().items() for n in names
+                     if f"`{n}`" not in section and f"{n}/" not in section and f"/{n}`" not in section
+                     and f".{n}`" not in section and f".{n}/" not in section)
+    assert not missing, "module-level tables not in docs/architecture.md's memo table:\n" + "\n".join(missing)
