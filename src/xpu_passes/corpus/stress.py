@@ -62,6 +62,17 @@ _AST_RACE = "AST constructor recursion depth mismatch"
 RETRIED: list[Job] = []
 
 
+def _ast_race(e: BaseException | None) -> bool:
+    """`e` is that SystemError, or was raised from it (triton's code generator wraps what a nested
+    JIT function's parse raised in a CompilationError)."""
+    seen = 0
+    while e is not None and seen < 20:
+        if isinstance(e, SystemError) and _AST_RACE in str(e):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
+
+
 def attempt(job: Job) -> tuple[Job, str | None, str]:
     """(job, TTGIR or None, the failure's last traceback lines or "")."""
     from xpu_passes.integration import plugin
@@ -71,8 +82,8 @@ def attempt(job: Job) -> tuple[Job, str | None, str]:
             raise RuntimeError(f"{plugin.ENV} is set and the plugin is not active in process {os.getpid()}")
         try:
             return job, compile_ttgir(job), ""
-        except SystemError as e:
-            if _AST_RACE not in str(e):
+        except Exception as e:
+            if not _ast_race(e):
                 raise
             RETRIED.append(job)
             return job, compile_ttgir(job), ""
