@@ -62,6 +62,17 @@ _AST_RACE = "AST constructor recursion depth mismatch"
 RETRIED: list[Job] = []
 
 
+def _ast_race(e: BaseException | None) -> bool:
+    """`e` is that SystemError, or was raised from it (triton's code generator wraps what a nested
+    JIT function's parse raised in a CompilationError)."""
+    seen = 0
+    while e is not None and seen < 20:
+        if isinstance(e, SystemError) and _AST_RACE in str(e):
+            return True
+        e, seen = e.__cause__ or e.__context__, seen + 1
+    return False
+
+
 def attempt(job: Job) -> tuple[Job, str | None, str]:
     """(job, TTGIR or None, the failure's last traceback lines or "")."""
     from xpu_passes.integration import plugin
@@ -71,8 +82,8 @@ def attempt(job: Job) -> tuple[Job, str | None, str]:
             raise RuntimeError(f"{plugin.ENV} is set and the plugin is not active in process {os.getpid()}")
         try:
             return job, compile_ttgir(job), ""
-        except SystemError as e:
-            if _AST_RACE not in str(e):
+        except Exception as e:
+            if not _ast_race(e):
                 raise
             RETRIED.append(job)
             return job, compile_ttgir(job), ""
@@ -146,6 +157,28 @@ def through_xpu(job: Job) -> str:
     return through_plan(job, pipeline.plan("xpu"))
 
 
+def in_order(jobs: Sequence[Job]) -> list[str]:
+    """Each job's TTGIR, compiled one after another in this process (what one leaves behind meets
+    the next: compiled again, a job must give its first TTGIR)."""
+    from xpu_passes.integration import plugin
+
+    if os.environ.get(plugin.ENV) and not plugin.enabled():
+        raise RuntimeError(f"{plugin.ENV} is set and the plugin is not active in process {os.getpid()}")
+    return [compile_ttgir(job) for job in jobs]
+
+
+def forked_after(warm: Sequence[Job], jobs: Sequence[Job]) -> tuple[list[str], list[str]]:
+    """In this process: the plugin on (strict), `warm` compiled here, then `jobs` in order in a forked
+    worker (which inherits every process-wide table `warm` filled): (this process's, the worker's)."""
+    from xpu_passes.integration import plugin
+
+    prepare()
+    plugin.enable(os.environ.get(plugin.ENV) or "xpu", strict=True)
+    here = in_order(warm)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        return here, pool.submit(in_order, jobs).result()
+
+
 def pool_against_serial(jobs: Sequence[Job], workers: int, method: str) -> list[str]:
     """In this process: the plugin on (strict), each job compiled serially, then every job in a pool;
     the mismatches. Run in a fresh interpreter for `fork`: a parent that has run threads (a test
@@ -159,7 +192,12 @@ def pool_against_serial(jobs: Sequence[Job], workers: int, method: str) -> list[
 
 
 if __name__ == "__main__":  # python -m xpu_passes.corpus.stress METHOD: pool_against_serial(SMALL x2)
-    import json
+    import json  # (or: ... stress again K/C... -- K/C...: forked_after(warm, jobs))
     import sys
 
-    print(json.dumps(pool_against_serial(repeated(SMALL, 2), 2, sys.argv[1])))
+    if sys.argv[1] == "again":
+        at = sys.argv.index("--")
+        warm, jobs = ([tuple(a.split("/")) for a in args] for args in (sys.argv[2:at], sys.argv[at + 1:]))
+        print(json.dumps(forked_after(warm, jobs)))  # type: ignore[arg-type]
+    else:
+        print(json.dumps(pool_against_serial(repeated(SMALL, 2), 2, sys.argv[1])))

@@ -8,11 +8,14 @@ layouts and types made afresh by different rewrites become one object and later 
 attributes whose ids their keys hold (ir/idkeys.py: keys of ints, one reference per
 object, so Python's GC tracks no object per entry), so an id is never reused while an entry
 may name it; every table starts over with _BY_ID (whose pins the memos' canonical keys rely on).
+Threads: a start-over and a miss's last check and writes take `_LOCK`, so no start-over falls
+between them (it would leave entries naming ids nothing pins any more).
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -33,14 +36,16 @@ _ONE: dict[Attribute, Attribute] = {}
 _BY_ID = IdTable(1 << 62)  # (started over by _start_over)
 _TABLES: list[IdTable] = []  # by_identity's
 _GENERATION = [0]  # how many times the tables started over
+_LOCK = threading.RLock()  # (a start-over; a miss's check of _GENERATION and its writes)
 
 
 def _start_over() -> None:
-    _ONE.clear()
-    _BY_ID.clear()
-    for t in _TABLES:
-        t.clear()
-    _GENERATION[0] += 1
+    with _LOCK:  # (the memos first: a hit, which takes no lock, must not find a key whose objects are unpinned)
+        for t in _TABLES:
+            t.clear()
+        _BY_ID.clear()
+        _ONE.clear()
+        _GENERATION[0] += 1
 
 
 def intern(a: A) -> A:
@@ -99,11 +104,13 @@ def by_identity(fn: F) -> F:
         hit = table.get(ckey, _MISSING)
         if hit is _MISSING:
             hit = intern(fn(*canon))
-        if generation != _GENERATION[0]:  # the tables started over meanwhile: pin the arguments anew
-            canon = tuple(map(intern, args))  # (in tables with room: no second start-over)
-            ckey = _ids(canon)
-        table.put(ckey, (), hit)
-        table.put(key, (), hit)
+        with _LOCK:  # (no start-over by another thread between the check and the writes)
+            while generation != _GENERATION[0]:  # the tables started over meanwhile: pin the arguments anew
+                generation = _GENERATION[0]
+                canon = tuple(map(intern, args))  # (a start-over here is ours: the loop sees it)
+                ckey = _ids(canon)
+            table.put(ckey, (), hit)
+            table.put(key, (), hit)
         return hit
 
     call.cache_clear = table.clear  # type: ignore[attr-defined]

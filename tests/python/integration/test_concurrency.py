@@ -5,7 +5,8 @@ triton's cache) at once in several threads, then in process pools of two (spawn 
 `XPU_PASSES_PIPELINE` set in the parent): no failure, every TTGIR the serial one. A compile
 interrupted in the middle of RemoveLayoutConversions (an exception, KeyboardInterrupt) leaves
 nothing that changes the next one; the same kernel compiled by two processes at once leaves one
-consistent cache entry.
+consistent cache entry. Compiled again after others (in this worker, a fresh spawned one, one forked
+from a process that compiled them), a kernel gives its first TTGIR byte for byte.
 """
 
 from __future__ import annotations
@@ -117,3 +118,49 @@ def test_two_processes_leave_one_cache_entry(plugin: Any, tmp_path: Path, monkey
     plugin.enable("xpu", strict=True)
     assert stress.compile_ttgir(job) == results[0][1]  # read from the cache
     assert [d for d in cache.iterdir() if any(d.glob("*.ttgir"))] == entries
+
+
+A, B = JOBS[0], JOBS[2]  # raising's GEMM (RemoveLayoutConversions' trials too), a softmax
+
+
+def test_compiled_again_after_others_is_the_first(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A, B, A: the second A is the first, byte for byte, and each is what a fresh process compiles: in
+    a spawned worker per task (A first; B first), in this test runner's worker (after whatever tests ran
+    here before), and in a worker forked from a process that compiled B and A first (it inherits every
+    process-wide table they filled). A fresh interpreter forks, as in test_forked_pool_compiles_as_serial."""
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv(plugin.ENV, "xpu")
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=spawn, initializer=stress.prepare, max_tasks_per_child=1) as pool:
+        aba, ba = pool.submit(stress.in_order, [A, B, A]), pool.submit(stress.in_order, [B, A])
+        (a, b, a_again), (b_first, a_after_b) = aba.result(), ba.result()
+    assert a != b and a_again == a and a_after_b == a and b_first == b
+    plugin.enable("xpu", strict=True)
+    assert stress.in_order([A, B, A]) == [a, b, a]
+    run = subprocess.run([sys.executable, "-m", "xpu_passes.corpus.stress", "again", "/".join(B), "/".join(A), "--",
+                          "/".join(A), "/".join(B), "/".join(A)], env=dict(os.environ), capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    here, forked = json.loads(run.stdout.strip().splitlines()[-1])
+    assert here == [b, a] and forked == [a, b, a]
+
+
+def test_a_planted_leftover_changes_the_next_compile(plugin: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative case of the above: a process-wide table left wrong (the parser's locations, each moved
+    1000 lines down) does change the next compile, and clearing the tables gives the first TTGIR back."""
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr
+
+    from xpu_passes.frontend.fast import memo
+
+    monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
+    plugin.enable("xpu", strict=True)
+    (first,) = stress.in_order([A])
+    assert memo._LOCS
+    for key, loc in list(memo._LOCS.items()):
+        memo._LOCS[key] = FileLineColLoc(loc.filename, IntAttr(loc.line.data + 1000), loc.column)
+    try:
+        (planted,) = stress.in_order([A])
+    finally:
+        memo.clear_shared()
+    assert planted != first
+    assert stress.in_order([A]) == [first]

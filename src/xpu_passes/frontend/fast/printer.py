@@ -22,6 +22,7 @@ lit input with and without reuse, in every form, and compares.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import UnregisteredOp
@@ -151,29 +152,38 @@ _MISSING = object()
 def _by_value(printer: TTGIRPrinter, op: Operation, generic: bool, templates: IdTable) -> Any:
     """The template of the op's form keyed by canonical ids, captured on first sight, as a
     plan: its first piece and (slot, piece) pairs (None: print op by op)."""
-    known = _known
-    key: list[Any] = ["by value", id(type(op))]
-    key += [id(known.get(id(t)) or _learn(t)) for t in map(value_type, op._operands)]
+    # `pins`: the canonical objects the key names, pinned by the entry itself (not read back from
+    # _known, which another thread's print may start afresh meanwhile)
+    pins: list[Any] = [type(op)]
+    key: list[Any] = ["by value", id(type(op)), *_canonical_ids(map(value_type, op._operands), pins)]
     ids = list(map(id, op._operands))
     if len(ids) > 1 and len(set(ids)) != len(ids):
         key.append(1)
         key += [ids.index(i) for i in ids]
     key.append(None)
-    key += [id(known.get(id(t)) or _learn(t)) for t in map(value_type, op.results)]
+    key += _canonical_ids(map(value_type, op.results), pins)
     if props := op.properties:
         key.append(None)
         key += props
-        key += [id(known.get(id(a)) or _learn(a)) for a in props.values()]
+        key += _canonical_ids(props.values(), pins)
     if attrs := op.attributes:
         key.append(0)
         key += attrs
-        key += [id(known.get(id(a)) or _learn(a)) for a in attrs.values()]
+        key += _canonical_ids(attrs.values(), pins)
     plan = templates.get(k := tuple(key), _MISSING)
     if plan is _MISSING:
         template = _capture(printer, op, generic) if _eligible(type(op), generic) else None
         plan = None if template is None else (template[0][0], tuple(zip(template[1], template[0][1:])))
-        templates.put(k, (type(op), *(known[i] for i in map(id, _objects(op)))), plan)
+        templates.put(k, pins, plan)
     return plan
+
+
+def _canonical_ids(attrs: Iterable[Attribute], pins: list[Any]) -> list[int]:
+    """The ids of `attrs`' canonical objects, which go into `pins`."""
+    known = _known
+    found = [known.get(id(a)) or _learn(a) for a in attrs]
+    pins += found
+    return [*map(id, found)]
 
 
 def _capture(printer: TTGIRPrinter, op: Operation, generic: bool) -> Template | None:

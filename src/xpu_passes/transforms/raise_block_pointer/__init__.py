@@ -65,7 +65,8 @@ from xdsl.dialects.builtin import ModuleOp, i64
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin, reset_order
+from xpu_passes.transforms.raise_block_pointer.poly import order_scope
+from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
@@ -234,7 +235,10 @@ class RaiseBlockPointer(XpuPass):
         return ("tt.dot",) if self.dot_only and not self.ignore_masks else None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        reset_order()
+        with order_scope():  # (this run's: see poly.py)
+            self._apply(op)
+
+    def _apply(self, op: ModuleOp) -> None:
         run = _Run(op, WorkBudget.per_op(self.max_work_per_op, sum(1 for _ in op.walk())))
         try:
             if self.ignore_masks:
@@ -249,8 +253,6 @@ class RaiseBlockPointer(XpuPass):
                 adopt_body(op, run.kept)
             over_budget(self, op, e, self.max_work_per_op)
             return
-        finally:
-            reset_order()
         for at, message in run.remarks:
             self.remark(at, message)
         if not run.changed:  # (candidates refused, remarks only): the pipeline then runs its stage once, not twice

@@ -1,11 +1,15 @@
 """Polynomials over scalar SSA values (`Lin`): the positions, strides and shapes raising computes with.
 
-Leaves are ordered by first sight (`reset_order` once per pass run) so printed IR is stable;
-`values_of` gives back the kernel's own scalar values seen computing a polynomial, for reuse.
+Leaves are ordered by first sight so printed IR is stable; `values_of` gives back the kernel's own
+scalar values seen computing a polynomial, for reuse. Both belong to one pass run (`order_scope`):
+runs in other threads at once, or before, neither reorder its leaves nor hide its values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -25,23 +29,43 @@ class _Order:
         return self.index.setdefault(v, len(self.index))
 
 
-_ORDER = _Order()
+# The run's order: per context (a thread has its own), so concurrent runs cannot clear each other's
+# (one process-wide order did: a run in another thread reset it, and raising rebuilt a value it
+# would have reused, or ordered its terms otherwise).
+_ORDER: ContextVar[_Order | None] = ContextVar("xpu_passes_poly_order", default=None)
+
+
+def _order() -> _Order:
+    order = _ORDER.get()
+    if order is None:  # (outside a run, e.g. a test: this context's own, until reset_order)
+        order = _Order()
+        _ORDER.set(order)
+    return order
+
+
+@contextmanager
+def order_scope() -> Iterator[None]:
+    """A fresh order for a pass run, dropped when it ends (it holds the run's values)."""
+    token = _ORDER.set(_Order())
+    try:
+        yield
+    finally:
+        _ORDER.reset(token)
 
 
 def reset_order() -> None:
-    """Forget the leaves seen so far (call once per pass run)."""
-    _ORDER.index.clear()
-    _ORDER.values.clear()
+    """Forget the leaves seen so far in this context (outside `order_scope`: tests)."""
+    _ORDER.set(_Order())
 
 
 def remember(x: Lin, v: SSAValue) -> None:
     """`v` computes `x` (for `values_of`)."""
-    _ORDER.values.setdefault(x.terms, []).append(v)
+    _order().values.setdefault(x.terms, []).append(v)
 
 
 def values_of(x: Lin) -> list[SSAValue]:
-    """Scalar values of the kernel seen computing `x` (since the last `reset_order`)."""
-    return _ORDER.values.get(x.terms, [])
+    """Scalar values of the kernel seen computing `x` (in this run)."""
+    return _order().values.get(x.terms, [])
 
 
 @dataclass(frozen=True)
@@ -53,7 +77,8 @@ class Lin:
     @staticmethod
     def of(terms: dict[Mono, int]) -> Lin:
         items = [(m, c) for m, c in terms.items() if c != 0]
-        items.sort(key=lambda mc: (len(mc[0]), [_ORDER.key(v) for v in mc[0]]))
+        key = _order().key
+        items.sort(key=lambda mc: (len(mc[0]), [key(v) for v in mc[0]]))
         return Lin(tuple(items))
 
     @staticmethod
@@ -81,9 +106,10 @@ class Lin:
 
     def __mul__(self, o: Lin) -> Lin:
         d: dict[Mono, int] = {}
+        key = _order().key
         for m1, c1 in self.terms:
             for m2, c2 in o.terms:
-                m = tuple(sorted(m1 + m2, key=_ORDER.key))
+                m = tuple(sorted(m1 + m2, key=key))
                 d[m] = d.get(m, 0) + c1 * c2
         return Lin.of(d)
 
