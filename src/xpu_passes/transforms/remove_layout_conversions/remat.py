@@ -27,9 +27,9 @@ from xpu_passes.layouts.propagation import (encoding, is_tensor, isa, numel, ope
                                             with_encoding)
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
-from xpu_passes.layouts.lowering import copies_overflow, load_refused
+from xpu_passes.layouts.lowering import copies_overflow, load_constancy, load_refused
 from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
-from xpu_passes.transforms.remove_layout_conversions import coalesced
+from xpu_passes.transforms.remove_layout_conversions import coalesced, costs
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
 
@@ -124,7 +124,7 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         s.notes.append("an expensive load keeps its layout (the target sends no fewer messages)")
     elif (load and not op.is_block_pointer and needed is not None and not cheap_load(op)  # type: ignore[arg-type]
           and _replicas(new := with_encoding(t, layout)) > _replicas(t)
-          and copies_overflow(new, _module_int(op, "ttg.threads-per-warp", 16))):  # type: ignore[arg-type]
+          and copies_overflow(new, _module_int(op, "ttg.threads-per-warp", 16), _constancy(op))):  # type: ignore[arg-type]
         needed = None
         s.notes.append("a tensor-of-pointer load keeps its layout (the target's copies of its elements "
                        "overflow a warp's registers; triton-xpu lowers it element by element)")
@@ -166,6 +166,12 @@ def _module_int(op: Operation, key: str, default: int) -> int:
     top = op.get_toplevel_object()
     v = top.attributes.get(key) if isinstance(top, Operation) else None
     return v.value.data if isinstance(v, IntegerAttr) else default
+
+
+def _constancy(op: tt.LoadOp) -> tuple[int, ...]:
+    """The load's runs of equal addresses and mask per dim (registers of one run are loaded once)."""
+    top = op.get_toplevel_object()
+    return load_constancy(costs.facts_of(top if isinstance(top, Operation) else op), op)
 
 
 def cheap_load(op: tt.LoadOp) -> bool:
