@@ -100,7 +100,7 @@ def measure(text: str) -> tuple[int, int, int, str]:
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
     module = parse_module(make_context(allow_unregistered=True), text, "<chunk>", verify=False).module
-    foreign = foreign_layout_use(module)
+    foreign = foreign_layout_use(module, modelled=True)  # (ours reads NVIDIA's Ampere MMA: layouts.encodings)
     f = figures(module)  # (its `converts` leaves out conversions it does not cost: all are counted here)
     return sum(type(op) is ttg.ConvertLayoutOp for op in module.walk()), f.slm, f.cost, foreign[1] if foreign else ""
 

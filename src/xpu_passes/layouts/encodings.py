@@ -1,7 +1,8 @@
 """Layout attributes -> linear layouts, following triton-xpu 3.3's conversions.
 
-Blocked/slice/dot_op(blocked parent) follow upstream Triton's
-`LinearLayoutConversions.cpp`; DPAS, dot_op(DPAS parent) and subgroup_2d_block
+Blocked/slice/dot_op(blocked parent), and NVIDIA's Ampere MMA (`#ttg.nvidia_mma`
+version 2, kept as another backend's layout: `modelled_foreign`) and its dot operands, follow
+upstream Triton's `LinearLayoutConversions.cpp`; DPAS, dot_op(DPAS parent) and subgroup_2d_block
 follow Intel's `DPAStoLinearLayout` / `subgroup2DBlockToLinearLayout`. Every
 layout is built for one CTA tile and then fitted to the tensor shape with
 Triton's rules (`linear.with_shape`): registers wrap around when the tensor is
@@ -11,12 +12,14 @@ larger than the tile; lanes/warps hold replicas when it is smaller.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from typing import cast
 
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg, ttig
+from xpu_passes.dialects.ttg import foreign_int
 from xpu_passes.dialects.struct_attr import StructAttr
 from xpu_passes.layouts.linear import LinearLayout, identity1d, product, with_shape, zeros1d
 
@@ -56,11 +59,15 @@ def _to_linear(layout: Attribute, shape: Sequence[int], exact: bool) -> LinearLa
             return _dpas(parent, shape, layout.op_idx, exact)
         if isinstance(parent, ttg.BlockedEncodingAttr):
             return _fma_dot(layout, parent, shape, exact)
+        if modelled_foreign(parent):
+            return _ampere_dot(layout, parent, shape, exact)
         raise LayoutError(f"#ttg.dot_op with parent {_kind(parent)} is not supported")
     if isinstance(layout, ttig.Subgroup2DBlockEncodingAttr):
         return _subgroup_2d_block(layout, shape, exact)
     if isinstance(layout, ttg.LinearEncodingAttr):
         return _linear(layout, shape)
+    if modelled_foreign(layout):
+        return _ampere(layout, shape, exact)
     raise LayoutError(f"no linear layout for {_kind(layout)}")
 
 
@@ -303,6 +310,47 @@ def _subgroup_2d_block(layout: ttig.Subgroup2DBlockEncodingAttr, shape: tuple[in
         rank,
     )
     return with_shape(tile, shape, exact)
+
+
+def modelled_foreign(layout: Attribute) -> bool:
+    """Another backend's layout this algebra maps (Intel's lit tests hold it): NVIDIA's Ampere MMA."""
+    return (getattr(layout, "name", "") == "ttg.nvidia_mma" and foreign_int(layout, "versionMajor") == 2
+            and foreign_int(layout, "versionMinor") in (0, None) and "CTAsPerCGA" not in layout.body.data)  # type: ignore
+
+
+def _warps(layout: Attribute, rank: int) -> tuple[int, ...]:
+    m = re.search(r"\bwarpsPerCTA\s*=\s*\[([\d\s,]*)\]", layout.body.data)  # type: ignore[attr-defined]
+    warps = tuple(int(x) for x in m.group(1).split(",")) if m else ()
+    if len(warps) != rank or rank != 2:
+        raise LayoutError(f"#ttg.nvidia_mma of rank {len(warps)} on a tensor of rank {rank}: rank 2 only")
+    return warps
+
+
+def _mma_tile(inner: int, m: int, n: int, k_width: int) -> LinearLayout:
+    """Triton's nvidiaMmaTile (rank 2): `k_width` registers and 4 lanes along the `inner` dim, 8 lanes
+    along the other (`m` long), then registers along it, then along `inner` (`n` long)."""
+    outer = 1 - inner
+    return (identity1d(k_width, "register", inner, 2) * identity1d(4, "lane", inner, 2)
+            * identity1d(8, "lane", outer, 2) * identity1d(m // 8, "register", outer, 2)
+            * identity1d(n // (k_width * 4), "register", inner, 2))
+
+
+def _ampere(layout: Attribute, shape: tuple[int, ...], exact: bool) -> LinearLayout:
+    """nvidiaMmaToLinearLayout for version 2: 16x8 tiles, warps row-major."""
+    warps = _warps(layout, len(shape))
+    return with_shape(_mma_tile(1, 16, 8, 2) * identity_nd("warp", warps, (1, 0)), shape, exact)
+
+
+def _ampere_dot(layout: ttg.DotOperandEncodingAttr, parent: Attribute, shape: tuple[int, ...],
+                exact: bool) -> LinearLayout:
+    """nvidiaDotToLinearLayout for version 2: A 16 x 8*kWidth tiles, B 8*kWidth x 8, K the inner
+    dim; warps along K hold replicas."""
+    warps, kw = _warps(parent, len(shape)), layout.k_width
+    k = 1 if layout.op_idx == 0 else 0
+    tile = _mma_tile(1, 16, 8 * kw, kw) if k == 1 else _mma_tile(0, 8, 8 * kw, kw)
+    warp = product((zeros1d(warps[d], "warp", d, 2) if d == k else identity1d(warps[d], "warp", d, 2)
+                    for d in (1, 0)), 2)
+    return with_shape(tile * warp, shape, exact)
 
 
 def _is_pow2(v: int) -> bool:

@@ -19,12 +19,16 @@ in a layout (anchoring block pointers, recomputing a load), and says why it did 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import linear_of
+from xpu_passes.layouts.memory import distinct_registers
 
 
 def _bits(t: Attribute) -> int | None:
@@ -57,12 +61,13 @@ def convert_refused(src: Attribute | None, dst: Attribute | None) -> bool:
 GRF_BYTES = 128 * 64
 
 
-def copies_overflow(t: Attribute, threads_per_warp: int) -> bool:
+def copies_overflow(t: Attribute, threads_per_warp: int, constancy: Sequence[int] | None = None) -> bool:
     """A tensor whose layout has lanes or warps holding copies of its elements (a dot operand's B on
     warps along M), where what one warp then holds exceeds its register file: a tensor-of-pointer
     load of it is loaded again per copy and lowered by triton-xpu 3.3 element by element held (a
     flag-gems attention's 128x128 K/V loads in the B layout on 8 warps, 32 KB a warp, took its
-    lowering from 35 s to over 240 s). Copies that fit (a small GEMM's operands) are left alone."""
+    lowering from 35 s to over 240 s). Copies that fit (a small GEMM's operands) are left alone, and
+    so are registers of equal addresses (`constancy`, the load's: `memory.distinct_registers`)."""
     if not isinstance(t, TensorType):
         return False
     enc = t.encoding
@@ -75,7 +80,7 @@ def copies_overflow(t: Attribute, threads_per_warp: int) -> bool:
         return False
     if not ll.free_bases("lane") and not ll.free_bases("warp"):
         return False
-    return ll.num("register") * bits // 8 * threads_per_warp > GRF_BYTES
+    return distinct_registers(ll, constancy) * bits // 8 * threads_per_warp > GRF_BYTES
 
 
 def copied_gather_loads(module: Operation) -> int:
@@ -83,8 +88,20 @@ def copied_gather_loads(module: Operation) -> int:
     triton-xpu's own pipeline never has one: its RemoveLayoutConversions recomputes only loads tagged
     for 2D block reads, which its MaterializeBlockPointer gives to block pointers only."""
     threads = _int_attr(module, "ttg.threads-per-warp", 16)
-    return sum(1 for op in module.walk()
-               if type(op) is tt.LoadOp and not op.is_block_pointer and copies_overflow(op.results[0].type, threads))
+    over = [op for op in module.walk()
+            if type(op) is tt.LoadOp and not op.is_block_pointer and copies_overflow(op.results[0].type, threads)]
+    if not over:
+        return 0
+    facts = AxisInfoAnalysis(module)  # (only then: the copies of equal addresses are one load)
+    return sum(copies_overflow(op.results[0].type, threads, load_constancy(facts, op)) for op in over)
+
+
+def load_constancy(facts: AxisInfoAnalysis, op: tt.LoadOp) -> tuple[int, ...]:
+    """Per dim, the runs of equal addresses and mask of a load (a register of one run is loaded once)."""
+    const = facts.of(op.operands[0]).constancy
+    if op.mask is not None:
+        const = tuple(min(a, b) for a, b in zip(const, facts.of(op.mask).constancy))
+    return tuple(const)
 
 
 def _int_attr(op: Operation, key: str, default: int) -> int:

@@ -11,6 +11,12 @@ pointers never becomes a 2D block message in 3.3 (only block pointers do).
 pointer's contiguity, its alignment in elements and the mask's constancy (AxisInfo's facts,
 the caller's). So `vector(...)` depends on the layout, `best_vector(...)` does not, and the
 difference of their message counts is what a layout choice adds.
+
+A load's registers whose addresses (and mask) are equal, along dims where AxisInfo says they are
+constant (a pointer broadcast along rows), are loaded once: the lowering gives them the same pointer
+value and LLVM's CSE keeps one load and one register (`distinct_registers`; a dot operand's B tile
+of a row-broadcast pointer, 4 copies on 4 warps: 10 gathers and no spill at the ISA). Stores are
+not merged so.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from dataclasses import dataclass
 from xdsl.ir import Attribute
 
 from xpu_passes.dialects import ttg, ttig
+from xpu_passes.layouts.linear import LinearLayout
 from xpu_passes.layouts.memoize import linear_of
 from xpu_passes.layouts.scratch import contig_per_thread, layout_order
 
@@ -60,14 +67,36 @@ def _cap(elem_bits: int) -> int:
     return max(1, MAX_VECTOR_BYTES * 8 // max(8, elem_bits))
 
 
-def messages(layout: Attribute, shape: Sequence[int], elem_bits: int, limits: Sequence[int]) -> Messages:
+def distinct_registers(ll: LinearLayout, constancy: Sequence[int] | None) -> int:
+    """A lane's registers that hold different addresses when the addresses are constant over
+    blocks of `constancy[d]` along each dim d (None: all differ): two registers share an address
+    when their coordinates fall in the same blocks, so the count is 2 ** the rank (over GF(2)) of
+    the register bases' block parts (block sizes taken down to powers of two)."""
+    if constancy is None:
+        return 1 << len(ll.register)
+    shifts = [max(1, c).bit_length() - 1 for c in constancy]
+    width = max((max(b) for b in ll.register), default=0).bit_length() + 1
+    pivots: dict[int, int] = {}  # an XOR basis of the block parts (as integers) by leading bit
+    for b in ll.register:
+        x = 0
+        for d, (v, k) in enumerate(zip(b, shifts)):
+            x |= (v >> k) << (d * width)
+        while x and (top := x.bit_length()) in pivots:
+            x ^= pivots[top]
+        if x:
+            pivots[x.bit_length()] = x
+    return 1 << len(pivots)
+
+
+def messages(layout: Attribute, shape: Sequence[int], elem_bits: int, limits: Sequence[int],
+             constancy: Sequence[int] | None = None) -> Messages:
     """The messages of an access of `shape` in `layout` (LayoutError for a layout the algebra
-    does not know)."""
+    does not know); `constancy`: a load's address constancy per dim (`distinct_registers`)."""
     ll = linear_of(layout, tuple(shape))
     dim = layout_order(ll)[0]
     vec = min(_cap(elem_bits), contig_per_thread(ll)[dim], max(1, limits[dim]))
-    return Messages(1 << len(ll.register), max(1, vec), max(1, elem_bits // 8), 1 << (len(ll.lane) + len(ll.warp)),
-                    1 << len(ll.lane))
+    return Messages(distinct_registers(ll, constancy), max(1, vec), max(1, elem_bits // 8),
+                    1 << (len(ll.lane) + len(ll.warp)), 1 << len(ll.lane))
 
 
 def best_vector(elem_bits: int, limits: Sequence[int]) -> int:

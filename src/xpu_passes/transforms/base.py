@@ -108,6 +108,8 @@ class XpuPass(ModulePass):
 
     name = "xpu-pass"
     summary: ClassVar[str] = ""
+    # Whether the pass reads the foreign layouts the algebra maps (`layouts.encodings.modelled_foreign`).
+    reads_modelled_foreign: ClassVar[bool] = False
 
     def remark(self, op: Operation, message: str) -> None:
         sink = _SINK.get()
@@ -135,7 +137,8 @@ class XpuPass(ModulePass):
             box: list[str | None] = [None]
             token = _SAID.set(box)
             try:
-                found = None if _JUDGED_CLEAN.get() is op else foreign_layout_use(op)
+                found = (None if _JUDGED_CLEAN.get() is op else foreign_layout_use(op, True)
+                         if self.reads_modelled_foreign else foreign_layout_use(op))
                 if found is not None:
                     self.remark(found[0], f"left alone: {found[1]} is another backend's layout, not modelled here")
                     self.said(UNCHANGED)
@@ -220,13 +223,15 @@ def judged_clean(module: ModuleOp) -> Iterator[None]:
 # A type -> the foreign layout it mentions, by identity (types are immutable and shared between
 # ops, so each is judged once per process); an entry holds its type, so no id is reused while cached.
 # Shared by threads: one get or set per access (atomic), and an entry is checked to be its type's.
-_FOREIGN: dict[int, tuple[Attribute, str | None]] = {}
+_FOREIGN: dict[tuple[int, bool], tuple[Attribute, str | None]] = {}
 _FOREIGN_MAX = 100_000
 
 
-def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
-    """The first op whose types mention another backend's layout, and that layout's name."""
+def foreign_layout_use(module: Operation, modelled: bool = False) -> tuple[Operation, str] | None:
+    """The first op whose types mention another backend's layout, and that layout's name
+    (`modelled`: but those the layout algebra maps)."""
     from xpu_passes.dialects.ttg import ForeignLayoutAttr
+    from xpu_passes.layouts.encodings import modelled_foreign
 
     seen: dict[Attribute, str | None] = {}
 
@@ -236,7 +241,7 @@ def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
         seen[attr] = None
         hit: str | None = None
         if isinstance(attr, ForeignLayoutAttr):
-            hit = f"#{attr.name}"
+            hit = None if modelled and modelled_foreign(attr) else f"#{attr.name}"
         elif isinstance(attr, ParametrizedAttribute):
             hit = next((h for p in attr.parameters if (h := find(p)) is not None), None)
         elif isinstance(attr, ArrayAttr):
@@ -245,13 +250,13 @@ def foreign_layout_use(module: Operation) -> tuple[Operation, str] | None:
         return hit
 
     def judged(t: Attribute) -> str | None:
-        entry = _FOREIGN.get(id(t))
+        entry = _FOREIGN.get((id(t), modelled))
         if entry is not None and entry[0] is t:
             return entry[1]
         if len(_FOREIGN) >= _FOREIGN_MAX:
             _FOREIGN.clear()
         name = find(t)
-        _FOREIGN[id(t)] = (t, name)
+        _FOREIGN[(id(t), modelled)] = (t, name)
         return name
 
     for op in module.walk():

@@ -51,8 +51,19 @@ class ForeignLayoutAttr(ParametrizedAttribute):
                 raise VerifyException("(M, N) cases other than (32, 32) or (16, 16) unimplemented")
 
 
+def _eq(self: ForeignLayoutAttr, other: object) -> bool:
+    return type(other) is type(self) and self.body.data == other.body.data  # type: ignore[attr-defined]
+
+
+def _hash(self: ForeignLayoutAttr) -> int:
+    return hash((self.name, self.body.data))
+
+
 def _foreign(mnemonic: str) -> type[ForeignLayoutAttr]:
-    cls = type("".join(w.title() for w in mnemonic.split("_")) + "Attr", (ForeignLayoutAttr,), {"name": f"ttg.{mnemonic}"})
+    # (equality and hash by the text: the generated ones of a subclass without fields of its own
+    # made every two layouts of one kind equal, and caches by value conflated them)
+    cls = type("".join(w.title() for w in mnemonic.split("_")) + "Attr", (ForeignLayoutAttr,),
+               {"name": f"ttg.{mnemonic}", "__eq__": _eq, "__hash__": _hash})
     return irdl_attr_definition(cls)
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -61,6 +62,8 @@ _is_block_ptr = per_class(tt.MakeTensorPtrOp)
 @dataclass(frozen=True)
 class RemoveLayoutConversions(XpuPass):
     name = "tritonintelgpu-remove-layout-conversions"
+    # Intel's lit tests hold NVIDIA's Ampere MMA, which the layout algebra maps: read, not left alone.
+    reads_modelled_foreign: ClassVar[bool] = True
     # Intel's option: rounds of rematerialization (a rewrite can make an earlier refusal possible).
     max_backward_remat_iterations: int = 4
     # Work units (see the module's doc) per op of the input; 0: unbounded. The corpus's most

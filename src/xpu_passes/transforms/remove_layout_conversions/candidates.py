@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
-from xpu_passes.transforms.remove_layout_conversions import remat
+from xpu_passes.transforms.remove_layout_conversions import remat, remat_loads
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
 from xpu_passes.layouts.propagation import encoding
 
@@ -141,7 +141,7 @@ def duplicating(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation],
     s = remat.Slice(load_ok=block_loads.__contains__, reuse=reuse, dup_loops=True)
     if not remat.backward(cvt.src, target, s, cvt) or not s.dups:
         return None
-    if any(type(o) is tt.LoadOp and not remat.cheap_load(o) for o in s.ops):  # (the old chain keeps its load)
+    if any(type(o) is tt.LoadOp and not remat_loads.cheap_load(o) for o in s.ops):  # (the old chain keeps its load)
         return None  # a copy would read memory twice
     saved = costs.conversion_cost(cvt.src.type, target) * costs.weight(cvt.result)
     est = slice_cost.estimate(s, cvt)

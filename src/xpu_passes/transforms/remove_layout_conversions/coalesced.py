@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, block_2d_layout, messages
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
@@ -39,7 +40,7 @@ def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
     moved: Messages | None
     try:
         bits = element_bits(t.element_type.pointee)
-        moved = messages(layout, t.get_shape(), bits, costs.access_limits(facts, op))
+        moved = messages(layout, t.get_shape(), bits, costs.access_limits(facts, op), load_constancy(facts, op))
     except (LayoutError, ValueError):
         moved = None
     fewer = now is not None and moved is not None and moved.sends < now.sends

@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, best_vector, messages
 from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across
 from xpu_passes.layouts.memoize import by_identity, per_class
@@ -230,7 +231,8 @@ def messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages
     if layout is None or bits is None or not isinstance(t, TensorType):
         return None
     try:
-        return messages(layout, t.get_shape(), bits, access_limits(facts, op))
+        return messages(layout, t.get_shape(), bits, access_limits(facts, op),
+                        load_constancy(facts, op) if isinstance(op, tt.LoadOp) else None)
     except (LayoutError, ValueError):
         return None
 

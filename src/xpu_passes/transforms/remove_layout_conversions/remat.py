@@ -17,19 +17,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.block_pointers import Family, collect_family
 from xpu_passes.analysis.values import make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.propagation import (encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape,
-                                            with_encoding)
+from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
-from xpu_passes.layouts.lowering import copies_overflow, load_refused
-from xpu_passes.layouts.memoize import by_identity, linear_of, per_class, same
-from xpu_passes.transforms.remove_layout_conversions import coalesced
+from xpu_passes.layouts.lowering import load_refused
+from xpu_passes.layouts.memoize import per_class, same
+from xpu_passes.transforms.remove_layout_conversions import remat_loads
+from xpu_passes.transforms.remove_layout_conversions.remat_loads import (cheap_load, module_int, pointer_to_dot,
+                                                                          replicas)
 
 Reuse = Callable[[SSAValue, Attribute, Operation], "SSAValue | None"]  # (value, layout, user) -> a copy
 
@@ -116,18 +116,10 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
     # A reshape that may reorder produces the layout from its operand as it is, when free.
     needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD
-    if load and not op.is_block_pointer and not s.load_ok(op):  # type: ignore[attr-defined]
+    keeps = remat_loads.kept(op, layout, needed is not None, s.load_ok) if load else None  # type: ignore[arg-type]
+    if keeps is not None:
         needed = None
-        s.notes.append("a gather load keeps its layout (not provably a 2D block read)")
-    elif load and needed is not None and coalesced.keeps_layout(op, layout, cheap_load(op)):  # type: ignore[arg-type]
-        needed = None  # triton's anchor: moved only for strictly fewer messages
-        s.notes.append("an expensive load keeps its layout (the target sends no fewer messages)")
-    elif (load and not op.is_block_pointer and needed is not None and not cheap_load(op)  # type: ignore[arg-type]
-          and _replicas(new := with_encoding(t, layout)) > _replicas(t)
-          and copies_overflow(new, _module_int(op, "ttg.threads-per-warp", 16))):  # type: ignore[arg-type]
-        needed = None
-        s.notes.append("a tensor-of-pointer load keeps its layout (the target's copies of its elements "
-                       "overflow a warp's registers; triton-xpu lowers it element by element)")
+        s.notes.append(keeps)
     elif needed is None:
         why = load_refused(v._type, layout) if load else None  # pyright: ignore[reportPrivateUsage]
         s.notes.append(why or f"'{op.name}' cannot produce the target layout")
@@ -160,29 +152,6 @@ _KINDS: tuple[tuple[Any, int], ...] = ((ttg.ConvertLayoutOp, _CVT), (_REGIONED, 
                                        (_MULTI, _MULTI_KIND))
 _KIND: dict[type, int] = {}
 _is_arg = per_class(BlockArgument)
-
-
-def _module_int(op: Operation, key: str, default: int) -> int:
-    top = op.get_toplevel_object()
-    v = top.attributes.get(key) if isinstance(top, Operation) else None
-    return v.value.data if isinstance(v, IntegerAttr) else default
-
-
-def cheap_load(op: tt.LoadOp) -> bool:
-    """A load Intel lets be duplicated (as a cache hit): one splat address, or fewer
-    elements than the CTA has threads (Intel's isExpensiveLoadOrStore)."""
-    ptr = op.operands[0]
-    if op.is_block_pointer or not isinstance(ptr.type, TensorType):
-        return False
-    threads = _module_int(op, "ttg.num-warps", 4) * _module_int(op, "ttg.threads-per-warp", 16)
-    return isinstance(ptr.owner, tt.SplatOp) or numel(ptr.type) < threads
-
-
-def pointer_to_dot(t: Attribute, layout: Attribute | None) -> bool:
-    """Pointers into a dot-operand layout: triton-xpu's ReduceDataDuplication sizes that SLM round
-    trip by the element's bit width and aborts on pointers (triton never converts them so)."""
-    return (isa(layout, ttg.DotOperandEncodingAttr) and isa(t, TensorType)
-            and isa(t.element_type, tt.PointerType))  # type: ignore[attr-defined]
 
 
 def _boundary(v: SSAValue, layout: Attribute, s: Slice) -> bool:
@@ -262,17 +231,6 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     if all(f.root is not root for f, _ in s.families):
         s.families.append((fam, layout))
     return True
-
-
-@by_identity
-def _replicas(t: Attribute) -> int:
-    """Lane and warp bits along which a layout holds copies of the same elements (0 if unknown)."""
-    enc = encoding(t)
-    try:
-        ll = linear_of(enc, shape(t)) if enc is not None else None
-    except LayoutError:
-        return 0
-    return len(ll.free_bases("lane")) + len(ll.free_bases("warp")) if ll is not None else 0
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
@@ -417,8 +375,8 @@ def free_reorder(op: Operation, src: Attribute | None = None, res: Attribute | N
 
 def _more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:
     src, res = cvt._operands[0]._type, cvt.results[0]._type  # pyright: ignore  # (xDSL's accessors are slow)
-    threads = _module_int(cvt, "ttg.num-warps", 4) * _module_int(cvt, "ttg.threads-per-warp", 16)
-    return numel(src) >= threads and _replicas(src) > _replicas(res)
+    threads = module_int(cvt, "ttg.num-warps", 4) * module_int(cvt, "ttg.threads-per-warp", 16)
+    return numel(src) >= threads and replicas(src) > replicas(res)
 
 
 def more_replicas(cvt: ttg.ConvertLayoutOp) -> bool:

@@ -21,7 +21,7 @@ from xpu_passes.layouts.lowering import convert_refused
 from xpu_passes.layouts.propagation import ATOMICS, SAME_LAYOUT, encoding
 from xpu_passes.transforms.remove_layout_conversions.locality import (Contexts, attached_of, general_key, isolated,
                                                                      isolated_module, near, verify_key_of)
-from xpu_passes.transforms.remove_layout_conversions.remat import pointer_to_dot
+from xpu_passes.transforms.remove_layout_conversions.remat_loads import pointer_to_dot
 
 
 # Ops whose tensor operands (and results) triton requires in one layout.

@@ -16,7 +16,7 @@ from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.materialize_block_pointer import classify_pointer_tensor
-from xpu_passes.transforms.remove_layout_conversions import remat
+from xpu_passes.transforms.remove_layout_conversions import remat_loads
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, Ledger, has_errors, layout_errors
 
@@ -39,7 +39,7 @@ def block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Ope
     return {
         ld for ld in (walk_list(module) if ops is None else ops)
         if isinstance(ld, tt.LoadOp) and not ld.is_block_pointer
-        and (BLOCK_IO in ld.attributes or remat.cheap_load(ld) or tile(ld))
+        and (BLOCK_IO in ld.attributes or remat_loads.cheap_load(ld) or tile(ld))
     }  # fmt: skip
 
 
