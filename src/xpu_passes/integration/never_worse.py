@@ -100,7 +100,6 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     t = roundtrip.now()
     if text is None:
         text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-    start = _figures(module)  # native's, if it leaves the module as it is
     t = roundtrip.record(TIME_KEY, t)
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
@@ -117,7 +116,7 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
             out = native(text, p.name)
         except Exception as e:
             raise _NotCompared(_first_line(e)) from None
-        return _decide(p, ctx, module, out, text, said, start, mine)
+        return _decide(p, ctx, module, out, text, said, mine)
     except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
         _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
@@ -131,9 +130,10 @@ class _NotCompared(Exception):
 
 
 def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
-            start: Figures, mine: Figures | None) -> str | None:
-    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input `text`, whose
-    figures are `start`)."""
+            mine: Figures | None) -> str | None:
+    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input, printed as `text`).
+    The input's figures are taken only when native's pass left it as it was: from `mine` when ours did too
+    (UNCHANGED), else from a parse of `text` (a rarer parse than the input's figures on every run)."""
     from xpu_passes.integration import roundtrip
 
     try:
@@ -147,11 +147,12 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         _remark(p, module, "native's result kept: ours ran out of its work budget")
         return None if theirs is not None else UNCHANGED
     assert mine is not None
-    other = start if theirs is None else _figures(theirs)
+    if theirs is None and said != UNCHANGED:  # native's result is the input: read again from its print
+        theirs = parse_module(ctx, text, "<input>", verify=False).module
+    other = mine if theirs is None else _figures(theirs)
     losses = native_wins(mine, other)
     if losses:
-        if theirs is None:  # native's result is the input: read again from its print
-            theirs = parse_module(ctx, text, "<input>", verify=False).module
+        assert theirs is not None  # (ours left the input as it was: the same figures, no loss)
         if copied_gather_loads(theirs) > copied_gather_loads(module):
             # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
             _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but loads copies of a "
