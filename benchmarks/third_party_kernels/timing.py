@@ -86,6 +86,9 @@ def run(launches: list[Launch], pipeline: str, repeat: int, csv_path: str | None
     if writer:
         writer.writerow(CSV_HEAD)
     for launch in launches:
+        # (garbage of the parent, an MLIRContext with its LLVM thread pool, collected in a forked child
+        # waits forever on the pool's threads, which the child does not have)
+        gc.collect()
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_work, args=(launch, pipeline, repeat, send), daemon=True)
         proc.start()

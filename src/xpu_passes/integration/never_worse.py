@@ -100,7 +100,6 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     t = roundtrip.now()
     if text is None:
         text = print_module(module, Spelling.choose("triton-3.3"), debuginfo=True, block_arg_locs=True)
-    start = _figures(module)  # native's, if it leaves the module as it is
     t = roundtrip.record(TIME_KEY, t)
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
@@ -117,7 +116,7 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
             out = native(text, p.name)
         except Exception as e:
             raise _NotCompared(_first_line(e)) from None
-        return _decide(p, ctx, module, out, text, said, start, mine)
+        return _decide(p, ctx, module, out, text, said, mine)
     except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
         _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
@@ -131,9 +130,10 @@ class _NotCompared(Exception):
 
 
 def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
-            start: Figures, mine: Figures | None) -> str | None:
-    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input `text`, whose
-    figures are `start`)."""
+            mine: Figures | None) -> str | None:
+    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input, printed as `text`).
+    The input's figures are taken only when native's pass left it as it was: from `mine` when ours did too
+    (UNCHANGED), else from a parse of `text` (a rarer parse than the input's figures on every run)."""
     from xpu_passes.integration import roundtrip
 
     try:
@@ -147,11 +147,12 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
         _remark(p, module, "native's result kept: ours ran out of its work budget")
         return None if theirs is not None else UNCHANGED
     assert mine is not None
-    other = start if theirs is None else _figures(theirs)
+    if theirs is None and said != UNCHANGED:  # native's result is the input: read again from its print
+        theirs = parse_module(ctx, text, "<input>", verify=False).module
+    other = mine if theirs is None else _figures(theirs)
     losses = native_wins(mine, other)
     if losses:
-        if theirs is None:  # native's result is the input: read again from its print
-            theirs = parse_module(ctx, text, "<input>", verify=False).module
+        assert theirs is not None  # (ours left the input as it was: the same figures, no loss)
         if copied_gather_loads(theirs) > copied_gather_loads(module):
             # (what our MaterializeBlockPointer tagged, native's pass may load in a dot operand's copies)
             _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but loads copies of a "
@@ -286,8 +287,13 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     (`p.native_twin`) on a copy of it: ours is kept unless its final TTGIR is worse in one of
     `stage_figures`' figures (SLM as triton-xpu allocates it, conversions, 2D block I/O), then
     native's is. Each position of ours is guarded on its own input; this guards what the kernel
-    is judged by, whatever our earlier positions did to the later ones' inputs."""
+    is judged by, whatever our earlier positions did to the later ones' inputs.
+
+    `p.native_first` (pipeline option `native_first`): in a kernel without tt.dot, triton-xpu's stage
+    runs first, and where its final TTGIR leaves ours nothing to win (`stage_figures.nothing_to_win`)
+    it is kept without running ours (no round trip: counted as `native_first`, with a remark)."""
     from xpu_passes.integration import oracle, pipeline, roundtrip
+    from xpu_passes.integration.stage_figures import nothing_to_win
 
     t = roundtrip.now()
     text = str(mod) if text is None else text
@@ -296,22 +302,63 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     threads = opt.threads_per_warp
     after = [s for s in p.stages if s.name in pipeline.AFTER_COMPARISON]
     body = [s for s in p.stages if s.name not in pipeline.AFTER_COMPARISON]
-    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=body), text)
-    opt.threads_per_warp = threads
-    t = roundtrip.now()
-    theirs = pipeline.run_plan(copy, metadata, opt, properties,
-                               pipeline.Plan(p.native_twin, "", round_trips=p.round_trips), text)
-    losses, why = judge_stages(str(ours), str(theirs), mod.context)
-    roundtrip.count("native_stage_kept", int(bool(losses)))
+    twin = pipeline.Plan(p.native_twin, "", round_trips=p.round_trips)
     instance = next((s.instance for s in p.stages if s.python), None)
+    theirs = None
+    if p.native_first and "tt.dot" not in text and _may_skip_ours(body):
+        t = roundtrip.now()
+        theirs = pipeline.run_plan(copy, metadata, opt, properties, twin, text)
+        their_text = str(theirs)
+        why = nothing_to_win(their_text)
+        roundtrip.record(STAGE_TIME_KEY, t)
+        if why:
+            roundtrip.count("native_first")
+            if instance is not None:
+                _remark(instance, ModuleOp([]), f"triton-xpu's stage kept, ours not run: no tt.dot, {why}")
+            return _after(theirs, metadata, opt, properties, p, after)
+        opt.threads_per_warp = threads
+    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=body), text)
+    if theirs is None:
+        opt.threads_per_warp = threads
+        t = roundtrip.now()
+        theirs = pipeline.run_plan(copy, metadata, opt, properties, twin, text)
+        their_text = str(theirs)
+    else:
+        t = roundtrip.now()
+    losses, why = judge_stages(str(ours), their_text, mod.context)
+    roundtrip.count("native_stage_kept", int(bool(losses)))
     if instance is not None:
         _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(STAGE_TIME_KEY, t)
-    kept = theirs if losses else ours
-    if after:
-        kept = pipeline.run_plan(kept, metadata, opt, properties,
-                                 dataclasses.replace(p, native_twin=None, stages=after))
-    return kept
+    return _after(theirs if losses else ours, metadata, opt, properties, p, after)
+
+
+# Our passes native_first may leave unrun in a kernel without tt.dot (stage_figures.nothing_to_win says why
+# they cannot win there); any other of ours in the stage (RewriteTensorPointer) runs and is judged.
+# (raising only with dot-only: idle without a tt.dot)
+NATIVE_FIRST = frozenset({registry.MBP, registry.OBIO, registry.RLC, registry.LEGAL, registry.RAISE, registry.ORL})
+
+
+def _may_skip_ours(stages: list[Any]) -> bool:
+    """Whether every pass of ours in `stages` is one native_first may leave unrun (raising: only dot-only)."""
+    for s in stages:
+        if not s.python:
+            continue
+        if s.name not in NATIVE_FIRST:
+            return False
+        if s.name == registry.RAISE and not (getattr(s.instance, "dot_only", False)
+                                             and not getattr(s.instance, "ignore_masks", True)):
+            return False
+    return True
+
+
+def _after(kept: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any, after: list[Any]) -> Any:
+    """`kept` through the passes that run after the comparison (pipeline.AFTER_COMPARISON), if any."""
+    from xpu_passes.integration import pipeline
+
+    if not after:
+        return kept
+    return pipeline.run_plan(kept, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=after))
 
 
 def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:

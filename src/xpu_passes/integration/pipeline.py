@@ -89,6 +89,9 @@ class Plan:
     native_twin: list[Stage] | None = None
     # never_worse_positions "dot": the RLC runs before the last are compared only in kernels with a tt.dot
     guard_early_only_with_dot: bool = False
+    # native_first: with a native_twin, a kernel without tt.dot runs triton-xpu's stage first and keeps it
+    # without running ours where it leaves ours nothing to win (never_worse.compare_stage)
+    native_first: bool = False
 
 
 def _format(stages: list[Stage]) -> str:
@@ -152,6 +155,7 @@ def plan(pipeline: str = "xpu", check_reports: bool | None = None, **options: An
             orl = options.get("reduction_locality", False)  # (our port is in both sides: made by parse_text)
             p.native_twin = parse_text(pipeline_text("native", reduction_locality=orl)).stages if orl else named_stages("native")
             p.guard_early_only_with_dot = options.get("never_worse_positions", "dot") == "dot"
+            p.native_first = bool(options.get("native_first", True))
     if check_reports is not None:
         p.round_trips = roundtrip.RoundTripOptions(check_reports=bool(check_reports))
     return p

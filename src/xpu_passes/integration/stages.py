@@ -45,11 +45,12 @@ def _native(name: str, **options: Any) -> Stage:
 def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = True,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
                   slice_epilogue: bool = True, reduction_locality: bool = False,
-                  never_worse_positions: str = "dot") -> list[Stage]:
+                  never_worse_positions: str = "dot", native_first: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
-    are left out: they are filled in when the pipeline runs.
+    are left out: they are filled in when the pipeline runs. `never_worse_positions` and
+    `native_first` change how the stages run, not which (pipeline.plan, never_worse.compare_stage).
     """
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")
