@@ -23,9 +23,9 @@ load_all()
 LIT = Path(__file__).parents[3] / "lit" / "passes" / "raise-block-pointer.mlir"
 
 
-def lit_chunk(func: str) -> str:
-    """The lit test's input module that defines `func` (the inputs are shared with the lit test)."""
-    for part in LIT.read_text().split("// -----"):
+def lit_chunk(func: str, lit: Path = LIT) -> str:
+    """The input module of lit file `lit` that defines `func` (the inputs are shared with the lit test)."""
+    for part in lit.read_text().split("// -----"):
         if f"@{func}(" in part:
             return "\n".join(ln for ln in part.splitlines() if not ln.lstrip().startswith("//"))
     raise KeyError(func)
@@ -35,12 +35,16 @@ def parse_text(text: str) -> ModuleOp:
     return parse_module(make_context(), text, "test").module
 
 
-def raise_all(text: str) -> tuple[ModuleOp, ModuleOp, list[str]]:
+def raise_text(text: str, **options: Any) -> tuple[ModuleOp, ModuleOp, list[str]]:
+    """`text` parsed, and parsed then raised with `options`, with the remarks of the run."""
     before, after = parse_text(text), parse_text(text)
     with collecting_remarks() as sink:
-        RaiseBlockPointer(dot_only=False).apply(make_context(), after)
-    remarks = [r.message for r in sink.remarks]
-    return before, after, remarks
+        RaiseBlockPointer(**options).apply(make_context(), after)
+    return before, after, [r.message for r in sink.remarks]
+
+
+def raise_all(text: str) -> tuple[ModuleOp, ModuleOp, list[str]]:
+    return raise_text(text, dot_only=False)
 
 
 def ops_of(m: ModuleOp, kind: type) -> list:

@@ -11,31 +11,21 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
-from xpu_passes.dialects import make_context, tt
-from xpu_passes.frontend import parse_module
+from xpu_passes.dialects import tt
 from xpu_passes.interp import Inputs, validate
-from xpu_passes.transforms import collecting_remarks, load_all
-from xpu_passes.transforms.raise_block_pointer import RaiseBlockPointer, build
+from xpu_passes.transforms.raise_block_pointer import build
 
-load_all()
+from transforms.raise_block_pointer.raise_support import lit_chunk, raise_text
 
 LIT = Path(__file__).parents[3] / "lit" / "passes" / "raise-block-pointer-mask-hull.mlir"
 
 
 def _chunk(func: str) -> str:
-    for part in LIT.read_text().split("// -----"):
-        if f"@{func}(" in part:
-            return "\n".join(ln for ln in part.splitlines() if not ln.lstrip().startswith("//"))
-    raise KeyError(func)
+    return lit_chunk(func, LIT)
 
 
 def _raise(func: str, **options: Any) -> tuple[ModuleOp, ModuleOp, list[str]]:
-    ctx = make_context()
-    text = _chunk(func)
-    before, after = parse_module(ctx, text, "t").module, parse_module(ctx, text, "t").module
-    with collecting_remarks() as sink:
-        RaiseBlockPointer(**options).apply(make_context(), after)
-    return before, after, [r.message for r in sink.remarks]
+    return raise_text(_chunk(func), **options)
 
 
 def _rows_inputs(M: int, K: int, stride: int, trips: int, grid: int, seed: int) -> Inputs:
@@ -118,9 +108,7 @@ def test_other_not_a_padding_keeps_the_whole_mask_as_select() -> None:
     text = _chunk("fixed_mask_rows").replace(
         "%30 = tt.load %arg8, %20, %cst :", "%c15 = arith.constant dense<1.500000e+00> : tensor<16x16xf32>\n"
         "      %30 = tt.load %arg8, %20, %c15 :")
-    ctx = make_context()
-    before, after = parse_module(ctx, text, "t").module, parse_module(ctx, text, "t").module
-    RaiseBlockPointer().apply(make_context(), after)
+    before, after, _ = raise_text(text)
     (load,) = [o for o in after.walk() if isinstance(o, tt.LoadOp)]
     (sel,) = [o for o in after.walk() if o.name == "arith.select" and o.results[0].type == load.result.type]
     assert load.boundary_check == (0, 1) and load.padding is None
@@ -134,9 +122,7 @@ def _gemm_with_bound(c: int, monkeypatch: Any = None) -> tuple[ModuleOp, ModuleO
     """@fixed_mask_gemm with the loop bound (K + c) / 16 (c = 15: cdiv)."""
     text = _chunk("fixed_mask_gemm").replace("%27 = arith.addi %arg4, %c15_i32 : i32",
                                              f"%cb = arith.constant {c} : i32\n    %27 = arith.addi %arg4, %cb : i32")
-    ctx = make_context()
-    before, after = parse_module(ctx, text, "t").module, parse_module(ctx, text, "t").module
-    RaiseBlockPointer(dot_only=True, block_io_only=True).apply(make_context(), after)
+    before, after, _ = raise_text(text, dot_only=True, block_io_only=True)
     return before, after
 
 
