@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,10 +105,16 @@ _MAY_ALLOCATE = re.compile(r"convert_layout|reduce|scan|gather|histogram|atomic|
 def allocates_nothing(text: str) -> bool:
     """Whether triton-xpu's allocation provably gives the module printed as `text` no SLM (no op that
     may have any: `_MAY_ALLOCATE`), without running it (on a copy, as `allocated_shared` does)."""
+    return next(_may_allocate(text), None) is None
+
+
+def _may_allocate(text: str) -> Iterator[str]:
+    """The lines of `text`, locations stripped, with an op that may get SLM (`_MAY_ALLOCATE`)."""
     if _MAY_ALLOCATE.search(text) is None:
-        return True
-    return not any(_MAY_ALLOCATE.search(_LOC.sub("", line)) for line in text.splitlines()
-                   if not line.startswith("#loc"))
+        return
+    for line in text.splitlines():
+        if not line.startswith("#loc") and _MAY_ALLOCATE.search(bare := _LOC.sub("", line)):
+            yield bare
 
 
 # Ops whose SLM is the scratch of a reduction or scan across warps (what `_MAY_ALLOCATE` matches of them).
@@ -141,15 +148,10 @@ def nothing_to_win(native_text: str) -> str:
         return ""
     if copied_loads(native_text):
         return ""
-    if not allocates_nothing(native_text):
-        for line in native_text.splitlines():
-            if line.startswith("#loc"):
-                continue
-            bare = _LOC.sub("", line)
-            if _MAY_ALLOCATE.search(bare) and not _REDUCTION.search(bare):
-                return ""
-        return "no conversion left, one layout, SLM only for reductions and scans"
-    return "no conversion left, one layout, no SLM"
+    lines = list(_may_allocate(native_text))
+    if any(not _REDUCTION.search(line) for line in lines):
+        return ""
+    return "no conversion left, one layout, " + ("SLM only for reductions and scans" if lines else "no SLM")
 
 
 _ALIAS = re.compile(r"^(#[\w.$-]+) = (.*)$", re.M)

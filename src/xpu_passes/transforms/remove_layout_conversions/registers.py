@@ -23,6 +23,7 @@ from xpu_passes.dialects import tt
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import linear_of
 from xpu_passes.layouts.pressure import GRF_BYTES, GRF_DEFAULT
+from xpu_passes.layouts.propagation import numel
 from xpu_passes.layouts.scratch import element_bytes, reduce_scratch_bytes
 from xpu_passes.transforms.remove_layout_conversions.costs import SPILL_WEIGHT
 
@@ -53,11 +54,4 @@ def reduce_price(op: Operation) -> int:
         return 0
     if held < FILE_BYTES:
         return 0
-    return SPILL_WEIGHT * sum(_numel(t) * element_bytes(t.element_type) for t in srcs)  # type: ignore[attr-defined]
-
-
-def _numel(t: TensorType) -> int:
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n
+    return SPILL_WEIGHT * sum(numel(t) * element_bytes(t.element_type) for t in srcs)  # type: ignore[attr-defined]
