@@ -90,9 +90,28 @@ def _run(cmd: list[str], cwd: str, kernel: str, step: str) -> None:
         raise IsaError(kernel, step, f"exit status {done.returncode}: {text[-2000:]}")
 
 
+# triton-xpu 3.3's driver (driver.c, loadBinary): a kernel built with no GRF flag that spills more than
+# this many bytes is rebuilt with the large GRF file, and that build is what runs.
+DRIVER_MAX_SPILL = 1000
+LARGE_GRF_FLAG = "-cl-intel-256-GRF-per-thread"
+GRF_FLAGS = (LARGE_GRF_FLAG, "-cl-intel-128-GRF-per-thread", "-cl-intel-enable-auto-large-GRF-mode")
+
+
 def compile_spirv(spv: bytes, build_flags: str, kernel: str, ocloc: str | None = None,
-                  device: str = DEVICE) -> IsaFigures:  # fmt: skip
-    """IGC's figures for `kernel` in the SPIR-V module `spv`, built with the driver's `build_flags`."""
+                  device: str = DEVICE, driver_retry: bool = True) -> IsaFigures:  # fmt: skip
+    """IGC's figures for `kernel` in the SPIR-V module `spv`, built with the driver's `build_flags`:
+    the binary the driver loads (with `driver_retry`, its large-GRF rebuild of a spilling kernel whose
+    flags name no GRF mode; if that rebuild fails the driver keeps the first, and so do we)."""
+    first = _compile_once(spv, build_flags, kernel, ocloc, device)
+    if not driver_retry or first.spill_bytes <= DRIVER_MAX_SPILL or any(f in build_flags for f in GRF_FLAGS):
+        return first
+    try:
+        return _compile_once(spv, f"{build_flags} {LARGE_GRF_FLAG}".strip(), kernel, ocloc, device)
+    except IsaError:
+        return first
+
+
+def _compile_once(spv: bytes, build_flags: str, kernel: str, ocloc: str | None, device: str) -> IsaFigures:
     exe = ocloc_path(ocloc)
     if exe is None:
         raise IsaError(kernel, "find ocloc", ocloc and f"{ocloc} is not executable" or MISSING)

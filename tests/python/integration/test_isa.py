@@ -161,6 +161,49 @@ def test_compile_passes_the_build_flags_and_reads_the_dump(tmp_path: Path) -> No
         isa.compile_spirv(b"SPIRV", "", "renamed", ocloc=str(exe))
 
 
+def _grf_ocloc(tmp_path: Path, small_spill: int, large_fails: bool = False) -> Path:
+    """An `ocloc` whose build spills `small_spill` bytes with 128 GRFs and none with the large file."""
+    large = ZE_INFO.replace("spill_size:      896", "spill_size:      0")
+    (tmp_path / "small").write_text(ZE_INFO.replace("grf_count:       256", "grf_count:       128")
+                                    .replace("spill_size:      896", f"spill_size:      {small_spill}"))
+    (tmp_path / "large").write_text(large)
+    (tmp_path / "asm").write_text(ASM)
+    exe = tmp_path / "ocloc"
+    exe.write_text(f"""#!/bin/sh
+echo "$@" >> {tmp_path}/calls
+case "$1" in
+compile) case "$9" in *256-GRF*) [ {int(large_fails)} = 0 ] || exit 3; echo large > {tmp_path}/mode ;;
+                      *) echo small > {tmp_path}/mode ;; esac
+         mkdir -p "${{13}}" && echo ZEBIN > "${{13}}/${{11}}_pvc.bin" ;;
+disasm)  mkdir -p "$5" && cp {tmp_path}/$(cat {tmp_path}/mode) "$5/.ze_info" && cp {tmp_path}/asm "$5/.text.my_kernel.asm" ;;
+esac
+""")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    return exe
+
+
+def test_a_spilling_kernel_with_no_grf_flag_is_measured_as_the_driver_rebuilds_it(tmp_path: Path) -> None:
+    exe = str(_grf_ocloc(tmp_path, small_spill=2048))
+    f = isa.compile_spirv(b"SPIRV", "", "my_kernel", ocloc=exe)
+    assert (f.grf_count, f.spill_bytes) == (256, 0)
+    assert [c.split(" -output")[0].split("-options ")[1] for c in (tmp_path / "calls").read_text().splitlines()
+            if c.startswith("compile")] == ["", "-cl-intel-256-GRF-per-thread"]  # fmt: skip
+    assert (isa.compile_spirv(b"SPIRV", "", "my_kernel", ocloc=exe, driver_retry=False).spill_bytes) == 2048
+    # a GRF mode in the flags is kept as given, as the driver does
+    for flag in ("-cl-intel-128-GRF-per-thread", "-cl-intel-enable-auto-large-GRF-mode"):
+        assert isa.compile_spirv(b"SPIRV", flag, "my_kernel", ocloc=exe).spill_bytes == 2048
+
+
+def test_the_driver_keeps_a_small_spill_and_a_failed_rebuild(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    small = str(_grf_ocloc(tmp_path / "a", small_spill=isa.DRIVER_MAX_SPILL))
+    assert isa.compile_spirv(b"SPIRV", "", "my_kernel", ocloc=small).spill_bytes == isa.DRIVER_MAX_SPILL
+    (tmp_path / "b").mkdir()
+    failing = str(_grf_ocloc(tmp_path / "b", small_spill=4096, large_fails=True))
+    f = isa.compile_spirv(b"SPIRV", "", "my_kernel", ocloc=failing)
+    assert (f.grf_count, f.spill_bytes) == (128, 4096)
+
+
 def test_ocloc_failures_are_located_errors(tmp_path: Path) -> None:
     exe = _fake_ocloc(tmp_path, compile_exit=10)
     with pytest.raises(isa.IsaError) as e:
