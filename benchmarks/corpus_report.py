@@ -49,6 +49,8 @@ def dot_summary(rows: list[Row]) -> list[str]:
     pipeline makes strictly better than native at the ISA (isa.strictly_better), and how many worse;
     the goal is a third better, none worse."""
     dots = [r for r in rows if r.dot]
+    if not dots:  # e.g. --only on kernels without a tt.dot: nothing to count, ISA or not
+        return ["GEMM/attention rows (a tt.dot in the kernel): 0; nothing to count"]
     if not any(r.results["native"].isa for r in dots):
         return [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; no ISA figures: better not counted"]
     out = [f"GEMM/attention rows (a tt.dot in the kernel): {len(dots)}; goal: strictly better than native "

@@ -244,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", choices=list(KERNELS), metavar="CASE",
                     help="these cases, named as printed (--list lists them)")
     ap.add_argument("--list", action="store_true", help="list the case names and exit")
-    ap.add_argument("--pipeline", default="xpu", help="our pipeline as the plugin spells it, e.g. xpu:raise_block_pointer")
+    ap.add_argument("--pipeline", default="xpu",
+                    help="our pipeline as the plugin spells it (xpu raises by default), e.g. xpu:raise_block_pointer=false")
     ap.add_argument("--ocloc", help="IGC's ocloc for ISA figures (default: on PATH, else tools/install-igc's)")
     ap.add_argument("--shape", nargs="+", type=parse_shape, help="--run: MxNxK shapes (default: Intel's)")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")

@@ -210,6 +210,18 @@ def test_dot_summary_counts_strictly_better_gemm_attention_rows(bench: ModuleTyp
     ]
 
 
+def test_dot_summary_without_dot_rows_does_not_claim_missing_isa(bench: ModuleType) -> None:
+    """A run of kernels without a tt.dot has ISA figures but nothing to count: it says so, and does not
+    say the ISA figures are missing (it did, on a run of the corpus' non-dot kernels)."""
+    rows = [_row(bench, "softmax", False, _isa(spill_bytes=0), _isa(spill_bytes=0))]
+    assert bench.dot_summary(rows) == ["GEMM/attention rows (a tt.dot in the kernel): 0; nothing to count"]
+    rows[0].results["native"].isa = None
+    assert bench.dot_summary(rows) == ["GEMM/attention rows (a tt.dot in the kernel): 0; nothing to count"]
+    rows.append(_row(bench, "gemm_block_ptr", True, _isa(spill_bytes=0), _isa(spill_bytes=0)))
+    rows[1].results["native"].isa = None
+    assert bench.dot_summary(rows) == ["GEMM/attention rows (a tt.dot in the kernel): 1; no ISA figures: better not counted"]
+
+
 def test_read_csv_gives_the_rows_back(bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     rows = [_row(bench, "gemm_block_ptr", True, _isa(spill_bytes=64), _isa(spill_bytes=0)),
