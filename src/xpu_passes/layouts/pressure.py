@@ -20,6 +20,13 @@ At a `tt.load`/`tt.store` of a tensor of pointers a lane holds, by this estimate
   every address held.
 The layout choice moves all three: a DPAS layout holds more of a tile per lane than a blocked
 one might, and narrow vectors take one message per element.
+
+A layout with lanes or warps along a dim they cannot split (a 256x1 tile with its 32 lanes and
+4 warps along the size-1 dim) replicates the tile: every lane holds all of it (`replicated_bytes`).
+No access need hold such a tile itself, so what is live across a small access is still looked at
+for them (costs.pressure_peak): in flag_gems' celoss backward our RemoveLayoutConversions put a
+loop-carried 256x1 f32 sum and two loop invariants so (1 KB per lane each), to save a 4-byte
+conversion, and IGC compiled 6x native's instructions.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from collections.abc import Callable, Iterator
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.memory import Messages
@@ -60,6 +67,20 @@ def tensor_bytes(t: Attribute) -> int:
         return 0
 
 
+@by_identity  # pure in its attribute
+def replicated_bytes(t: Attribute) -> int:
+    """`tensor_bytes` of a data tensor whose layout holds the same elements in two lanes or warps (a
+    zero lane or warp basis) and several per lane; 0 otherwise, and for a dot operand: its replicas
+    are what the tt.dot needs (every warp along N holds all of B), whatever the layouts around it."""
+    size = tensor_bytes(t)
+    if not size or isinstance(t.encoding, ttg.DotOperandEncodingAttr):  # type: ignore[attr-defined]
+        return 0
+    ll = linear_of(t.encoding, tuple(t.get_shape()))  # type: ignore[attr-defined]
+    if not ll.register or not (ll.free_bases("lane") or ll.free_bases("warp")):
+        return 0
+    return size
+
+
 def access_bytes(m: Messages, streamed: bool = False) -> int:
     """What an access holds per lane itself: its values (one message's when `streamed`), and each
     message's address and predicate."""
@@ -87,32 +108,44 @@ def _holder(user: Operation, block: Block) -> Operation | None:
     return user
 
 
-def live_across(op: Operation, skip: Callable[[SSAValue], bool]) -> int:
+def _defined_before(block: Block, at: Operation) -> Iterator[SSAValue]:
+    """The values of `block` defined before `at`, nearest first (its arguments last)."""
+    o = at.prev_op
+    while o is not None:
+        yield from o.results
+        o = o.prev_op
+    yield from block.args
+
+
+def live_across(op: Operation, skip: Callable[[SSAValue], bool],
+                size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None) -> int:
     """Per-lane register bytes of the tensors live across `op`: defined before it (in its block
     or an enclosing one) and used after it or inside an op that holds it (a loop runs its body
-    again). `skip`: values counted otherwise (the access's own pointer and mask)."""
-    total = 0
+    again). `skip`: values counted otherwise (the access's own pointer and mask); `size_of`: a
+    tensor type's bytes per lane (0: not counted, its uses not looked at); `limit`: how many
+    values to look at, the nearest first (innermost block first, then back from the access)."""
+    total, seen = 0, 0
     # This call's sizes by type identity (the values hold their types meanwhile): a block's values
     # share a few types, and most are 0 (offsets, masks, pointers, scalars).
     sizes: dict[int, int] = {}
     for block, at in _levels(op):
-        values: list[SSAValue] = list(block.args)
-        o = block.first_op
-        while o is not None and o is not at:
-            values.extend(o.results)
-            o = o.next_op
-        later: set[Operation] = set()  # ops after `at`, and `at` itself if it holds `op`
-        o = at if at is not op else at.next_op
-        while o is not None:
-            later.add(o)
-            o = o.next_op
-        for v in values:
+        later: set[Operation] | None = None  # ops after `at`, and `at` itself if it holds `op` (once needed)
+        for v in _defined_before(block, at):
+            seen += 1
+            if limit is not None and seen > limit:
+                return total
             t = v.type
             size = sizes.get(id(t))
             if size is None:
-                size = sizes[id(t)] = tensor_bytes(t)
+                size = sizes[id(t)] = size_of(t)
             if not size or skip(v):
                 continue
+            if later is None:
+                later = set()
+                o = at if at is not op else at.next_op
+                while o is not None:
+                    later.add(o)
+                    o = o.next_op
             for use in v.uses:
                 user = use.operation
                 if (user if user.parent is block else _holder(user, block)) in later:

@@ -25,7 +25,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, best_vector, messages
-from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across
+from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across, replicated_bytes
 from xpu_passes.layouts.memoize import by_identity, per_class
 from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel, with_encoding
 from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
@@ -267,8 +267,14 @@ def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
 
 SPILL_WEIGHT = 4
 # An access holding at most this share of the register file is not where a layout choice spills
-# (what is live across it is not looked for: a scan of its blocks, per trial).
+# (what is live across it is not looked for: a scan of its blocks, per trial), unless with the
+# tensors replicated across lanes or warps live there it holds more: no access holds those, so
+# nothing else would see them (pressure.replicated_bytes). That scan asks no value's uses but
+# theirs, and looks at the REPLICATED_SCAN values defined nearest the access (a loop's carried
+# values, its invariants): scanned whole, per trial, the 2,000-op block before sparsemax_fwd's
+# store tripled its time in the pass (within ~5% so).
 SMALL_SHARE = 8
+REPLICATED_SCAN = 64
 # The estimate's resolution, bytes per lane: on IGC's figures it is off by up to ~60 (gemm_add_tensor_ptr
 # 64x128: DPAS form 256 over, IGC 232; blocked form within, IGC 56 over; 256x256: 256, IGC 228), so
 # only what is over the register file by more than this is priced (no guard flips on noise).
@@ -296,9 +302,12 @@ def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | N
     if m is None:
         return None
     held = access_bytes(m, isinstance(op, tt.LoadOp) and _streamed(op))
-    if held * SMALL_SHARE <= budget(GRF_LARGE, m.lanes):
-        return held, m.lanes
     own = {id(v) for v in op.operands}
+    room = budget(GRF_LARGE, m.lanes)
+    if held * SMALL_SHARE <= room:
+        held_too = live_across(op, lambda v: id(v) in own, replicated_bytes, REPLICATED_SCAN)
+        if (held + held_too) * SMALL_SHARE <= room:
+            return held, m.lanes
     return live_across(op, lambda v: id(v) in own) + held, m.lanes
 
 
