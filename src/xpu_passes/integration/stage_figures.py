@@ -217,9 +217,9 @@ def copied_loads(text: str) -> int:
     registers (`layouts.lowering.copies_overflow`): triton-xpu 3.3 loads them once per copy, element
     by element (what the positions' guard vetoes with `copied_gather_loads`). A lane's registers that
     hold the same element (zero or dependent register bases) count once: one address, one load (a 1x64
-    f16 vector on every lane of 4 warps, 4 copies per lane: 4 KB a warp, not 16; gemlite
-    gemv_revsplitK, where IGC loads it in fewer messages than ours). Without the axis facts the
-    positions' count has (addresses equal across elements), so never above it. From the print: only
+    f16 vector on every lane of 4 warps, 4 registers per element: 4 KB a warp, not 16; gemlite
+    gemv_revsplitK, whose native stage is far better at the ISA). The positions' count also merges
+    equal addresses by the axis facts, so this one is never below it. From the print: only
     the distinct result types of such loads are parsed (their aliases expanded)."""
     types = [_POINTEE.sub(r"\1", m[1]) for m in map(_POINTER_LOAD.match, map(_strip_loc, _load_lines(text))) if m]
     if not types:
