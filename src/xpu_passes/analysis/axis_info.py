@@ -100,7 +100,9 @@ class AxisInfoAnalysis:
         for fn in module.walk():
             if isinstance(fn, tt.FuncOp) and fn.body.blocks:
                 self._seed_args(fn)
-                self._block(fn.body.blocks.first)  # type: ignore[arg-type]
+                # every block: an early return (`if c: ...; return`) leaves the body in cf.cond_br's successors
+                for block in fn.body.blocks:
+                    self._block(block)
 
     def __getitem__(self, v: SSAValue) -> AxisInfo:
         return self.info.get(v) or AxisInfo.unknown(len(_shape(v)))

@@ -215,7 +215,11 @@ _COPIES: dict[tuple[str, int], bool] = {}
 def copied_loads(text: str) -> int:
     """Tensor-of-pointer loads of a print whose layout holds copies of their elements past a warp's
     registers (`layouts.lowering.copies_overflow`): triton-xpu 3.3 loads them once per copy, element
-    by element (what the positions' guard vetoes with `copied_gather_loads`). From the print: only
+    by element (what the positions' guard vetoes with `copied_gather_loads`). A lane's registers that
+    hold the same element (zero or dependent register bases) count once: one address, one load (a 1x64
+    f16 vector on every lane of 4 warps, 4 registers per element: 4 KB a warp, not 16; gemlite
+    gemv_revsplitK, whose native stage is far better at the ISA). The positions' count also merges
+    equal addresses by the axis facts, so this one is never below it. From the print: only
     the distinct result types of such loads are parsed (their aliases expanded)."""
     types = [_POINTEE.sub(r"\1", m[1]) for m in map(_POINTER_LOAD.match, map(_strip_loc, _load_lines(text))) if m]
     if not types:
@@ -248,13 +252,16 @@ def _copies_overflow(type_text: str, threads: int) -> bool:
     key = (type_text, threads)
     hit = _COPIES.get(key)
     if hit is None:
+        from xdsl.dialects.builtin import TensorType
         from xdsl.parser import Parser
 
         from xpu_passes.dialects import make_context
         from xpu_passes.layouts.lowering import copies_overflow
 
         try:
-            hit = copies_overflow(Parser(make_context(), type_text).parse_type(), threads)
+            t = Parser(make_context(), type_text).parse_type()
+            # (registers holding the same element hold the same address: loaded once, as the positions' veto counts)
+            hit = copies_overflow(t, threads, (1,) * len(t.get_shape()) if isinstance(t, TensorType) else None)
         except Exception:  # noqa: BLE001 - a type our parser does not read: not judged (as the positions' guard)
             hit = False
         if len(_COPIES) > 4096:

@@ -71,3 +71,33 @@ def test_the_stage_guard_keeps_neither_side_loading_copies_the_other_does_not() 
     losses, _ = judge_stages(kernel(load("128x128", "#blocked"), converts=2), plain, None)
     assert losses == ["conversions 2 > 1"]
 
+
+
+def linear_vector(n: int, copies: int) -> str:
+    """A 1xn layout every lane and warp holds whole, each element in `copies` registers of a lane
+    (zero register bases first, as triton-xpu's RemoveLayoutConversions leaves a broadcast vector)."""
+    bases = ["[0, 0]"] * (copies.bit_length() - 1) + [f"[0, {1 << i}]" for i in range(n.bit_length() - 1)]
+    return (f"#ttg.linear<{{register = [{', '.join(bases)}], lane = [[0, 0], [0, 0], [0, 0], [0, 0]], "
+            f"warp = [[0, 0], [0, 0], [0, 0]], block = []}}>")
+
+
+def test_registers_holding_the_same_element_are_loaded_once() -> None:
+    # 1x128 f16 in 4 registers each: 512 registers a lane, 128 distinct (4 KB a warp): fits
+    assert copied_loads(kernel(load("1x128", linear_vector(128, 4)))) == 0
+    # 1x512 in 4 registers each: 512 distinct, 16 KB a warp: still loads of copied elements
+    assert copied_loads(kernel(load("1x512", linear_vector(512, 4)))) == 1
+    assert copied_loads(kernel(load("1x512", linear_vector(512, 1)))) == 1
+
+
+def test_copies_that_fit_do_not_veto_native_stage() -> None:
+    # native's stage loads a small vector with copies in registers (gemlite's revsplit-K GEMV: a 1x64
+    # vector in 4 copies a lane, 0 conversions) and ours has conversions: native's is kept
+    small = kernel(load("1x128", linear_vector(128, 4)))
+    losses, why = judge_stages(kernel(load("1x128", "#blocked"), converts=5), small, None)
+    assert losses == ["conversions 5 > 0"]
+    assert why.startswith("triton-xpu's stage kept")
+    # the same with copies past a warp's registers: the veto keeps ours
+    large = kernel(load("1x512", linear_vector(512, 4)))
+    losses, why = judge_stages(kernel(load("1x512", "#blocked"), converts=5), large, None)
+    assert losses == []
+    assert "tensor-of-pointer load(s) of copied elements" in why
