@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, UnregisteredOp, IntegerAttr, IntegerType, ModuleOp, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from xpu_passes.analysis.axis_dispatch import FOR as _FOR, IF as _IF, WHILE as _WHILE, code as _code, funcs as _funcs
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
 
@@ -97,12 +98,20 @@ class AxisInfoAnalysis:
 
     def __init__(self, module: ModuleOp) -> None:
         self.info: dict[SSAValue, AxisInfo] = {}
-        for fn in module.walk():
-            if isinstance(fn, tt.FuncOp) and fn.body.blocks:
+        self._shapes: dict[int, tuple[Attribute, tuple[int, ...]]] = {}  # id(type) -> (type, _shape's answer)
+        for fn in _funcs(module):
+            if fn.body.blocks:
                 self._seed_args(fn)
                 # every block: an early return (`if c: ...; return`) leaves the body in cf.cond_br's successors
                 for block in fn.body.blocks:
                     self._block(block)
+
+    @staticmethod
+    def empty() -> AxisInfoAnalysis:
+        """An analysis that knows no value yet (axis_transfer fills one in)."""
+        out = AxisInfoAnalysis.__new__(AxisInfoAnalysis)
+        out.info, out._shapes = {}, {}
+        return out
 
     def __getitem__(self, v: SSAValue) -> AxisInfo:
         return self.info.get(v) or AxisInfo.unknown(len(_shape(v)))
@@ -115,7 +124,7 @@ class AxisInfoAnalysis:
         if hit is not None:
             return hit
         op = v.owner
-        if not isinstance(op, Operation) or depth == 0 or not self._knows(op):
+        if not isinstance(op, Operation) or depth == 0 or _code(op) < 10:  # (no transfer function)
             return AxisInfo.unknown(len(_shape(v)))
         for o in op.operands:
             self.of(o, depth - 1)
@@ -146,22 +155,25 @@ class AxisInfoAnalysis:
             )
 
     def _block(self, block: Block) -> None:
+        shape = self._shape
         for op in block.ops:
-            if isinstance(op, scf.ForOp):
-                self._for(op)
-            elif isinstance(op, scf.IfOp):
-                self._if(op)
-            elif isinstance(op, scf.WhileOp):
-                self._while(op)
+            kind = _KNOWN.get(type(op))
+            if kind is None:
+                kind = _code(op)
+                if not isinstance(op, UnregisteredOp):  # made per context: not kept
+                    _KNOWN[type(op)] = kind
+            if kind == _FOR:
+                self._for(op)  # type: ignore[arg-type]
+            elif kind == _IF:
+                self._if(op)  # type: ignore[arg-type]
+            elif kind == _WHILE:
+                self._while(op)  # type: ignore[arg-type]
             else:
-                known = _KNOWN.get(type(op))
-                if known is None:
-                    known = self._knows(op)
-                    if not isinstance(op, UnregisteredOp):  # made per context: not kept
-                        _KNOWN[type(op)] = known
+                known = kind >= 10
                 for r in op.results:
-                    if isinstance(r.type, TensorType):
-                        self.info[r] = self._visit(op, r) if known else AxisInfo.unknown(len(r.type.get_shape()))
+                    rank = shape(r)
+                    if rank is not None:  # (a tensor)
+                        self.info[r] = self._visit(op, r) if known else _unknown(len(rank))
                     else:
                         info = self._visit(op, r) if known else _UNKNOWN_SCALAR
                         self.info[r] = AxisInfo(info.contiguity, info.divisibility, info.constancy, (0,),
@@ -227,24 +239,30 @@ class AxisInfoAnalysis:
 
     # ---------------------------------------------------------- transfer
 
-    @staticmethod
-    def _knows(op: Operation) -> bool:
-        """Whether `_visit` can say more than "unknown" about ops of this class (asked once per class)."""
-        return isinstance(op, _TRANSFER_CLASSES) or op.name in _TRANSFER_NAMES
+    def _shape(self, v: SSAValue) -> tuple[int, ...] | None:
+        """The shape of `v`'s tensor type (None: not a tensor), by type identity in this analysis."""
+        t = v.type
+        hit = self._shapes.get(id(t))
+        if hit is None:
+            hit = self._shapes[id(t)] = (t, tuple(t.get_shape()) if isinstance(t, TensorType) else None)  # type: ignore
+        return hit[1]
 
     def _visit(self, op: Operation, r: SSAValue) -> AxisInfo:
-        shape = _shape(r)
+        shape = self._shape(r)
+        shape = (1,) if shape is None else shape
         rank = len(shape)
-        if isinstance(op, arith.ConstantOp):
+        code = _KNOWN.get(type(op))
+        code = _code(op) if code is None else code
+        if code == 10:  # arith.constant
             c = _splat_int(op)
             return AxisInfo.unknown(rank) if c is None else AxisInfo.constant(c, shape)
-        if isinstance(op, tt.MakeRangeOp):
+        if code == 11:  # tt.make_range
             start = op.start.value.data
             return AxisInfo((shape[0],), (_pow2(start),), (1,), (1,))
-        if isinstance(op, tt.SplatOp):
+        if code == 12:  # tt.splat
             s = self[op.src]
             return AxisInfo((1,) * rank, (s.divisibility[0],) * rank, shape, (0,) * rank, s.value, s.scalar)
-        if isinstance(op, tt.ExpandDimsOp):
+        if code == 13:  # tt.expand_dims
             s = self[op.src]
             ax = op.axis.value.data
             div = min(s.divisibility) if s.divisibility else 1
@@ -255,7 +273,7 @@ class AxisInfoAnalysis:
             return AxisInfo(
                 ins(s.contiguity, 1), ins(s.divisibility, div), ins(s.constancy, 1), ins(s.stride, 0), s.value, s.scalar
             )
-        if isinstance(op, tt.BroadcastOp):
+        if code == 14:  # tt.broadcast
             s = self[op.src]
             src_shape = _shape(op.src)
             grow = [a != b for a, b in zip(src_shape, shape)]
@@ -267,24 +285,24 @@ class AxisInfoAnalysis:
                 s.value,
                 s.scalar,
             )
-        if op.name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout"):
+        if code == 15:  # extsi, extui, trunci, index_cast, convert_layout
             return self[op.operands[0]]  # (a conversion moves values between threads, not their facts: triton's rule)
-        if isinstance(op, tt.AddPtrOp):
+        if code == 16:  # tt.addptr
             return self._add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
-        if isinstance(op, arith.AddiOp):
+        if code == 17:  # arith.addi
             return self._add(self[op.lhs], self[op.rhs])
-        if isinstance(op, arith.SubiOp):
+        if code == 18:  # arith.subi
             return self._sub(self[op.lhs], self[op.rhs])
-        if isinstance(op, arith.MuliOp):
+        if code == 19:  # arith.muli
             return self._mul(self[op.lhs], self[op.rhs])
-        if isinstance(op, arith.RemSIOp | arith.RemUIOp):
+        if code == 20:  # arith.remsi/remui
             return self._rem(self[op.lhs], self[op.rhs])
-        if isinstance(op, arith.DivSIOp | arith.DivUIOp):
+        if code == 21:  # arith.divsi/divui
             a, b = self[op.lhs], self[op.rhs]
             const = tuple(map(math.gcd, a.constancy, b.constancy))
             value = a.value // b.value if a.value is not None and b.value not in (None, 0) else None
             return replace(AxisInfo.unknown(rank), constancy=const, value=value)
-        if op.name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select"):
+        if code == 22:  # cmpi, andi, ori, xori, select
             # Scalars (rank differs) are constant everywhere and do not limit constancy.
             parts = [self[o].constancy for o in op.operands if len(_shape(o)) == rank]
             const = tuple(math.gcd(*c) for c in zip(*parts)) if parts else shape
@@ -358,15 +376,15 @@ class AxisInfoAnalysis:
         return AxisInfo(contig, div, const, (None,) * a.rank, value)
 
 
-# The op classes and names `_visit` has a transfer function for; any other op's results are unknown.
-_TRANSFER_CLASSES = (arith.ConstantOp, tt.MakeRangeOp, tt.SplatOp, tt.ExpandDimsOp, tt.BroadcastOp, tt.AddPtrOp,
-                     arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.RemSIOp, arith.RemUIOp, arith.DivSIOp,
-                     arith.DivUIOp)
-_TRANSFER_NAMES = frozenset(("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast", "ttg.convert_layout",
-                             "arith.cmpi",
-                             "arith.andi", "arith.ori", "arith.xori", "arith.select"))
-_KNOWN: dict[type, bool] = {}  # op class -> _knows (an op's name is fixed by its class)
+_KNOWN: dict[type, int] = {}  # op class -> _code (an op's name is fixed by its class)
 _UNKNOWN_SCALAR = AxisInfo.unknown(1)
+_UNKNOWNS = tuple(AxisInfo.unknown(rank) for rank in range(5))  # (frozen: shared)
+
+
+def _unknown(rank: int) -> AxisInfo:
+    return _UNKNOWNS[rank] if rank < len(_UNKNOWNS) else AxisInfo.unknown(rank)
+
+
 
 
 def _sum(x: int | SSAValue | None, y: int | SSAValue | None) -> int | SSAValue | None:

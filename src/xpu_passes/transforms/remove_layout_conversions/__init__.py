@@ -112,7 +112,7 @@ class RemoveLayoutConversions(XpuPass):
         #    kept for undoing if the input is kept; the input's validity judged before.
         #    The run's work budget (the option, per op of the input) is shared by every solution.
         budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        loads = block_loads(op, ops)
+        loads = block_loads(op, ops, lambda: costs.facts_of(op))  # (the input's facts: `start` reads them too)
         start = figures(op, ops)
         undo: list[Journal] | None = None if any(map(_is_block_ptr, ops)) else []
         if undo is not None:

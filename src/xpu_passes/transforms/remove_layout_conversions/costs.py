@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
+from xpu_passes.analysis.axis_transfer import transferred
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
@@ -358,6 +359,23 @@ def inherit_facts(old: SSAValue, new: SSAValue) -> None:
         info = facts.info.get(old)
         if info is not None:
             facts.info[new] = info
+
+
+def copy_facts(module: Operation, ops: list[Operation], copy: Operation, copy_ops: list[Operation],
+               check: bool = False) -> None:
+    """The facts of `module` taken in this run, if any, moved to `copy` (the same IR but for
+    layouts; `ops`, `copy_ops`: their walks) instead of computed again (analysis/axis_transfer.py);
+    `check` (the pass's check mode) computes them too and compares."""
+    cache = _FACTS.get()
+    hit = None if cache is None else cache.get(id(module))
+    if cache is None or hit is None or hit[0] is not module:
+        return
+    moved = transferred(hit[1], ops, copy_ops)
+    if moved is None:
+        return
+    if check and moved.info != AxisInfoAnalysis(copy).info:  # type: ignore[arg-type]
+        raise AssertionError("RLC: the facts moved to a copy are not the copy's")
+    cache[id(copy)] = (copy, moved)
 
 
 def facts_of(module: Operation) -> AxisInfoAnalysis:

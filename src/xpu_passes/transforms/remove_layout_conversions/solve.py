@@ -12,7 +12,7 @@ from xdsl.ir import Operation
 from xpu_passes.ir import clone
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import WorkBudget
-from xpu_passes.transforms.remove_layout_conversions import materialize
+from xpu_passes.transforms.remove_layout_conversions import costs, materialize
 from xpu_passes.transforms.remove_layout_conversions.anchoring import anchor_block_pointers
 from xpu_passes.transforms.remove_layout_conversions.remat_cache import RematCache
 from xpu_passes.transforms.remove_layout_conversions.solution import Ledger
@@ -37,6 +37,8 @@ def solve(p: RemoveLayoutConversions, op: ModuleOp, op_ops: list[Operation], anc
     if anchor:  # recorded: what it changed is judged incrementally like any rewrite
         anchored, since = _anchor(copy, ops, check, undo)
         ops = walk_list(copy)  # (a fresh look at what anchoring left, whatever it did)
+    if undo is None:  # the input's axis facts, if taken, are the copy's (they do not depend on layouts)
+        costs.copy_facts(op, op_ops, copy, ops, check)
     ledger = Ledger(copy, ops, check)
     loads = {c for c, o in origin.items() if o in loads} if loads else set()
     j = Journal(copy, ops, check)

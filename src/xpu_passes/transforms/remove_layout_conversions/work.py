@@ -23,17 +23,19 @@ from xpu_passes.transforms.remove_layout_conversions.solution import Figures, Le
 Changes = tuple[set[Operation], set[Operation]]  # (touched, reshaped), as journal.Journal keeps them
 
 
-def block_loads(module: ModuleOp, ops: list[Operation] | None = None) -> set[Operation]:
+def block_loads(module: ModuleOp, ops: list[Operation] | None = None,
+                facts: Callable[[], AxisInfoAnalysis] | None = None) -> set[Operation]:
     """Tensor-of-pointer loads that may be recomputed in another layout (Intel's
     isExpensiveLoadOrStore is false): 2D-block-capable ones, loads of one splat address,
-    and loads of fewer elements than the CTA has threads (cache hits)."""
+    and loads of fewer elements than the CTA has threads (cache hits). `facts`: the module's axis
+    facts as they are now (the run's, `costs.facts_of`: not computed twice), else computed here."""
     ai: list[AxisInfoAnalysis] = []  # built for the first load that needs it (most modules have none)
 
     def tile(ld: tt.LoadOp) -> bool:
         if not isinstance(ld.result.type, TensorType) or len(ld.result.type.get_shape()) < 2:
             return False  # what classify_pointer_tensor says of 1D, without the analysis
         if not ai:
-            ai.append(AxisInfoAnalysis(module))
+            ai.append(facts() if facts is not None else AxisInfoAnalysis(module))
         return classify_pointer_tensor(ld, ai[0], check_mask=False).tag is not None
 
     return {
