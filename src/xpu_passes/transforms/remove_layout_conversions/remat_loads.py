@@ -65,6 +65,8 @@ def kept(op: tt.LoadOp, layout: Attribute, movable: bool, load_ok: Callable[[Ope
     """Why the load `op` keeps its layout rather than be recomputed in `layout` (None: it may be;
     `movable`: its operands can take the layout)."""
     if op.is_block_pointer:
+        if movable and coalesced.block_pointer_keeps_layout(op, layout):
+            return "a block-pointer load keeps its layout (the target sends no fewer messages)"
         return None
     if not load_ok(op):
         return "a gather load keeps its layout (not provably a 2D block read)"
