@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
 from xpu_passes.analysis.values import constant_int, known_divisibility, make_tensor_ptr_of
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
@@ -64,6 +64,8 @@ def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
     now = encoding(pointee)
     if now is None or block_2d_layout(now) or _toward_2d_block(op, layout):
         return False
+    if isinstance(layout, ttg.DotOperandEncodingAttr) and _toward_2d_block(op, layout.parent):
+        return False  # (a dot's operand before AccelerateMatmul: DPAS's after it)
     dim, aligned = None, 1
     if (mtp := make_tensor_ptr_of(op.ptr)) is not None:
         dim = next((i for i, s in enumerate(mtp.strides) if constant_int(s) == 1), None)
