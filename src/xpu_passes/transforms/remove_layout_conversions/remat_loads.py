@@ -4,7 +4,8 @@ A load is recomputed where Intel's pass would (2D-block-capable, one splat addre
 elements than the CTA has threads: `work.block_loads`), unless it is expensive and the new layout
 sends no more messages (`coalesced.keeps_layout`), or the new layout's copies of its elements
 overflow a warp's registers (`layouts.lowering.copies_overflow`; registers of equal addresses, the
-load's AxisInfo constancy, count once).
+load's AxisInfo constancy, count once). A block-pointer load is recomputed unless the new layout is
+no 2D-block one and sends no fewer messages (`coalesced.block_pointer_keeps_layout`).
 """
 
 from __future__ import annotations
