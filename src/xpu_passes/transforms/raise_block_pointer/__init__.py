@@ -70,6 +70,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
+from xpu_passes.transforms.raise_block_pointer.sink import sink_dot_loads
 from xpu_passes.dialects import tt
 from xpu_passes.ir.clone import adopt_body, clone
 from xpu_passes.transforms.base import UNCHANGED, OverBudget, WorkBudget, XpuPass, over_budget, register
@@ -268,6 +269,7 @@ class RaiseBlockPointer(XpuPass):
                               "(skip-transposed-reuse)")
             return
         failed: dict[Operation, str] = {}
+        before = {o for o in fn.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer}
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).
         for first in (True, False, False):
@@ -275,6 +277,10 @@ class RaiseBlockPointer(XpuPass):
                 break
         if prune_pointer_args(fn, run.rewriting):
             run.changed = True
+        raised = [o for o in fn.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer and o not in before]
+        for load in sink_dot_loads(raised):
+            run.note(_source(run.origin, load), "raised, and moved to right before its tt.dot: the dot's other "
+                     "operand is computed after it, and its tile in registers would be live across that (sink.py)")
         for acc, why in failed.items():
             if acc.parent is not None:
                 run.note(_source(run.origin, acc), f"left alone: {why}")

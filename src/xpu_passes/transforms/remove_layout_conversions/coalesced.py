@@ -9,6 +9,11 @@ strictly fewer messages. Into any other layout it stays a gather, and on a tie n
 move is better: the choice would fall to the order in which the walk met the conversions around
 the load (rms_norm 16x512: the load left coalesce's [1, 4] x [2, 4] warps for the default [1, 8]
 warps, and its row reduction then crossed 8 warps instead of 4).
+
+A block-pointer load before MaterializeBlockPointer follows the same rule (`block_pointer_keeps_layout`,
+its messages as IGC makes them: `memory.block_pointer_messages`): chunk_dplr_bwd_kernel_dAu's 16x16 load
+left its row-major lanes for the transposed ones that make its tt.trans free; the SLM copy ReduceDataDuplication
+then made for the dot operand took the transposed order and 9 SLM messages instead of 2 (+13% instructions).
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
-from xpu_passes.dialects import tt
+from xpu_passes.analysis.values import constant_int, known_divisibility, make_tensor_ptr_of
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
-from xpu_passes.layouts.memory import Messages, block_2d_layout, messages
+from xpu_passes.layouts.memory import Messages, block_2d_layout, block_pointer_messages, messages
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
 from xpu_passes.transforms.remove_layout_conversions import costs
@@ -45,6 +51,33 @@ def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
         moved = None
     fewer = now is not None and moved is not None and moved.sends < now.sends
     return not fewer and not _toward_2d_block(op, layout)
+
+
+def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
+    """Whether the block-pointer load `op` (not yet marked for 2D block IO) keeps its layout rather
+    than be recomputed in `layout`: `layout` is no layout a 2D block read may produce, and does not
+    give it strictly fewer messages (unknown: not kept, as before)."""
+    t = op.ptr.type
+    pointee = t.pointee if isinstance(t, tt.PointerType) else None
+    if BLOCK_IO in op.attributes or not isinstance(pointee, TensorType) or len(pointee.get_shape()) < 2:
+        return False
+    now = encoding(pointee)
+    if now is None or block_2d_layout(now) or _toward_2d_block(op, layout):
+        return False
+    if isinstance(layout, ttg.DotOperandEncodingAttr) and _toward_2d_block(op, layout.parent):
+        return False  # (a dot's operand before AccelerateMatmul: DPAS's after it)
+    dim, aligned = None, 1
+    if (mtp := make_tensor_ptr_of(op.ptr)) is not None:
+        dim = next((i for i, s in enumerate(mtp.strides) if constant_int(s) == 1), None)
+        aligned = min([known_divisibility(s) for i, s in enumerate(mtp.strides) if i != dim] or [1])
+    checked = op.boundaryCheck is not None and len(op.boundaryCheck.get_values()) > 0
+    try:
+        bits = element_bits(pointee.element_type)
+        before, after = (block_pointer_messages(x, pointee.get_shape(), bits, dim, aligned, False, checked)
+                         for x in (now, layout))
+    except (LayoutError, ValueError):
+        return False
+    return after.sends >= before.sends
 
 
 _DOTS = (tt.DotOp, tt.DotScaledOp)

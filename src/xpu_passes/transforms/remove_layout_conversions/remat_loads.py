@@ -4,7 +4,8 @@ A load is recomputed where Intel's pass would (2D-block-capable, one splat addre
 elements than the CTA has threads: `work.block_loads`), unless it is expensive and the new layout
 sends no more messages (`coalesced.keeps_layout`), or the new layout's copies of its elements
 overflow a warp's registers (`layouts.lowering.copies_overflow`; registers of equal addresses, the
-load's AxisInfo constancy, count once).
+load's AxisInfo constancy, count once). A block-pointer load is recomputed unless the new layout is
+no 2D-block one and sends no fewer messages (`coalesced.block_pointer_keeps_layout`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def kept(op: tt.LoadOp, layout: Attribute, movable: bool, load_ok: Callable[[Ope
     """Why the load `op` keeps its layout rather than be recomputed in `layout` (None: it may be;
     `movable`: its operands can take the layout)."""
     if op.is_block_pointer:
+        if movable and coalesced.block_pointer_keeps_layout(op, layout):
+            return "a block-pointer load keeps its layout (the target sends no fewer messages)"
         return None
     if not load_ok(op):
         return "a gather load keeps its layout (not provably a 2D block read)"
