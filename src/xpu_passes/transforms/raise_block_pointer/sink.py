@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
 from xpu_passes.dialects import tt
 
-# Ops that may write memory (or order accesses): a load does not move past them.
-_WRITES = ("store", "atomic", "call", "barrier", "print", "assert", "fence")
-
 
 def _writes(op: Operation) -> bool:
-    return any(any(w in o.name for w in _WRITES) for o in op.walk())
+    """Whether `op` may write memory or order accesses: anything but loads and ops declared free of
+    effects (the ops' own traits, e.g. a non-pure `tt.elementwise_inline_asm` or a `tt.call` is not),
+    an op with regions judged by the ops it holds."""
+    return any(not (isinstance(o, tt.LoadOp) or o.regions or is_side_effect_free(o)) for o in op.walk())
 
 
 def _dot_user(load: tt.LoadOp) -> tt.DotOp | None:
