@@ -132,22 +132,28 @@ def test_malformed_output_is_a_located_error(ze_info: str, asm: str, step: str, 
 # ------------------------------------------------------------- the ocloc plumbing, with a stand-in
 
 
-def _fake_ocloc(tmp_path: Path, compile_exit: int = 0) -> Path:
-    """An `ocloc` that logs its arguments, and writes a zebin and a disassembly of ZE_INFO/ASM."""
-    (tmp_path / "ze_info").write_text(ZE_INFO)
+def _ocloc_script(tmp_path: Path, compile_case: str, ze_info: str) -> Path:
+    """An `ocloc` that logs its arguments, runs `compile_case` for `compile` and disassembles to the
+    file `ze_info` (a shell word) and ASM."""
     (tmp_path / "asm").write_text(ASM)
     exe = tmp_path / "ocloc"
     exe.write_text(f"""#!/bin/sh
 echo "$@" >> {tmp_path}/calls
 case "$1" in
-compile) [ {compile_exit} = 0 ] || {{ echo "Error: Invalid SPIR-V module"; exit {compile_exit}; }}
-         [ "$(cat "$4")" = SPIRV ] || exit 9
+compile) {compile_case}
          mkdir -p "${{13}}" && echo ZEBIN > "${{13}}/${{11}}_pvc.bin" ;;
-disasm)  mkdir -p "$5" && cp {tmp_path}/ze_info "$5/.ze_info" && cp {tmp_path}/asm "$5/.text.my_kernel.asm" ;;
+disasm)  mkdir -p "$5" && cp {ze_info} "$5/.ze_info" && cp {tmp_path}/asm "$5/.text.my_kernel.asm" ;;
 esac
 """)
     exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
     return exe
+
+
+def _fake_ocloc(tmp_path: Path, compile_exit: int = 0) -> Path:
+    """An `ocloc` that writes a zebin and a disassembly of ZE_INFO/ASM (a failing compile: `compile_exit`)."""
+    (tmp_path / "ze_info").write_text(ZE_INFO)
+    return _ocloc_script(tmp_path, f"""[ {compile_exit} = 0 ] || {{ echo "Error: Invalid SPIR-V module"; exit {compile_exit}; }}
+         [ "$(cat "$4")" = SPIRV ] || exit 9""", f"{tmp_path}/ze_info")
 
 
 def test_compile_passes_the_build_flags_and_reads_the_dump(tmp_path: Path) -> None:
@@ -167,19 +173,8 @@ def _grf_ocloc(tmp_path: Path, small_spill: int, large_fails: bool = False) -> P
     (tmp_path / "small").write_text(ZE_INFO.replace("grf_count:       256", "grf_count:       128")
                                     .replace("spill_size:      896", f"spill_size:      {small_spill}"))
     (tmp_path / "large").write_text(large)
-    (tmp_path / "asm").write_text(ASM)
-    exe = tmp_path / "ocloc"
-    exe.write_text(f"""#!/bin/sh
-echo "$@" >> {tmp_path}/calls
-case "$1" in
-compile) case "$9" in *256-GRF*) [ {int(large_fails)} = 0 ] || exit 3; echo large > {tmp_path}/mode ;;
-                      *) echo small > {tmp_path}/mode ;; esac
-         mkdir -p "${{13}}" && echo ZEBIN > "${{13}}/${{11}}_pvc.bin" ;;
-disasm)  mkdir -p "$5" && cp {tmp_path}/$(cat {tmp_path}/mode) "$5/.ze_info" && cp {tmp_path}/asm "$5/.text.my_kernel.asm" ;;
-esac
-""")
-    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
-    return exe
+    return _ocloc_script(tmp_path, f"""case "$9" in *256-GRF*) [ {int(large_fails)} = 0 ] || exit 3; echo large > {tmp_path}/mode ;;
+                      *) echo small > {tmp_path}/mode ;; esac""", f"{tmp_path}/$(cat {tmp_path}/mode)")
 
 
 def test_a_spilling_kernel_with_no_grf_flag_is_measured_as_the_driver_rebuilds_it(tmp_path: Path) -> None:
