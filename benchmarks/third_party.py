@@ -15,8 +15,12 @@ config of an autotune list, up to --max-configs spread over it) instead of being
 Each captured kernel/config is then compiled for PVC offline natively (triton-xpu's pipeline) and
 with each of our --pipelines, strict, and its figures printed side by side: SLM bytes, ttg.convert_layout,
 2D block reads / writes and DPAS calls in the LLVM IR, TTIR -> LLVM IR ms and ours / native.
-A row is WORSE when ours needs more SLM or conversions or has fewer 2D block reads/writes or DPAS
-calls (corpus_compare's rule); FAIL when ours raises where native compiles. Kernels native cannot
+With --isa (IGC installed: xpu_passes.integration.isa) a row is judged at the ISA (`isa.judge`): WORSE
+when ours has more spill bytes, SLM messages, gathers or scatters, fewer 2D block messages or DPAS, more
+than 5% more instructions, or more SLM bytes; TRADE when it loses there but fits PVC's 128 KB of SLM where
+native does not; without ISA figures, WORSE when ours needs more SLM or conversions or has fewer 2D block
+reads/writes or DPAS calls (corpus_compare's rule). FAIL when ours raises where native compiles (or IGC
+fails on ours only). Kernels native cannot
 compile are listed with the reason and excluded. Writes a CSV; exits 1 on any WORSE or FAIL row.
 """
 
@@ -131,13 +135,15 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
     bad = False
     for p in pipelines:
         c = Counter(r.verdict(p) for r in rows)
-        ratios = sorted((r.ratio(p), r.launch_name) for r in rows if r.verdict(p) in ("ok", "WORSE"))
+        ratios = sorted((r.ratio(p), r.launch_name) for r in rows if r.verdict(p) in ("ok", "WORSE", "TRADE"))
         med = statistics.median([x for x, _ in ratios]) if ratios else float("nan")
-        print(f"\n{p}: worse {c['WORSE']}, plugin-only failures {c['FAIL']}, timeouts {c['TIMEOUT']}, ok {c['ok']}; "
+        won = sum(bool(r.better(p)) for r in rows)
+        print(f"\n{p}: worse {c['WORSE']}, trades {c['TRADE']}, plugin-only failures {c['FAIL']}, timeouts {c['TIMEOUT']}, "
+              f"ok {c['ok']} (strictly better at the ISA {won}); "
               f"compile time ours/native median x{med:.2f}, worst x{ratios[-1][0] if ratios else float('nan'):.2f}")
         for r in rows:
-            if r.verdict(p) == "WORSE":
-                print(f"  WORSE {r.launch_name}: {'; '.join(r.worse(p))}")
+            if r.verdict(p) in ("WORSE", "TRADE"):
+                print(f"  {r.verdict(p)} {r.launch_name}: {'; '.join(r.worse(p))}")
             elif r.verdict(p) in ("FAIL", "TIMEOUT"):
                 print(f"  FAIL {r.launch_name}: {short_error(r.results[p].error)[:300]}")
         print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
@@ -202,10 +208,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     pipelines = tuple(args.pipelines)
     if args.isa:
-        if importlib.util.find_spec("xpu_passes.integration.isa") is None:
-            print("--isa: xpu_passes.integration.isa is not in this tree (the ISA module lands separately)")
-            return 1
-        ISA.enabled = True
+        from xpu_passes.integration import isa
+
+        ISA.enabled = isa.available()
+        if not ISA.enabled:
+            print(f"--isa: {isa.MISSING}; rows judged on the LLVM IR figures")
     launches, problems = capture_launches(args.lib, args.max_configs)
     launches = [x for x in launches if not args.only or any(s in x.name for s in args.only)]
     if args.rows:

@@ -3,19 +3,20 @@
 TTIR -> TTGIR -> LLVM IR through the Intel backend's own stages, as `triton.compile` runs them (the
 front end's TTIR built outside the clock, SPIR-V not made: it adds nothing to the figures); ours in
 the TTGIR stage as the plugin runs it, strict (a failure of ours is a failure, no native fallback).
-Figures and verdicts are corpus_compare's (`oracle.figures`, `worse_figures`).
+Figures and verdicts are corpus_compare's (`oracle.figures`; `corpus_verdicts.verdict`: on IGC's ISA
+figures when both sides have them, as issue 28 judges, else on the LLVM IR figures).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus_compare import Result, worse_figures
+import corpus_verdicts
+from corpus_compare import Result
 
 from .capture import Launch
 
@@ -95,7 +96,7 @@ def _compile(launch: Launch, pipeline: str | None) -> Result:
         ms = (t1 - t0 + Clock.now() - t2) * 1e3
         figures = oracle.figures(ttgir, llir, int(md.get("shared") or 0))
         figures.extra.update(isa_figures(llir, md, opts, backend))
-        return Result(figures, ms=[ms], ttgir=ttgir)
+        return Result(figures, ms=[ms], ttgir=ttgir, **isa_result(figures.extra))
     except Exception as e:  # noqa: BLE001 - every failure is a row of the table
         text = str(e).strip() or type(e).__name__
         lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -107,14 +108,11 @@ def _compile(launch: Launch, pipeline: str | None) -> Result:
 def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[str, Any]:
     """IGC's ISA figures of the kernel (xpu_passes.integration.isa, through ocloc), outside the clock.
 
-    Hook: that module is written on another branch; while it is absent, or ocloc is not found, or
-    ISA figures were not asked for (ISA.enabled), the row has none. Its figures go to `extra`."""
-    if not ISA.enabled or importlib.util.find_spec("xpu_passes.integration.isa") is None:
+    Without ocloc, or ISA figures not asked for (ISA.enabled), the row has none. Its figures go to `extra`."""
+    if not ISA.enabled:
         return {}
-    from xpu_passes.integration import isa  # type: ignore[attr-defined]
+    from xpu_passes.integration import isa
 
-    if not isa.available():
-        return {}
     spv = backend.make_spv(llir, md, opts)  # (also names the kernel in `md`)
     key = hashlib.sha256(f"{md['name']}\0{md.get('build_flags', '')}\0".encode() + spv).hexdigest()
     if key not in _ISA_SEEN:  # the same SPIR-V (ours left the kernel as native's): the same ISA, IGC once
@@ -124,6 +122,18 @@ def isa_figures(llir: str, md: dict[str, Any], opts: Any, backend: Any) -> dict[
         except isa.IsaError as e:
             _ISA_SEEN[key] = {"isa_error": str(e).splitlines()[0][:200]}
     return dict(_ISA_SEEN[key])
+
+
+def isa_result(extra: dict[str, Any]) -> dict[str, Any]:
+    """`Result`'s isa / isa_error fields from the `isa_*` entries of a compile's extra figures (empty:
+    no ISA asked for or ocloc absent)."""
+    from xpu_passes.integration import isa
+
+    if "isa_error" in extra:
+        return {"isa_error": str(extra["isa_error"])}
+    if not all(f"isa_{k}" in extra for k in isa.FIGURE_NAMES):
+        return {}
+    return {"isa": isa.IsaFigures(**{k: int(extra[f"isa_{k}"]) for k in isa.FIGURE_NAMES})}
 
 
 # SPIR-V digest -> its ISA figures, within one row's process (a forked row starts empty).
@@ -154,16 +164,26 @@ class Row:
     results: dict[str, Result] = field(default_factory=dict)
 
     def verdict(self, pipeline: str) -> str:
+        """excluded (native fails), TIMEOUT, FAIL, WORSE, TRADE (worse at the ISA but fits PVC's SLM
+        where native does not) or ok."""
         native, ours = self.results[NATIVE], self.results[pipeline]
         if native.figures is None:
             return "excluded"
-        if ours.figures is None:
-            return "TIMEOUT" if ours.error.startswith("Timeout") else "FAIL"
-        return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
+        if ours.figures is None and ours.error.startswith("Timeout"):
+            return "TIMEOUT"
+        return corpus_verdicts.verdict(native, ours)
 
     def worse(self, pipeline: str) -> list[str]:
-        native, ours = self.results[NATIVE].figures, self.results[pipeline].figures
-        return worse_figures(native, ours) if native is not None and ours is not None else []
+        native, ours = self.results[NATIVE], self.results[pipeline]
+        if native.figures is None or ours.figures is None:
+            return []
+        if ours.isa_error and not native.isa_error:
+            return [f"ISA: {ours.isa_error}"]
+        return corpus_verdicts.worse(native, ours)
+
+    def better(self, pipeline: str) -> list[str]:
+        """What ours wins at the ISA where it loses nothing there (strictly better); else []."""
+        return corpus_verdicts.better(self.results[NATIVE], self.results[pipeline])
 
     def ratio(self, pipeline: str) -> float:
         n, o = self.results[NATIVE], self.results[pipeline]

@@ -11,7 +11,7 @@ from corpus_compare import Result
 
 from xpu_passes.integration import oracle
 
-from .compile import NATIVE, Row
+from .compile import NATIVE, Row, isa_result
 
 FIGURE_NAMES = ("shared_bytes", "converts", "block_reads", "block_writes", "dpas")
 
@@ -43,16 +43,25 @@ def read_csv(path: str) -> tuple[list[Row], tuple[str, ...]]:
                     row.results[side] = Result(error=d[f"{side}_error"] or "?")
                 else:
                     figs = oracle.StaticFigures(**{n: int(d[f"{side}_{n}"]) for n in FIGURE_NAMES})
-                    row.results[side] = Result(figs, ms=[float(d[f"{side}_ms"])])
+                    figs.extra.update(_extra(d.get(f"{side}_isa") or ""))
+                    row.results[side] = Result(figs, ms=[float(d[f"{side}_ms"])], **isa_result(figs.extra))
             rows.append(row)
     return rows, pipelines
+
+
+def _extra(cell: str) -> dict[str, str]:
+    """The `isa_*` figures of a CSV cell (`isa_instructions=1754 isa_spill_bytes=640 ...`; an
+    `isa_error=...` runs to the cell's end)."""
+    if cell.startswith("isa_error="):
+        return {"isa_error": cell[len("isa_error="):]}
+    return dict(kv.split("=", 1) for kv in cell.split() if "=" in kv)
 
 
 def markdown(rows: list[Row], pipelines: tuple[str, ...]) -> str:
     """Per library: kernel/configs, excluded, worse and failing per pipeline, compile-time ratios;
     then every row that is worse or fails with one of our pipelines, figures native / ours."""
     out = ["| library | kernel/configs | excluded | " + " | ".join(
-        f"`{p}` worse / fail / median x / worst x" for p in pipelines) + " |",
+        f"`{p}` worse / trade / fail / strictly better / median x / worst x" for p in pipelines) + " |",
         "|---|---:|---:|" + "---|" * len(pipelines)]
     libs = sorted({r.launch_name.split(".", 1)[0] for r in rows}) + ["all"]
     for lib in libs:
@@ -60,17 +69,19 @@ def markdown(rows: list[Row], pipelines: tuple[str, ...]) -> str:
         cells = []
         for p in pipelines:
             c = Counter(r.verdict(p) for r in sel)
-            ratios = sorted(r.ratio(p) for r in sel if r.verdict(p) in ("ok", "WORSE"))
+            ratios = sorted(r.ratio(p) for r in sel if r.verdict(p) in ("ok", "WORSE", "TRADE"))
             med = f"x{statistics.median(ratios):.2f}" if ratios else "-"
-            cells.append(f"{c['WORSE']} / {c['FAIL'] + c['TIMEOUT']} / {med} / {'x%.2f' % ratios[-1] if ratios else '-'}")
+            won = sum(bool(r.better(p)) for r in sel)
+            cells.append(f"{c['WORSE']} / {c['TRADE']} / {c['FAIL'] + c['TIMEOUT']} / {won} / {med} / "
+                         f"{'x%.2f' % ratios[-1] if ratios else '-'}")
         excluded = sum(r.verdict(pipelines[0]) == "excluded" for r in sel) if pipelines else 0
         out.append(f"| {lib} | {len(sel)} | {excluded} | " + " | ".join(cells) + " |")
     out += ["", "| kernel/config | pipeline | verdict | native -> ours |", "|---|---|---|---|"]
     for r in rows:
         for p in pipelines:
             v = r.verdict(p)
-            if v == "WORSE":
-                out.append(f"| `{short_name(r)}` | {p} | worse | {'; '.join(r.worse(p))} |")
+            if v in ("WORSE", "TRADE"):
+                out.append(f"| `{short_name(r)}` | {p} | {v.lower()} | {'; '.join(r.worse(p))} |")
             elif v in ("FAIL", "TIMEOUT"):
                 out.append(f"| `{short_name(r)}` | {p} | {'fails' if v == 'FAIL' else 'timeout'} | {short_error(r.results[p].error)[:240]} |")
     return "\n".join(out) + "\n"

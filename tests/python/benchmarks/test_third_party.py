@@ -122,6 +122,47 @@ def test_verdicts(bench: ModuleType, native: Any, ours: Any, verdict: str, capsy
     assert ("1 excluded" in out) == (verdict == "excluded")
 
 
+def _isa(**figures: int) -> Any:
+    from xpu_passes.integration import isa
+
+    base = dict.fromkeys(isa.FIGURE_NAMES, 0) | {"instructions": 1000, "grf_count": 128, "simd": 16}
+    return isa.IsaFigures(**(base | figures))
+
+
+@pytest.mark.parametrize("native_isa, ours_isa, native_slm, verdict", [
+    (_isa(spill_bytes=0, slm_messages=3), _isa(spill_bytes=960, slm_messages=17), 64, "WORSE"),  # same LLVM IR figures
+    (_isa(instructions=1000), _isa(instructions=1040), 64, "ok"),  # within 5%
+    (_isa(spill_bytes=100), _isa(spill_bytes=200), 148_480, "TRADE"),  # native cannot launch: over 128 KB
+    (_isa(spill_bytes=960), _isa(spill_bytes=0), 64, "ok"),
+    (_isa(), "isa_error=ocloc compile: floating point exception", 64, "FAIL"),  # IGC fails on ours only
+])
+def test_isa_verdicts(bench: ModuleType, tmp_path: Path, native_isa: Any, ours_isa: Any, native_slm: int,
+                      verdict: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """With ISA figures on both sides a row is judged there (isa.judge), also after a CSV round trip."""
+    from third_party_kernels import report
+    from third_party_kernels.compile import isa_result
+
+    def side(slm: int, figures: Any) -> Any:
+        f = oracle.StaticFigures(shared_bytes=slm)
+        cell = figures if isinstance(figures, str) else " ".join(f"isa_{k}={v}" for k, v in figures.as_dict().items())
+        f.extra.update(report._extra(cell))
+        return f
+
+    row = _row(bench, side(native_slm, native_isa), side(64, ours_isa))
+    for r in row.results.values():
+        r.isa, r.isa_error = None, ""
+        for k, v in isa_result(r.figures.extra).items():
+            setattr(r, k, v)
+    assert row.verdict("xpu") == verdict
+    bad = bench.summary([row], [], ("xpu",))
+    assert bad == (verdict in ("WORSE", "FAIL")) and (f"{verdict} lib.k" in capsys.readouterr().out) == (verdict != "ok")
+    path = str(tmp_path / "t.csv")
+    bench.write_csv([row], ("xpu",), path)
+    back, _ = report.read_csv(path)
+    assert back[0].verdict("xpu") == verdict and back[0].worse("xpu") == row.worse("xpu")
+    assert bool(back[0].better("xpu")) == (verdict == "ok" and native_isa.spill_bytes > 0)
+
+
 def test_csv_report_reads_back_the_verdicts(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from third_party_kernels import report
 
@@ -134,7 +175,7 @@ def test_csv_report_reads_back_the_verdicts(bench: ModuleType, tmp_path: Path, c
     assert pipelines == ("xpu",)
     assert [r.verdict("xpu") for r in back] == ["WORSE", "ok", "FAIL", "excluded"]
     table = report.markdown(back, pipelines)
-    assert "| all | 4 | 1 | 1 / 1 /" in table and "SLM 128->8192" in table and "PipelineError: y" in table
+    assert "| all | 4 | 1 | 1 / 0 / 1 / 0 /" in table and "SLM 128->8192" in table and "PipelineError: y" in table
     assert bench.main(["--report", path]) == 1
 
 
