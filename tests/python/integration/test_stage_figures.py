@@ -53,7 +53,11 @@ def test_losses_are_componentwise_and_a_tie_is_none() -> None:
     native = StageFigures(shared=4096, converts=3, block_io=20480)
     assert native.losses(native) == []
     assert StageFigures(4096, 2, 20480).losses(native) == []
-    assert StageFigures(0, 4, 40960).losses(native) == ["conversions 4 > 3"]
+    assert StageFigures(4096, 4, 40960).losses(native) == ["conversions 4 > 3"]
+    # more conversions in strictly less SLM are no loss; in as much, or SLM not allocated (-1), they are
+    assert StageFigures(0, 4, 40960).losses(native) == []
+    assert StageFigures(-1, 4, 40960).losses(native) == ["conversions 4 > 3"]
+    assert StageFigures(0, 4, 40960).losses(StageFigures(-1, 3, 20480)) == ["conversions 4 > 3"]
     assert StageFigures(8320, 3, 0).losses(native) == ["SLM 8320 > 4096", "2D block read elements 0 < 20480"]
     # reads and writes apart: more reads do not pay for writes lost (an epilogue stored from a blocked layout)
     stores = StageFigures(4096, 3, 20480, block_writes=4096)
