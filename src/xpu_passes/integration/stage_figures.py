@@ -8,6 +8,7 @@ cheap enough to take on every compile: SLM by triton-xpu's own allocation, run o
 passes make_llir runs before it), the rest from the module's print. Same SLM and conversions can
 still cost more at the ISA (gathers, scatters, spill): `estimate` holds what isa_estimate makes
 of the print (one parse: ~6-12 ms of CPU a side on the corpus' GEMMs), taken only when the figures above do not decide.
+`judge_stages` (never_worse.compare_stage's judge) weighs them.
 """
 
 from __future__ import annotations
@@ -291,10 +292,10 @@ def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[st
     registers over the GRF) and SLM (allocated on copies, in triton's `context`) are taken only when
     the cheaper figures do not decide, or decide by conversions alone: more conversions whose largest
     scratch is strictly smaller are no loss (`StageFigures.pays_for_conversions`). A result loading
-    copies of a tensor-of-pointer load's elements
-    (stage_figures.copied_loads) loses to one without; so native's is not kept when it has them and
-    ours has not, whatever its other figures (the positions' veto, `never_worse._decide`). Nor is it kept when it
-    needs more SLM than PVC has and ours fits: it could not launch (isa.judge's TRADE)."""
+    copies of a tensor-of-pointer load's elements (`copied_loads`) loses to one without; so native's is
+    not kept when it has them and ours has not, whatever its other figures (the positions' veto,
+    `never_worse._decide`). Nor is it kept when it needs more SLM than PVC has and ours fits: it could
+    not launch (isa.judge's TRADE)."""
     mine, other = cheap_figures(mine_text), cheap_figures(their_text)
     losses = mine.losses(other)
     veto = other.copied > 0 and not mine.copied
