@@ -29,6 +29,7 @@ from xpu_passes import registry
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
+from xpu_passes.integration.stage_figures import judge_stages  # (the stage guard's judge: compare_stage's)
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.layouts.lowering import copied_gather_loads
 from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
@@ -359,34 +360,3 @@ def _after(kept: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, 
     if not after:
         return kept
     return pipeline.run_plan(kept, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=after))
-
-
-def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:
-    """Our final TTGIR against triton-xpu's (prints): the figures in which ours is worse (empty: ours
-    is kept) and the remark. What PVC pays beyond the TTGIR (isa_estimate: gathers, scatters,
-    registers over the GRF) and SLM (allocated on copies, in triton's `context`) are taken only when
-    the cheaper figures do not decide. A result loading copies of a tensor-of-pointer load's elements
-    (stage_figures.copied_loads) loses to one without; so native's is not kept when it has them and
-    ours has not, whatever its other figures (the positions' veto, `_decide`). Nor is it kept when it
-    needs more SLM than PVC has and ours fits: it could not launch (isa.judge's TRADE)."""
-    from xpu_passes.integration.isa_estimate import estimate_text
-    from xpu_passes.integration.stage_figures import SLM_LIMIT, allocated_shared, cheap_figures
-
-    mine, other = cheap_figures(mine_text), cheap_figures(their_text)
-    losses = mine.losses(other)
-    veto = other.copied > 0 and not mine.copied
-    if not losses and not veto and mine_text != their_text:
-        mine, other = mine.estimated(estimate_text(mine_text)), other.estimated(estimate_text(their_text))
-        # (SLM: triton-xpu's allocation of each, on copies)
-        mine = dataclasses.replace(mine, shared=allocated_shared(mine_text, context))
-        other = dataclasses.replace(other, shared=allocated_shared(their_text, context))
-        losses = mine.losses(other)
-        if losses and other.shared > SLM_LIMIT >= mine.shared:
-            return [], (f"our stage kept: it would leave {', '.join(losses)} but triton-xpu's needs {other.shared} "
-                        f"bytes of SLM, over PVC's {SLM_LIMIT} (ours: {mine}; native: {other})")
-    if veto and losses:
-        return [], (f"our stage kept: triton-xpu's would leave {', '.join(losses)} but loads {other.copied} "
-                    f"tensor-of-pointer load(s) of copied elements, element by element (ours: {mine}; native: {other})")
-    if losses:
-        return losses, f"triton-xpu's stage kept: ours would leave {', '.join(losses)} (ours: {mine}; native: {other})"
-    return [], f"our stage kept: {mine}; native: {other}"

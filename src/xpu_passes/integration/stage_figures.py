@@ -8,6 +8,7 @@ cheap enough to take on every compile: SLM by triton-xpu's own allocation, run o
 passes make_llir runs before it), the rest from the module's print. Same SLM and conversions can
 still cost more at the ISA (gathers, scatters, spill): `estimate` holds what isa_estimate makes
 of the print (one parse: ~6-12 ms of CPU a side on the corpus' GEMMs), taken only when the figures above do not decide.
+`judge_stages` (never_worse.compare_stage's judge) weighs them.
 """
 
 from __future__ import annotations
@@ -40,13 +41,16 @@ class StageFigures:
     # what PVC pays beyond the TTGIR (integration/isa_estimate.py; None: not estimated): messages of
     # tensor-of-pointer loads and stores, and register bytes per lane over the large register file
     estimate: Estimate | None = None
+    # the largest scratch of one conversion, scan or reduction, in bytes (RemoveLayoutConversions' SLM
+    # figure, read from our parse of the print; -1: not computed): what pays for more conversions
+    scratch: int = -1
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
         out = []
         if self.shared > native.shared >= 0:
             out.append(f"SLM {self.shared} > {native.shared}")
-        if self.converts > native.converts:
+        if self.converts > native.converts and not self.pays_for_conversions(native):
             out.append(f"conversions {self.converts} > {native.converts}")
         reads, native_reads = self.block_io - self.block_writes, native.block_io - native.block_writes
         if reads < native_reads:
@@ -59,6 +63,17 @@ class StageFigures:
             out += self.estimate.losses(native.estimate)
         return out
 
+    def pays_for_conversions(self, native: StageFigures) -> bool:
+        """Whether more conversions than `native`'s are no loss: both scratches computed and these need
+        strictly less (the conversions' SLM). A conversion costs its scratch: more of them in less move less
+        (corpus rope rows: 1 -> 2 conversions, 2,176 -> 256 bytes; at the ISA SLM messages 32 -> 6,
+        instructions -15%). Every corpus row where ours has more conversions and is worse at the ISA needs
+        more (group_norm_bwd 512 -> 16,896 bytes). Not the SLM triton-xpu allocates: moe_gemm 16x64x64
+        without raising allocates 4,352 bytes against native's 10,240 (native stages an operand through
+        SLM) with a larger conversion scratch (4,352 against 2,304), and is worse at the ISA (gathers
+        82 -> 85, instructions +9%)."""
+        return 0 <= self.scratch < native.scratch
+
     def estimated(self, e: Estimate | None) -> StageFigures:
         """These figures with the estimate `e` (None: not estimated, not compared)."""
         return dataclasses.replace(self, estimate=e)
@@ -67,7 +82,8 @@ class StageFigures:
         slm = f"{self.shared} bytes of SLM" if self.shared >= 0 else "SLM not allocated"
         copied = f", {self.copied} load(s) of copied elements" if self.copied else ""
         est = f", {self.estimate}" if self.estimate is not None else ""
-        return f"{slm}, {self.converts} conversion(s), {self.block_io} 2D block I/O elements{copied}{est}"
+        scratch = f", {self.scratch} bytes of conversion scratch" if self.scratch >= 0 else ""
+        return f"{slm}, {self.converts} conversion(s){scratch}, {self.block_io} 2D block I/O elements{copied}{est}"
 
 
 def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
@@ -268,3 +284,69 @@ def _copies_overflow(type_text: str, threads: int) -> bool:
             _COPIES.clear()
         _COPIES[key] = hit
     return hit
+
+
+def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[str], str]:
+    """Our final TTGIR against triton-xpu's (prints): the figures in which ours is worse (empty: ours
+    is kept) and the remark. What PVC pays beyond the TTGIR (isa_estimate: gathers, scatters,
+    registers over the GRF) and SLM (allocated on copies, in triton's `context`) are taken only when
+    the cheaper figures do not decide, or decide by conversions alone: more conversions whose largest
+    scratch is strictly smaller are no loss (`StageFigures.pays_for_conversions`). A result loading
+    copies of a tensor-of-pointer load's elements (`copied_loads`) loses to one without; so native's is
+    not kept when it has them and ours has not, whatever its other figures (the positions' veto,
+    `never_worse._decide`). Nor is it kept when it needs more SLM than PVC has and ours fits: it could
+    not launch (isa.judge's TRADE)."""
+    mine, other = cheap_figures(mine_text), cheap_figures(their_text)
+    losses = mine.losses(other)
+    veto = other.copied > 0 and not mine.copied
+    # (more conversions alone: a smaller scratch may pay for them, StageFigures.pays_for_conversions)
+    if all(loss.startswith("conversions ") for loss in losses) and not veto and mine_text != their_text:
+        (est, scratch), (their_est, their_scratch) = _estimated(mine_text, bool(losses)), _estimated(their_text,
+                                                                                                     bool(losses))
+        mine = dataclasses.replace(mine, estimate=est, scratch=scratch)
+        other = dataclasses.replace(other, estimate=their_est, scratch=their_scratch)
+        # (SLM: triton-xpu's allocation of each, on copies)
+        mine = dataclasses.replace(mine, shared=_allocated(mine_text, context))
+        other = dataclasses.replace(other, shared=_allocated(their_text, context))
+        losses = mine.losses(other)
+        if losses and other.shared > SLM_LIMIT >= mine.shared:
+            return [], (f"our stage kept: it would leave {', '.join(losses)} but triton-xpu's needs {other.shared} "
+                        f"bytes of SLM, over PVC's {SLM_LIMIT} (ours: {mine}; native: {other})")
+    if veto and losses:
+        return [], (f"our stage kept: triton-xpu's would leave {', '.join(losses)} but loads {other.copied} "
+                    f"tensor-of-pointer load(s) of copied elements, element by element (ours: {mine}; native: {other})")
+    if losses:
+        return losses, f"triton-xpu's stage kept: ours would leave {', '.join(losses)} (ours: {mine}; native: {other})"
+    if mine.converts > other.converts:
+        return [], (f"our stage kept: conversions {mine.converts} > {other.converts} but their scratch "
+                    f"{mine.scratch} < {other.scratch} bytes (ours: {mine}; native: {other})")
+    return [], f"our stage kept: {mine}; native: {other}"
+
+
+def _allocated(text: str, context: Any) -> int:
+    """triton-xpu's SLM allocation of a print (-1: not allocated, a text it rejects: SLM not compared, and
+    it pays for no conversion)."""
+    try:
+        return allocated_shared(text, context)
+    except Exception:  # noqa: BLE001 - figures are advice: what cannot be allocated is judged without it
+        return -1
+
+
+def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
+    """What PVC pays for a final TTGIR's print beyond its figures (isa_estimate; None: a print our parser
+    does not read, not judged) and, if asked (`scratch`), its largest conversion/scan/reduce scratch in
+    bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both."""
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend.parser import parse_module
+    from xpu_passes.integration.isa_estimate import estimate
+    from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
+    from xpu_passes.transforms.remove_layout_conversions.solution import figures
+
+    try:
+        module = parse_module(make_context(allow_unregistered=True), text, "<ttgir>", verify=False).module
+        if not scratch:
+            return estimate(module), -1
+        with facts_scope():  # (the module's axis facts once, not once per access)
+            return estimate(module), figures(module).slm
+    except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
+        return None, -1

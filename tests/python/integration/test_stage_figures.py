@@ -3,6 +3,8 @@ triton-xpu's own stage (never_worse.compare_stage)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 import pytest
@@ -53,6 +55,13 @@ def test_losses_are_componentwise_and_a_tie_is_none() -> None:
     native = StageFigures(shared=4096, converts=3, block_io=20480)
     assert native.losses(native) == []
     assert StageFigures(4096, 2, 20480).losses(native) == []
+    assert StageFigures(4096, 4, 40960).losses(native) == ["conversions 4 > 3"]
+    # more conversions with a strictly smaller largest scratch are no loss; with as large a one, or a
+    # scratch not computed (-1), they are; less SLM allocated does not pay for them
+    assert StageFigures(4096, 4, 40960, scratch=256).losses(dataclasses.replace(native, scratch=2176)) == []
+    assert StageFigures(4096, 4, 40960, scratch=2176).losses(dataclasses.replace(native, scratch=2176)) == [
+        "conversions 4 > 3"]
+    assert StageFigures(4096, 4, 40960, scratch=256).losses(native) == ["conversions 4 > 3"]
     assert StageFigures(0, 4, 40960).losses(native) == ["conversions 4 > 3"]
     assert StageFigures(8320, 3, 0).losses(native) == ["SLM 8320 > 4096", "2D block read elements 0 < 20480"]
     # reads and writes apart: more reads do not pay for writes lost (an epilogue stored from a blocked layout)
