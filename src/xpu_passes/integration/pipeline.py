@@ -59,11 +59,19 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
 # a parse and a print, ~15 ms on a GEMM).
 _BOUNDED_STORE = re.compile(r"tt\.store [^\n]*boundaryCheck")
 _GATHER = re.compile(r"tt\.load [^\n]*: tensor<")  # (a block-pointer load's type is !tt.ptr<tensor<...>>)
+# A load/store through a tensor of pointers of rank 2 or more (the type after ':' is its pointer's).
+_TILE_OF_POINTERS = re.compile(r"tt\.(?:load|store) [^\n]*: tensor<\d+x\d+x[^\n]*!tt\.ptr<")
+# A loop carrying a tensor of pointers or of integers (or so it seems: the result types of the line are read loosely).
+_CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\.ptr<|xi\d+[,>])")
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
                          and (any(op in text for op in BRANCHY) or _GATHER.search(text) is not None)),
+    # Raising with dot-only (the only way it declares needs_text): it plans tensor-of-pointer accesses of rank 2
+    # (raise_block_pointer/candidates.py; 1D ones are refused), and else only prunes loop-carried pointer or
+    # offset tensors left advancing themselves (build.prune_pointer_args): neither in the text, nothing changes.
+    RAISE: lambda text: _TILE_OF_POINTERS.search(text) is not None or _CARRIED_POINTERS.search(text) is not None,
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native
 # passes before it create: missing from the stage's input, the pass is dropped, and the round trips

@@ -26,6 +26,21 @@ def test_old_spelling_is_normalized_and_restored() -> None:
     assert denormalize(text, seen) == OLD
 
 
+@pytest.mark.parametrize("text", [
+    'ttg.x // triton_gpu.y\n  ^bb1:  // pred: ^bb0\n',  # a comment naming the old spelling: not a use
+    'a "x//triton_gpu.y" // c\nb // d "e"\n"//"',  # `//` in strings, comments holding quotes
+    '"unterminated // triton_gpu.c\nnext // d\n', '//', 'x\n//\n', '"a\\"//" // triton_gpu.z\n\n', "no comment",
+])  # fmt: skip
+def test_only_lines_with_a_comment_are_scanned_for_one(text: str) -> None:
+    """Comments are cut line by line (a string or comment never spans lines): the same text as the
+    whole-text substitution, so the same spelling is seen."""
+    from xpu_passes.frontend import spelling
+
+    whole = spelling._COMMENT.sub(lambda m: m.group(1) or "", text)
+    assert spelling._uncommented(text) == whole
+    assert normalize(text)[2].names == normalize(whole)[2].names
+
+
 def test_columns_map_back_to_the_original_text() -> None:
     text, cmap, _ = normalize(OLD)
     for word in ("convert_layout", "blocked", "loc("):

@@ -312,3 +312,39 @@ def test_the_cache_key_changes_with_a_pass_source(tmp_path: Path, monkeypatch: p
         _REGISTERED.pop("test-my-pass", None)
     assert all(re.fullmatch(r"unpackaged\+[0-9a-f]{8}", k["mypass_mod"]) for k in keys), keys
     assert keys[0] != keys[1]
+
+
+_LOOP = ("    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z, %p = %q) -> (tensor<16x64xf32>, {carried})"
+         "  : i32 {{\n")
+
+
+@pytest.mark.parametrize(("line", "work"), [
+    ("    %x = tt.load %p, %m : tensor<64x32x!tt.ptr<bf16>> loc(#loc3)\n", True),  # a 2D gather: raised
+    ("    tt.store %p, %v, %m : tensor<2x64x32x!tt.ptr<f32>>\n", True),  # (rank 3: refused, but matched)
+    (_LOOP.format(carried="tensor<64x!tt.ptr<f32>>"), True),  # a carried pointer tensor may be pruned
+    (_LOOP.format(carried="tensor<64xi32>"), True),  # ... or offsets
+    ("    %x = tt.load %p {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xbf16>>\n", False),  # block ptr
+    ("    %x = tt.load %p, %m, %o : tensor<64x!tt.ptr<f32>> loc(#loc3)\n", False),  # 1D: refused with dot-only
+    (_LOOP.format(carried="!tt.ptr<tensor<16x64xbf16>>"), False),  # a carried block pointer and an accumulator
+])  # fmt: skip
+def test_raising_needs_a_tile_of_pointers_or_a_carried_pointer_tensor(line: str, work: bool) -> None:
+    """NEEDS_MATCH: raising (dot-only) plans 2D tensor-of-pointer accesses and else only prunes carried pointer
+    or offset tensors; a TTIR with neither (fla's block-pointer kernels) skips its round trip."""
+    from xpu_passes.integration.pipeline import NEEDS_MATCH, RAISE
+
+    text = f"module {{\n  tt.func @k() {{\n    %d = tt.dot %a, %b, %c : tensor<16x16xf32>\n{line}  }}\n}}\n"
+    assert NEEDS_MATCH[RAISE](text) is work
+
+
+@needs_triton
+@pytest.mark.parametrize(("kernel", "raised"), [(("gemm_block_ptr", "64x128x32-w4-s3"), 0),
+                                                (("gemm_add_tensor_ptr", "64x128x32-w4-s3"), 1)])
+def test_a_block_pointer_gemm_skips_raising_with_the_same_result(monkeypatch: pytest.MonkeyPatch,
+                                                                 kernel: tuple[str, str], raised: int) -> None:
+    from support import compile_timed  # tests/python/support.py
+
+    out, times = compile_timed("xpu", kernel, monkeypatch)
+    out_all, times_all = compile_timed("xpu", kernel, monkeypatch, skip_idle=False)
+    runs = "runs:triton-raise-block-pointer"
+    assert (times.get(runs, 0), times_all[runs]) == (raised, 1)
+    assert out == out_all

@@ -121,11 +121,11 @@ def test_unreadable_ttgir_falls_back(plugin: Any, monkeypatch: pytest.MonkeyPatc
 
     real = roundtrip.parse_module
 
-    def picky(ctx: Any, text: str, name: str = "<stdin>") -> Any:
+    def picky(ctx: Any, text: str, name: str = "<stdin>", **kw: Any) -> Any:
         line = next((i for i, t in enumerate(text.splitlines(), 1) if "tt.dot" in t), 0)
         if line:
             raise TTGIRError(name, line, 5, "unsupported op 'tt.dot'")
-        return real(ctx, text, name)
+        return real(ctx, text, name, **kw)
 
     monkeypatch.setattr(roundtrip, "parse_module", picky)
     plugin.enable("xpu", strict=False)

@@ -138,3 +138,29 @@ def test_a_failure_on_a_taken_module_names_the_line_of_the_text_read(monkeypatch
             _compile(text, reuse, monkeypatch)
         messages.append(str(e.value))
     assert messages[0] == messages[1]
+
+
+@needs_triton
+def test_tritons_print_is_read_without_our_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round trip reads triton's print of a module triton's pass manager verified: our verifier
+    (about a fifth of a parse) is not run on it. What we print back is still verified, by triton
+    (oracle.parse: test_plugin_fallback's test-drop-return is refused so)."""
+    from xpu_passes import corpus
+    from xpu_passes.dialects import make_context
+    from xpu_passes.frontend import parser
+    from xpu_passes.registry import PassSpec, make_pass
+
+    spec, cfg = corpus.find(*KERNEL)
+    mod, opts, backend = corpus.make_ttir_module(spec, cfg)
+    mod = backend.make_ttir(mod, {}, opts)
+    mod = pipeline.run_plan(mod, {}, opts, backend.properties, plan(
+        "builtin.module(triton-annotate-module{target-arch=spir64}, convert-triton-to-tritongpu{target=xpu})"))
+    verified: list[object] = []
+    real = parser.verify_module
+    monkeypatch.setattr(parser, "verify_module", lambda parsed, **kw: verified.append(parsed) or real(parsed, **kw))
+    with roundtrip.timing() as times:
+        out = roundtrip.run_python(mod, [(RLC, make_pass(PassSpec(RLC, {})))])  # removes conversions
+    assert out is not mod and "triton_parse" in times and times["ops"] > 0
+    assert verified == []
+    parser.parse_module(make_context(), str(out), "<check>")  # (the verifier does run where asked)
+    assert len(verified) == 1

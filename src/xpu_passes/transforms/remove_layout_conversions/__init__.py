@@ -56,6 +56,7 @@ __all__ = ["RemoveLayoutConversions", "Work", "block_loads"]
 # What the pass rewrites, directly (conversions) or by anchoring (block pointers).
 _rewritable = per_class(ttg.ConvertLayoutOp | tt.MakeTensorPtrOp)
 _is_block_ptr = per_class(tt.MakeTensorPtrOp)
+_access = per_class(tt.LoadOp | tt.StoreOp)
 
 
 @register
@@ -107,16 +108,20 @@ class RemoveLayoutConversions(XpuPass):
             return
 
         # 2. What every solution starts from: the loads a slice may recompute (anchoring retypes
-        #    block pointers only: the same in every copy) and the input's figures. Without block
+        #    block pointers only: the same in every copy) and the input's axis facts. Without block
         #    pointers there is one solution, made on the input itself (no copy), every session
         #    kept for undoing if the input is kept; the input's validity judged before.
         #    The run's work budget (the option, per op of the input) is shared by every solution.
         budget = WorkBudget.per_op(self.max_work_per_op, len(ops))
-        loads = block_loads(op, ops, lambda: costs.facts_of(op))  # (the input's facts: `start` reads them too)
-        start = figures(op, ops)
+        loads = block_loads(op, ops, lambda: costs.facts_of(op))  # (the input's facts: the ledgers read them too)
+        # (the input's figures: the first solution's ledger costs them unless anchoring changed it; check
+        # mode costs them here too, and compares)
+        start = figures(op, ops) if check else None
         undo: list[Journal] | None = None if any(map(_is_block_ptr, ops)) else []
         if undo is not None:
             input_valid()
+        elif any(map(_access, ops)):
+            costs.facts_of(op)  # (the facts the ledgers read: taken once, moved to each copy)
         try:
             # 3. A solution with block pointers anchored to their accesses' layouts (solve.py:
             #    anchoring.py, then rounds of trials, trials.py).
@@ -127,7 +132,8 @@ class RemoveLayoutConversions(XpuPass):
             if idle:
                 decide.check_idle(ops, w)
             # 5. Keep it, or the input when it would be invalid or worse; say what was left (decide.py).
-            decide.keep(self, op, w, start, undo)
+            given = decide.input_figures(op, ops, w, start) if check else None
+            decide.keep(self, op, w, lambda: given if given is not None else decide.input_figures(op, ops, w, start), undo)
         except BaseException:
             for j in reversed(undo or []):
                 j.undo_all()

@@ -14,7 +14,7 @@ from xpu_passes.ir.clone import adopt_body
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, remarks_wanted
 from xpu_passes.transforms.remove_layout_conversions import costs
-from xpu_passes.transforms.remove_layout_conversions.solution import Figures, layout_errors
+from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
 if TYPE_CHECKING:
@@ -31,12 +31,27 @@ def better_unanchored(p: RemoveLayoutConversions, op: ModuleOp, ops: list[Operat
     alt = p._solve(op, ops, False, input_valid, loads, None, w.budget)
     if (w.figures.cost, w.figures.converts) <= floor and alt.figures.better_than(w.figures):  # (check mode)
         raise AssertionError(f"RLC: a solution ({alt.figures}) below the least one {floor}")
-    return alt if alt.figures.better_than(w.figures) else w
+    kept = alt if alt.figures.better_than(w.figures) else w
+    if kept.input_figures is None:  # (alt started from the input as given)
+        kept.input_figures = alt.input_figures
+    return kept
 
 
-def keep(p: RemoveLayoutConversions, op: ModuleOp, w: Work, start: Figures, undo: list[Journal] | None) -> None:
+def input_figures(op: ModuleOp, ops: list[Operation], w: Work, start: Figures | None) -> Figures:
+    """The input's figures (the safety net's `start`): a solution's, when it costed the input as given,
+    else costed now (`op` is still the input: solutions that changed it were made on copies). `start`:
+    costed before solving (check mode), compared with the solution's."""
+    if w.input_figures is not None and start is not None and w.input_figures != start:
+        raise AssertionError(f"RLC: the input's figures {start}, a solution's {w.input_figures}")
+    if start is not None:
+        return start
+    return w.input_figures if w.input_figures is not None else figures(op, ops)
+
+
+def keep(p: RemoveLayoutConversions, op: ModuleOp, w: Work, start: Callable[[], Figures],
+         undo: list[Journal] | None) -> None:
     """`op` takes `w`'s solution, or stays the input when that would be invalid or worse (`undo`:
-    the journals that undo a solution made on the input itself)."""
+    the journals that undo a solution made on the input itself; `start()`: the input's figures)."""
     for cvt, why in w.kept.items():
         if cvt.parent is not None and cvt.result.uses:
             p.remark(w.origin.get(cvt, cvt), f"kept: {why}")
@@ -47,8 +62,8 @@ def keep(p: RemoveLayoutConversions, op: ModuleOp, w: Work, start: Figures, undo
     for bad, err in [] if w.validity.now() else layout_errors(w.module, p.check_incremental):
         p.remark(w.origin.get(bad, op), why := f"input kept: the rewrite would leave invalid IR ({err})")
         break
-    if why is None and w.figures.worse_than(start):
-        p.remark(op, why := f"input kept: the rewrite would leave {w.figures}, the input has {start}")
+    if why is None and w.figures.worse_than(given := start()):
+        p.remark(op, why := f"input kept: the rewrite would leave {w.figures}, the input has {given}")
     if why is not None:
         for j in reversed(undo or []):
             j.undo_all()

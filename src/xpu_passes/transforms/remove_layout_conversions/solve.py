@@ -47,6 +47,8 @@ def solve(p: RemoveLayoutConversions, op: ModuleOp, op_ops: list[Operation], anc
     w = Work(copy, origin, j, ledger, loads, ledger.figures(), RematCache(j.order),
              Validity(copy, check, input_valid, since), budget, anchored=anchored)
     w.changed = bool(since[0] or since[1])  # what anchoring touched
+    if not w.changed:  # (the ledger costed the input as given: a copy has the input's facts, see above)
+        w.input_figures = w.figures
     for _ in range(max(1, p.max_backward_remat_iterations)):
         hits = w.cache.hits
         if not p._round(w):

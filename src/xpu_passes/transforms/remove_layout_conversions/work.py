@@ -106,6 +106,9 @@ class Work:
     tried: set[Operation] = field(default_factory=set)
     kept: dict[Operation, str] = field(default_factory=dict)
     anchored: int = 0  # block-pointer families anchor_block_pointers retyped
+    # The run's input's figures, when this solution's ledger started from the input as given (anchoring
+    # changed nothing) or took them from one that did: the safety net's `start` is not costed again.
+    input_figures: Figures | None = None
     changed: bool = False  # anything kept (a rewrite, a fold, anchoring, the sweep)
     # The last round changed nothing and read no copy, and nothing was swept after it: a run on
     # the result (given the same block loads, no block pointers) makes that round again.

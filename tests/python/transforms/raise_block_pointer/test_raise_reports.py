@@ -69,7 +69,9 @@ def test_a_kernel_raising_leaves_alone_compiles_its_stage_once(kernel: tuple[str
                                check_reports=True)
     assert out == plain
     assert "raising_dropped" not in times  # (counted only where both stages ran)
-    assert times["handed_back"] == plain_times.get("handed_back", 0) + 1
+    # (its round trip handed back; gemm_block_ptr has nothing raising reads: no round trip, pipeline.NEEDS_MATCH)
+    made = int(kernel[0] != "gemm_block_ptr")
+    assert times.get("handed_back", 0) == plain_times.get("handed_back", 0) + made
     rlc = "runs:tritonintelgpu-remove-layout-conversions"
     assert times[rlc] == plain_times[rlc]
 

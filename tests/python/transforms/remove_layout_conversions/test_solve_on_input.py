@@ -116,3 +116,34 @@ def test_no_journal_is_left_to_the_cyclic_collector() -> None:
         gc.set_debug(0)
         gc.garbage.clear()
     assert not left
+
+
+@pytest.mark.parametrize("solved", ["anchored", "unanchored", "no block pointer"])
+def test_the_input_figures_come_from_a_ledger_only_where_it_costed_the_input(solved: str,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The safety net compares a result with the input's figures, taken from a solution's ledger only
+    where that ledger costed the input as given: gemm_add_block_ptr's anchoring changes its input and
+    its anchored solution reaches the least result (no second solve), so they are costed from the
+    input; the solution without anchoring, or one on a module without block pointers (on the input
+    itself, before any trial), gives them. The rejection's remark names what the input has."""
+    from xpu_passes.transforms.base import collecting_remarks
+    from xpu_passes.transforms.remove_layout_conversions import costs, decide
+    from xpu_passes.transforms.remove_layout_conversions.work import block_loads
+
+    text = TTGIR if solved == "no block pointer" else rlc_dump("gemm_add_block_ptr", None, 0).read_text()
+    ctx, m = _module(text)
+    want = solution.figures(m)
+    with journal.scope(), costs.facts_scope():
+        ops = journal.walk_list(m)
+        w = rlc.RemoveLayoutConversions()._solve(m, ops, solved != "unanchored", lambda: True, block_loads(m, ops),
+                                                 [] if solved == "no block pointer" else None)
+        assert (w.input_figures is None) == (solved == "anchored") and w.changed
+        assert decide.input_figures(m, ops, w, None) == want  # (the anchored: costed from `m`, the input)
+    if solved == "unanchored":
+        monkeypatch.setattr(costs, "least_result", lambda ops: (-1, 0))  # (the second solve runs)
+    ctx, m = _module(text)
+    monkeypatch.setattr(solution.Figures, "worse_than", lambda self, other: True)
+    with collecting_remarks() as sink:
+        rlc.RemoveLayoutConversions().apply(ctx, m)
+    rejected = [r.message for r in sink.remarks if r.message.startswith("input kept: the rewrite would leave")]
+    assert len(rejected) == 1 and rejected[0].endswith(f", the input has {want}")
