@@ -148,6 +148,8 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
                     o = o.next_op
             for use in v.uses:
                 user = use.operation
+                if user is at and at is not op:
+                    continue  # a loop's initial value, consumed on entry (its body holds the iter_arg)
                 if (user if user.parent is block else _holder(user, block)) in later:
                     total += size
                     break

@@ -13,7 +13,7 @@ from xpu_passes.frontend import record_copies
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, remarks_wanted
-from xpu_passes.transforms.remove_layout_conversions import costs
+from xpu_passes.transforms.remove_layout_conversions import costs, dot_order
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
@@ -73,6 +73,8 @@ def keep(p: RemoveLayoutConversions, op: ModuleOp, w: Work, start: Callable[[], 
     if w.module is not op:
         record_copies(w.origin)  # diagnostics of later passes still point into the input
         adopt_body(op, w.module)
+    if dot_order.sink_b_operands(op):  # (a move may change a rerun's order of trials)
+        fixpoint = False
     if fixpoint:
         p.said(FIXPOINT)
 
