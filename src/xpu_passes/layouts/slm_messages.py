@@ -22,7 +22,7 @@ operand are decomposed by triton-xpu into a whole-tensor shared buffer: not esti
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import ttg
 from xpu_passes.layouts.encodings import LayoutError
@@ -32,6 +32,8 @@ from xpu_passes.layouts.memory import MAX_VECTOR_BYTES, distinct_registers
 from xpu_passes.layouts.scratch import contig_per_thread, element_bits, layout_order, needs_slm
 
 UNIFORM_LOAD_BYTES = 32  # what IGC's uniform SLM block load (d32x8t) reads
+# dot operands (a whole-tensor buffer, lowered otherwise) and shared memory (not a conversion's scratch)
+_NOT_ESTIMATED = (ttg.DotOperandEncodingAttr, ttg.SwizzledSharedEncodingAttr, ttg.SharedEncodingAttr)
 
 
 def convert_messages(src: TensorType, dst: TensorType) -> int | None:
@@ -39,7 +41,8 @@ def convert_messages(src: TensorType, dst: TensorType) -> int | None:
     the conversion needs no SLM (registers renamed, sub-group shuffles), None when not estimated
     (dot operands, shared memory, layouts the algebra does not know)."""
     s, d = src.encoding, dst.encoding
-    if isinstance(s, ttg.DotOperandEncodingAttr) or isinstance(d, ttg.DotOperandEncodingAttr):
+    if not isinstance(s, Attribute) or not isinstance(d, Attribute) or isinstance(s, _NOT_ESTIMATED) \
+            or isinstance(d, _NOT_ESTIMATED):
         return None
     shape = tuple(src.get_shape())
     try:

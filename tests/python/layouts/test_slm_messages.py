@@ -4,7 +4,7 @@ scaling a dequantized tile per row; IGC's own counts: tests/python/integration/t
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import f16, i32
+from xdsl.dialects.builtin import TensorType, f16, i32
 
 from xpu_passes.layouts.slm_messages import UNIFORM_LOAD_BYTES, convert_messages, local_load_messages
 
@@ -45,9 +45,10 @@ def test_vectors_along_the_destinations_inner_dim() -> None:
     assert convert_messages(src, tensor((32, 64), col_major, f16)) == 64 + 64
 
 
-def test_dot_operands_are_not_estimated() -> None:
+def test_dot_operands_and_tensors_without_a_layout_are_not_estimated() -> None:
     blocked = attr("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>")
     assert convert_messages(tensor((64, 64), blocked, f16), tensor((64, 64), dot(1, MMA_4W), f16)) is None
+    assert convert_messages(tensor((64, 64), blocked, f16), TensorType(f16, [64, 64])) is None
 
 
 def test_local_load_vectors_along_the_buffers_fastest_dim() -> None:
