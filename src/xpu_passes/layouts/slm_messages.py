@@ -99,6 +99,7 @@ def op_messages(op: Operation) -> int | None:
         return None
     if isinstance(op, ttg.LocalLoadOp) and isinstance(r := op.result.type, TensorType):
         shared = getattr(op.src.type, "encoding", None)
-        order = shared.get("order") if isinstance(shared, ttg.SwizzledSharedEncodingAttr | ttg.SharedEncodingAttr) else None
+        swizzled = isinstance(shared, ttg.SwizzledSharedEncodingAttr | ttg.SharedEncodingAttr)
+        order = shared.get("order") if swizzled else None  # type: ignore[union-attr]
         return local_load_messages(r, int(order[0])) if order else None  # type: ignore[index]
     return None
