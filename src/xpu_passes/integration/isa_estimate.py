@@ -18,6 +18,9 @@ registers instead of going through SLM raises what a lane holds past the registe
   vector of a lane's registers along the shared layout's fastest dim): a tile stored across its
   register order writes element by element (flag_gems _attn_fwd, K: 48 -> 160, IGC's SLM
   messages 1,413 -> 2,485);
+- SLM messages: those writes plus the loads and stores of conversions through SLM and the loads of
+  local_load (layouts/slm_messages.py: one per vector, uniform reads merged; gemlite's GEMV W1:
+  a 32x1 column into lanes holding different rows, 17 where native's 3, as IGC);
 - peak (asked for: `registers`; it decides nothing): the most register bytes a lane holds at any
   op: every data tensor live there in its layout (layouts/pressure.py's tensor_bytes: floats only,
   IGC recomputes addresses and masks), plus the messages' addresses and predicates in flight at
@@ -47,6 +50,7 @@ from xpu_passes.layouts.memory import MAX_VECTOR_BYTES, Messages, block_2d_layou
 from xpu_passes.layouts.pressure import MESSAGE_BYTES, budget, tensor_bytes
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
+from xpu_passes.layouts.slm_messages import op_messages
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Estimate:
     lanes: int = 16
     slm_writes: int = 0  # SLM store messages a lane issues to fill local_alloc / local_store buffers, each op once
     stored_2d: int = 0  # register bytes per lane of tiles written by 2D block stores (reported only)
+    slm_messages: int = 0  # SLM messages a lane issues: slm_writes + conversions + local_loads (layouts/slm_messages)
 
     @property
     def over(self) -> int | None:
@@ -76,11 +81,14 @@ class Estimate:
             out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
         if self.slm_writes > native.slm_writes:
             out.append(f"SLM writes {self.slm_writes} > {native.slm_writes} (estimated)")
+        if self.slm_messages > native.slm_messages:
+            out.append(f"SLM messages {self.slm_messages} > {native.slm_messages} (estimated)")
         return out
 
     def __str__(self) -> str:
         over = "" if self.over is None else f", ~{self.over} B/lane over the GRF"
         slm = f", ~{self.slm_writes} SLM writes" if self.slm_writes else ""
+        slm += f", ~{self.slm_messages} SLM messages" if self.slm_messages else ""
         st = f", ~{self.stored_2d} B/lane written by 2D block stores" if self.stored_2d else ""
         return f"~{self.gathers} gathers, ~{self.scatters} scatters{slm}{st}{over}"
 
@@ -95,10 +103,13 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16
-    slm = stored_2d = 0
+    slm = stored_2d = slm_messages = 0
     for op in module.walk():
         if isinstance(op, ttg.LocalAllocOp | ttg.LocalStoreOp):
             slm += _slm_writes(op)
+            continue
+        if (n := op_messages(op)) is not None:
+            slm_messages += n
             continue
         if not isinstance(op, tt.LoadOp | tt.StoreOp):
             continue
@@ -116,9 +127,9 @@ def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
             scatters += m.messages
         extra[id(op)] = m.messages * MESSAGE_BYTES
     if not registers:
-        return Estimate(gathers, scatters, None, lanes, slm, stored_2d)
+        return Estimate(gathers, scatters, None, lanes, slm, stored_2d, slm + slm_messages)
     peak = max((_peak(b, 0, extra) for r in module.regions for b in r.blocks), default=0)
-    return Estimate(gathers, scatters, peak, lanes, slm, stored_2d)
+    return Estimate(gathers, scatters, peak, lanes, slm, stored_2d, slm + slm_messages)
 
 
 def _stored_2d(op: tt.StoreOp) -> int:

@@ -16,7 +16,7 @@
 // CHECK: tt.dot
 // CHECK: ttg.convert_layout
 // CHECK: tt.return
-// REMARK: remove-layout-conversions-never-worse-estimate.mlir:[[# @LINE + 8]]:1: remark: [tritonintelgpu-remove-layout-conversions] ours kept: native's result would leave converts 3 > 1 but gathers 64 > 4 (estimated) at the ISA (~4 gathers, ~2 scatters ours, ~64 gathers, ~2 scatters native's) (ours: 3 conversion(s), 2560 bytes of SLM, weighted cost 34816; native: 1 conversion(s), 2560 bytes of SLM, weighted cost 1968128)
+// REMARK: remove-layout-conversions-never-worse-estimate.mlir:[[# @LINE + 8]]:1: remark: [tritonintelgpu-remove-layout-conversions] ours kept: native's result would leave converts 3 > 1 but gathers 64 > 4 (estimated) at the ISA (~4 gathers, ~2 scatters, ~18 SLM messages ours, ~64 gathers, ~2 scatters, ~18 SLM messages native's) (ours: 3 conversion(s), 2560 bytes of SLM, weighted cost 34816; native: 1 conversion(s), 2560 bytes of SLM, weighted cost 1968128)
 // REMARK-NOT: native's result kept
 // OURS-LABEL: tt.func public @gemm_tagged_loads
 // OURS-COUNT-3: ttg.convert_layout
