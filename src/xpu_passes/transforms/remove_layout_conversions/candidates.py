@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from xdsl.dialects import scf
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
@@ -59,6 +59,11 @@ class Plan:
 
     def estimate_of(self, how: str) -> Estimate | None:
         return next((o[:2] for o in self.found if o[2] == how), None)
+
+    def rival(self, how: str) -> str | None:
+        """The other of `how` and its cut variant, when both are worth trying."""
+        other = how[:-4] if how.endswith("-cut") else how + "-cut"
+        return other if other in self.slices and other in self.good() else None
 
     def ties(self) -> set[str]:
         return {o[2] for o in self.found if o[0] == self.saved and o[1] >= 0}
@@ -123,10 +128,39 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
                 raise AssertionError("RLC: a deferred forward slice is cheaper than the backward one")
         else:
             found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
+    cuts = _cut_variants(cvt, target, found, back.load_ok, reuse)
     found.sort(key=lambda o: o[:2])
     # Ties are tried too: the same elements moved in a narrower type need less SLM.
     plan = Plan(cvt, saved, found, later, refused, back, fwd)
+    plan.slices.update(cuts)
     return plan if plan.good() else plan.why()
+
+
+def _cut_variants(cvt: ttg.ConvertLayoutOp, target: Attribute | None, found: list,
+                  load_ok: Callable[[Operation], bool], reuse: remat.Reuse | None) -> dict[str, remat.Slice]:
+    """For each slice in `found` that recomputes a reduction's operand chain to have its result in
+    another layout (`Slice.crossed`), the same slice with that result converted instead, added to
+    `found` as "<how>-cut". Which is cheaper is the figures' call: a loop-carried accumulator
+    re-laid for a 1x16 vector moves its reduction's axis across lanes (one SLM round trip per
+    register of the result, celoss BLOCK_D=16) where converting the vector costs one message."""
+    out = {}
+    for _, _, how, sl in list(found):
+        if not sl.crossed or how == "backward":
+            continue
+        cut = remat.Slice(load_ok=load_ok, reuse=reuse, cut_reduces=True)
+        if how == "backward":
+            ok = target is not None and remat.backward(cvt.src, target, cut, cvt)
+        else:
+            ok = remat.forward(cvt, cut, admitted=True, frontier=bool(sl.frontier))
+        if ok:
+            out[how + "-cut"] = cut
+            found.append((*slice_cost.estimate(cut, cvt), how + "-cut", cut))
+    return out
+
+
+def direction(how: str) -> str:
+    """"backward" or "forward": how a candidate (`Plan.tries`) rewrites."""
+    return how.partition("-")[0]
 
 
 def duplicating(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation],

@@ -59,6 +59,11 @@ class Slice:
     # A copy of a value in a layout that dominates a user (`transforms/remove_layout_conversions/remat_cache.py`), read instead of cloning.
     reuse: Reuse | None = None
     reused: dict[SSAValue, Attribute] = field(default_factory=dict)  # read from `replace` (its copy)
+    # A reduction reached backward (not as the conversion's own source) is recomputed through
+    # (`crossed` says one was), or, with `cut_reduces`, its result is converted instead: the
+    # small side of the reduction moves rather than its operand's whole chain (`candidates`).
+    cut_reduces: bool = False
+    crossed: bool = False
     why: str = ""
 
     def add(self, op: Operation) -> None:
@@ -113,6 +118,12 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
     if kind == _REGION:  # (an scf.while's result: its after group)
         return _carried(op, ~v.index if isa(op, scf.WhileOp) else v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    if kind == _MULTI_KIND and type(op) is tt.ReduceOp and not _is_root(v, user):
+        if s.cut_reduces:
+            s.notes.append("a reduction's result is converted")
+            s.direct.add(v)
+            return _boundary(v, layout, s)
+        s.crossed = True
     # A reshape that may reorder produces the layout from its operand as it is, when free.
     needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD
@@ -142,6 +153,11 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
                 return False
     s.add(op)
     return True
+
+
+def _is_root(v: SSAValue, user: Operation | None) -> bool:
+    """Whether `v` is what a backward slice starts from: its conversion's source."""
+    return type(user) is ttg.ConvertLayoutOp and user._operands[0] is v  # pyright: ignore[reportPrivateUsage]
 
 
 _MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
