@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from xdsl.dialects import scf
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
@@ -128,7 +128,7 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
                 raise AssertionError("RLC: a deferred forward slice is cheaper than the backward one")
         else:
             found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
-    cuts = _cut_variants(cvt, target, found, back.load_ok, reuse)
+    cuts = _cut_variants(cvt, found, back.load_ok, reuse)
     found.sort(key=lambda o: o[:2])
     # Ties are tried too: the same elements moved in a narrower type need less SLM.
     plan = Plan(cvt, saved, found, later, refused, back, fwd)
@@ -136,26 +136,31 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     return plan if plan.good() else plan.why()
 
 
-def _cut_variants(cvt: ttg.ConvertLayoutOp, target: Attribute | None, found: list,
-                  load_ok: Callable[[Operation], bool], reuse: remat.Reuse | None) -> dict[str, remat.Slice]:
-    """For each slice in `found` that recomputes a reduction's operand chain to have its result in
-    another layout (`Slice.crossed`), the same slice with that result converted instead, added to
-    `found` as "<how>-cut". Which is cheaper is the figures' call: a loop-carried accumulator
-    re-laid for a 1x16 vector moves its reduction's axis across lanes (one SLM round trip per
-    register of the result, celoss BLOCK_D=16) where converting the vector costs one message."""
-    out = {}
-    for _, _, how, sl in list(found):
-        if not sl.crossed or how == "backward":
+def _cut_variants(cvt: ttg.ConvertLayoutOp, found: list, load_ok: Callable[[Operation], bool],
+                  reuse: remat.Reuse | None) -> dict[str, remat.Slice]:
+    """A forward slice in `found` that recomputes reductions' operand chains to have their results
+    in its layout (`Slice.crossed`) gets a variant converting some of those results instead, added
+    as "forward-cut": each reduction in the order reached is cut when that lowers the estimate.
+    Which of the two is kept is the figures' call (trials). celoss BLOCK_D=16: re-laying a one-hot
+    sum carried in a loop to meet a 1x16 vector after it moves its reduction's rows across all
+    lanes, 16 SLM round trips per lane instead of 1, where converting the 16 sums costs one; the
+    running max and sum beside it are re-laid (that removes the loop's conversion of its load)."""
+    for est, tie, how, full in list(found):
+        if how != "forward" or not full.crossed:
             continue
-        cut = remat.Slice(load_ok=load_ok, reuse=reuse, cut_reduces=True)
-        if how == "backward":
-            ok = target is not None and remat.backward(cvt.src, target, cut, cvt)
-        else:
-            ok = remat.forward(cvt, cut, admitted=True, frontier=bool(sl.frontier))
-        if ok:
-            out[how + "-cut"] = cut
-            found.append((*slice_cost.estimate(cut, cvt), how + "-cut", cut))
-    return out
+        best, best_est = None, (est, tie)
+        for red in dict.fromkeys(full.crossed):
+            if best is not None and red not in best.crossed:
+                continue  # reached only through a reduction cut already
+            trial = remat.Slice(load_ok=load_ok, reuse=reuse, cut=(best.cut if best else frozenset()) | {red})
+            if remat.forward(cvt, trial, admitted=True, frontier=bool(full.frontier)):
+                got = slice_cost.estimate(trial, cvt)
+                if got < best_est:
+                    best, best_est = trial, got
+        if best is not None:
+            found.append((*best_est, "forward-cut", best))
+            return {"forward-cut": best}
+    return {}
 
 
 def direction(how: str) -> str:

@@ -1,6 +1,6 @@
 """What RemoveLayoutConversions charges a reduction for the accumulators its layout holds
 (transforms/remove_layout_conversions/reductions.py), and the slices that convert a reduction's
-result instead of re-laying its operand (remat.Slice.cut_reduces, candidates._cut_variants)."""
+result instead of re-laying its operand (remat.Slice.cut, candidates._cut_variants)."""
 
 from __future__ import annotations
 
@@ -109,8 +109,8 @@ def test_a_forward_slice_through_a_reduction_has_a_cut_variant() -> None:
     module = parse_module(make_context(), _FORWARD).module
     cvt = next(op for op in module.walk() if isinstance(op, ttg.ConvertLayoutOp))
     full = remat.Slice()
-    assert remat.forward(cvt, full, admitted=True) and full.crossed
-    cut = remat.Slice(cut_reduces=True)
+    assert remat.forward(cvt, full, admitted=True) and len(full.crossed) == 1
+    cut = remat.Slice(cut=frozenset(full.crossed))
     assert remat.forward(cvt, cut, admitted=True) and not cut.crossed
     names = lambda s: sorted(op.name for op in s.ops)  # noqa: E731
     assert names(full).count("tt.reduce") == 2 and names(cut).count("tt.reduce") == 1
@@ -134,7 +134,7 @@ def test_a_cut_backward_slice_converts_the_reductions_below_its_root() -> None:
     """Backward from %qc (a divf of two reductions' results): cut, both sums are converted."""
     module = parse_module(make_context(), _FORWARD).module
     cvt = [op for op in module.walk() if isinstance(op, ttg.ConvertLayoutOp)][1]
-    s = remat.Slice(cut_reduces=True)
+    s = remat.Slice(cut=frozenset(op for op in module.walk() if isinstance(op, tt.ReduceOp)))
     assert remat.backward(cvt.src, encoding(cvt.result.type), s, cvt)
     assert not any(isinstance(op, tt.ReduceOp) for op in s.ops)
     assert {type(v.owner) for v in s.boundary} == {tt.ReduceOp}
@@ -149,6 +149,6 @@ def test_a_conversion_of_a_reduction_result_is_never_cut_at_its_root() -> None:
     cvt = ttg.ConvertLayoutOp.build(operands=[red.results[0]],
                                     result_types=[type(t)(t.element_type, t.get_shape(), other)])  # type: ignore
     block.insert_op_after(cvt, red)  # type: ignore[union-attr]
-    s = remat.Slice(cut_reduces=True)
+    s = remat.Slice(cut=frozenset({red}))
     assert remat.backward(cvt.operands[0], other, s, cvt)
     assert red in s.members and not s.crossed
