@@ -11,8 +11,10 @@ over its rows: with the 16 columns spread over 16 lanes a lane holds 1 accumulat
 80 shuffles): IGC's SLM messages 75 -> 102 with everything else equal.
 
 `traffic` prices the accumulators a layout holds beyond the fewest any layout gives the result,
-in RemoveLayoutConversions' unit (bytes through SLM, shuffles discounted as a conversion without
-SLM is): each is written and read by every thread of the CTA.
+when warps share the axis, in RemoveLayoutConversions' unit (bytes through SLM): each is written
+and read back by every thread of the CTA. Shuffles are not priced: pricing them too (1/8 a byte,
+as a conversion without SLM) changed the first RemoveLayoutConversions of sparsemax_fwd's bitonic
+network by ties alone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.propagation import numel
 from xpu_passes.layouts.scratch import element_bytes
-from xpu_passes.transforms.remove_layout_conversions.costs import SHUFFLE_DISCOUNT
 
 
 def _rank(vectors: list[tuple[int, ...]]) -> int:
@@ -48,7 +49,7 @@ def accumulators(t: TensorType, axis: int) -> tuple[int, int, int, int]:
     ll = linear_of(t.encoding, tuple(t.get_shape()))
     other = [tuple(c for d, c in enumerate(b) if d != axis) for b in ll.bases("register")]
     along = [sum(1 for b in ll.bases(dim) if b[axis] and not any(c for d, c in enumerate(b) if d != axis))
-             for dim in ("lane", "warp")]
+             for dim in ("lane", "warp")]  # (bases that move along the axis only)
     return 1 << _rank(other), ll.num("lane") * ll.num("warp"), 1 << along[0], 1 << along[1]
 
 
@@ -74,13 +75,10 @@ def _traffic(axis: int, parent: Attribute | None, *srcs: TensorType) -> int:
         return 0  # (a full reduction's result is a scalar each thread gets: nothing to compare)
     t = TensorType(src.element_type, shape, parent) if parent is not None else src
     try:
-        accs, threads, lanes, warps = accumulators(t, axis)  # type: ignore[arg-type]
+        accs, threads, _, warps = accumulators(t, axis)  # type: ignore[arg-type]
     except (LayoutError, ValueError):
         return 0
-    fewest = max(1, -(-(numel(src) // shape[axis]) // threads))
-    excess = accs - fewest
-    if excess <= 0:
-        return 0
-    if warps == 1:
-        return 0
+    excess = accs - max(1, -(-(numel(src) // shape[axis]) // threads))  # the fewest: results over threads
+    if excess <= 0 or warps == 1:
+        return 0  # (one warp holds the axis: no SLM round trip)
     return excess * threads * sum(element_bytes(s.element_type) for s in srcs)

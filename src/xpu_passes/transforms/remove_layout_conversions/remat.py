@@ -60,7 +60,7 @@ class Slice:
     reuse: Reuse | None = None
     reused: dict[SSAValue, Attribute] = field(default_factory=dict)  # read from `replace` (its copy)
     # Reductions reached backward (not as the conversion's own source): recomputed through (listed
-    # in `crossed`), or, those in `cut`, their results converted instead (candidates._cut_variant).
+    # in `crossed`), or, those in `cut`, their results converted instead (candidates._cut_variants).
     cut: frozenset[Operation] = frozenset()
     crossed: list[Operation] = field(default_factory=list)
     why: str = ""
