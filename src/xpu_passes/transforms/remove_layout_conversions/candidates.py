@@ -140,7 +140,8 @@ def _cut_variants(cvt: ttg.ConvertLayoutOp, found: list, load_ok: Callable[[Oper
                   reuse: remat.Reuse | None) -> dict[str, remat.Slice]:
     """A forward slice in `found` that recomputes reductions' operand chains to have their results
     in its layout (`Slice.crossed`) gets a variant converting some of those results instead, added
-    as "forward-cut": each reduction in the order reached is cut when that lowers the estimate.
+    as "forward-cut": each reduction whose price rises there, in the order reached, is cut when that
+    lowers the estimate.
     Which of the two is kept is the figures' call (trials). celoss BLOCK_D=16: re-laying a one-hot
     sum carried in a loop to meet a 1x16 vector after it moves its reduction's rows across all
     lanes, 16 SLM round trips per lane instead of 1, where converting the 16 sums costs one; the
@@ -149,7 +150,10 @@ def _cut_variants(cvt: ttg.ConvertLayoutOp, found: list, load_ok: Callable[[Oper
         if how != "forward" or not full.crossed:
             continue
         best, best_est = None, (est, tie)
-        for red in dict.fromkeys(full.crossed):
+        # Only a reduction whose price rises in the slice's layout is worth cutting (a walk each).
+        rising = [r for r in dict.fromkeys(full.crossed)
+                  if (at := full.layout.get(r.results[0])) is not None and slice_cost.change_of(r, at) > 0]
+        for red in rising:
             if best is not None and red not in best.crossed:
                 continue  # reached only through a reduction cut already
             trial = remat.Slice(load_ok=load_ok, reuse=reuse, cut=(best.cut if best else frozenset()) | {red})
