@@ -117,7 +117,8 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
     if kind == _REGION:  # (an scf.while's result: its after group)
         return _carried(op, ~v.index if isa(op, scf.WhileOp) else v.index, layout, s)  # type: ignore[arg-type, attr-defined]
-    if kind == _MULTI_KIND and type(op) is tt.ReduceOp and not _is_root(v, user):
+    # (the conversion's own source is never cut: its cut would be the conversion itself)
+    if kind == _MULTI_KIND and type(op) is tt.ReduceOp and not (type(user) is ttg.ConvertLayoutOp and user.src is v):
         if op in s.cut:
             s.notes.append("a reduction's result is converted")
             s.direct.add(v)
@@ -152,11 +153,6 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
                 return False
     s.add(op)
     return True
-
-
-def _is_root(v: SSAValue, user: Operation | None) -> bool:
-    """Whether `v` is what a backward slice starts from: its conversion's source."""
-    return type(user) is ttg.ConvertLayoutOp and user._operands[0] is v  # pyright: ignore[reportPrivateUsage]
 
 
 _MULTI = (tt.ReduceOp, tt.ScanOp, tt.SplitOp)  # result_layouts' ops
