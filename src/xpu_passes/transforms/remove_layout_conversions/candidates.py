@@ -60,6 +60,11 @@ class Plan:
     def estimate_of(self, how: str) -> Estimate | None:
         return next((o[:2] for o in self.found if o[2] == how), None)
 
+    def rival(self, how: str) -> str | None:
+        """The other of `how` and its cut variant, when both are worth trying."""
+        other = how[:-4] if how.endswith("-cut") else how + "-cut"
+        return other if other in self.slices and other in self.good() else None
+
     def ties(self) -> set[str]:
         return {o[2] for o in self.found if o[0] == self.saved and o[1] >= 0}
 
@@ -123,10 +128,48 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
                 raise AssertionError("RLC: a deferred forward slice is cheaper than the backward one")
         else:
             found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
+    cuts = _cut_variants(cvt, found, back.load_ok, reuse)
     found.sort(key=lambda o: o[:2])
     # Ties are tried too: the same elements moved in a narrower type need less SLM.
     plan = Plan(cvt, saved, found, later, refused, back, fwd)
+    plan.slices.update(cuts)
     return plan if plan.good() else plan.why()
+
+
+def _cut_variants(cvt: ttg.ConvertLayoutOp, found: list, load_ok: Callable[[Operation], bool],
+                  reuse: remat.Reuse | None) -> dict[str, remat.Slice]:
+    """A forward slice in `found` that recomputes reductions' operand chains to have their results
+    in its layout (`Slice.crossed`) gets a variant converting some of those results instead, added
+    as "forward-cut": each reduction whose price rises there, in the order reached, is cut when that
+    lowers the estimate.
+    Which of the two is kept is the figures' call (trials). celoss BLOCK_D=16: re-laying a one-hot
+    sum carried in a loop to meet a 1x16 vector after it moves its reduction's rows across all
+    lanes, 16 SLM round trips per lane instead of 1, where converting the 16 sums costs one; the
+    running max and sum beside it are re-laid (that removes the loop's conversion of its load)."""
+    for est, tie, how, full in list(found):
+        if how != "forward" or not full.crossed:
+            continue
+        best, best_est = None, (est, tie)
+        # Only a reduction whose price rises in the slice's layout is worth cutting (a walk each).
+        rising = [r for r in dict.fromkeys(full.crossed)
+                  if (at := full.layout.get(r.results[0])) is not None and slice_cost.change_of(r, at) > 0]
+        for red in rising:
+            if best is not None and red not in best.crossed:
+                continue  # reached only through a reduction cut already
+            trial = remat.Slice(load_ok=load_ok, reuse=reuse, cut=(best.cut if best else frozenset()) | {red})
+            if remat.forward(cvt, trial, admitted=True, frontier=bool(full.frontier)):
+                got = slice_cost.estimate(trial, cvt)
+                if got < best_est:
+                    best, best_est = trial, got
+        if best is not None:
+            found.append((*best_est, "forward-cut", best))
+            return {"forward-cut": best}
+    return {}
+
+
+def direction(how: str) -> str:
+    """"backward" or "forward": how a candidate (`Plan.tries`) rewrites."""
+    return how.partition("-")[0]
 
 
 def duplicating(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation],

@@ -30,7 +30,8 @@ def follow_up(j: Journal, loads: set[Operation], new_loads: set[Operation], cach
         if isinstance(found, str):
             continue
         for how in found.tries():
-            materialize.rewrite(j, c, found.slices[how], how, loads, new_loads, cache)  # type: ignore[arg-type]
+            s = found.slices[how]
+            materialize.rewrite(j, c, s, candidates.direction(how), loads, new_loads, cache)  # type: ignore[arg-type]
             done = True
             break
     return done

@@ -59,6 +59,10 @@ class Slice:
     # A copy of a value in a layout that dominates a user (`transforms/remove_layout_conversions/remat_cache.py`), read instead of cloning.
     reuse: Reuse | None = None
     reused: dict[SSAValue, Attribute] = field(default_factory=dict)  # read from `replace` (its copy)
+    # Reductions reached backward (not as the conversion's own source): recomputed through (listed
+    # in `crossed`), or, those in `cut`, their results converted instead (candidates._cut_variants).
+    cut: frozenset[Operation] = frozenset()
+    crossed: list[Operation] = field(default_factory=list)
     why: str = ""
 
     def add(self, op: Operation) -> None:
@@ -113,6 +117,13 @@ def backward(v: SSAValue, layout: Attribute, s: Slice, user: Operation | None = 
         return _boundary(op.operands[0], layout, s)  # type: ignore[union-attr]
     if kind == _REGION:  # (an scf.while's result: its after group)
         return _carried(op, ~v.index if isa(op, scf.WhileOp) else v.index, layout, s)  # type: ignore[arg-type, attr-defined]
+    # (the conversion's own source is never cut: its cut would be the conversion itself)
+    if kind == _MULTI_KIND and type(op) is tt.ReduceOp and not (type(user) is ttg.ConvertLayoutOp and user.src is v):
+        if op in s.cut:
+            s.notes.append("a reduction's result is converted")
+            s.direct.add(v)
+            return _boundary(v, layout, s)
+        s.crossed.append(op)
     # A reshape that may reorder produces the layout from its operand as it is, when free.
     needed = [None] if free_reorder(op, res=layout) else operand_layouts(op, layout)  # type: ignore[arg-type]
     load = kind == _LOAD

@@ -19,6 +19,7 @@ from xpu_passes.transforms.remove_layout_conversions.costs import conversion_cos
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.propagation import ATOMICS, encoding, retyped, with_encoding
+from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 from xpu_passes.transforms.remove_layout_conversions.remat import Slice, slots
 from xpu_passes.layouts.scratch import convert_scratch_bytes
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures
@@ -79,7 +80,8 @@ _CHANGE: dict[tuple[int, int], tuple[Operation, Attribute, list[Attribute], int]
 
 
 def change_of(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
-    """`costs.scratch_change(op, layout)`, remembered while `op`'s operand types are the same objects."""
+    """`costs.scratch_change(op, layout)` plus the change in its accumulators' traffic (reductions.py),
+    remembered while `op`'s operand types are the same objects."""
     types = [o.type for o in op._operands]  # pyright: ignore[reportPrivateUsage]
     hit = _CHANGE.get((id(op), id(layout)))
     if hit is not None and hit[0] is op and hit[1] is layout and len(hit[2]) == len(types) and all(
@@ -87,7 +89,7 @@ def change_of(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
         return hit[3]
     if len(_CHANGE) > 65536:
         _CHANGE.clear()
-    out = scratch_change(op, layout)
+    out = scratch_change(op, layout) + traffic(op, layout) - traffic(op)
     _CHANGE[(id(op), id(layout))] = (op, layout, types, out)  # keeps op and layout alive: ids stay theirs
     return out
 

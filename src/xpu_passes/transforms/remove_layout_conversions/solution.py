@@ -30,6 +30,7 @@ from xpu_passes.transforms.remove_layout_conversions.validity import has_errors,
 from xpu_passes.transforms.remove_layout_conversions.costs import (LOOP_WEIGHT, conversion_cost, facts_of, loop_depth,
                                                                   memory_cost, pressure_cost)
 from xpu_passes.layouts.scratch import op_scratch_bytes
+from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 from xpu_passes.transforms.remove_layout_conversions.registers import reduce_price
 
 
@@ -78,7 +79,8 @@ def _contribution(op: Operation) -> tuple[int, int]:
         out = (conversion_cost(op.src.type, dst) if dst is not None else 0, _scratch(op))
     else:
         bytes_ = _scratch(op)
-        out = (bytes_ + reduce_price(op) if op.operands and isinstance(op.operands[0].type, TensorType) else 0, bytes_)
+        priced = op.operands and isinstance(op.operands[0].type, TensorType)
+        out = (bytes_ + reduce_price(op) + traffic(op) if priced else 0, bytes_)
     if len(_CONTRIBUTION) > 65536:
         _CONTRIBUTION.clear()
     _CONTRIBUTION[key] = (keep, out)

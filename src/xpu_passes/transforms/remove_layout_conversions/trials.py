@@ -82,18 +82,35 @@ def remove(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp) -> str
     w.budget.spend(1 if isinstance(found, str) else 1 + sum(len(s.layout) for s in found.slices.values()))
     invalid: list[str] = []  # cheaper, but not IR triton-xpu takes (validity.py)
     dup: list = [None]  # (estimate, slice) of the trial copying loop-carried values, once asked for
+    paired: set[str] = set()  # tried already, as the rival of a slice or of its cut variant
     for how in () if isinstance(found, str) else found.tries():
+        if how in paired:
+            continue
         # Copying loop-carried values before a costlier forward propagation (after retyping them failed).
-        if how == "forward" and _duplicated(p, w, cvt, dup, found.estimate_of(how)) is None:  # type: ignore[union-attr]
+        way = candidates.direction(how)
+        if way == "forward" and _duplicated(p, w, cvt, dup, found.estimate_of(how)) is None:  # type: ignore[union-attr]
             return None
         # A trial whose result is bounded as no cheaper (or as needing more SLM) would be
         # rejected: not made (check mode makes it, and holds the bounds against its figures).
-        low = _floor(w, cvt, found.slices[how]) if how == "backward" else None  # type: ignore[union-attr]
+        low = _floor(w, cvt, found.slices[how]) if way == "backward" else None  # type: ignore[union-attr]
         rises = slice_cost.slm_rises(found.slices[how], w.figures.slm)  # type: ignore[union-attr]
         # Retyped loop-carried values: the follow-ups (`joint`) may win what the bound says it cannot.
-        carried = how == "backward" and bool(found.slices[how].inplace)  # type: ignore[union-attr]
+        carried = way == "backward" and bool(found.slices[how].inplace)  # type: ignore[union-attr]
         if (rises or low is not None and slice_cost.loses(low, w.figures) and not carried) and not check:
             continue
+        # A slice and its cut variant (candidates._cut_variants): the better of the two is kept, not
+        # the first that wins (the cheaper estimate misses what re-laying a reduction costs there).
+        rival = found.rival(how)  # type: ignore[union-attr]
+        if rival is not None and not slice_cost.slm_rises(found.slices[rival], w.figures.slm):  # type: ignore[union-attr]
+            paired.add(rival)
+            first = _probe(p, w, cvt, found.slices[how], how)  # type: ignore[union-attr]
+            got = _trial(p, w, cvt, found.slices[rival], rival, None, False, False, beat=first)  # type: ignore[union-attr]
+            if got is None:
+                return None
+            if got:
+                invalid.append(rival)
+            if first is None:
+                continue
         got = _trial(p, w, cvt, found.slices[how], how, low, rises, carried)  # type: ignore[union-attr]
         if got is None:
             return None
@@ -140,9 +157,9 @@ def _converts_in(loop: Operation) -> bool:
 
 def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str,
            low: tuple[int, int, bool] | None, rises: bool, carried: bool,
-           also: Callable[[], bool] | None = None) -> bool | None:
-    """Rewrite by `s` in place and keep it when the module gets cheaper, stays valid (and `also`
-    holds on the result): None; else undone, and whether it was cheaper but invalid."""
+           also: Callable[[], bool] | None = None, beat: Figures | None = None) -> bool | None:
+    """Rewrite by `s` in place and keep it when the module gets cheaper (than `beat` too, if given),
+    stays valid (and `also` holds on the result): None; else undone, and whether it was cheaper but invalid."""
     check = p.check_incremental
     new_loads: set[Operation] = set()
     w.budget.spend(len(s.ops) + 1)  # the ops the trial rewrites (before its session opens)
@@ -150,7 +167,8 @@ def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: rem
     if p.trial_hook is not None:  # (test-only: what it raises ends the run, mid-session)
         p.trial_hook()
     try:
-        materialize.rewrite(w.journal, cvt, s, how, w.block_loads, new_loads, w.cache, p.in_place)
+        materialize.rewrite(w.journal, cvt, s, candidates.direction(how), w.block_loads, new_loads, w.cache,
+                            p.in_place)
     except Exception as e:  # a rewrite we cannot complete is not taken (it is undone)
         w.undo()
         p.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
@@ -166,7 +184,7 @@ def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: rem
                 wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
         except Exception as e:  # (undone below, like a trial that does not win)
             p.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
-    wins = wins and (also is None or also())
+    wins = wins and (also is None or also()) and (beat is None or fig.better_than(beat))
     bad = wins and w.errors(now=True)
     if wins and not bad:
         w.commit()
@@ -178,6 +196,21 @@ def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: rem
     if bad and not w.validity.judged():  # learn whether the module itself is valid
         w.validity.learn(not w.errors(now=False))
     return bool(bad)
+
+
+def _probe(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice, how: str) -> Figures | None:
+    """The figures rewriting by `s` gives when it would be kept (cheaper and valid), always undone."""
+    w.budget.spend(len(s.ops) + 1)
+    w.journal.begin()
+    try:
+        materialize.rewrite(w.journal, cvt, s, candidates.direction(how), w.block_loads, set(), w.cache, p.in_place)
+    except Exception:  # (as `_trial`: not taken; it says why when tried for real)
+        w.undo()
+        return None
+    fig = w.ledger.update(w.journal.touched)
+    wins = (fig.better_than(w.figures) or _less_slm(fig, w.figures)) and not w.errors(now=True)
+    w.undo()
+    return fig if wins else None
 
 
 def _floor(w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int, bool] | None:

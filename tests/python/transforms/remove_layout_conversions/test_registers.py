@@ -9,6 +9,7 @@ from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions import registers, solution
 from xpu_passes.transforms.remove_layout_conversions.costs import SPILL_WEIGHT
+from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 
 # sizePerThread, threadsPerWarp, warpsPerCTA of blocked layouts of a SIMD32 GEMV.
 ACROSS = "[1, 4]", "[1, 32]", "[2, 1]"  # warps split dim 0: a sum over axis 0 crosses them
@@ -47,7 +48,7 @@ def test_a_sum_across_warps_of_a_register_file_sized_tile_is_charged_its_spill()
     assert registers.reduce_price(red) == SPILL_WEIGHT * 64 * 128 * 2
     # The module's figures carry it on top of the reduction's scratch.
     scratch = solution.figures(module).slm
-    assert scratch > 0 and solution.figures(module).cost == scratch + registers.reduce_price(red)
+    assert scratch > 0 and solution.figures(module).cost == scratch + registers.reduce_price(red) + traffic(red)
 
 
 def test_lanes_holding_copies_hold_registers_too() -> None:
@@ -67,7 +68,7 @@ def test_no_charge_without_a_barrier_or_with_room_in_the_registers(rows: int, co
                                                                     axis: int, elem: str) -> None:
     module, red = _reduce(rows, cols, layout, axis, elem)
     assert registers.reduce_price(red) == 0
-    assert solution.figures(module).cost == solution.figures(module).slm  # the scratch alone
+    assert solution.figures(module).cost == solution.figures(module).slm + traffic(red)  # the scratch (+ reductions.py)
 
 
 def test_wider_elements_fill_the_registers_sooner() -> None:
