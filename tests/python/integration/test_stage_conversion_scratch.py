@@ -69,9 +69,10 @@ def test_more_conversions_in_a_smaller_scratch_keep_ours() -> None:
 def test_more_conversions_in_as_large_a_scratch_keep_native() -> None:
     # ours converts the rows and the tile: 3 conversions, the tile's 1,152 bytes as native's
     losses, why = judge_stages(rope(True, True), rope(False, True), oracle.context())
-    assert losses == ["conversions 3 > 1"]
+    assert losses[0] == "conversions 3 > 1"  # (the rows' conversions also cost SLM messages: a second loss)
+    assert losses[1:] in ([], ["SLM messages 14 > 10 (estimated)"])
     assert "1152 bytes of conversion scratch" in why
-    assert why.startswith("triton-xpu's stage kept: ours would leave conversions 3 > 1 (ours: 1152 bytes of SLM"), why
+    assert why.startswith("triton-xpu's stage kept: ours would leave conversions 3 > 1"), why
 
 
 def test_more_conversions_whose_scratch_is_not_known_keep_native() -> None:
