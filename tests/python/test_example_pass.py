@@ -1,7 +1,8 @@
 """The out-of-tree example pass package (examples/xpu-convert-report), installed as a user would.
 
-pip installs it (no dependencies, no build isolation: only setuptools, already in the
-venv) into a temporary target directory, which goes on PYTHONPATH / sys.path: its
+pip installs a copy of it (no dependencies, no build isolation: only setuptools, already in the
+venv; setuptools builds in the source tree, so each install builds its own copy) into a temporary
+target directory, which goes on PYTHONPATH / sys.path: its
 entry point in group `xpu_passes.passes` is then all xpu-opt and the plugin need.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -22,15 +24,16 @@ from xpu_passes.integration import oracle
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "examples" / "xpu-convert-report"
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
-# One pip build of the package at a time: pip builds in its source tree (./run-tests: --dist loadgroup).
+# One worker at a time (./run-tests: --dist loadgroup): its lit run writes in the source tree.
 pytestmark = pytest.mark.xdist_group("xpu-convert-report")
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("site")
+    target, source = tmp_path_factory.mktemp("site"), tmp_path_factory.mktemp("src") / PACKAGE.name
+    shutil.copytree(PACKAGE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                        "--target", str(target), str(PACKAGE)], capture_output=True, text=True, timeout=300)
+                        "--target", str(target), str(source)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     assert (target / "xpu_convert_report-0.1.0.dist-info" / "entry_points.txt").exists()
     return target
