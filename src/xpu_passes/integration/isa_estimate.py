@@ -245,13 +245,18 @@ def _peak(block: Block, outer: int, extra: dict[int, int]) -> int:
     return best
 
 
-def estimate_text(text: str, registers: bool = False) -> Estimate | None:
-    """The estimate of a final TTGIR's print (None: a print our parser does not read: not judged)."""
+def read_print(text: str) -> ModuleOp:
+    """A final TTGIR's print as the guards read it (ops we do not know kept, no verifier: triton's
+    own print); raises what the parser raises."""
     from xpu_passes.dialects import make_context
     from xpu_passes.frontend.parser import parse_module
 
+    return parse_module(make_context(allow_unregistered=True), text, "<ttgir>", verify=False).module
+
+
+def estimate_text(text: str, registers: bool = False) -> Estimate | None:
+    """The estimate of a final TTGIR's print (None: a print our parser does not read: not judged)."""
     try:
-        module = parse_module(make_context(allow_unregistered=True), text, "<ttgir>", verify=False).module
-        return estimate(module, registers)
+        return estimate(read_print(text), registers)
     except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
         return None

@@ -336,16 +336,14 @@ def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
     """What PVC pays for a final TTGIR's print beyond its figures (isa_estimate; None: a print our parser
     does not read, not judged) and, if asked (`scratch`), its largest conversion/scan/reduce scratch in
     bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both."""
-    from xpu_passes.dialects import make_context
-    from xpu_passes.frontend.parser import parse_module
-    from xpu_passes.integration.isa_estimate import estimate
+    from xpu_passes.integration.isa_estimate import estimate, estimate_text, read_print
     from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
+    if not scratch:
+        return estimate_text(text), -1
     try:
-        module = parse_module(make_context(allow_unregistered=True), text, "<ttgir>", verify=False).module
-        if not scratch:
-            return estimate(module), -1
+        module = read_print(text)
         with facts_scope():  # (the module's axis facts once, not once per access)
             return estimate(module), figures(module).slm
     except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
