@@ -146,9 +146,23 @@ def summary(rows: list[Row], problems: list[tuple[str, str, str]], pipelines: tu
                 print(f"  {r.verdict(p)} {r.launch_name}: {'; '.join(r.worse(p))}")
             elif r.verdict(p) in ("FAIL", "TIMEOUT"):
                 print(f"  FAIL {r.launch_name}: {short_error(r.results[p].error)[:300]}")
+        print(dot_rows_line(rows, p))
         print("  ten slowest (ours/native): " + ", ".join(f"{n} x{x:.2f}" for x, n in ratios[::-1][:10]))
         bad |= bool(c["WORSE"] or c["FAIL"] or c["TIMEOUT"])
     return bad
+
+
+def dot_rows_line(rows: list[Row], pipeline: str) -> str:
+    """Issue 29's count: of the rows IGC compiled with DPAS natively (GEMM/attention), how many ours makes
+    strictly better at the ISA; and where native spills, how often ours spills less."""
+    judged = [r for r in rows if r.results[NATIVE].isa and r.results[pipeline].isa]
+    dots = [r for r in judged if r.results[NATIVE].isa.dpas > 0]
+    won = sum(bool(r.better(pipeline)) for r in dots)
+    spills = [r for r in judged if r.results[NATIVE].isa.spill_bytes > 0]
+    less = sum(r.results[pipeline].isa.spill_bytes < r.results[NATIVE].isa.spill_bytes for r in spills)
+    share = f"{100 * won / len(dots):.0f}%" if dots else "-"
+    return (f"  at the ISA: rows with DPAS (GEMM/attention) {len(dots)}, strictly better {won} ({share}); "
+            f"native spills on {len(spills)}, ours spills less on {less}")
 
 
 def _done(paths: list[str]) -> set[tuple[str, str, str]]:

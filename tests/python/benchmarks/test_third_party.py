@@ -202,3 +202,24 @@ def test_runner_stops_a_row_at_its_deadline(bench: ModuleType, monkeypatch: pyte
     assert Row("l.k", "k", "c", "", results).verdict("xpu") == "TIMEOUT"
     results["native"] = Result(error=results["xpu"].error)
     assert Row("l.k", "k", "c", "", results).verdict("xpu") == "excluded"
+
+
+def test_dot_rows_line_counts_dpas_rows_and_spills(bench: ModuleType) -> None:
+    """Issue 29's figure: strictly better among rows with DPAS, and spill where native spills."""
+    from third_party_kernels.compile import isa_result
+
+    def row(native: Any, ours: Any) -> Any:
+        f = oracle.StaticFigures
+        r = _row(bench, f(), f())
+        for side, figures in (("native", native), ("xpu", ours)):
+            r.results[side].figures.extra.update({f"isa_{k}": v for k, v in figures.as_dict().items()})
+            for k, v in isa_result(r.results[side].figures.extra).items():
+                setattr(r.results[side], k, v)
+        return r
+
+    rows = [row(_isa(dpas=8, spill_bytes=960), _isa(dpas=8, spill_bytes=0)),  # dot row, better, spills less
+            row(_isa(dpas=8), _isa(dpas=8)),  # dot row, equal
+            row(_isa(spill_bytes=64), _isa(spill_bytes=64))]  # no dot, native spills, ours the same
+    line = bench.dot_rows_line(rows, "xpu")
+    assert "DPAS (GEMM/attention) 2, strictly better 1 (50%)" in line
+    assert "native spills on 2, ours spills less on 1" in line
