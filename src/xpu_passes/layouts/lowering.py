@@ -57,6 +57,16 @@ def convert_refused(src: Attribute | None, dst: Attribute | None) -> bool:
             and not isinstance(dst, ttg.DotOperandEncodingAttr))
 
 
+def store_refused(store: tt.StoreOp, layout: Attribute) -> str | None:
+    """Why a block-pointer store should not write `layout` (None: it may). triton-xpu 3.3 writes a
+    DPAS tile with 2D block stores only through a pointer straight from tt.make_tensor_ptr (its
+    RemoveLayoutConversions' store rule); IGC has crashed (floating point exception) on one it never
+    makes (flag-gems flash_varlen's epilogue, through tt.advance): ours makes none where it would not."""
+    if not isinstance(layout, ttig.DpasEncodingAttr) or isinstance(store.ptr.owner, tt.MakeTensorPtrOp):
+        return None
+    return "a 2D block store of a DPAS tile through a moved block pointer (triton-xpu makes none; IGC may crash)"
+
+
 # PVC's register file per hardware thread in the default GRF mode (128 registers of 64 bytes).
 GRF_BYTES = 128 * 64
 

@@ -12,7 +12,7 @@ from xpu_passes.analysis.block_pointers import collect_family
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import Subgroup2DBlockEncodingAttr
 from xpu_passes.ir import journal
-from xpu_passes.layouts.lowering import load_refused
+from xpu_passes.layouts.lowering import load_refused, store_refused
 from xpu_passes.layouts.propagation import encoding, retype_family, with_encoding
 from xpu_passes.ir.walk_order import walk_list
 
@@ -53,6 +53,8 @@ def anchor_block_pointers(module: ModuleOp) -> int:
             continue
         if load_refused(block, layout) is not None and any(isinstance(a, tt.LoadOp) for a in fam.accesses):
             continue  # triton-xpu cannot lower that load (layouts/lowering.py): its conversion stays
+        if any(isinstance(a, tt.StoreOp) and store_refused(a, layout) for a in fam.accesses):
+            continue  # a store native would not make (layouts/lowering.py): its conversion stays
         retype_family(fam, layout)
         for access in fam.accesses:
             if isinstance(access, tt.LoadOp):

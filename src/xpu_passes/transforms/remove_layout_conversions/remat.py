@@ -25,7 +25,7 @@ from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.propagation import encoding, is_tensor, isa, numel, operand_layouts, result_layouts, shape
 from xpu_passes.layouts.encodings import LayoutError, elems_per_thread
 from xpu_passes.layouts.forward_rules import forward_rule, keep_layout
-from xpu_passes.layouts.lowering import load_refused
+from xpu_passes.layouts.lowering import load_refused, store_refused
 from xpu_passes.layouts.memoize import per_class, same
 from xpu_passes.transforms.remove_layout_conversions import remat_loads
 from xpu_passes.transforms.remove_layout_conversions.remat_loads import (cheap_load, module_int, pointer_to_dot,
@@ -239,6 +239,8 @@ def _block_ptr(v: SSAValue, layout: Attribute, s: Slice) -> bool:
     io = [a for a in fam.accesses if isinstance(a, tt.LoadOp | tt.StoreOp)]
     if fam.unsupported is not None or len(io) != 1:
         return s.fail("the block pointer has other loads/stores")
+    if isinstance(io[0], tt.StoreOp) and (why := store_refused(io[0], layout)):
+        return s.fail(why)
     if all(f.root is not root for f, _ in s.families):
         s.families.append((fam, layout))
     return True
