@@ -162,9 +162,10 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
             if dims.setdefault(w, f) != f:
                 return "a tensor of the tile is reduced along two of its dims"
             work.append(w)
-    for op in inside:
-        if any(u.operation is not red and u.operation not in inside for u in op.results[0].uses):
-            return f"a tensor of the tile ({op.name}) is used elsewhere: the tile would stay whole"
+    for op in inside:  # (other ops used elsewhere stay for those uses and are recomputed per row)
+        if isinstance(op, tt.LoadOp) and any(u.operation is not red and u.operation not in inside
+                                             for u in op.results[0].uses):  # fmt: skip
+            return "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole"
     ops = [op for op in block.ops if op in inside]
     if (why := _loads_stay_valid(ops, red, inside)) is not None:
         return why

@@ -94,5 +94,6 @@ def rewrite(s: Sliced) -> None:
     Rewriter.insert_op(loop, at)
     red.results[0].replace_all_uses_with(loop.results[0])
     Rewriter.erase_op(red)
-    for op in reversed(s.ops):
-        Rewriter.erase_op(op)
+    for op in reversed(s.ops):  # (an index tensor also used elsewhere stays for that use)
+        if not op.results[0].uses:
+            Rewriter.erase_op(op)
