@@ -1,7 +1,11 @@
 // RUN: xpu-opt %s --split-input-file --xpu-slice-reduction --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: xpu-opt %s --split-input-file --xpu-slice-reduction=min-registers=512 --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=SMALL
+// RUN: xpu-opt %s --split-input-file --xpu-slice-reduction=max-work-per-op=1 --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=BUDGET
 // RUN: %if triton %{ xpu-opt %s --split-input-file --xpu-slice-reduction | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
+
+// Over its work budget the pass keeps its input and says so.
+// BUDGET: remark: [xpu-slice-reduction] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 
 // ORACLE: scf.for
 // ORACLE: tt.reduce
@@ -125,8 +129,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // Left whole, each with its reason: a row sum (lanes share the reduced axis: a tree across
-// lanes), a tile also stored (it would stay whole), a load that would move past a store, and a
-// maximum by maxnumf (no exact identity to start from).
+// lanes), a tile also stored (it would stay whole), a load that would move past a store, a
+// maximum by maxnumf (no exact identity to start from), and a tile whose negation is also stored
+// (the negation would stay, and with it the load).
 // CHECK-LABEL: tt.func public @left_whole
 // CHECK-NOT: scf.for
 // CHECK: tt.return
@@ -134,6 +139,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole
 // REMARK: remark: [xpu-slice-reduction] reduction left whole: a load of the tile would move past tt.store, which may write memory
 // REMARK: remark: [xpu-slice-reduction] reduction left whole: arith.maxnumf on f32 has no exact identity to start the fold from
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole
 // SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 registers per thread (< min-registers=512)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [1, 2], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
@@ -181,6 +187,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     }) : (tensor<64x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
     %both = arith.addf %cols2, %maxs : tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
     tt.store %yp2, %both : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %t = tt.load %ap2 : tensor<64x128x!tt.ptr<f32>, #blocked>
+    %tn = arith.negf %t : tensor<64x128xf32, #blocked>
+    %sums = "tt.reduce"(%tn) <{axis = 0 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<64x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.store %yp2, %sums : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.store %zp2, %tn : tensor<64x128x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }

@@ -88,6 +88,7 @@ def test_left_whole_unchanged_with_reasons() -> None:
         "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole",
         "a load of the tile would move past tt.store, which may write memory",
         "arith.maxnumf on f32 has no exact identity to start the fold from",
+        "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole",
     ]
 
 

@@ -162,10 +162,18 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
             if dims.setdefault(w, f) != f:
                 return "a tensor of the tile is reduced along two of its dims"
             work.append(w)
-    for op in inside:  # (other ops used elsewhere stay for those uses and are recomputed per row)
-        if isinstance(op, tt.LoadOp) and any(u.operation is not red and u.operation not in inside
-                                             for u in op.results[0].uses):  # fmt: skip
+    # Ops used elsewhere stay for those uses (the loop recomputes its rows); none may need a load.
+    stay = [op for op in inside if any(u.operation is not red and u.operation not in inside
+                                       for u in op.results[0].uses)]  # fmt: skip
+    seen: set[Operation] = set()
+    while stay:
+        op = stay.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if isinstance(op, tt.LoadOp):
             return "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole"
+        stay += [v.owner for v in op.operands if v.owner in inside]
     ops = [op for op in block.ops if op in inside]
     if (why := _loads_stay_valid(ops, red, inside)) is not None:
         return why
