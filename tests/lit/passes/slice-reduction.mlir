@@ -29,6 +29,7 @@
 // CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[ROW]] : tensor<128xf32
 // CHECK: scf.yield %[[NEXT]]
 // CHECK: tt.store %{{.*}}, %[[SUM]]
+// SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 registers per thread (< min-registers=512); in chunks: 256 registers per thread (< min-registers=512)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [1, 2], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
   tt.func public @gemv_packed(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %w: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %ldw: i32) {
@@ -135,12 +136,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-LABEL: tt.func public @left_whole
 // CHECK-NOT: scf.for
 // CHECK: tt.return
-// REMARK: remark: [xpu-slice-reduction] reduction left whole: lanes or warps share the reduced axis (their fold is a tree, not a row order)
-// REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole
-// REMARK: remark: [xpu-slice-reduction] reduction left whole: a load of the tile would move past tt.store, which may write memory
-// REMARK: remark: [xpu-slice-reduction] reduction left whole: arith.maxnumf on f32 has no exact identity to start the fold from
-// REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole
-// SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 registers per thread (< min-registers=512)
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: lanes or warps share the reduced axis (their fold is a tree, not a row order); in chunks: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole; in chunks: no kept dim of the result is split on register bits alone
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: a load of the tile would move past tt.store, which may write memory; in chunks: no kept dim of the result is split on register bits alone
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: arith.maxnumf on f32 has no exact identity to start the fold from; in chunks: no kept dim of the result is split on register bits alone
+// REMARK: remark: [xpu-slice-reduction] reduction left whole: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole; in chunks: no kept dim of the result is split on register bits alone
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [1, 2], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
   tt.func public @left_whole(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %z: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
@@ -196,6 +196,64 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     }) : (tensor<64x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
     tt.store %yp2, %sums : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
     tt.store %zp2, %tn : tensor<64x128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// The second rule (our construct): a row-wise dot product of two 128x64 tiles (256 registers per
+// thread) whose reduced axis 16 lanes share, so the per-row fold is a tree and no row-by-row
+// loop keeps it. Each element of the result folds only its own row, as the layout lays out
+// that row: the tiles and the reduction are computed in 4 chunks of 32 rows (64 registers per
+// thread), straight-line, and the 4 reduced chunks joined back on the result's two highest
+// register bits (tt.join / tt.trans / tt.reshape: no data moved); the masked store is unchanged.
+// CHECK-LABEL: tt.func public @row_dot
+// CHECK-NOT: scf.for
+// CHECK-COUNT-4: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}>
+// CHECK-NOT: "tt.reduce"
+// CHECK: tt.join
+// CHECK: %[[BACK:.*]] = ttg.convert_layout %{{.*}} -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+// CHECK: tt.store %{{.*}}, %[[BACK]], %{{.*}} : tensor<128x!tt.ptr<f32>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @row_dot(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %M: i32) {
+    %c128 = arith.constant 128 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf16, #blocked>
+    %ld = arith.constant dense<64> : tensor<128x1xi32, #blocked>
+    %pid = tt.get_program_id x : i32
+    %m0 = arith.muli %pid, %c128 : i32
+    %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %m0s = tt.splat %m0 : i32 -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %m = arith.addi %m0s, %rm : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %Ms = tt.splat %M : i32 -> tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %inm = arith.cmpi slt, %m, %Ms : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %m2 = tt.expand_dims %m {axis = 1 : i32} : tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<128x1xi32, #blocked>
+    %mo = arith.muli %m2, %ld : tensor<128x1xi32, #blocked>
+    %in2 = tt.expand_dims %inm {axis = 1 : i32} : tensor<128xi1, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<128x1xi1, #blocked>
+    %inb = tt.broadcast %in2 : tensor<128x1xi1, #blocked> -> tensor<128x64xi1, #blocked>
+    %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %k2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %mob = tt.broadcast %mo : tensor<128x1xi32, #blocked> -> tensor<128x64xi32, #blocked>
+    %kb = tt.broadcast %k2 : tensor<1x64xi32, #blocked> -> tensor<128x64xi32, #blocked>
+    %off = arith.addi %mob, %kb : tensor<128x64xi32, #blocked>
+    %ap = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #blocked>
+    %ap2 = tt.addptr %ap, %off : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+    %av = tt.load %ap2, %inb, %cst : tensor<128x64x!tt.ptr<f16>, #blocked>
+    %bp = tt.splat %b : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #blocked>
+    %bp2 = tt.addptr %bp, %off : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+    %bv = tt.load %bp2, %inb, %cst : tensor<128x64x!tt.ptr<f16>, #blocked>
+    %af = arith.extf %av : tensor<128x64xf16, #blocked> to tensor<128x64xf32, #blocked>
+    %bf = arith.extf %bv : tensor<128x64xf16, #blocked> to tensor<128x64xf32, #blocked>
+    %ab = arith.mulf %af, %bf : tensor<128x64xf32, #blocked>
+    %d = "tt.reduce"(%ab) <{axis = 1 : i32}> ({
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<128x64xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %yp = tt.splat %y : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %yp2 = tt.addptr %yp, %m : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<128xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.store %yp2, %d, %inm : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
     tt.return
   }
 }

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects import scf
 
-from xpu_passes.dialects import make_context
+from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module, print_module
 from xpu_passes.interp.core import run_kernel
 from xpu_passes.interp.validate import validate
@@ -22,7 +22,7 @@ from xpu_passes.transforms.base import collecting_remarks
 from xpu_passes.transforms.slice_reduction import SliceReduction
 
 LIT = (Path(__file__).parents[2] / "lit" / "passes" / "slice-reduction.mlir").read_text()
-GEMV, COLMAX, LEFT_WHOLE = LIT.split("// -----")
+GEMV, COLMAX, LEFT_WHOLE, ROW_DOT = LIT.split("// -----")
 K, N, LDW = 64, 128, 256  # rows per program, columns per program, packed row stride (2 programs along N)
 
 
@@ -83,16 +83,34 @@ def test_colmax_bit_identical() -> None:
 def test_left_whole_unchanged_with_reasons() -> None:
     before, after, remarks = _run(LEFT_WHOLE)
     assert print_module(after) == print_module(before)  # type: ignore[arg-type]
+    nochunk = "; in chunks: no kept dim of the result is split on register bits alone"
     assert [r.split(": ", 1)[1] for r in remarks] == [
-        "lanes or warps share the reduced axis (their fold is a tree, not a row order)",
-        "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole",
-        "a load of the tile would move past tt.store, which may write memory",
-        "arith.maxnumf on f32 has no exact identity to start the fold from",
-        "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole",
+        "lanes or warps share the reduced axis (their fold is a tree, not a row order); "
+        "in chunks: a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole",
+        "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole" + nochunk,
+        "a load of the tile would move past tt.store, which may write memory" + nochunk,
+        "arith.maxnumf on f32 has no exact identity to start the fold from" + nochunk,
+        "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole" + nochunk,
     ]
 
 
 def test_small_tiles_left_whole() -> None:
     _, after, remarks = _run(GEMV, min_registers=512)
-    assert remarks == ["reduction left whole: 256 registers per thread (< min-registers=512)"]
+    assert remarks == ["reduction left whole: 256 registers per thread (< min-registers=512); "
+                       "in chunks: 256 registers per thread (< min-registers=512)"]
     assert not any(isinstance(o, scf.ForOp) for o in after.walk())  # type: ignore[attr-defined]
+
+
+def test_row_dot_in_chunks_bit_identical() -> None:
+    """Chunks of rows: each result element folds its own row as before (the interpreter's tree too)."""
+    before, after, remarks = _run(ROW_DOT)
+    assert remarks == []
+    reduces = [o for o in after.walk() if isinstance(o, tt.ReduceOp)]  # type: ignore[attr-defined]
+    assert [r.srcs[0].type.get_shape() for r in reduces] == [(32, 64)] * 4
+    rng = np.random.default_rng(2)
+    for m in (256, 200, 100):  # (a, b, y, M): 2 programs, rows masked from M on
+        a = rng.standard_normal(256 * 64).astype(np.float16)
+        b = rng.standard_normal(256 * 64).astype(np.float16)
+        y = np.full(256, 7.0, np.float32)
+        res = validate(before, after, [a, b, y, m], grid=(2,))  # type: ignore[arg-type]
+        assert res.ok and res.compared == 256 * 64 * 2 + 256, str(res)

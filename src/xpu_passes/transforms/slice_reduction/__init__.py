@@ -26,10 +26,11 @@ from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
+from xpu_passes.transforms.slice_reduction.chunks import Chunked, find_chunks, rewrite_chunks
 from xpu_passes.transforms.slice_reduction.find import Sliced, find
 from xpu_passes.transforms.slice_reduction.rewrite import rewrite
 
-__all__ = ["SliceReduction", "Sliced", "find", "rewrite"]
+__all__ = ["Chunked", "SliceReduction", "Sliced", "find", "find_chunks", "rewrite", "rewrite_chunks"]
 
 
 @register
@@ -39,6 +40,7 @@ class SliceReduction(XpuPass):
     summary = "compute a reduction along an axis held in registers row by row (an scf.for), not on the whole tile"
 
     min_registers: int = 64  # smaller tiles are left alone (measured: docs/slice-epilogue.md)
+    chunk_registers: int = 64  # registers per thread of a chunk of the tile (the second rule; same page)
     max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -47,15 +49,18 @@ class SliceReduction(XpuPass):
         if chosen is None:
             return
         for s in chosen:  # (the tiles are disjoint: each is used by its reduction only)
-            rewrite(s)
+            rewrite(s) if isinstance(s, Sliced) else rewrite_chunks(s)
         if not chosen:
             self.said(UNCHANGED)
 
-    def _choose(self, ops: list[Operation], budget: WorkBudget) -> list[Sliced]:
+    def _choose(self, ops: list[Operation], budget: WorkBudget) -> list[Sliced | Chunked]:
         budget.spend(len(ops))
-        chosen: list[Sliced] = []
+        chosen: list[Sliced | Chunked] = []
         for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
-            found = find(red, self.min_registers)
+            found: Sliced | Chunked | str = find(red, self.min_registers)
+            if isinstance(found, str) and len(red.srcs) == 1:
+                chunks = find_chunks(red, self.min_registers, self.chunk_registers)
+                found = chunks if not isinstance(chunks, str) else f"{found}; {chunks}"
             if isinstance(found, str):
                 self.remark(red, f"reduction left whole: {found}")
                 continue

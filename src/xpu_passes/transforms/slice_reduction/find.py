@@ -135,13 +135,25 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
     regs = to_linear(t.encoding, t.get_shape()).num("register")
     if regs < min_registers:
         return f"{regs} registers per thread (< min-registers={min_registers})"
+    got3 = tile(red, d)
+    if isinstance(got3, str):
+        return got3
+    ops, dims = got3
+    return Sliced(red, combine, swapped, identity, ops, dims, rows)
+
+
+def tile(red: tt.ReduceOp, e: int) -> tuple[list[Operation], dict[SSAValue, int]] | str:
+    """The ops computing the reduced tile (block order), each result's dim along the tile's dim `e`,
+    when every one of them can be computed on a part of that dim alone (or why not)."""
+    src = red.srcs[0]
+    rows = src.type.get_shape()[e]  # type: ignore[attr-defined]
     block = red.parent_block()
-    dims: dict[SSAValue, int] = {src: d}
+    dims: dict[SSAValue, int] = {src: e}
     inside: set[Operation] = set()
     work = [src]
     while work:
         v = work.pop()
-        op, e = v.owner, dims[v]
+        op, f0 = v.owner, dims[v]
         if not isinstance(op, Operation) or op.parent_block() is not block:
             return "the reduced tile comes from outside the reduction's block"
         if not isinstance(v.type.encoding, _LAYOUTS):  # type: ignore[attr-defined]
@@ -150,7 +162,7 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
             continue
         if len(op.results) != 1:
             return f"{op.name} has several results"
-        got2 = _sliced_operands(op, e)
+        got2 = _sliced_operands(op, f0)
         if isinstance(got2, str):
             return got2
         inside.add(op)
@@ -158,9 +170,9 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
             if f is None:
                 continue
             if w.type.get_shape()[f] != rows:  # type: ignore[attr-defined]
-                return "a tensor of the tile has another length along the reduced axis"
+                return "a tensor of the tile has another length along the sliced axis"
             if dims.setdefault(w, f) != f:
-                return "a tensor of the tile is reduced along two of its dims"
+                return "a tensor of the tile is sliced along two of its dims"
             work.append(w)
     # Ops used elsewhere stay for those uses (the loop recomputes its rows); none may need a load.
     stay = [op for op in inside if any(u.operation is not red and u.operation not in inside
@@ -177,7 +189,9 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
     ops = [op for op in block.ops if op in inside]
     if (why := _loads_stay_valid(ops, red, inside)) is not None:
         return why
-    return Sliced(red, combine, swapped, identity, ops, dims, rows)
+    if not any(isinstance(op, tt.LoadOp) for op in ops):
+        return "the tile loads nothing (nothing to gain)"
+    return ops, dims
 
 
 def _loads_stay_valid(ops: list[Operation], red: Operation, inside: set[Operation]) -> str | None:

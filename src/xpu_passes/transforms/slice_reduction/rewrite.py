@@ -13,14 +13,15 @@ from xpu_passes.transforms.slice_epilogue.cut import splat
 from xpu_passes.transforms.slice_reduction.find import Sliced
 
 
-def _row_type(t: Attribute, e: int) -> TensorType:
+def part_type(t: Attribute, e: int, n: int = 1) -> TensorType:
+    """Tensor type `t` with `n` elements along dim `e`."""
     assert isinstance(t, TensorType)
     shape = list(t.get_shape())
-    shape[e] = 1
+    shape[e] = n
     return TensorType(t.element_type, shape, t.encoding)
 
 
-def _constant(t: Attribute, value: float | int) -> arith.ConstantOp:
+def constant(t: Attribute, value: float | int) -> arith.ConstantOp:
     """`value` as a scalar of type `t`, or splat over tensor type `t`."""
     if isinstance(t, TensorType):
         n = 1
@@ -32,7 +33,7 @@ def _constant(t: Attribute, value: float | int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, t))  # type: ignore[arg-type]
 
 
-class _Body:
+class Body:
     def __init__(self, block: Block, loc: Attribute) -> None:
         self.block, self.loc = block, loc
 
@@ -42,16 +43,22 @@ class _Body:
         return op.results[0]
 
 
-def _row_op(b: _Body, op: Operation, row: SSAValue, out: dict[SSAValue, SSAValue], t: TensorType) -> SSAValue:
-    """`op` computed on one row (`row`: its index along the reduced axis), result type `t`."""
-    if isinstance(op, tt.MakeRangeOp):  # row `row` of [start, end): the one value start + row
+def part_op(b: Body, op: Operation, row: SSAValue, out: dict[SSAValue, SSAValue], t: TensorType) -> SSAValue:
+    """`op` computed on a part of its rows (`row`: the first one's index along the sliced dim), result type `t`."""
+    if isinstance(op, tt.MakeRangeOp):  # rows [row, row + n) of [start, end): start + row + [0, n)
         start = op.start.value.data
-        at = row if start == 0 else b.add(arith.AddiOp(row, b.add(_constant(i32, start))), op.location)
-        return b.add(tt.SplatOp.build(operands=[at], result_types=[t]), op.location)
+        at = row if start == 0 else b.add(arith.AddiOp(row, b.add(constant(i32, start))), op.location)
+        first = b.add(tt.SplatOp.build(operands=[at], result_types=[t]), op.location)
+        n = t.get_shape()[0]
+        if n == 1:
+            return first
+        prop = {"start": IntegerAttr(0, i32), "end": IntegerAttr(n, i32)}
+        rng = b.add(tt.MakeRangeOp.create(result_types=[t], properties=prop), op.location)
+        return b.add(arith.AddiOp(first, rng), op.location)
     if op.name == "arith.constant":
         value = splat(op.results[0])
         assert value is not None
-        return b.add(_constant(t, value.get_values()[0]), op.location)
+        return b.add(constant(t, value.get_values()[0]), op.location)
     if isinstance(op, tt.BroadcastOp) and out.get(op.operands[0], op.operands[0]).type == t:
         return out.get(op.operands[0], op.operands[0])  # (a broadcast along the sliced axis only)
     new = type(op).create(operands=[out.get(v, v) for v in op.operands], result_types=[t],
@@ -66,20 +73,20 @@ def rewrite(s: Sliced) -> None:
     rt = red.results[0].type
     bounds = []
     for v in (0, s.rows, 1):
-        c = _constant(i32, v)
+        c = constant(i32, v)
         c.location = loc
         Rewriter.insert_op(c, at)
         bounds.append(c.results[0])
-    init = _constant(rt, s.identity)
+    init = constant(rt, s.identity)
     init.location = loc
     Rewriter.insert_op(init, at)
     body = Block(arg_types=[i32, rt])
     row, acc = body.args
-    b = _Body(body, loc)
+    b = Body(body, loc)
     out: dict[SSAValue, SSAValue] = {}
     for op in s.ops:
         r = op.results[0]
-        out[r] = _row_op(b, op, row, out, _row_type(r.type, s.dims[r]))
+        out[r] = part_op(b, op, row, out, part_type(r.type, s.dims[r]))
     one = red.clone()
     one.operands[0] = out[red.srcs[0]]
     part = b.add(one, loc)
