@@ -86,11 +86,15 @@ def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> C
     part, rows, bits, e = best[0], -best[1], best[2], best[3]
     if part >= regs:
         return "in chunks: a chunk would hold as many registers as the tile"
+    er = e if e < d else e - 1
+    small = to_linear(rt.encoding, part_type(rt, er, rows).get_shape())
+    if (small.lane, small.warp, small.block) != (whole.lane, whole.warp, whole.block):
+        return "in chunks: a reduced chunk's threads would hold other rows than the whole's (a join would move data)"
     got = tile(red, e)
     if isinstance(got, str):
         return f"in chunks: {got}"
     ops, dims = got
-    return Chunked(red, ops, dims, rows, e if e < d else e - 1, bits, whole)
+    return Chunked(red, ops, dims, rows, er, bits, whole)
 
 
 def rewrite_chunks(c: Chunked) -> None:
