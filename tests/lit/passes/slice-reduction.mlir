@@ -1,5 +1,6 @@
 // RUN: xpu-opt %s --split-input-file --xpu-slice-reduction --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// RUN: xpu-opt %s --split-input-file --xpu-slice-reduction=chunk-registers=4 | FileCheck %s --check-prefix=ROW
 // RUN: xpu-opt %s --split-input-file --xpu-slice-reduction=min-registers=512 --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=SMALL
 // RUN: xpu-opt %s --split-input-file --xpu-slice-reduction=max-work-per-op=1 --remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=BUDGET
 // RUN: %if triton %{ xpu-opt %s --split-input-file --xpu-slice-reduction | %python -m xpu_passes.integration.oracle verify --split-input-file | FileCheck %s --check-prefix=ORACLE %}
@@ -13,22 +14,37 @@
 // A GEMV over 4-bit weights packed 8 to an i32 (our construct): a 64x128 tile of packed words
 // (256 registers per thread, the 64 rows in each thread's registers), each row shifted by its
 // nibble, scaled by a per-column vector and multiplied by x[k], then summed over the rows. The
-// tile is computed one row per iteration of an scf.for; the fold starts from -0.0 (addf's exact
-// identity) and adds the rows in order; the per-column scale, loaded once, stays before the loop.
+// tile is computed in an scf.for, 16 rows (64 registers per thread, chunk-registers) an
+// iteration; the iteration's rows are cut apart on their register bits (no data moved) and
+// folded into the accumulator one by one, in order, from -0.0 (addf's exact identity). The
+// per-column scale, loaded once, stays before the loop. With chunk-registers=4, one row an
+// iteration (ROW).
 // CHECK-LABEL: tt.func public @gemv_packed
 // CHECK: %[[SCALE:.*]] = tt.load %{{.*}} : tensor<1x128x!tt.ptr<f32>, #blocked>
 // CHECK-NOT: tt.load
 // CHECK: %[[ZERO:.*]] = arith.constant dense<-0.000000e+00> : tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
-// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]])
-// CHECK: tt.splat %[[K]] : i32 -> tensor<1xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
-// CHECK: tt.load %{{.*}} : tensor<1x1x!tt.ptr<f32>, #blocked>
-// CHECK: tt.load %{{.*}} : tensor<1x128x!tt.ptr<i32>, #blocked>
-// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : tensor<1x128xf32, #blocked>
-// CHECK: %[[ROW:.*]] = "tt.reduce"(%{{.*}}) <{axis = 0 : i32}>
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c16_i32 iter_args(%[[ACC:.*]] = %[[ZERO]])
+// CHECK: tt.splat %[[K]] : i32 -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+// CHECK: tt.load %{{.*}} : tensor<16x1x!tt.ptr<f32>, #blocked>
+// CHECK: tt.load %{{.*}} : tensor<16x128x!tt.ptr<i32>, #blocked>
+// CHECK: arith.mulf %{{.*}} : tensor<16x128xf32, #blocked>
+// CHECK: tt.split
+// CHECK: %[[R0:.*]] = "tt.reduce"(%{{.*}}) <{axis = 0 : i32}>
 // CHECK: (tensor<1x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
-// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[ROW]] : tensor<128xf32
-// CHECK: scf.yield %[[NEXT]]
+// CHECK: %[[A0:.*]] = arith.addf %[[ACC]], %[[R0]] : tensor<128xf32
+// CHECK: %[[R1:.*]] = "tt.reduce"
+// CHECK: %[[A1:.*]] = arith.addf %[[A0]], %[[R1]] : tensor<128xf32
+// CHECK-COUNT-14: arith.addf %{{.*}} : tensor<128xf32
+// CHECK-NOT: tt.reduce
+// CHECK: scf.yield %{{.*}} : tensor<128xf32
 // CHECK: tt.store %{{.*}}, %[[SUM]]
+// ROW-LABEL: tt.func public @gemv_packed
+// ROW: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1_i32
+// ROW: tt.load %{{.*}} : tensor<1x128x!tt.ptr<i32>, #blocked>
+// ROW-NOT: tt.split
+// ROW-COUNT-1: "tt.reduce"
+// ROW-NOT: "tt.reduce"
+// ROW: scf.yield
 // SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 registers per thread (< min-registers=512); in chunks: 256 registers per thread (< min-registers=512)
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [1, 2], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
@@ -90,13 +106,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
 // -----
 
 // A column maximum of an i32 tile whose combine region takes (new, acc): the loop starts from
-// INT_MIN and keeps the region's operand order; the converted tile is converted row by row.
+// INT_MIN and keeps the region's operand order; the tile is converted 8 rows at a time.
 // CHECK-LABEL: tt.func public @colmax
 // CHECK: %[[MIN:.*]] = arith.constant dense<-2147483648> : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[MIN]])
-// CHECK: ttg.convert_layout %{{.*}} : tensor<1x128xi32, #blocked> -> tensor<1x128xi32, #blocked1>
-// CHECK: %[[ROW:.*]] = "tt.reduce"
-// CHECK: arith.maxsi %[[ROW]], %[[ACC]] : tensor<128xi32
+// CHECK: ttg.convert_layout %{{.*}} : tensor<8x128xi32, #blocked> -> tensor<8x128xi32, #blocked1>
+// CHECK: %[[RED:.*]] = "tt.reduce"
+// CHECK: arith.maxsi %[[RED]], %[[ACC]] : tensor<128xi32
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {

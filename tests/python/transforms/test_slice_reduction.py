@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from xdsl.dialects import scf
 
 from xpu_passes.dialects import make_context, tt
@@ -53,8 +54,9 @@ def test_gemv_rows_in_a_loop_equal_on_exact_data() -> None:
         assert res.ok and res.compared == K + (K // 8) * LDW + 2 * N * 2, str(res)
 
 
-def test_gemv_loop_is_the_lowerings_sequential_fold() -> None:
-    _, after, _ = _run(GEMV)
+@pytest.mark.parametrize("chunk", [4, 64])  # one row an iteration; 16 rows an iteration, cut apart in order
+def test_gemv_loop_is_the_lowerings_sequential_fold(chunk: int) -> None:
+    _, after, _ = _run(GEMV, chunk_registers=chunk)
     rng = np.random.default_rng(3)
     x = (rng.standard_normal(K) * 1e4).astype(np.float32)  # magnitudes apart: the order shows
     s = rng.standard_normal(2 * N).astype(np.float32)

@@ -57,7 +57,7 @@ class SliceReduction(XpuPass):
         budget.spend(len(ops))
         chosen: list[Sliced | Chunked] = []
         for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
-            found: Sliced | Chunked | str = find(red, self.min_registers)
+            found: Sliced | Chunked | str = find(red, self.min_registers, self.chunk_registers)
             if isinstance(found, str) and len(red.srcs) == 1:
                 chunks = find_chunks(red, self.min_registers, self.chunk_registers)
                 found = chunks if not isinstance(chunks, str) else f"{found}; {chunks}"

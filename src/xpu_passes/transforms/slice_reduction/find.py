@@ -41,6 +41,7 @@ class Sliced:
     ops: list[Operation]  # the ops computing the reduced tile, in block order (each result sliced)
     dims: dict[SSAValue, int]  # a sliced value -> its dim that runs along the reduced axis
     rows: int  # the reduced axis' length
+    per_iter: int = 1  # rows computed per iteration (then folded one by one)
 
 
 def identity_of(op: Operation, elem: Attribute) -> float | int | None:
@@ -112,7 +113,7 @@ def _sliced_operands(op: Operation, e: int) -> list[tuple[SSAValue, int | None]]
     return [(v, e if isinstance(v.type, TensorType) else None) for v in op.operands]
 
 
-def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
+def find(red: tt.ReduceOp, min_registers: int, chunk_registers: int = 1) -> Sliced | str:
     """The reduction's slicing plan, or why it is left alone."""
     if len(red.srcs) != 1:
         return "a reduction of several tensors"
@@ -139,7 +140,10 @@ def find(red: tt.ReduceOp, min_registers: int) -> Sliced | str:
     if isinstance(got3, str):
         return got3
     ops, dims = got3
-    return Sliced(red, combine, swapped, identity, ops, dims, rows)
+    per_iter = 1  # (a power of two: the reduced axis' rows are the registers' bits 1, 2, 4, ...)
+    while per_iter < rows and regs // rows * per_iter * 2 <= chunk_registers:
+        per_iter *= 2
+    return Sliced(red, combine, swapped, identity, ops, dims, rows, per_iter)
 
 
 def tile(red: tt.ReduceOp, e: int) -> tuple[list[Operation], dict[SSAValue, int]] | str:

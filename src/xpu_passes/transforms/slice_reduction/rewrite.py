@@ -8,7 +8,10 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttg
+from xpu_passes.layouts.encodings import to_linear
+from xpu_passes.layouts.linear import LinearLayout
+from xpu_passes.transforms.slice_epilogue.cut import Cut, tensor_of
 from xpu_passes.transforms.slice_epilogue.cut import splat
 from xpu_passes.transforms.slice_reduction.find import Sliced
 
@@ -66,13 +69,33 @@ def part_op(b: Body, op: Operation, row: SSAValue, out: dict[SSAValue, SSAValue]
     return b.add(new, op.location)
 
 
+def _rows(b: Body, v: SSAValue, d: int) -> list[SSAValue]:
+    """The rows of `v` along dim `d` (held in registers), in order: cuts on its register bits (no data moved)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    if t.get_shape()[d] == 1:
+        return [v]
+    ll = to_linear(t.encoding, t.get_shape())
+    v = b.add(ttg.ConvertLayoutOp.build(operands=[v], result_types=[tensor_of(t.element_type, ll)]))
+
+    def split(v: SSAValue, ll: LinearLayout) -> list[SSAValue]:
+        top = max((x for x in ll.register if x[d]), default=None, key=lambda x: x[d])
+        if top is None:
+            return [v]
+        cut = Cut.on(ll, ll.register.index(top))
+        lo, hi = cut.split(b, v)  # type: ignore[arg-type]
+        return split(lo, cut.half) + split(hi, cut.half)
+
+    return split(v, ll)
+
+
 def rewrite(s: Sliced) -> None:
     red = s.reduce
     loc = red.location
     at = InsertPoint.before(red)
     rt = red.results[0].type
     bounds = []
-    for v in (0, s.rows, 1):
+    for v in (0, s.rows, s.per_iter):
         c = constant(i32, v)
         c.location = loc
         Rewriter.insert_op(c, at)
@@ -86,14 +109,19 @@ def rewrite(s: Sliced) -> None:
     out: dict[SSAValue, SSAValue] = {}
     for op in s.ops:
         r = op.results[0]
-        out[r] = part_op(b, op, row, out, part_type(r.type, s.dims[r]))
-    one = red.clone()
-    one.operands[0] = out[red.srcs[0]]
-    part = b.add(one, loc)
-    pair = [part, acc] if s.swapped else [acc, part]
-    c = s.combine
-    b.add(type(c).create(operands=pair, result_types=[rt], properties=dict(c.properties),
-                         attributes=dict(c.attributes)), c.location)  # fmt: skip
+        out[r] = part_op(b, op, row, out, part_type(r.type, s.dims[r], s.per_iter))
+    src = red.srcs[0]
+    one_row = part_type(src.type, s.dims[src])
+    for part in _rows(b, out[src], s.dims[src]):  # the iteration's rows, in order
+        if part.type != one_row:
+            part = b.add(ttg.ConvertLayoutOp.build(operands=[part], result_types=[one_row]), loc)
+        red1 = red.clone()
+        red1.operands[0] = part
+        part = b.add(red1, loc)
+        pair = [part, acc] if s.swapped else [acc, part]
+        c = s.combine
+        acc = b.add(type(c).create(operands=pair, result_types=[rt], properties=dict(c.properties),
+                                   attributes=dict(c.attributes)), c.location)  # fmt: skip
     body.add_op(scf.YieldOp(body.last_op.results[0]))  # type: ignore[union-attr]
     body.last_op.location = loc  # type: ignore[union-attr]
     loop = scf.ForOp(bounds[0], bounds[1], bounds[2], [init.results[0]], [body])
