@@ -6,11 +6,13 @@ scales and multiplies the whole tile before its `tt.reduce` over the 64 rows add
 spills 57 KB per thread (native and ours alike). When the reduced axis lies in the registers of
 each thread (no lane or warp shares it), the lowering's reduction is one sequential fold per
 thread, row after row (`acc = combine(acc, row_i)`, i = 0, 1, ...). This pass computes the same
-fold in an `scf.for` over the rows: each iteration recomputes one row of the tile from the ops that
-make it (elementwise ops, loads through tensors of pointers, broadcasts, splats, ranges, layout
-conversions, unit-dim reshapes) and combines it into the accumulator, which starts from the
+fold in an `scf.for` over the rows: each iteration recomputes a few rows of the tile
+(`chunk-registers` per thread) from the ops that make it (elementwise ops, loads through tensors of
+pointers, broadcasts, splats, ranges, layout conversions, unit-dim reshapes), cuts them apart on
+their register bits and combines each, in order, into the accumulator, which starts from the
 combine op's exact identity (-0.0 for addf): every element is combined in the same order from the
-same values (bit-identical). Values the rows share (a row vector broadcast along the axis) are
+same values (bit-identical). When lanes share the reduced axis, the second rule (chunks.py)
+computes the tile and its reduction in chunks of a kept dim, joined back. Values the rows share (a row vector broadcast along the axis) are
 computed once, before the loop. What it leaves alone, it says why (remarks): a fold lanes share,
 a tile used elsewhere, a load that would move past a write, an op it cannot compute row by row,
 a combine op without an exact identity, a small tile.
