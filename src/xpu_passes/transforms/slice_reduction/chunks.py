@@ -53,6 +53,8 @@ def _cuttable(ll: LinearLayout, e: int, rows: int) -> list[tuple[int, ...]] | No
 
 
 def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> Chunked | str:
+    """The reduction's chunks along the kept dim that makes them smallest (down to `chunk_registers`
+    per thread), or why there are none."""
     t = red.srcs[0].type
     rt = red.results[0].type
     if not isinstance(rt, TensorType):
@@ -98,10 +100,12 @@ def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> C
 
 
 def rewrite_chunks(c: Chunked) -> None:
+    """Each chunk computed and reduced before the reduction, the reduced chunks joined in its place."""
     red = c.reduce
     loc = red.location
     rt = red.results[0].type
     assert isinstance(rt, TensorType)
+
     class _At(Body):
         """Adds each op right before the reduction."""
 
@@ -111,6 +115,7 @@ def rewrite_chunks(c: Chunked) -> None:
             return op.results[0]
 
     b = _At(Block(), loc)
+
     def chunk(start: int) -> SSAValue:
         row = b.add(constant(i32, start))
         out: dict[SSAValue, SSAValue] = {}
