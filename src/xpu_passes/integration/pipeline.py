@@ -26,6 +26,7 @@ conversions; pipelining, cse and prefetch reorder, merge and add ops in conversi
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -54,7 +55,7 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     LEGAL: ("subgroup_2d_block",),
     # Only epilogues stored through a boundary-checked block pointer are sliced.
     SLICE: ("boundaryCheck",),
-    # Only a tt.reduce of a tile it loads is computed row by row.
+    # Only a tt.reduce of a tile it loads is computed in parts.
     SLICE_RED: ("tt.reduce", "tt.load"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
@@ -65,6 +66,21 @@ _GATHER = re.compile(r"tt\.load [^\n]*: tensor<")  # (a block-pointer load's typ
 _TILE_OF_POINTERS = re.compile(r"tt\.(?:load|store) [^\n]*: tensor<\d+x\d+x[^\n]*!tt\.ptr<")
 # A loop carrying a tensor of pointers or of integers (or so it seems: the result types of the line are read loosely).
 _CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\.ptr<|xi\d+[,>])")
+# A region op's type list (tt.reduce / tt.scan print `}) : (tensor<AxBx...>) -> ...`): its first operand's shape.
+_REGION_OPERAND = re.compile(r"^\s*\}\) : \(tensor<((?:\d+x)+)", re.M)
+_WARPS = re.compile(r'"ttg\.num-warps" = (\d+)')
+_LANES = re.compile(r'"ttg\.threads-per-warp" = (\d+)')
+
+
+def _large_reduction(text: str, min_per_thread: int = 64) -> bool:
+    """A tt.reduce (or scan) of a tensor with at least `min_per_thread` elements per thread: what
+    -xpu-slice-reduction's min-registers (default) counts (slice_reduction.find.per_thread)."""
+    warps, lanes = _WARPS.search(text), _LANES.search(text)
+    threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
+    return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
+               for m in _REGION_OPERAND.finditer(text))  # fmt: skip
+
+
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
@@ -73,6 +89,8 @@ NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # Raising with dot-only (the only way it declares needs_text): it plans tensor-of-pointer accesses of rank 2
     # (raise_block_pointer/candidates.py; 1D ones are refused), and else only prunes loop-carried pointer or
     # offset tensors left advancing themselves (build.prune_pointer_args): neither in the text, nothing changes.
+    # A reduction of a tile of at least min-registers' default per thread (smaller ones are left alone).
+    SLICE_RED: _large_reduction,
     RAISE: lambda text: _TILE_OF_POINTERS.search(text) is not None or _CARRIED_POINTERS.search(text) is not None,
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native

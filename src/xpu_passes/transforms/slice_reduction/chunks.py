@@ -22,7 +22,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 from xpu_passes.transforms.slice_epilogue.cut import Cut, tensor_of
-from xpu_passes.transforms.slice_reduction.find import tile
+from xpu_passes.transforms.slice_reduction.find import per_thread, tile
 from xpu_passes.transforms.slice_reduction.rewrite import Body, constant, part_op, part_type
 
 
@@ -63,12 +63,13 @@ def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> C
     d = red.axis.value.data
     shape = t.get_shape()
     try:
-        regs = to_linear(t.encoding, shape).num("register")
+        ll = to_linear(t.encoding, shape)
         whole = to_linear(rt.encoding, rt.get_shape())
     except LayoutError as e:
         return f"in chunks: layout not modelled ({e})"
-    if regs < min_registers:
-        return f"in chunks: {regs} registers per thread (< min-registers={min_registers})"
+    regs = ll.num("register")
+    if (per := per_thread(shape, ll)) < min_registers:
+        return f"in chunks: {per} elements per thread (< min-registers={min_registers})"
     best: tuple[int, int, list[tuple[int, ...]], int] | None = None  # (registers, -rows, bits, dim)
     for e in (i for i in range(len(shape)) if i != d and shape[i] > 1):
         er = e if e < d else e - 1

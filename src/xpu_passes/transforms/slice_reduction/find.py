@@ -12,6 +12,7 @@ from xdsl.traits import is_side_effect_free
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError, to_linear
+from xpu_passes.layouts.linear import LinearLayout
 from xpu_passes.transforms.slice_epilogue.cut import splat
 
 # Combine ops with an identity e (combine(e, x) == x bit for bit, NaNs and signed zeros included):
@@ -50,6 +51,12 @@ def identity_of(op: Operation, elem: Attribute) -> float | int | None:
     if isinstance(elem, IntegerType) and op.name in _INT_IDENTITY:
         return _INT_IDENTITY[op.name](elem.width.data)
     return None
+
+
+def per_thread(shape: tuple[int, ...], ll: LinearLayout) -> int:
+    """The tile's elements over the threads: its registers per thread when no register repeats one
+    (what pipeline.NEEDS_MATCH reads from the text to skip a module without such a tile)."""
+    return math.prod(shape) // (ll.num("lane") * ll.num("warp") * ll.num("block"))
 
 
 def _combine(red: tt.ReduceOp) -> tuple[Operation, bool] | str:
@@ -133,9 +140,10 @@ def find(red: tt.ReduceOp, min_registers: int, chunk_registers: int = 1) -> Slic
         return f"{combine.name} on {t.element_type} has no exact identity to start the fold from"
     if (why := _axis_in_registers(t, d)) is not None:
         return why
-    regs = to_linear(t.encoding, t.get_shape()).num("register")
-    if regs < min_registers:
-        return f"{regs} registers per thread (< min-registers={min_registers})"
+    ll = to_linear(t.encoding, t.get_shape())
+    regs = ll.num("register")
+    if (per := per_thread(t.get_shape(), ll)) < min_registers:
+        return f"{per} elements per thread (< min-registers={min_registers})"
     got3 = tile(red, d)
     if isinstance(got3, str):
         return got3
