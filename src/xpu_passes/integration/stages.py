@@ -13,12 +13,12 @@ from typing import Any
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.registry import LEGAL, MBP, OBIO, ORL, RAISE, RLC, RTP, SLICE, PassSpec, PipelineError
+from xpu_passes.registry import LEGAL, MBP, OBIO, ORL, RAISE, RLC, RTP, SLICE, SLICE_RED, PassSpec, PipelineError
 
 ANNOTATE = "triton-annotate-module"
 # Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
 # comparison of the two stages but run on whichever result is kept (native's gets them too).
-AFTER_COMPARISON = frozenset({SLICE})
+AFTER_COMPARISON = frozenset({SLICE, SLICE_RED})
 
 # A native pass whose flag is also one of ours is spelled with this prefix in a text.
 NATIVE_PREFIX = registry.NATIVE_PREFIX
@@ -44,7 +44,7 @@ def _native(name: str, **options: Any) -> Stage:
 
 def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_block_pointer: bool = True,
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
-                  slice_epilogue: bool = True, reduction_locality: bool = False,
+                  slice_epilogue: bool = True, slice_reduction: bool = True, reduction_locality: bool = False,
                   never_worse_positions: str = "dot", native_first: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
@@ -123,4 +123,7 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
     if slice_epilogue:
         # last: after every pass of triton-xpu (none of them sees the slices)
         stages.append(ours(SLICE))
+    if slice_reduction:
+        # last too: a reduction of a tile held in registers, row by row (triton-xpu's passes never see the loop)
+        stages.append(ours(SLICE_RED))
     return stages

@@ -27,11 +27,12 @@ from xpu_passes.transforms.optimize_reduction_locality import OptimizeReductionL
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
 from xpu_passes.transforms.rewrite_tensor_pointer import RewriteTensorPointer
 from xpu_passes.transforms.slice_epilogue import SliceEpilogue
+from xpu_passes.transforms.slice_reduction import SliceReduction
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "gemm_add_tensor_ptr.ttgir"
 BUDGETED = (MaterializeBlockPointer, RewriteTensorPointer, OptimizeBlockIOEncoding, LegalizeBlockIOEncoding,
-            OptimizeReductionLocality, SliceEpilogue, RemoveLayoutConversions)
+            OptimizeReductionLocality, SliceEpilogue, SliceReduction, RemoveLayoutConversions)
 
 
 def _print(m: Any) -> str:
