@@ -21,6 +21,7 @@ from typing import Any
 
 from xpu_passes.frontend.spelling import DIALECTS
 from xpu_passes.integration.isa_estimate import Estimate
+from xpu_passes.integration.same_module import same_module
 
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
@@ -299,8 +300,11 @@ def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[st
     mine, other = cheap_figures(mine_text), cheap_figures(their_text)
     losses = mine.losses(other)
     veto = other.copied > 0 and not mine.copied
+    # Provably the same module (up to the order of constants, and locations: same_module): every figure is
+    # equal, a tie, ours kept without estimating or allocating either (liger cross_entropy, fla parallel_nsa_fwd)
+    same = not losses and same_module(mine_text, their_text)
     # (more conversions alone: a smaller scratch may pay for them, StageFigures.pays_for_conversions)
-    if all(loss.startswith("conversions ") for loss in losses) and not veto and mine_text != their_text:
+    if all(loss.startswith("conversions ") for loss in losses) and not veto and not same:
         (est, scratch), (their_est, their_scratch) = _estimated(mine_text, bool(losses)), _estimated(their_text,
                                                                                                      bool(losses))
         mine = dataclasses.replace(mine, estimate=est, scratch=scratch)
@@ -320,6 +324,9 @@ def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[st
     if mine.converts > other.converts:
         return [], (f"our stage kept: conversions {mine.converts} > {other.converts} but their scratch "
                     f"{mine.scratch} < {other.scratch} bytes (ours: {mine}; native: {other})")
+    if same:
+        alike = "" if mine_text == their_text else " up to the order of its constants"
+        return [], f"our stage kept: triton-xpu's is the same module{alike} ({mine})"
     return [], f"our stage kept: {mine}; native: {other}"
 
 
