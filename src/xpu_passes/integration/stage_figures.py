@@ -344,14 +344,14 @@ def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
     does not read, not judged) and, if asked (`scratch`), its largest conversion/scan/reduce scratch in
     bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both."""
     from xpu_passes.integration.isa_estimate import estimate, estimate_text, read_print
-    from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
+    from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
     if not scratch:
         return estimate_text(text), -1
     try:
         module = read_print(text)
-        with facts_scope():  # (the module's axis facts once, not once per access)
-            return estimate(module), figures(module).slm
+        with facts_scope():  # (the module's axis facts once, for every access and the estimate)
+            return estimate(module, facts=facts_of(module)), figures(module).slm
     except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
         return None, -1
