@@ -30,7 +30,7 @@ from xpu_passes.dialects import tt
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
-from xpu_passes.integration.stage_figures import judge_stages  # (the stage guard's judge: compare_stage's)
+from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember  # (the stage guard's judge)
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.layouts.lowering import copied_gather_loads
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
@@ -235,7 +235,10 @@ def _ttgir_figures(text: str) -> tuple[Figures, int, Estimate]:
     from xpu_passes.integration import oracle
 
     module = parse_module(make_context(), text, "<ttgir>", verify=False).module
-    return _figures(module), oracle.ttgir_counts(text)[2], estimate(module)
+    figures, facts = _figures_and_facts(module)
+    est = estimate(module, facts=facts)
+    remember(text, est, figures.slm)  # (the stage guard's judge reads the kept one again: compare_stage)
+    return figures, oracle.ttgir_counts(text)[2], est
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
@@ -306,6 +309,12 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     `p.native_first` (pipeline option `native_first`): in a kernel without tt.dot, triton-xpu's stage
     runs first, and where its final TTGIR leaves ours nothing to win (`stage_figures.nothing_to_win`)
     it is kept without running ours (no round trip: counted as `native_first`, with a remark)."""
+    with known_texts():  # (the final prints compare_raising reads: judge_stages does not read them again)
+        return _compare_stage(mod, metadata, opt, properties, p, text)
+
+
+def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
+                   text: str | None) -> Any:
     from xpu_passes.integration import oracle, pipeline, roundtrip
     from xpu_passes.integration.stage_figures import nothing_to_win
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -339,10 +341,38 @@ def _allocated(text: str, context: Any) -> int:
         return -1
 
 
+# The final TTGIRs compare_raising read in this compile: print -> (its estimate, its largest scratch). The judge
+# reads the kept one (and native's, when it is our unraised stage's print) from here instead of parsing it
+# again. Keyed by the whole print, whose function both answers are; per compile (`known_texts`, compare_stage's).
+_KNOWN: ContextVar[dict[str, tuple[Estimate, int]] | None] = ContextVar("xpu_passes_stage_texts", default=None)
+
+
+@contextmanager
+def known_texts() -> Iterator[None]:
+    """A compile's stage comparison: what `remember` is told serves `_estimated` until it ends."""
+    token = _KNOWN.set({})
+    try:
+        yield
+    finally:
+        _KNOWN.reset(token)
+
+
+def remember(text: str, estimate: Estimate, scratch: int) -> None:
+    """`text`'s estimate and largest conversion/scan/reduce scratch, read by the caller (outside `known_texts`:
+    forgotten)."""
+    known = _KNOWN.get()
+    if known is not None:
+        known[text] = (estimate, scratch)
+
+
 def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
     """What PVC pays for a final TTGIR's print beyond its figures (isa_estimate; None: a print our parser
     does not read, not judged) and, if asked (`scratch`), its largest conversion/scan/reduce scratch in
-    bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both."""
+    bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both, none for
+    a print this compile's raising comparison read (`remember`)."""
+    known = _KNOWN.get()
+    if known is not None and (hit := known.get(text)) is not None:
+        return hit[0], hit[1] if scratch else -1
     from xpu_passes.integration.isa_estimate import estimate, estimate_text, read_print
     from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
     from xpu_passes.transforms.remove_layout_conversions.solution import figures

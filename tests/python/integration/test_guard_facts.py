@@ -1,14 +1,22 @@
-"""The positions' guard takes a module's axis facts once for its figures and its estimate
-(never_worse._figures_and_facts, isa_estimate.estimate's `facts`): the same answers as an estimate that
-analyses the module again, where the facts decide (a store masked by a constant bound: whole vectors or
-one element a message), and none handed on where the figures took none."""
+"""What the guards take once and read twice. The positions' guard takes a module's axis facts once for its
+figures and its estimate (never_worse._figures_and_facts, isa_estimate.estimate's `facts`): the same answers
+as an estimate that analyses the module again, where the facts decide (a store masked by a constant bound:
+whole vectors or one element a message), and none handed on where the figures took none. The stage guard's
+judge reads the final prints the raising comparison estimated in the same compile (stage_figures.remember),
+for that very print only, and only in that compile."""
 
 from __future__ import annotations
 
+import pytest
+
 from xpu_passes.dialects import tt
-from xpu_passes.integration.isa_estimate import estimate, read_print
+from xpu_passes.integration import isa_estimate, oracle
+from xpu_passes.integration.isa_estimate import Estimate, estimate, read_print
+from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember
 from xpu_passes.integration.never_worse import _figures, _figures_and_facts
 from integration.bound_construct import store
+
+needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
 
 def test_the_figures_facts_give_the_estimate_its_own_would() -> None:
@@ -32,3 +40,33 @@ def test_no_facts_where_the_figures_took_none() -> None:
         op.detach()
         op.erase()
     assert _figures_and_facts(module)[1] is None
+
+
+@needs_triton
+def test_the_judge_reads_a_print_the_raising_comparison_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # compare_raising remembers the final prints it estimated; judge_stages takes the kept one from there
+    ours, native = store(3), store(128, order=(2, 0, 1))
+    parsed: list[str] = []
+    read = isa_estimate.read_print
+    monkeypatch.setattr(isa_estimate, "read_print", lambda text: parsed.append(text) or read(text))
+    with known_texts():
+        remember(ours, estimate(read(ours)), 0)
+        assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]
+        assert parsed == [native]  # (native's print: not remembered)
+        remember(native, estimate(read(native)), 0)
+        assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]
+        assert parsed == [native]
+
+
+@needs_triton
+def test_what_was_remembered_serves_only_its_own_print_and_compile() -> None:
+    ours, native = store(3), store(128, order=(2, 0, 1))
+    wrong = Estimate(0, 0)  # (a stale answer would keep ours, 4x the scatters)
+    with known_texts():
+        remember(store(3, locs=("#loc3", "#loc3")), wrong, 0)  # another print of the same module: not served
+        remember(ours.replace("k.py", "j.py"), wrong, 0)
+        assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]
+    remember(ours, wrong, 0)  # outside a compile's comparison: forgotten
+    with known_texts():
+        assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]
+    assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]
