@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
@@ -36,7 +36,7 @@ from xpu_passes.layouts.lowering import copied_gather_loads
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
-from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, remarks_wanted, run_reporting
 
 # (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it, or
 # None when the pass left the module as it was (then its figures are the input's: no parse)
@@ -107,7 +107,11 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
     t = roundtrip.now()
-    mine, facts = (None, None) if over else _figures_and_facts(module)
+    # Ours left its input as it was, a conversion in it (so ours' figures are not _NOTHING: native's pass runs,
+    # whatever they are): native's pass first, and where it leaves the input as it was too, both results are
+    # the input, a tie, and neither is costed (with remarks wanted, costed for the remark).
+    later = said == UNCHANGED and not remarks_wanted() and _has_conversion(module)
+    mine, facts = (None, None) if over or later else _figures_and_facts(module)
     if mine == _NOTHING:
         # (every figure is a count or a size: native's cannot be lower, so its run could only tie)
         roundtrip.count("native_not_run")
@@ -119,6 +123,11 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
             out = native(text, p.name)
         except Exception as e:
             raise _NotCompared(_first_line(e)) from None
+        if later:
+            if out is None:
+                roundtrip.count("both_unchanged")
+                return said
+            mine, facts = _figures_and_facts(module)
         return _decide(p, ctx, module, out, text, said, mine, facts)
     except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
@@ -126,6 +135,10 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
         return said if said in (UNCHANGED, FIXPOINT) else None
     finally:
         roundtrip.record(TIME_KEY, t)
+
+
+def _has_conversion(module: ModuleOp) -> bool:
+    return any(isinstance(op, ttg.ConvertLayoutOp) for op in module.walk())
 
 
 class _NotCompared(Exception):
