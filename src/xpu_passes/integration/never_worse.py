@@ -32,6 +32,7 @@ from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
 from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember  # (the stage guard's judge)
 from xpu_passes.ir.clone import adopt_body
+from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.layouts.lowering import copied_gather_loads
 from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
@@ -138,7 +139,7 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
 
 
 def _has_conversion(module: ModuleOp) -> bool:
-    return any(isinstance(op, ttg.ConvertLayoutOp) for op in module.walk())
+    return any(isinstance(op, ttg.ConvertLayoutOp) for op in walk_list(module))
 
 
 class _NotCompared(Exception):
@@ -218,7 +219,7 @@ def _figures_and_facts(module: ModuleOp) -> tuple[Figures, AxisInfoAnalysis | No
     with facts_scope():
         out = figures(module)
         # (figures took them for its loads and stores: facts_of answers from the scope's cache)
-        return out, facts_of(module) if any(isinstance(op, tt.LoadOp | tt.StoreOp) for op in module.walk()) else None
+        return out, facts_of(module) if any(isinstance(op, tt.LoadOp | tt.StoreOp) for op in walk_list(module)) else None
 
 
 def same_pass(a: ModulePass, b: ModulePass) -> bool:
