@@ -47,7 +47,7 @@ from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.transforms.base import OverBudget, WorkBudget, XpuPass, over_budget, register
-from xpu_passes.transforms.remove_layout_conversions import costs, decide, slice_cost, solve, trials
+from xpu_passes.transforms.remove_layout_conversions import coalesced, costs, decide, slice_cost, solve, trials
 from xpu_passes.transforms.remove_layout_conversions.solution import figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
@@ -86,7 +86,7 @@ class RemoveLayoutConversions(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
         # A run has its own journal session slot: one it leaves open (it raised) goes with it.
-        with gc_paused(), journal.scope(), costs.facts_scope():
+        with gc_paused(), journal.scope(), costs.facts_scope(), coalesced.dots_scope(self.check_incremental):
             try:
                 self._run_on_operation(op)
             except OverBudget as e:  # (what was done is undone: the input is as it was given)
