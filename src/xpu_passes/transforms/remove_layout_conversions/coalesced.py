@@ -30,6 +30,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
+from xpu_passes.layouts.memoize import per_class
 from xpu_passes.layouts.memory import Messages, block_2d_layout, block_pointer_messages, messages
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
@@ -84,7 +85,7 @@ def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
     return after.sends >= before.sends
 
 
-_DOTS = (tt.DotOp, tt.DotScaledOp)
+_is_dot = per_class(tt.DotOp | tt.DotScaledOp)
 
 # One pass run's result layouts of the tt.dots of each module it works on (the input, its copies):
 # module id -> (module, check, the distinct layouts). The pass never creates, erases or retypes a dot
@@ -114,7 +115,7 @@ def _dot_layouts(top: Operation) -> tuple[Attribute, ...]:
         return hit[1]
     found: list[Attribute] = []
     for o in top.walk():
-        if isinstance(o, _DOTS) and (enc := encoding(o.results[0].type)) not in found:
+        if _is_dot(o) and (enc := encoding(o.results[0].type)) not in found:
             found.append(enc)  # type: ignore[arg-type]
     layouts = tuple(found)
     if scope is not None:

@@ -209,20 +209,25 @@ def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[
 def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
     """The messages of a tensor-of-pointer load/store in its layout (None: not one, or a layout
     the algebra does not know). Memoized in a run (`facts_scope`): by the access, its pointer and
-    mask values (whose facts the run keeps once taken) and the pointer's type (its layout)."""
-    if not isinstance(op, tt.LoadOp | tt.StoreOp):
+    mask values (whose facts the run keeps once taken) and the pointer's type (its layout; by identity:
+    hashing a type walks its tree, and an equal type made afresh only costs a miss)."""
+    if not _is_access(op):
         return None
     memo = _MESSAGES.get()
     if memo is None:
         return messages_of(op, facts)
-    ptr, mask = op.operands[0], op.mask
-    key = (id(op), id(ptr), ptr.type, id(mask), id(facts))
+    ptr, mask = op.operands[0], op.mask  # type: ignore[attr-defined]
+    t = ptr.type
+    key = (id(op), id(ptr), id(t), id(mask), id(facts))
     hit = memo.get(key)
-    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is mask and hit[3] is facts:
-        return hit[4]
-    m = messages_of(op, facts)
-    memo[key] = (op, ptr, mask, facts, m)  # (the entry pins what its key's ids name)
+    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is t and hit[3] is mask and hit[4] is facts:
+        return hit[5]
+    m = messages_of(op, facts)  # type: ignore[arg-type]
+    memo[key] = (op, ptr, t, mask, facts, m)  # (the entry pins what its key's ids name)
     return m
+
+
+_is_access = per_class(tt.LoadOp | tt.StoreOp)
 
 
 def messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
