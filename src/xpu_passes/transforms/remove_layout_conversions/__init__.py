@@ -2,7 +2,7 @@
 
 Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
-rewrites are weighed (`transforms/remove_layout_conversions/remat.py`): backward rematerialization recomputes
+rewrites are weighed (`transforms/remove_layout_conversions/remat.py`, `remat_forward.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
 constants, reductions and scans, tt.trans/join/split/reshape (layouts/shape_infer.py) and gathers' indices,
 loop-carried values through scf.for and both regions of scf.while, scf.if

@@ -295,15 +295,15 @@ def test_a_refused_forward_is_walked_only_for_its_reason(monkeypatch: pytest.Mon
     """A forward propagation that must fail (its source layout holds more replicas) is not walked
     while the trials run; the reason the walk gives is found when the conversion is kept, on the
     module as it was (the trials undone): the same output and remarks as walking it every time."""
-    from xpu_passes.transforms.remove_layout_conversions import remat
+    from xpu_passes.transforms.remove_layout_conversions import remat_forward
 
     path = _dump("flash_attention_fwd", "64x32x64-w4-s2", 0)
     lazy = _remarks_and_output(path)
     refused: list[bool] = []
-    real = remat.forward_refused
-    monkeypatch.setattr(remat, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
-    walk = remat.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
-    monkeypatch.setattr(remat, "forward", lambda cvt, s, admitted=False, **kw: walk(cvt, s, **kw))
+    real = remat_forward.forward_refused
+    monkeypatch.setattr(remat_forward, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
+    walk = remat_forward.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
+    monkeypatch.setattr(remat_forward, "forward", lambda cvt, s, admitted=False, **kw: walk(cvt, s, **kw))
     walked = _remarks_and_output(path)
     assert any(refused), "no forward was refused: the dump no longer exercises the lazy reason"
     assert "forward: the source layout holds more replicas" in lazy
