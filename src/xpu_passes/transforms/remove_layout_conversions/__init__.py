@@ -18,7 +18,7 @@ rewrite is estimated on its slice (`transforms/remove_layout_conversions/candida
 algebra, loop-weighted; never more SLM; updated from the ops the trial touched) and stays
 valid IR (checked on those ops); a backward trial that `slice_cost.floor` bounds as no
 cheaper is not made. A second solution without anchoring is weighed unless the first reached
-`costs.least_result`. A safety net keeps the input when the result has more conversions or
+`least.least_result`. A safety net keeps the input when the result has more conversions or
 SLM. Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4). A run says
 when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip skips a repeat).
 `max-work-per-op` bounds a run's work (conversions examined, slice values walked, ops rewritten
