@@ -136,7 +136,7 @@ def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
     return messages_of(op, facts) if e is None else e[5]  # type: ignore[arg-type]
 
 
-def _memo(op: Operation, facts: AxisInfoAnalysis) -> list | None:
+def _memo(op: Operation, facts: AxisInfoAnalysis) -> list[object] | None:
     """An access's entry in the run's memo (`facts_scope`; None: no run): [the access, its pointer and
     mask values (whose facts the run keeps once taken), the pointer's type (its layout; by identity:
     hashing a type walks its tree, and an equal type made afresh only costs a miss), the facts, its
@@ -150,7 +150,7 @@ def _memo(op: Operation, facts: AxisInfoAnalysis) -> list | None:
     hit = memo.get(key)
     if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is t and hit[3] is mask and hit[4] is facts:
         return hit
-    e = memo[key] = [op, ptr, t, mask, facts, messages_of(op, facts), None]  # type: ignore[arg-type]  # (pins its key's objects)
+    e = memo[key] = [op, ptr, t, mask, facts, messages_of(op, facts), None]  # type: ignore[arg-type]  # (pins the key's)
     return e
 
 
@@ -276,7 +276,7 @@ _FACTS: ContextVar[dict[int, tuple[Operation, AxisInfoAnalysis]] | None] = Conte
 
 
 # ... and the accesses' messages (`_access_messages`), computed from those facts: both go with the run.
-_MESSAGES: ContextVar[dict[tuple[object, ...], list] | None] = ContextVar("rlc_messages", default=None)
+_MESSAGES: ContextVar[dict[tuple[object, ...], list[object]] | None] = ContextVar("rlc_messages", default=None)
 
 
 @contextmanager
