@@ -38,7 +38,7 @@ from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
 from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
-                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, SLICE, Stage,
+                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, Stage,
                                            named_stages)
 
 # A pass -> text that must occur in the module for the pass to have anything to do: a round trip
@@ -54,6 +54,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     LEGAL: ("subgroup_2d_block",),
     # Only epilogues stored through a boundary-checked block pointer are sliced.
     SLICE: ("boundaryCheck",),
+    # Only the loads of dot operands in loops move.
+    RVL: ("tt.dot", "scf.for"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).
