@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, IntegerType, ModuleOp, TensorType, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -43,6 +43,10 @@ TOTAL_BLOCK_SIZE_THRESHOLD_IN_BYTES = 32768
 LARGE_TENSOR_MINOR_SHAPE_THRESHOLD = 128
 LARGE_TENSOR_MAJOR_SHAPE_THRESHOLD = 128
 LARGE_TENSOR_SIZE_THRESHOLD_IN_BYTES = LARGE_TENSOR_MAJOR_SHAPE_THRESHOLD * LARGE_TENSOR_MINOR_SHAPE_THRESHOLD * 2
+
+
+def i32_attr(v: int) -> IntegerAttr:
+    return IntegerAttr(v, i32)
 
 
 def size_in_bytes(t: Attribute) -> int:
@@ -170,9 +174,10 @@ def move_into_loop(dot: tt.DotOp, idx: int, load: tt.LoadOp, prefetched: set[int
                 first = user
     if id(load.ptr) not in prefetched:
         prefetched.add(id(load.ptr))
-        pf = ttig.PrefetchOp.build(operands=[load.ptr, [], []],
-                                   properties={k: v for k, v in load.properties.items() if k != "padding"},
-                                   attributes=dict(load.attributes))
+        # the load's cache/evict/volatile (3.3 requires them on a prefetch) and its other attributes
+        props = {k: v for k, v in load.properties.items() if k not in ("padding", "operandSegmentSizes")}
+        props = {"cache": i32_attr(1), "evict": i32_attr(1), "isVolatile": BoolAttr.from_bool(False)} | props
+        pf = ttig.PrefetchOp.build(operands=[load.ptr, [], []], properties=props, attributes=dict(load.attributes))
         Rewriter.insert_op(pf, InsertPoint.after(load.ptr.owner))  # type: ignore[arg-type]
     new = load.clone()
     Rewriter.insert_op(new, InsertPoint.before(first))
@@ -189,7 +194,7 @@ def move_into_loop(dot: tt.DotOp, idx: int, load: tt.LoadOp, prefetched: set[int
         assert loop is not None
         after = load.clone()
         Rewriter.insert_op(after, InsertPoint.after(loop))
-        load.result.replace_by(after.results[0])
+        load.result.replace_all_uses_with(after.results[0])
     if not load.result.uses:
         load.detach()
         load.erase()
