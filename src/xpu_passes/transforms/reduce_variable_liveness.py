@@ -234,6 +234,9 @@ def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
     while o is not None and o is not dot:
         if not isinstance(o, tt.LoadOp | ttg.LocalLoadOp):
             return f"'{o.name}' between it and the dot (only reads are crossed)"
+        if not any(u.operation is dot for r in o.results for u in r.uses):
+            # (measured: fla prepare_wy_repr_bwd, A past a read for the next dot: +256 B spill)
+            return "a read for another op between it and the dot (only the other operand's reads are crossed)"
         between.append(o)
         o = o.next_op
     if o is None:

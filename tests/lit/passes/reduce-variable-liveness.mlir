@@ -9,7 +9,7 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness --verify-semantics="arg0=16384,arg1=16384,arg2=8192,arg3=64,grid=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
 
 // SEM-NOT: error
-// SEM-COUNT-5: remark: [verify-semantics] equal on
+// SEM-COUNT-6: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // A (16x32, the smaller) is read after B's SLM store and before B's local_load: it moves past the local_load.
@@ -257,3 +257,61 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
     tt.return
   }
 }
+
+// -----
+
+// A read for another op (C, added after the dot) between A's read and the dot: A stays (measured: fla
+// prepare_wy_repr_bwd, A past a read for the next dot: +256 B spill).
+// CHECK-LABEL: tt.func public @read_for_another_op_between
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tt.load %arg5
+// CHECK-NEXT: tt.load
+// CHECK-NEXT: %[[B:.*]] = ttg.local_load
+// CHECK-NEXT: tt.dot %[[A]], %[[B]],
+// REMARK: remark: [tritonintelgpu-reduce-variable-liveness] dot operand read not sunk to its dot: a read for another op between it and the dot
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dpas = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d_block, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @read_for_another_op_between(%arg0: !tt.ptr<f16>, %arg1: !tt.ptr<f16>, %arg2: !tt.ptr<f32>, %arg3: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c16_i64 = arith.constant 16 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %cst = arith.constant dense<0.000000e+00> : tensor<16x64xf32, #dpas>
+    %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %0 = tt.make_tensor_ptr %arg0, [%c16_i64, %c256_i64], [%c256_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+    %1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %2 = tt.expand_dims %1 {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32x1xi32, #blocked>
+    %3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %4 = tt.expand_dims %3 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %5 = arith.constant dense<64> : tensor<32x1xi32, #blocked>
+    %6 = arith.muli %2, %5 : tensor<32x1xi32, #blocked>
+    %7 = tt.broadcast %6 : tensor<32x1xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %8 = tt.broadcast %4 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %9 = arith.addi %7, %8 : tensor<32x64xi32, #blocked>
+    %10 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked>
+    %11 = tt.addptr %10, %9 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %13 = tt.make_tensor_ptr %arg2, [%c16_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x64xf32, #dpas>>
+    %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
+      %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %30 = tt.load %13 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
+      %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
+      %24 = tt.dot %22, %23, %arg7, inputPrecision = tf32 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>> -> tensor<16x64xf32, #dpas>
+      %31 = arith.addf %24, %30 : tensor<16x64xf32, #dpas>
+      %25 = tt.advance %arg5, [%c0_i32, %c32_i32] : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %26 = tt.addptr %arg6, %cst_0 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %25, %26, %31 : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>
+    }
+    tt.store %13, %12#2 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
+    tt.return
+  }
+}
+
