@@ -9,15 +9,15 @@ live-in values exceed 32 KB, the load is cloned into the loop right before its f
 `ttig.prefetch` of it is left after the pointer's definition, and a use after the loop gets a copy of
 the load after the loop. On our sets nothing passes these thresholds (docs/passes.md).
 
-Ours (step 3): in a loop body, a dot's operand read last from memory (a `tt.load` into the dot-operand
-layout, or a `ttg.local_load` from SLM into it) that is followed by the other operand's reads sinks to
-right before the dot, when that lowers the estimated register peak of those reads: each read holds its
-values and the vectors in flight while it runs (an access holds more than its values:
-layouts/pressure.py), and the values read first are live across the reads after them, so the
-larger read goes first (ties stay). At the ISA (IGC, third-party rows where native spills): gemlite
-A16W1 64x256x64 w8 spills 0 B instead of 18,752 natively (A's local_load after B's); ours raised
-2,496 instead of 19,520. Only reads are crossed (two reads of memory commute). Outside loops the
-same sinking was measured worse (fla recompute_w_u_fwd: 9,472 -> 12,544 B), so it is not done there.
+Ours (step 3): in a loop body, a dot's operand read (a `tt.load` into the dot-operand layout, or a
+`ttg.local_load` from SLM into it) made before the other operand's `ttg.local_load` of a tile computed
+in the loop (dequantized, scaled, stored to SLM there) sinks to right before the dot, when that lowers
+the estimated register peak of the two reads: each read holds its values and what is in flight while it
+runs (an access holds more than its values: layouts/pressure.py), and the values read first are live
+across the reads after them, so the larger read goes first (ties stay). At the ISA (IGC): gemlite A16W1
+64x256x64 w8 spills 0 B instead of native's 18,752 (A's local_load after B's); ours raised 2,496 instead
+of 19,520. Measured and left out (docs/passes.md): outside loops, past a read for another op, past the
+other operand's read when that operand is a copy of a load (mixed at the ISA).
 
 The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage comparison kept
 (integration/stages.AFTER_COMPARISON). What it leaves alone in a loop, it says why (remarks).
@@ -226,6 +226,20 @@ def read_peak(reads: list[Operation]) -> int:
     return peak
 
 
+def computed_in_slm(read: Operation) -> bool:
+    """Whether `read` is a local_load of a tile stored to SLM in its block from values computed there
+    (dequantized, scaled: not a copy of a load, through layout conversions)."""
+    if not isinstance(read, ttg.LocalLoadOp):
+        return False
+    alloc = read.operands[0].owner
+    if not isinstance(alloc, ttg.LocalAllocOp) or alloc.parent_block() is not read.parent_block() or not alloc.operands:
+        return False
+    src = alloc.operands[0].owner
+    while isinstance(src, ttg.ConvertLayoutOp):
+        src = src.operands[0].owner
+    return isinstance(src, Operation) and not isinstance(src, tt.LoadOp) and src.parent_block() is read.parent_block()
+
+
 def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
     """Sink `read` (a dot operand's last read, in the dot's block) to right before `dot` past the
     reads between them when that lowers `read_peak`; None when moved, else why not."""
@@ -237,6 +251,10 @@ def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
         if not any(u.operation is dot for r in o.results for u in r.uses):
             # (measured: fla prepare_wy_repr_bwd, A past a read for the next dot: +256 B spill)
             return "a read for another op between it and the dot (only the other operand's reads are crossed)"
+        if not computed_in_slm(o):
+            # (measured: where the other operand is a copy of a load, IGC gave mixed results: corpus
+            # grouped_gemm +64 B spill, attn_bwd_dq 32x64 +27% instructions; others a few instructions less)
+            return "the other operand is read as loaded (only a tile computed in the loop is read first)"
         between.append(o)
         o = o.next_op
     if o is None:

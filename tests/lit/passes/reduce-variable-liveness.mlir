@@ -9,10 +9,11 @@
 // RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness --verify-semantics="arg0=16384,arg1=16384,arg2=8192,arg3=64,grid=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
 
 // SEM-NOT: error
-// SEM-COUNT-6: remark: [verify-semantics] equal on
+// SEM-COUNT-7: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
-// A (16x32, the smaller) is read after B's SLM store and before B's local_load: it moves past the local_load.
+// B is computed in the loop (squared) and goes through SLM; A (16x32, the smaller) is read after B's SLM store
+// and before B's local_load: it moves past the local_load.
 // CHECK-LABEL: tt.func public @small_a_first
 // CHECK: scf.for
 // CHECK: ttg.local_alloc
@@ -55,7 +56,8 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
     %11 = tt.addptr %10, %9 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
     %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
       %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
-      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %27 = arith.mulf %20, %20 : tensor<32x64xf16, #blocked>
+      %21 = ttg.local_alloc %27 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
       %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
       %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
       %24 = tt.dot %22, %23, %arg7, inputPrecision = tf32 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>> -> tensor<16x64xf32, #dpas>
@@ -71,11 +73,12 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
 
 // -----
 
-// The larger read (B) is already first: nothing moves, and the remark gives the peaks.
-// CHECK-LABEL: tt.func public @small_a_last
+// Both operands computed in the loop and read from SLM, the larger (B) first: B stays, and the remark gives
+// the estimated peaks (B after A would hold more).
+// CHECK-LABEL: tt.func public @larger_first
 // CHECK: scf.for
 // CHECK: %[[B:.*]] = ttg.local_load
-// CHECK-NEXT: %[[A:.*]] = tt.load %arg5
+// CHECK-NEXT: %[[A:.*]] = ttg.local_load
 // CHECK-NEXT: tt.dot %[[A]], %[[B]],
 // REMARK: remark: [tritonintelgpu-reduce-variable-liveness] dot operand read not sunk to its dot: no lower register peak past the reads after it
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -83,18 +86,16 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d_block, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
-  tt.func public @small_a_last(%arg0: !tt.ptr<f16>, %arg1: !tt.ptr<f16>, %arg2: !tt.ptr<f32>, %arg3: i32) {
+  tt.func public @larger_first(%arg0: !tt.ptr<f16>, %arg1: !tt.ptr<f16>, %arg2: !tt.ptr<f32>, %arg3: i32) {
     %c0_i32 = arith.constant 0 : i32
     %c1_i32 = arith.constant 1 : i32
     %c8_i32 = arith.constant 8 : i32
-    %c32_i32 = arith.constant 32 : i32
     %c1_i64 = arith.constant 1 : i64
     %c16_i64 = arith.constant 16 : i64
     %c64_i64 = arith.constant 64 : i64
-    %c256_i64 = arith.constant 256 : i64
     %cst = arith.constant dense<0.000000e+00> : tensor<16x64xf32, #dpas>
     %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
-    %0 = tt.make_tensor_ptr %arg0, [%c16_i64, %c256_i64], [%c256_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+    %cst_1 = arith.constant dense<32> : tensor<16x32xi32, #blocked>
     %1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
     %2 = tt.expand_dims %1 {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32x1xi32, #blocked>
     %3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
@@ -106,15 +107,30 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
     %9 = arith.addi %7, %8 : tensor<32x64xi32, #blocked>
     %10 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked>
     %11 = tt.addptr %10, %9 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
-    %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
+    %40 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %41 = tt.expand_dims %40 {axis = 1 : i32} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<16x1xi32, #blocked>
+    %42 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %43 = tt.expand_dims %42 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %44 = arith.constant dense<256> : tensor<16x1xi32, #blocked>
+    %45 = arith.muli %41, %44 : tensor<16x1xi32, #blocked>
+    %46 = tt.broadcast %45 : tensor<16x1xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %47 = tt.broadcast %43 : tensor<1x32xi32, #blocked> -> tensor<16x32xi32, #blocked>
+    %48 = arith.addi %46, %47 : tensor<16x32xi32, #blocked>
+    %49 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<16x32x!tt.ptr<f16>, #blocked>
+    %50 = tt.addptr %49, %48 : tensor<16x32x!tt.ptr<f16>, #blocked>, tensor<16x32xi32, #blocked>
+    %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %50, %arg6 = %11, %arg7 = %cst) -> (tensor<16x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
       %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
-      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %27 = arith.mulf %20, %20 : tensor<32x64xf16, #blocked>
+      %21 = ttg.local_alloc %27 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %30 = tt.load %arg5 : tensor<16x32x!tt.ptr<f16>, #blocked>
+      %31 = arith.addf %30, %30 : tensor<16x32xf16, #blocked>
+      %32 = ttg.local_alloc %31 : (tensor<16x32xf16, #blocked>) -> !ttg.memdesc<16x32xf16, #shared, #smem>
       %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
-      %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %22 = ttg.local_load %32 : !ttg.memdesc<16x32xf16, #shared, #smem> -> tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>
       %24 = tt.dot %22, %23, %arg7, inputPrecision = tf32 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>> -> tensor<16x64xf32, #dpas>
-      %25 = tt.advance %arg5, [%c0_i32, %c32_i32] : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %25 = tt.addptr %arg5, %cst_1 : tensor<16x32x!tt.ptr<f16>, #blocked>, tensor<16x32xi32, #blocked>
       %26 = tt.addptr %arg6, %cst_0 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
-      scf.yield %25, %26, %24 : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>
+      scf.yield %25, %26, %24 : tensor<16x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>
     }
     %13 = tt.make_tensor_ptr %arg2, [%c16_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x64xf32, #dpas>>
     tt.store %13, %12#2 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
@@ -162,8 +178,9 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
     %11 = tt.addptr %10, %9 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
     %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
       %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %27 = arith.mulf %20, %20 : tensor<32x64xf16, #blocked>
       %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
-      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %21 = ttg.local_alloc %27 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
       %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
       %24 = tt.dot %22, %23, %arg7, inputPrecision = tf32 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>> -> tensor<16x64xf32, #dpas>
       %25 = tt.advance %arg5, [%c0_i32, %c32_i32] : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
@@ -185,10 +202,9 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
 // CHECK: %[[P:.*]] = tt.make_tensor_ptr %arg0
 // CHECK-NEXT: triton_intel_gpu.prefetch %[[P]] {boundaryCheck = array<i32: 0, 1>
 // CHECK-NOT: tt.load %[[P]]
-// Then ours puts B's smaller read after it.
 // CHECK: scf.for
-// CHECK-NEXT: %[[A:.*]] = tt.load %[[P]] {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"}
 // CHECK-NEXT: %[[B:.*]] = tt.load %arg5
+// CHECK-NEXT: %[[A:.*]] = tt.load %[[P]] {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"}
 // CHECK-NEXT: tt.dot %[[A]], %[[B]],
 // INTEL-LABEL: tt.func public @large_a_before_loop
 // INTEL: triton_intel_gpu.prefetch
@@ -300,7 +316,8 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
     %13 = tt.make_tensor_ptr %arg2, [%c16_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x64xf32, #dpas>>
     %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
       %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
-      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %27 = arith.mulf %20, %20 : tensor<32x64xf16, #blocked>
+      %21 = ttg.local_alloc %27 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
       %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
       %30 = tt.load %13 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
       %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
@@ -310,6 +327,61 @@ module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d
       %26 = tt.addptr %arg6, %cst_0 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
       scf.yield %25, %26, %31 : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>
     }
+    tt.store %13, %12#2 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
+    tt.return
+  }
+}
+
+// -----
+
+// B stored to SLM as loaded (a copy): A stays (where the other operand is a copy of a load IGC gave mixed
+// results: corpus grouped_gemm +64 B spill, attn_bwd_dq 32x64 +27% instructions).
+// CHECK-LABEL: tt.func public @b_copied
+// CHECK: scf.for
+// CHECK: ttg.local_alloc
+// CHECK-NEXT: %[[A:.*]] = tt.load %arg5
+// CHECK-NEXT: %[[B:.*]] = ttg.local_load
+// CHECK-NEXT: tt.dot %[[A]], %[[B]],
+// REMARK: remark: [tritonintelgpu-reduce-variable-liveness] dot operand read not sunk to its dot: the other operand is read as loaded
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dpas = #triton_intel_gpu.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {triton_intel_gpu.support_dpas, triton_intel_gpu.support_sg_2d_block, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @b_copied(%arg0: !tt.ptr<f16>, %arg1: !tt.ptr<f16>, %arg2: !tt.ptr<f32>, %arg3: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c16_i64 = arith.constant 16 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %c256_i64 = arith.constant 256 : i64
+    %cst = arith.constant dense<0.000000e+00> : tensor<16x64xf32, #dpas>
+    %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %0 = tt.make_tensor_ptr %arg0, [%c16_i64, %c256_i64], [%c256_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+    %1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %2 = tt.expand_dims %1 {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32x1xi32, #blocked>
+    %3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %4 = tt.expand_dims %3 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %5 = arith.constant dense<64> : tensor<32x1xi32, #blocked>
+    %6 = arith.muli %2, %5 : tensor<32x1xi32, #blocked>
+    %7 = tt.broadcast %6 : tensor<32x1xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %8 = tt.broadcast %4 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %9 = arith.addi %7, %8 : tensor<32x64xi32, #blocked>
+    %10 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked>
+    %11 = tt.addptr %10, %9 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %12:3 = scf.for %arg4 = %c0_i32 to %c8_i32 step %c1_i32 iter_args(%arg5 = %0, %arg6 = %11, %arg7 = %cst) -> (!tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>) : i32 {
+      %20 = tt.load %arg6 : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %21 = ttg.local_alloc %20 : (tensor<32x64xf16, #blocked>) -> !ttg.memdesc<32x64xf16, #shared, #smem>
+      %22 = tt.load %arg5 {boundaryCheck = array<i32: 0, 1>, triton_intel_gpu.block_io = "row_major"} : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %23 = ttg.local_load %21 : !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>>
+      %24 = tt.dot %22, %23, %arg7, inputPrecision = tf32 : tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #dpas, kWidth = 2}>> -> tensor<16x64xf32, #dpas>
+      %25 = tt.advance %arg5, [%c0_i32, %c32_i32] : <tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>
+      %26 = tt.addptr %arg6, %cst_0 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %25, %26, %24 : !tt.ptr<tensor<16x32xf16, #ttg.dot_op<{opIdx = 0, parent = #dpas, kWidth = 1}>>>, tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<16x64xf32, #dpas>
+    }
+    %13 = tt.make_tensor_ptr %arg2, [%c16_i64, %c64_i64], [%c64_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<16x64xf32, #dpas>>
     tt.store %13, %12#2 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<16x64xf32, #dpas>>
     tt.return
   }
