@@ -65,7 +65,17 @@ _GATHER = re.compile(r"tt\.load [^\n]*: tensor<")  # (a block-pointer load's typ
 _TILE_OF_POINTERS = re.compile(r"tt\.(?:load|store) [^\n]*: tensor<\d+x\d+x[^\n]*!tt\.ptr<")
 # A loop carrying a tensor of pointers or of integers (or so it seems: the result types of the line are read loosely).
 _CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\.ptr<|xi\d+[,>])")
+_LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
+
+
+def _reorders_or_moves(text: str) -> bool:
+    """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
+    at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
+    return "ttg.local_load" in text or any(int(a) * int(b) >= 16384 for a, b in _LOAD_TILE.findall(text))
+
+
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
+    RVL: _reorders_or_moves,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
