@@ -39,7 +39,8 @@ from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
 from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
-                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, SLICE, SLICE_RED, Stage,
+                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
+                                           Stage,
                                            named_stages)
 
 # A pass -> text that must occur in the module for the pass to have anything to do: a round trip
@@ -57,6 +58,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     SLICE: ("boundaryCheck",),
     # Only a tt.reduce of a tile it loads is computed in parts.
     SLICE_RED: ("tt.reduce", "tt.load"),
+    # Only the loads of dot operands in loops move.
+    RVL: ("tt.dot", "scf.for"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).
@@ -79,9 +82,17 @@ def _large_reduction(text: str, min_per_thread: int = 64) -> bool:
     threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
     return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
                for m in _REGION_OPERAND.finditer(text))  # fmt: skip
+_LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
+
+
+def _reorders_or_moves(text: str) -> bool:
+    """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
+    at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
+    return "ttg.local_load" in text or any(int(a) * int(b) >= 16384 for a, b in _LOAD_TILE.findall(text))
 
 
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
+    RVL: _reorders_or_moves,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
