@@ -1,7 +1,7 @@
 """RemoveLayoutConversions' two solves (block pointers anchored, then not): what the second costs and repeats.
 
 RLC solves once with block pointers anchored and, when that leaves more than
-`costs.least_result` (what no result can beat), again without anchoring, keeping the
+`least.least_result` (what no result can beat), again without anchoring, keeping the
 better (issue 14). Per corpus dump taken before a native RLC this prints: how many solves
 ran, each one's CPU seconds and trials (and backward trials not made because
 `slice_cost.floor` bounded them as losing), how many of the second's trials the first made too (same conversion of the

@@ -38,6 +38,8 @@ OBIO = "tritonintelgpu-optimize-block-io-encoding"
 LEGAL = "tritonintelgpu-legalize-block-io-encoding"
 SLICE = "xpu-slice-epilogue"
 ORL = "tritonintelgpu-optimize-reduction-locality"
+SLICE_RED = "xpu-slice-reduction"
+RVL = "tritonintelgpu-reduce-variable-liveness"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -49,6 +51,8 @@ OURS: dict[str, tuple[str, str]] = {
     LEGAL: ("legalize_block_io_encoding", "fold Subgroup2DBlock layouts for triton-xpu 3.3"),
     SLICE: ("slice_epilogue", "GEMM epilogue that branches per element or gathers, in register slices, under a bounds guard"),
     ORL: ("optimize_reduction_locality", "reduce a DPAS tile's rows in registers first (Intel main's pass)"),
+    SLICE_RED: ("slice_reduction", "a reduction along an axis held in registers computed row by row (scf.for)"),
+    RVL: ("reduce_variable_liveness", "move loads of a loop's DPAS dot operands closer to their dot (Intel main's pass, and read order)"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
@@ -62,6 +66,9 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RTP: (NativeOption("guard", bool, True), NativeOption("max-work-per-op", int, 50)),
     OBIO: (NativeOption("max-work-per-op", int, 50),),
     ORL: (NativeOption("max-work-per-op", int, 50),),
+    SLICE_RED: (NativeOption("min-registers", int, 64), NativeOption("chunk-registers", int, 64),
+                NativeOption("max-work-per-op", int, 50)),
+    RVL: (NativeOption("order-operand-reads", bool, True), NativeOption("max-work-per-op", int, 50)),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True),

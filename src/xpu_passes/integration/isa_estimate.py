@@ -93,13 +93,15 @@ class Estimate:
         return f"~{self.gathers} gathers, ~{self.scatters} scatters{slm}{st}{over}"
 
 
-def estimate(module: ModuleOp, registers: bool = False) -> Estimate:
+def estimate(module: ModuleOp, registers: bool = False, facts: AxisInfoAnalysis | None = None) -> Estimate:
     """The estimate of `module` (a parsed TTGIR); `registers`: with the register peak (a walk of
-    every block's live sets: not on the guards' path, where it decides nothing)."""
+    every block's live sets: not on the guards' path, where it decides nothing). `facts`: the module's
+    axis facts if a caller has them (the guards' figures took them: the same analysis of the same,
+    unchanged module), else computed."""
     # (imported here: the stage guard imports this module; RLC's costs only when it estimates)
     from xpu_passes.transforms.remove_layout_conversions.costs import messages_of
 
-    facts = AxisInfoAnalysis(module)
+    facts = AxisInfoAnalysis(module) if facts is None else facts
     gathers = scatters = 0
     extra: dict[int, int] = {}  # id(access) -> its messages' addresses and predicates, per lane
     lanes = 16

@@ -26,15 +26,18 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.isa_estimate import Estimate, estimate
 from xpu_passes.integration.native_passes import run_native
-from xpu_passes.integration.stage_figures import judge_stages  # (the stage guard's judge: compare_stage's)
+from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember  # (the stage guard's judge)
 from xpu_passes.ir.clone import adopt_body
+from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.layouts.lowering import copied_gather_loads
-from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
+from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures
-from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, run_reporting
+from xpu_passes.transforms.base import FIXPOINT, OVER_BUDGET, UNCHANGED, XpuPass, remarks_wanted, run_reporting
 
 # (a module's text, a native pass's flag) -> triton-xpu's print of that pass's result on it, or
 # None when the pass left the module as it was (then its figures are the input's: no parse)
@@ -105,7 +108,11 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
     said = run_reporting(p, ctx, module) if run_ours else UNCHANGED  # (this run's report: its context's)
     over = said == OVER_BUDGET
     t = roundtrip.now()
-    mine = None if over else _figures(module)
+    # Ours left its input as it was, a conversion in it (so ours' figures are not _NOTHING: native's pass runs,
+    # whatever they are): native's pass first, and where it leaves the input as it was too, both results are
+    # the input, a tie, and neither is costed (with remarks wanted, costed for the remark).
+    later = said == UNCHANGED and not remarks_wanted() and _has_conversion(module)
+    mine, facts = (None, None) if over or later else _figures_and_facts(module)
     if mine == _NOTHING:
         # (every figure is a count or a size: native's cannot be lower, so its run could only tie)
         roundtrip.count("native_not_run")
@@ -117,7 +124,12 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
             out = native(text, p.name)
         except Exception as e:
             raise _NotCompared(_first_line(e)) from None
-        return _decide(p, ctx, module, out, text, said, mine)
+        if later:
+            if out is None:
+                roundtrip.count("both_unchanged")
+                return said
+            mine, facts = _figures_and_facts(module)
+        return _decide(p, ctx, module, out, text, said, mine, facts)
     except _NotCompared as e:
         kept = "input kept: ours ran out of its work budget and" if over else "ours kept:"
         _remark(p, module, f"{kept} triton-xpu's pass could not be compared ({e})")
@@ -126,15 +138,20 @@ def apply(p: ModulePass, ctx: Context, module: ModuleOp, native: NativeRun, text
         roundtrip.record(TIME_KEY, t)
 
 
+def _has_conversion(module: ModuleOp) -> bool:
+    return any(isinstance(op, ttg.ConvertLayoutOp) for op in walk_list(module))
+
+
 class _NotCompared(Exception):
     """Native's result is not at hand (triton-xpu missing, rejecting the text or failing; ours not reading its print)."""
 
 
 def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text: str, said: str | None,
-            mine: Figures | None) -> str | None:
-    """Keep ours (what it said, its figures `mine`) or native's result `out` (None: its input, printed as `text`).
-    The input's figures are taken only when native's pass left it as it was: from `mine` when ours did too
-    (UNCHANGED), else from a parse of `text` (a rarer parse than the input's figures on every run)."""
+            mine: Figures | None, facts: AxisInfoAnalysis | None = None) -> str | None:
+    """Keep ours (what it said, its figures `mine`, the axis facts they were taken with, `facts`) or native's
+    result `out` (None: its input, printed as `text`). The input's figures are taken only when native's pass
+    left it as it was: from `mine` when ours did too (UNCHANGED), else from a parse of `text` (a rarer parse
+    than the input's figures on every run)."""
     from xpu_passes.integration import roundtrip
 
     try:
@@ -150,7 +167,7 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
     assert mine is not None
     if theirs is None and said != UNCHANGED:  # native's result is the input: read again from its print
         theirs = parse_module(ctx, text, "<input>", verify=False).module
-    other = mine if theirs is None else _figures(theirs)
+    other, their_facts = (mine, None) if theirs is None else _figures_and_facts(theirs)
     losses = native_wins(mine, other)
     if losses:
         assert theirs is not None  # (ours left the input as it was: the same figures, no loss)
@@ -160,7 +177,7 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
                                f"tensor-of-pointer load's elements, which triton-xpu lowers element by element "
                                f"(ours: {mine}; native: {other})")
             return said if said in (UNCHANGED, FIXPOINT) else None
-        if more := _costs_more_at_the_isa(theirs, module):
+        if more := _costs_more_at_the_isa(theirs, module, their_facts, facts):
             _remark(p, module, f"ours kept: native's result would leave {', '.join(losses)} but {more} "
                                f"(ours: {mine}; native: {other})")
             return said if said in (UNCHANGED, FIXPOINT) else None
@@ -173,15 +190,17 @@ def _decide(p: ModulePass, ctx: Context, module: ModuleOp, out: str | None, text
     return said if said in (UNCHANGED, FIXPOINT) else None
 
 
-def _costs_more_at_the_isa(theirs: ModuleOp, ours: ModuleOp) -> str:
+def _costs_more_at_the_isa(theirs: ModuleOp, ours: ModuleOp, their_facts: AxisInfoAnalysis | None = None,
+                           our_facts: AxisInfoAnalysis | None = None) -> str:
     """What native's result `theirs` costs at the ISA beyond `ours` by the stage guard's own estimate
     (isa_estimate: gathers, scatters; "": nothing). RemoveLayoutConversions' figures count
     conversions, not the messages of the loads a rematerialization moves into a DPAS operand's
     layout: a GEMM's tensor-of-pointer A/B loads tagged for 2D block reads, which native's pass
     loads straight in the operand layouts (one conversion left instead of three, gathers x16).
-    Taken only where native's figures win (ties keep ours: no estimate on the common path)."""
+    Taken only where native's figures win (ties keep ours: no estimate on the common path). `their_facts`,
+    `our_facts`: the axis facts the figures were taken with (neither module changed since), if at hand."""
     try:
-        est_theirs, est_ours = estimate(theirs), estimate(ours)
+        est_theirs, est_ours = estimate(theirs, facts=their_facts), estimate(ours, facts=our_facts)
     except Exception:  # noqa: BLE001 - an estimate is advice: a module it cannot read is judged without it
         return ""
     more = est_theirs.losses(est_ours)
@@ -191,8 +210,16 @@ def _costs_more_at_the_isa(theirs: ModuleOp, ours: ModuleOp) -> str:
 def _figures(module: ModuleOp) -> Figures:
     """`figures(module)` with the module's axis facts computed once for the call: outside a pass run
     (here) `costs.facts_of` would compute them again for every load and store."""
+    return _figures_and_facts(module)[0]
+
+
+def _figures_and_facts(module: ModuleOp) -> tuple[Figures, AxisInfoAnalysis | None]:
+    """`_figures(module)` and the axis facts it took (None: it took none, no load or store): an estimate
+    of the same module, unchanged, reads them instead of analysing it again (`_costs_more_at_the_isa`)."""
     with facts_scope():
-        return figures(module)
+        out = figures(module)
+        # (figures took them for its loads and stores: facts_of answers from the scope's cache)
+        return out, facts_of(module) if any(isinstance(op, tt.LoadOp | tt.StoreOp) for op in walk_list(module)) else None
 
 
 def same_pass(a: ModulePass, b: ModulePass) -> bool:
@@ -222,7 +249,10 @@ def _ttgir_figures(text: str) -> tuple[Figures, int, Estimate]:
     from xpu_passes.integration import oracle
 
     module = parse_module(make_context(), text, "<ttgir>", verify=False).module
-    return _figures(module), oracle.ttgir_counts(text)[2], estimate(module)
+    figures, facts = _figures_and_facts(module)
+    est = estimate(module, facts=facts)
+    remember(text, est, figures.slm)  # (the stage guard's judge reads the kept one again: compare_stage)
+    return figures, oracle.ttgir_counts(text)[2], est
 
 
 def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Any],
@@ -293,6 +323,12 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     `p.native_first` (pipeline option `native_first`): in a kernel without tt.dot, triton-xpu's stage
     runs first, and where its final TTGIR leaves ours nothing to win (`stage_figures.nothing_to_win`)
     it is kept without running ours (no round trip: counted as `native_first`, with a remark)."""
+    with known_texts():  # (the final prints compare_raising reads: judge_stages does not read them again)
+        return _compare_stage(mod, metadata, opt, properties, p, text)
+
+
+def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
+                   text: str | None) -> Any:
     from xpu_passes.integration import oracle, pipeline, roundtrip
     from xpu_passes.integration.stage_figures import nothing_to_win
 

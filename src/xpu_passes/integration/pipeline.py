@@ -26,6 +26,7 @@ conversions; pipelining, cse and prefetch reorder, merge and add ops in conversi
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -38,7 +39,8 @@ from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
 from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
-                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, SLICE, Stage,
+                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
+                                           Stage,
                                            named_stages)
 
 # A pass -> text that must occur in the module for the pass to have anything to do: a round trip
@@ -54,6 +56,10 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     LEGAL: ("subgroup_2d_block",),
     # Only epilogues stored through a boundary-checked block pointer are sliced.
     SLICE: ("boundaryCheck",),
+    # Only a tt.reduce of a tile it loads is computed in parts.
+    SLICE_RED: ("tt.reduce", "tt.load"),
+    # Only the loads of dot operands in loops move.
+    RVL: ("tt.dot", "scf.for"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).
@@ -63,7 +69,30 @@ _GATHER = re.compile(r"tt\.load [^\n]*: tensor<")  # (a block-pointer load's typ
 _TILE_OF_POINTERS = re.compile(r"tt\.(?:load|store) [^\n]*: tensor<\d+x\d+x[^\n]*!tt\.ptr<")
 # A loop carrying a tensor of pointers or of integers (or so it seems: the result types of the line are read loosely).
 _CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\.ptr<|xi\d+[,>])")
+# A region op's type list (tt.reduce / tt.scan print `}) : (tensor<AxBx...>) -> ...`): its first operand's shape.
+_REGION_OPERAND = re.compile(r"^\s*\}\) : \(tensor<((?:\d+x)+)", re.M)
+_WARPS = re.compile(r'"ttg\.num-warps" = (\d+)')
+_LANES = re.compile(r'"ttg\.threads-per-warp" = (\d+)')
+
+
+def _large_reduction(text: str, min_per_thread: int = 64) -> bool:
+    """A tt.reduce (or scan) of a tensor with at least `min_per_thread` elements per thread: what
+    -xpu-slice-reduction's min-registers (default) counts (slice_reduction.find.per_thread)."""
+    warps, lanes = _WARPS.search(text), _LANES.search(text)
+    threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
+    return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
+               for m in _REGION_OPERAND.finditer(text))  # fmt: skip
+_LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
+
+
+def _reorders_or_moves(text: str) -> bool:
+    """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
+    at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
+    return "ttg.local_load" in text or any(int(a) * int(b) >= 16384 for a, b in _LOAD_TILE.findall(text))
+
+
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
+    RVL: _reorders_or_moves,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
@@ -71,6 +100,8 @@ NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # Raising with dot-only (the only way it declares needs_text): it plans tensor-of-pointer accesses of rank 2
     # (raise_block_pointer/candidates.py; 1D ones are refused), and else only prunes loop-carried pointer or
     # offset tensors left advancing themselves (build.prune_pointer_args): neither in the text, nothing changes.
+    # A reduction of a tile of at least min-registers' default per thread (smaller ones are left alone).
+    SLICE_RED: _large_reduction,
     RAISE: lambda text: _TILE_OF_POINTERS.search(text) is not None or _CARRIED_POINTERS.search(text) is not None,
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native

@@ -16,11 +16,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from xpu_passes.frontend.spelling import DIALECTS
 from xpu_passes.integration.isa_estimate import Estimate
+from xpu_passes.integration.same_module import same_module
 
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
@@ -299,8 +302,11 @@ def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[st
     mine, other = cheap_figures(mine_text), cheap_figures(their_text)
     losses = mine.losses(other)
     veto = other.copied > 0 and not mine.copied
+    # Provably the same module (up to the order of constants, and locations: same_module): every figure is
+    # equal, a tie, ours kept without estimating or allocating either (liger cross_entropy, fla parallel_nsa_fwd)
+    same = not losses and same_module(mine_text, their_text)
     # (more conversions alone: a smaller scratch may pay for them, StageFigures.pays_for_conversions)
-    if all(loss.startswith("conversions ") for loss in losses) and not veto and mine_text != their_text:
+    if all(loss.startswith("conversions ") for loss in losses) and not veto and not same:
         (est, scratch), (their_est, their_scratch) = _estimated(mine_text, bool(losses)), _estimated(their_text,
                                                                                                      bool(losses))
         mine = dataclasses.replace(mine, estimate=est, scratch=scratch)
@@ -320,6 +326,9 @@ def judge_stages(mine_text: str, their_text: str, context: Any) -> tuple[list[st
     if mine.converts > other.converts:
         return [], (f"our stage kept: conversions {mine.converts} > {other.converts} but their scratch "
                     f"{mine.scratch} < {other.scratch} bytes (ours: {mine}; native: {other})")
+    if same:
+        alike = "" if mine_text == their_text else " up to the order of its constants"
+        return [], f"our stage kept: triton-xpu's is the same module{alike} ({mine})"
     return [], f"our stage kept: {mine}; native: {other}"
 
 
@@ -332,19 +341,47 @@ def _allocated(text: str, context: Any) -> int:
         return -1
 
 
+# The final TTGIRs compare_raising read in this compile: print -> (its estimate, its largest scratch). The judge
+# reads the kept one (and native's, when it is our unraised stage's print) from here instead of parsing it
+# again. Keyed by the whole print, whose function both answers are; per compile (`known_texts`, compare_stage's).
+_KNOWN: ContextVar[dict[str, tuple[Estimate, int]] | None] = ContextVar("xpu_passes_stage_texts", default=None)
+
+
+@contextmanager
+def known_texts() -> Iterator[None]:
+    """A compile's stage comparison: what `remember` is told serves `_estimated` until it ends."""
+    token = _KNOWN.set({})
+    try:
+        yield
+    finally:
+        _KNOWN.reset(token)
+
+
+def remember(text: str, estimate: Estimate, scratch: int) -> None:
+    """`text`'s estimate and largest conversion/scan/reduce scratch, read by the caller (outside `known_texts`:
+    forgotten)."""
+    known = _KNOWN.get()
+    if known is not None:
+        known[text] = (estimate, scratch)
+
+
 def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
     """What PVC pays for a final TTGIR's print beyond its figures (isa_estimate; None: a print our parser
     does not read, not judged) and, if asked (`scratch`), its largest conversion/scan/reduce scratch in
-    bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both."""
+    bytes (RemoveLayoutConversions' SLM figure; -1: not asked or not read): one parse for both, none for
+    a print this compile's raising comparison read (`remember`)."""
+    known = _KNOWN.get()
+    if known is not None and (hit := known.get(text)) is not None:
+        return hit[0], hit[1] if scratch else -1
     from xpu_passes.integration.isa_estimate import estimate, estimate_text, read_print
-    from xpu_passes.transforms.remove_layout_conversions.costs import facts_scope
+    from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
     if not scratch:
         return estimate_text(text), -1
     try:
         module = read_print(text)
-        with facts_scope():  # (the module's axis facts once, not once per access)
-            return estimate(module), figures(module).slm
+        with facts_scope():  # (the module's axis facts once, for every access and the estimate)
+            return estimate(module, facts=facts_of(module)), figures(module).slm
     except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it
         return None, -1

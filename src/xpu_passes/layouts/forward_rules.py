@@ -1,4 +1,4 @@
-"""The layout an op's results take when one operand changes layout (forward slices, `remat.forward`).
+"""The layout an op's results take when one operand changes layout (forward slices, `remat_forward.forward`).
 
 A rule per op class, found once per class (isinstance on op classes is slow). A reduction's
 result layout is remembered per (axis, layout object): a fresh `#ttg.slice` each time would

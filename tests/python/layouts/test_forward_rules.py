@@ -21,7 +21,7 @@ from xpu_passes.frontend import parse_module
 from xpu_passes.dialects import tt
 from xpu_passes.layouts import forward_rules
 from xpu_passes.transforms.remove_layout_conversions import candidates
-from xpu_passes.transforms.remove_layout_conversions import remat
+from xpu_passes.transforms.remove_layout_conversions import remat, remat_forward
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
 from xpu_passes.layouts.propagation import slice_layout
 
@@ -46,7 +46,7 @@ def _walks(text: str) -> list[tuple[bool, list[int], dict[str, object], str]]:
     out = []
     for cvt in [op for op in module.walk() if isinstance(op, ttg.ConvertLayoutOp)]:
         s = remat.Slice()
-        ok = remat.forward(cvt, s, admitted=True)
+        ok = remat_forward.forward(cvt, s, admitted=True)
         out.append((ok, [names[id(op)] for op in s.ops], {name(v): l for v, l in s.layout.items()}, s.why))
     return out
 
@@ -57,7 +57,7 @@ def test_forward_slices_match_the_walk_without_shortcuts(monkeypatch: pytest.Mon
     assert "tt.reduce" in text and "tt.reshape" in text, "the dump no longer has the constructs"
     fast = _walks(text)
     assert sum(ok for ok, *_ in fast) > 10, "too few forward slices to compare"
-    monkeypatch.setattr(remat, "keep_layout", object())  # every rule is called
+    monkeypatch.setattr(remat_forward, "keep_layout", object())  # every rule is called
     monkeypatch.setattr(forward_rules, "sliced", slice_layout)  # a fresh slice each time
     assert _walks(text) == fast
 
@@ -115,7 +115,7 @@ def _estimates(text: str) -> tuple[list[tuple[object, ...]], list[remat.Slice]]:
         back, fwd = remat.Slice(), remat.Slice()
         if remat.backward(cvt.src, cvt.result.type.encoding, back, cvt):
             out.append(("backward", slice_cost.estimate(back, cvt)))
-        if remat.forward(cvt, fwd, admitted=True):
+        if remat_forward.forward(cvt, fwd, admitted=True):
             out.append(("forward", slice_cost.estimate(fwd, cvt), candidates.least(fwd, cvt)))
             forwards.append(fwd)
     return out, forwards

@@ -2,7 +2,7 @@
 
 Block pointers first take the layout their loads/stores are converted to (a 2D
 block access can produce any layout). Then, for each conversion X -> Y, two
-rewrites are weighed (`transforms/remove_layout_conversions/remat.py`): backward rematerialization recomputes
+rewrites are weighed (`transforms/remove_layout_conversions/remat.py`, `remat_forward.py`): backward rematerialization recomputes
 the source in Y (elementwise ops, splat/broadcast/expand_dims/make_range,
 constants, reductions and scans, tt.trans/join/split/reshape (layouts/shape_infer.py) and gathers' indices,
 loop-carried values through scf.for and both regions of scf.while, scf.if
@@ -18,7 +18,7 @@ rewrite is estimated on its slice (`transforms/remove_layout_conversions/candida
 algebra, loop-weighted; never more SLM; updated from the ops the trial touched) and stays
 valid IR (checked on those ops); a backward trial that `slice_cost.floor` bounds as no
 cheaper is not made. A second solution without anchoring is weighed unless the first reached
-`costs.least_result`. A safety net keeps the input when the result has more conversions or
+`least.least_result`. A safety net keeps the input when the result has more conversions or
 SLM. Intel's option `max-backward-remat-iterations` bounds the rounds (ours: 4). A run says
 when it keeps its input or leaves a fixpoint (`XpuPass.said`: the round trip skips a repeat).
 `max-work-per-op` bounds a run's work (conversions examined, slice values walked, ops rewritten
@@ -47,7 +47,7 @@ from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts import propagation
 from xpu_passes.layouts.memoize import per_class
 from xpu_passes.transforms.base import OverBudget, WorkBudget, XpuPass, over_budget, register
-from xpu_passes.transforms.remove_layout_conversions import costs, decide, slice_cost, solve, trials
+from xpu_passes.transforms.remove_layout_conversions import coalesced, costs, decide, slice_cost, solve, trials
 from xpu_passes.transforms.remove_layout_conversions.solution import figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
@@ -86,7 +86,7 @@ class RemoveLayoutConversions(XpuPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Trials allocate much and free little: no full collections of the process meanwhile.
         # A run has its own journal session slot: one it leaves open (it raised) goes with it.
-        with gc_paused(), journal.scope(), costs.facts_scope():
+        with gc_paused(), journal.scope(), costs.facts_scope(), coalesced.dots_scope(self.check_incremental):
             try:
                 self._run_on_operation(op)
             except OverBudget as e:  # (what was done is undone: the input is as it was given)

@@ -19,7 +19,7 @@ from xdsl.ir import Operation
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.transforms.remove_layout_conversions import costs
-from xpu_passes.transforms.remove_layout_conversions import remat, remat_loads
+from xpu_passes.transforms.remove_layout_conversions import remat, remat_forward, remat_loads
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
 from xpu_passes.layouts.propagation import encoding
 
@@ -95,7 +95,7 @@ class Plan:
         walked = self.slices["forward"]
         if self.refused:
             walked = remat.Slice(load_ok=walked.load_ok, reuse=walked.reuse)
-            remat.forward(self.cvt, walked)
+            remat_forward.forward(self.cvt, walked)
         return why(self.slices["backward"], walked, self.found, self.saved)
 
 
@@ -112,15 +112,15 @@ def options(cvt: ttg.ConvertLayoutOp, block_loads: set[Operation], reuse: remat.
     if target is not None and remat.backward(cvt.src, target, back, cvt):
         found.append((*slice_cost.estimate(back, cvt), "backward", back))
     # A forward walk bound to fail is skipped: only its reason needs it, asked for when nothing is kept.
-    refused = remat.forward_refused(cvt)
-    if refused and check and remat.forward(cvt, remat.Slice(load_ok=back.load_ok)):
+    refused = remat_forward.forward_refused(cvt)
+    if refused and check and remat_forward.forward(cvt, remat.Slice(load_ok=back.load_ok)):
         raise AssertionError("RLC: forward_refused refused a forward propagation that succeeds")
     later = None
     merged = _merged_forward(cvt, back.load_ok, reuse)
     if merged is not None:
         fwd = merged
         found.append((*slice_cost.estimate(fwd, cvt), "forward", fwd))
-    elif not refused and remat.forward(cvt, fwd, admitted=True):
+    elif not refused and remat_forward.forward(cvt, fwd, admitted=True):
         # Sorted after a backward slice worth trying whatever its estimate: estimated when reached.
         if found and found[0][0] <= saved and not _reads_through(fwd, cvt) and found[0][:2] <= least(fwd, cvt):
             later = fwd
@@ -157,7 +157,7 @@ def _cut_variants(cvt: ttg.ConvertLayoutOp, found: list, load_ok: Callable[[Oper
             if best is not None and red not in best.crossed:
                 continue  # reached only through a reduction cut already
             trial = remat.Slice(load_ok=load_ok, reuse=reuse, cut=(best.cut if best else frozenset()) | {red})
-            if remat.forward(cvt, trial, admitted=True, frontier=bool(full.frontier)):
+            if remat_forward.forward(cvt, trial, admitted=True, frontier=bool(full.frontier)):
                 got = slice_cost.estimate(trial, cvt)
                 if got < best_est:
                     best, best_est = trial, got
@@ -211,10 +211,10 @@ def _merged_forward(cvt: ttg.ConvertLayoutOp, load_ok: Callable[[Operation], boo
     """More replicas in the source (forward refused alone): the forward slice that stops at stores
     (converted there) when it merges conversions on their way to a store (users of two converted
     values computed once in the source layout, as triton's pass does), else None."""
-    if encoding(cvt.src.type) is None or not remat.more_replicas(cvt):
+    if encoding(cvt.src.type) is None or not remat_forward.more_replicas(cvt):
         return None
     merged = remat.Slice(load_ok=load_ok, reuse=reuse)
-    if remat.forward(cvt, merged, admitted=True, frontier=True) and merged.frontier and _reads_through(merged, cvt):
+    if remat_forward.forward(cvt, merged, admitted=True, frontier=True) and merged.frontier and _reads_through(merged, cvt):
         return merged
     return None
 

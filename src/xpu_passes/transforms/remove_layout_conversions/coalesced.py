@@ -18,6 +18,10 @@ then made for the dot operand took the transposed order and 9 SLM messages inste
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
@@ -26,6 +30,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
+from xpu_passes.layouts.memoize import per_class
 from xpu_passes.layouts.memory import Messages, block_2d_layout, block_pointer_messages, messages
 from xpu_passes.layouts.propagation import encoding
 from xpu_passes.layouts.scratch import element_bits
@@ -80,7 +85,44 @@ def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
     return after.sends >= before.sends
 
 
-_DOTS = (tt.DotOp, tt.DotScaledOp)
+_is_dot = per_class(tt.DotOp | tt.DotScaledOp)
+
+# One pass run's result layouts of the tt.dots of each module it works on (the input, its copies):
+# module id -> (module, check, the distinct layouts). The pass never creates, erases or retypes a dot
+# (no layout rule recomputes or forwards through one, solution.placeholder_dot), so a module's list
+# holds for the whole run; per run (`dots_scope`), never across runs: a dot retyped between two
+# runs (AccelerateMatmul) is seen by the next.
+_DOT_LAYOUTS: ContextVar[tuple[dict[int, tuple[Operation, tuple[Attribute, ...]]], bool] | None] = ContextVar(
+    "rlc_dot_layouts", default=None)
+
+
+@contextmanager
+def dots_scope(check: bool = False) -> Iterator[None]:
+    """Keep each module's dot layouts (`_toward_2d_block`) for one pass run (this thread/context only);
+    `check` (the pass's check mode): every answer is also walked for, and a difference raises."""
+    token = _DOT_LAYOUTS.set(({}, check))
+    try:
+        yield
+    finally:
+        _DOT_LAYOUTS.reset(token)
+
+
+def _dot_layouts(top: Operation) -> tuple[Attribute, ...]:
+    """The distinct result layouts of `top`'s tt.dots, in walk order (remembered in a `dots_scope`)."""
+    scope = _DOT_LAYOUTS.get()
+    hit = None if scope is None else scope[0].get(id(top))
+    if hit is not None and hit[0] is top and not scope[1]:  # type: ignore[index]
+        return hit[1]
+    found: list[Attribute] = []
+    for o in top.walk():
+        if _is_dot(o) and (enc := encoding(o.results[0].type)) not in found:
+            found.append(enc)  # type: ignore[arg-type]
+    layouts = tuple(found)
+    if scope is not None:
+        if hit is not None and hit[0] is top and hit[1] != layouts:
+            raise AssertionError("RLC: a module's tt.dot layouts changed within a run")
+        scope[0][id(top)] = (top, layouts)  # (the entry pins the module: its id stays its own)
+    return layouts
 
 
 def _toward_2d_block(op: Operation, layout: Attribute) -> bool:
@@ -91,4 +133,4 @@ def _toward_2d_block(op: Operation, layout: Attribute) -> bool:
     top = op
     while (parent := top.parent_op()) is not None:
         top = parent
-    return any(isinstance(o, _DOTS) and encoding(o.results[0].type) == layout for o in top.walk())
+    return any(d == layout for d in _dot_layouts(top))

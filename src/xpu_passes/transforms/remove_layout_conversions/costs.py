@@ -28,7 +28,7 @@ from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, best_vector, messages
 from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across, replicated_bytes
 from xpu_passes.layouts.memoize import by_identity, per_class
-from xpu_passes.layouts.propagation import SAME_LAYOUT, encoding, numel, with_encoding
+from xpu_passes.layouts.propagation import encoding, numel, with_encoding
 from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
                                          scan_reduce_scratch_bytes)
 
@@ -93,85 +93,6 @@ def scratch_change(op: tt.ScanOp | tt.ReduceOp, layout: Attribute) -> int:
         return 0
 
 
-_elementwise = per_class(SAME_LAYOUT)
-_carries_not = per_class((tt.BroadcastOp, tt.LoadOp))
-
-
-def _carries_layout(op: Operation) -> bool:
-    """Ops whose tensor operands and result are in one layout and of one shape (elementwise)."""
-    return _elementwise(op) and not _carries_not(op)
-
-
-def _one_layout(op: Operation) -> bool:
-    """`op`'s tensor operands and results are in one layout (as a valid module has them)."""
-    return len({encoding(v.type) for v in (*op.operands, *op.results) if isinstance(v.type, TensorType)}) == 1
-
-
-_is_effect = per_class((tt.StoreOp, tt.AtomicRMWOp, tt.AtomicCASOp, tt.ReturnOp))
-_is_dot, _is_yield = per_class(tt.DotOp), per_class(scf.YieldOp)
-
-
-def _kept_alive(op: Operation) -> bool:
-    """Whether `op`'s results reach a store, atomic or return (no sweep of dead ops erases it)."""
-    work, seen = [op], {id(op)}
-    while work:
-        o = work.pop()
-        users = [u.operation for r in o.results for u in r.uses]
-        if _is_yield(o) and (parent := o.parent_op()) is not None:
-            users.append(parent)  # (its results carry on)
-        for u in users:
-            if _is_effect(u):
-                return True
-            if id(u) not in seen:
-                seen.add(id(u))
-                work.append(u)
-    return False
-
-
-def least_result(ops: list[Operation]) -> tuple[int, int]:
-    """A lower bound of the (weighted cost, conversions) of any module RemoveLayoutConversions
-    can make of a (valid) module whose ops are `ops` (`walk_list`'s): (0, 0), or one
-    conversion's least cost when a tt.dot's operand is computed from another tt.dot's result
-    in another layout by elementwise ops alone.
-
-    Why it holds: the pass never changes a tt.dot's types (no layout rule recomputes or
-    forwards through one) nor erases one whose result reaches a store (only dead ops are
-    swept), and it only clones ops into other layouts, reads such copies,
-    and adds or removes conversions, so the operand stays computed from that result by
-    copies of the same elementwise ops, each with its operands and result in one layout
-    (the result is checked valid), and conversions. At least one of those conversions
-    changes the layout; it moves the result's elements (the same shape all along), of one of
-    the element types on the path (at least as wide as the narrowest), and sits where its
-    input is defined: inside every loop around the producing tt.dot.
-    """
-    best = 0
-    for dot in ops:
-        if not _is_dot(dot) or not _kept_alive(dot):
-            continue
-        for operand in dot.operands:
-            want, t = encoding(operand.type), operand.type
-            if want is None or not isinstance(t, TensorType):
-                continue
-            shape, seen, work, depths = t.get_shape(), set(), [operand], []
-            width = element_bytes(t.element_type)  # the narrowest value the conversion may sit on
-            while work:
-                v = work.pop()
-                if id(v) in seen or not isinstance(v.type, TensorType) or v.type.get_shape() != shape:
-                    continue
-                seen.add(id(v))
-                width = min(width, element_bytes(v.type.element_type))
-                op = v.owner
-                if isinstance(op, ttg.ConvertLayoutOp):
-                    work.append(op.operands[0])
-                elif isinstance(op, Operation) and _carries_layout(op) and _one_layout(op):
-                    work.extend(op.operands)
-                elif _is_dot(op) and encoding(v.type) != want:
-                    depths.append(loop_depth(op))
-            for depth in depths:
-                best = max(best, max(1, numel(t) * width // SHUFFLE_DISCOUNT) * LOOP_WEIGHT ** depth)
-    return (best, 1) if best else (0, 0)
-
-
 # ------------------------------------------------------------------ memory messages
 #
 # A tt.load/tt.store of a tensor of pointers costs what its layout adds to its messages
@@ -208,21 +129,32 @@ def access_limits(facts: AxisInfoAnalysis, op: tt.LoadOp | tt.StoreOp) -> tuple[
 
 def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
     """The messages of a tensor-of-pointer load/store in its layout (None: not one, or a layout
-    the algebra does not know). Memoized in a run (`facts_scope`): by the access, its pointer and
-    mask values (whose facts the run keeps once taken) and the pointer's type (its layout)."""
-    if not isinstance(op, tt.LoadOp | tt.StoreOp):
+    the algebra does not know). Memoized in a run (`_memo`)."""
+    if not _is_access(op):
         return None
+    e = _memo(op, facts)
+    return messages_of(op, facts) if e is None else e[5]  # type: ignore[arg-type]
+
+
+def _memo(op: Operation, facts: AxisInfoAnalysis) -> list[object] | None:
+    """An access's entry in the run's memo (`facts_scope`; None: no run): [the access, its pointer and
+    mask values (whose facts the run keeps once taken), the pointer's type (its layout; by identity:
+    hashing a type walks its tree, and an equal type made afresh only costs a miss), the facts, its
+    messages, its memory_excess (None: not asked yet)]."""
     memo = _MESSAGES.get()
     if memo is None:
-        return messages_of(op, facts)
-    ptr, mask = op.operands[0], op.mask
-    key = (id(op), id(ptr), ptr.type, id(mask), id(facts))
+        return None
+    ptr, mask = op.operands[0], op.mask  # type: ignore[attr-defined]
+    t = ptr.type
+    key = (id(op), id(ptr), id(t), id(mask), id(facts))
     hit = memo.get(key)
-    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is mask and hit[3] is facts:
-        return hit[4]
-    m = messages_of(op, facts)
-    memo[key] = (op, ptr, mask, facts, m)  # (the entry pins what its key's ids name)
-    return m
+    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is t and hit[3] is mask and hit[4] is facts:
+        return hit
+    e = memo[key] = [op, ptr, t, mask, facts, messages_of(op, facts), None]  # type: ignore[arg-type]  # (pins the key's)
+    return e
+
+
+_is_access = per_class(tt.LoadOp | tt.StoreOp)
 
 
 def messages_of(op: tt.LoadOp | tt.StoreOp, facts: AxisInfoAnalysis) -> Messages | None:
@@ -243,12 +175,19 @@ def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
     layout gives it (0: not such an access, or a layout the algebra does not know). Each warp
     sends its own messages, one per vector of its lanes' registers: lanes holding the same
     elements (a dot operand's or a slice's replicas) still send one message per register vector."""
-    m = _access_messages(op, facts)
-    if m is None:
+    if not _is_access(op):
         return 0
-    t = op.operands[0].type
-    best = best_vector(_pointee_bits(t) or 8, access_limits(facts, op))
-    return max(0, m.sends - m.fewest_sends(numel(t), best)) * m.lanes
+    e = _memo(op, facts)
+    if e is not None and e[6] is not None:
+        return e[6]  # type: ignore[no-any-return]
+    m, excess = messages_of(op, facts) if e is None else e[5], 0  # type: ignore[arg-type]
+    if m is not None:
+        t = op.operands[0].type
+        best = best_vector(_pointee_bits(t) or 8, access_limits(facts, op))  # type: ignore[arg-type]
+        excess = max(0, m.sends - m.fewest_sends(numel(t), best)) * m.lanes
+    if e is not None:
+        e[6] = excess
+    return excess
 
 
 def memory_cost(op: Operation, facts: AxisInfoAnalysis) -> int:
@@ -337,7 +276,7 @@ _FACTS: ContextVar[dict[int, tuple[Operation, AxisInfoAnalysis]] | None] = Conte
 
 
 # ... and the accesses' messages (`_access_messages`), computed from those facts: both go with the run.
-_MESSAGES: ContextVar[dict[tuple[object, ...], tuple[object, ...]] | None] = ContextVar("rlc_messages", default=None)
+_MESSAGES: ContextVar[dict[tuple[object, ...], list[object]] | None] = ContextVar("rlc_messages", default=None)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from xpu_passes.frontend import record_copies
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.transforms.base import FIXPOINT, UNCHANGED, remarks_wanted
-from xpu_passes.transforms.remove_layout_conversions import costs, dot_order
+from xpu_passes.transforms.remove_layout_conversions import dot_order, least
 from xpu_passes.transforms.remove_layout_conversions.solution import Figures, figures, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.work import Work, block_loads
 
@@ -25,7 +25,7 @@ def better_unanchored(p: RemoveLayoutConversions, op: ModuleOp, ops: list[Operat
                       w: Work, input_valid: Callable[[], bool]) -> Work:
     """Anchoring block pointers can block a better forward propagation: `w`, or the solution without
     anchoring when it is better (not solved when `w` is at the least any can reach)."""
-    floor = costs.least_result(ops)
+    floor = least.least_result(ops)
     if (w.figures.cost, w.figures.converts) <= floor and not p.check_incremental:
         return w
     alt = p._solve(op, ops, False, input_valid, loads, None, w.budget)

@@ -195,6 +195,21 @@ class Ledger:
     def update(self, ops: set[Operation]) -> Figures:
         """`attached`: those of `ops` still in the module, kept for the validity check that
         follows (has_errors' `attached`: the same change)."""
+        self._apply(ops)
+        return self._checked(self.figures())
+
+    def update_unless_losing(self, ops: set[Operation], than: Figures) -> Figures | None:
+        """`update`, or None when the result cannot win against `than` (Figures.better_than, nor as
+        costly with less SLM) whatever its spill (cost >= 0): more SLM, or (cost before the spill,
+        conversions) above `than`'s. The spill (a walk per access) is then not costed; check mode
+        costs it anyway."""
+        self._apply(ops)
+        if not self.check and (max(self.scratch, default=0) > than.slm
+                               or (self.cost, self.converts) > (than.cost, than.converts)):
+            return None
+        return self._checked(self.figures())
+
+    def _apply(self, ops: set[Operation]) -> None:
         inside = self.attached = attached_of(self.module, ops)
         get, part, put = self.parts.get, self._part, self._set
         for op in filter(_costed, ops):  # (only these have parts: an op's class does not change)
@@ -207,7 +222,8 @@ class Ledger:
             new = part(op) if op in inside else None
             if get(op) != new:  # (else _set would find no change)
                 put(op, new)
-        fig = self.figures()
+
+    def _checked(self, fig: Figures) -> Figures:
         if self.check:
             _CONTRIBUTION.clear()
             if (full := figures(self.module)) != fig:

@@ -173,22 +173,23 @@ def _trial(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: rem
         w.undo()
         p.remark(w.origin.get(cvt, cvt), f"{how} rewrite abandoned: {type(e).__name__}: {e}")
         return False
-    fig = w.ledger.update(w.journal.touched)  # before the (costly) verification: decides alike, both must hold
+    # Before the (costly) verification: decides alike, both must hold. None: it cannot win.
+    fig = w.ledger.update_unless_losing(w.journal.touched, w.figures)
     if check:
-        _check_bounds(fig, low, rises, w.figures)
-    wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+        _check_bounds(fig, low, rises, w.figures)  # type: ignore[arg-type]  # (check mode: always costed)
+    wins = _wins(fig, w.figures)
     if carried and not wins:
         try:
             if joint.follow_up(w.journal, w.block_loads, new_loads, w.cache):
-                fig = w.ledger.update(w.journal.touched)
-                wins = fig.better_than(w.figures) or _less_slm(fig, w.figures)
+                fig = w.ledger.update_unless_losing(w.journal.touched, w.figures)
+                wins = _wins(fig, w.figures)
         except Exception as e:  # (undone below, like a trial that does not win)
             p.remark(w.origin.get(cvt, cvt), f"{how} follow-up abandoned: {type(e).__name__}: {e}")
-    wins = wins and (also is None or also()) and (beat is None or fig.better_than(beat))
+    wins = wins and (also is None or also()) and (beat is None or fig.better_than(beat))  # type: ignore[union-attr]
     bad = wins and w.errors(now=True)
     if wins and not bad:
         w.commit()
-        w.figures = fig
+        w.figures = fig  # type: ignore[assignment]  # (it wins: costed)
         w.validity.learn(True)
         w.block_loads |= new_loads
         return None
@@ -207,8 +208,8 @@ def _probe(p: RemoveLayoutConversions, w: Work, cvt: ttg.ConvertLayoutOp, s: rem
     except Exception:  # (as `_trial`: not taken; it says why when tried for real)
         w.undo()
         return None
-    fig = w.ledger.update(w.journal.touched)
-    wins = (fig.better_than(w.figures) or _less_slm(fig, w.figures)) and not w.errors(now=True)
+    fig = w.ledger.update_unless_losing(w.journal.touched, w.figures)
+    wins = _wins(fig, w.figures) and not w.errors(now=True)
     w.undo()
     return fig if wins else None
 
@@ -218,6 +219,11 @@ def _floor(w: Work, cvt: ttg.ConvertLayoutOp, s: remat.Slice) -> tuple[int, int,
     f, j = w.figures, w.journal
     unused = j.converts if j.maybe_dead is None else j.maybe_dead & j.converts  # what a sweep would find
     return slice_cost.floor(s, cvt, w.ledger.parts, w.ledger.scratch, (f.cost, f.converts, f.slm), unused)
+
+
+def _wins(new: Figures | None, old: Figures) -> bool:
+    """Whether a trial's figures beat the module's (None: costed as losing, `update_unless_losing`)."""
+    return new is not None and (new.better_than(old) or _less_slm(new, old))
 
 
 def _less_slm(new: Figures, old: Figures) -> bool:

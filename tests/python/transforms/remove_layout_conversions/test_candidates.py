@@ -43,7 +43,7 @@ def test_the_lower_bound_counts_scratch_a_slice_saves() -> None:
     """`least` is a lower bound only if it counts reductions whose scratch shrinks: on every
     forward slice of a dump with reductions, it is at most the estimate."""
     from xpu_passes.dialects import ttg
-    from xpu_passes.transforms.remove_layout_conversions import remat
+    from xpu_passes.transforms.remove_layout_conversions import remat, remat_forward
     from xpu_passes.transforms.remove_layout_conversions import slice_cost
     from xpu_passes.ir.journal import walk_list
 
@@ -51,7 +51,7 @@ def test_the_lower_bound_counts_scratch_a_slice_saves() -> None:
     checked = 0
     for cvt in [o for o in walk_list(module) if isinstance(o, ttg.ConvertLayoutOp)]:
         s = remat.Slice()
-        if remat.forward_refused(cvt) or not remat.forward(cvt, s) or candidates._reads_through(s, cvt):
+        if remat_forward.forward_refused(cvt) or not remat_forward.forward(cvt, s) or candidates._reads_through(s, cvt):
             continue
         assert candidates.least(s, cvt) <= slice_cost.estimate(s, cvt)
         checked += 1

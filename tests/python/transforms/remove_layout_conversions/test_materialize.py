@@ -20,7 +20,7 @@ from xpu_passes.dialects import make_context, tt, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.ir import journal, journal_check
 from xpu_passes.transforms.remove_layout_conversions import materialize
-from xpu_passes.transforms.remove_layout_conversions import remat
+from xpu_passes.transforms.remove_layout_conversions import remat, remat_forward
 from xpu_passes.transforms.remove_layout_conversions import validity
 from xpu_passes.ir.journal import Journal, walk_list
 from xpu_passes.layouts.propagation import encoding
@@ -91,7 +91,7 @@ def _identity(module: Operation) -> list:
 def _forward(module: Operation) -> tuple[ttg.ConvertLayoutOp, remat.Slice]:
     cvt = next(o for o in walk_list(module) if isinstance(o, ttg.ConvertLayoutOp))
     s = remat.Slice()
-    assert remat.forward(cvt, s, admitted=True), s.why
+    assert remat_forward.forward(cvt, s, admitted=True), s.why
     return cvt, s  # type: ignore[return-value]
 
 

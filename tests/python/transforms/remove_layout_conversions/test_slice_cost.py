@@ -3,7 +3,7 @@
 A backward trial whose rewritten module `slice_cost.floor` bounds as no cheaper, or a
 trial `slice_cost.slm_rises` shows needs more SLM, is not made (it would be rejected);
 the second solve (block pointers not anchored) is not run
-when the first reached `costs.least_result`, which no result can beat. Each test fails if a
+when the first reached `least.least_result`, which no result can beat. Each test fails if a
 shortcut changed an answer: outputs and remarks with and without it are compared, and check
 mode (the pass option check-incremental) makes the skipped work anyway and holds it to the bound.
 """
@@ -15,7 +15,8 @@ import pytest
 from xpu_passes.integration import oracle
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import parse_module
-from xpu_passes.transforms.remove_layout_conversions import costs
+from xpu_passes.transforms.remove_layout_conversions import least
+from xpu_passes.transforms.remove_layout_conversions.least import least_result
 from xpu_passes.transforms.remove_layout_conversions import slice_cost
 from xpu_passes.transforms.remove_layout_conversions import solution
 from xpu_passes.ir.journal import walk_list
@@ -132,7 +133,7 @@ def test_second_solve_skipped_at_the_least_result(position: int, monkeypatch: py
     skipping = _run(text, check_incremental=False)  # (check mode runs the second solve on purpose)
     assert solves == [True]
     with monkeypatch.context() as mp:
-        mp.setattr(costs, "least_result", lambda ops: (0, 0))
+        mp.setattr(least, "least_result", lambda ops: (0, 0))
         solves.clear()
         assert _run(text, check_incremental=False) == skipping and solves == [True, False]
     solves.clear()
@@ -177,7 +178,7 @@ def test_least_result(path: str, kept: str, least: tuple[int, int]) -> None:
     input: the proof needs one layout per elementwise op), or into a dot whose result reaches no
     store or return (dead code the pass may sweep, its conversion with it)."""
     module = parse_module(make_context(), _DOTS.format(path=path, kept=kept), verify=False).module
-    assert costs.least_result(walk_list(module)) == least
+    assert least_result(walk_list(module)) == least
 
 
 @corpus

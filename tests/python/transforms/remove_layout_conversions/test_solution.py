@@ -172,6 +172,46 @@ def test_ledger_follows_inserted_and_erased_conversions() -> None:
     assert ledger.figures() == start == solution.figures(module)
 
 
+def _convert_in_loop(module: ModuleOp, j: Journal) -> None:
+    """A conversion added inside the loop (costlier), in `j`'s open session."""
+    loop = next(o for o in module.walk() if isinstance(o, scf.ForOp))
+    v = next(o.results[0] for o in loop.body.block.ops
+             if o.results and isinstance(o.results[0].type, TensorType) and o.results[0].uses)
+    other = next(encoding(c.result.type) for c in j.converts if encoding(c.result.type) != encoding(v.type))
+    c = journal.created(ttg.ConvertLayoutOp.build(operands=[v], result_types=[with_encoding(v.type, other)]))
+    journal.insert_op(c, InsertPoint.after(v.owner))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_a_trial_losing_before_its_spill_is_not_costed_further(check: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """update_unless_losing: None only where no spill (>= 0) could make the figures win, and the
+    ledger updated all the same; check mode always costs."""
+    # (position 1: after AccelerateMatmul, where the spill is costed)
+    module = parse_module(make_context(), _dump("flash_attention_fwd", "64x32x64-w4-s2", 1).read_text()).module
+    monkeypatch.setattr(solution, "spill_cost", lambda accesses, module: 5)  # (a spill that decides below)
+    j, ledger = Journal(module), solution.Ledger(module, check=check)
+    assert not ledger.placeholder
+    start = ledger.figures()
+    j.begin()
+    _convert_in_loop(module, j)
+    got = ledger.update_unless_losing(j.touched, start)
+    full = ledger.figures()
+    assert full == solution.figures(module) and full.cost > start.cost  # (updated, None or not)
+    assert got == (full if check else None)
+    before = full.cost - 5  # the cost before the spill
+    F = solution.Figures
+    for than, loses in [(F(before - 1, full.slm, full.converts), True),  # above it before the spill
+                        (F(before, full.slm, full.converts), False),  # equal before the spill: costed
+                        (F(before, full.slm, full.converts + 1), False),
+                        (F(full.cost + 1, full.slm - 1, full.converts), True)]:  # more SLM
+        ledger.rollback()
+        assert ledger.figures() == start
+        assert ledger.update_unless_losing(j.touched, than) == (None if loses and not check else full)
+    ledger.rollback()
+    j.rollback()
+    assert ledger.figures() == start == solution.figures(module)
+
+
 @pytest.mark.parametrize(("kernel", "config", "solutions"), [
     ("gemm_block_ptr", "8x128x64-w4-s3", 1),  # anchored: nothing left to beat
     ("flash_attention_fwd", "64x32x64-w4-s2", 2),  # anchored, conversions left: the other is weighed
@@ -255,15 +295,15 @@ def test_a_refused_forward_is_walked_only_for_its_reason(monkeypatch: pytest.Mon
     """A forward propagation that must fail (its source layout holds more replicas) is not walked
     while the trials run; the reason the walk gives is found when the conversion is kept, on the
     module as it was (the trials undone): the same output and remarks as walking it every time."""
-    from xpu_passes.transforms.remove_layout_conversions import remat
+    from xpu_passes.transforms.remove_layout_conversions import remat_forward
 
     path = _dump("flash_attention_fwd", "64x32x64-w4-s2", 0)
     lazy = _remarks_and_output(path)
     refused: list[bool] = []
-    real = remat.forward_refused
-    monkeypatch.setattr(remat, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
-    walk = remat.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
-    monkeypatch.setattr(remat, "forward", lambda cvt, s, admitted=False, **kw: walk(cvt, s, **kw))
+    real = remat_forward.forward_refused
+    monkeypatch.setattr(remat_forward, "forward_refused", lambda cvt: refused.append(real(cvt)) and False)
+    walk = remat_forward.forward  # every walk checks the replicas itself (none is admitted by forward_refused now)
+    monkeypatch.setattr(remat_forward, "forward", lambda cvt, s, admitted=False, **kw: walk(cvt, s, **kw))
     walked = _remarks_and_output(path)
     assert any(refused), "no forward was refused: the dump no longer exercises the lazy reason"
     assert "forward: the source layout holds more replicas" in lazy

@@ -127,7 +127,7 @@ def test_the_input_figures_come_from_a_ledger_only_where_it_costed_the_input(sol
     input; the solution without anchoring, or one on a module without block pointers (on the input
     itself, before any trial), gives them. The rejection's remark names what the input has."""
     from xpu_passes.transforms.base import collecting_remarks
-    from xpu_passes.transforms.remove_layout_conversions import costs, decide
+    from xpu_passes.transforms.remove_layout_conversions import costs, decide, least
     from xpu_passes.transforms.remove_layout_conversions.work import block_loads
 
     text = TTGIR if solved == "no block pointer" else rlc_dump("gemm_add_block_ptr", None, 0).read_text()
@@ -140,7 +140,7 @@ def test_the_input_figures_come_from_a_ledger_only_where_it_costed_the_input(sol
         assert (w.input_figures is None) == (solved == "anchored") and w.changed
         assert decide.input_figures(m, ops, w, None) == want  # (the anchored: costed from `m`, the input)
     if solved == "unanchored":
-        monkeypatch.setattr(costs, "least_result", lambda ops: (-1, 0))  # (the second solve runs)
+        monkeypatch.setattr(least, "least_result", lambda ops: (-1, 0))  # (the second solve runs)
     ctx, m = _module(text)
     monkeypatch.setattr(solution.Figures, "worse_than", lambda self, other: True)
     with collecting_remarks() as sink:
