@@ -11,8 +11,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import to_linear
 from xpu_passes.layouts.linear import LinearLayout
-from xpu_passes.transforms.slice_epilogue.cut import Cut, tensor_of
-from xpu_passes.transforms.slice_epilogue.cut import splat
+from xpu_passes.transforms.slice_epilogue.cut import Builder, Cut, splat, tensor_of
 from xpu_passes.transforms.slice_reduction.find import Sliced
 
 
@@ -36,14 +35,7 @@ def constant(t: Attribute, value: float | int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, t))  # type: ignore[arg-type]
 
 
-class Body:
-    def __init__(self, block: Block, loc: Attribute) -> None:
-        self.block, self.loc = block, loc
-
-    def add(self, op: Operation, loc: Attribute | None = None) -> SSAValue:
-        op.location = loc or self.loc
-        self.block.add_op(op)
-        return op.results[0]
+Body = Builder  # appends ops to a block at a location (slice_epilogue's)
 
 
 def part_op(b: Body, op: Operation, row: SSAValue, out: dict[SSAValue, SSAValue], t: TensorType) -> SSAValue:
