@@ -207,15 +207,11 @@ def _costs_more_at_the_isa(theirs: ModuleOp, ours: ModuleOp, their_facts: AxisIn
     return f"{', '.join(more)} at the ISA ({est_ours} ours, {est_theirs} native's)" if more else ""
 
 
-def _figures(module: ModuleOp) -> Figures:
-    """`figures(module)` with the module's axis facts computed once for the call: outside a pass run
-    (here) `costs.facts_of` would compute them again for every load and store."""
-    return _figures_and_facts(module)[0]
-
-
 def _figures_and_facts(module: ModuleOp) -> tuple[Figures, AxisInfoAnalysis | None]:
-    """`_figures(module)` and the axis facts it took (None: it took none, no load or store): an estimate
-    of the same module, unchanged, reads them instead of analysing it again (`_costs_more_at_the_isa`)."""
+    """`figures(module)` with the module's axis facts computed once for the call (outside a pass run, here,
+    `costs.facts_of` would compute them again for every load and store), and those facts (None: it took
+    none, no load or store): an estimate of the same module, unchanged, reads them instead of analysing it
+    again (`_costs_more_at_the_isa`)."""
     with facts_scope():
         out = figures(module)
         # (figures took them for its loads and stores: facts_of answers from the scope's cache)

@@ -82,6 +82,8 @@ def _large_reduction(text: str, min_per_thread: int = 64) -> bool:
     threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
     return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
                for m in _REGION_OPERAND.finditer(text))  # fmt: skip
+
+
 _LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
 
 
@@ -97,11 +99,11 @@ NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
                          and (any(op in text for op in BRANCHY) or _GATHER.search(text) is not None)),
+    # A reduction of a tile of at least min-registers' default per thread (smaller ones are left alone).
+    SLICE_RED: _large_reduction,
     # Raising with dot-only (the only way it declares needs_text): it plans tensor-of-pointer accesses of rank 2
     # (raise_block_pointer/candidates.py; 1D ones are refused), and else only prunes loop-carried pointer or
     # offset tensors left advancing themselves (build.prune_pointer_args): neither in the text, nothing changes.
-    # A reduction of a tile of at least min-registers' default per thread (smaller ones are left alone).
-    SLICE_RED: _large_reduction,
     RAISE: lambda text: _TILE_OF_POINTERS.search(text) is not None or _CARRIED_POINTERS.search(text) is not None,
 }
 # A native pass -> text without which it has nothing to do, that neither our passes nor the native

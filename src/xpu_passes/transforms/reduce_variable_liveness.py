@@ -293,7 +293,7 @@ class ReduceVariableLiveness(XpuPass):
         ops = list(op.walk())
         # 1. Intel first canonicalizes layout conversions (folding chains for its getLoad); ours walks
         #    back through conversions instead (no other rewrite of the module).
-        if within_budget(self, op, ops, self.max_work_per_op, lambda o, b: self._fits(o, b)) is None:
+        if within_budget(self, op, ops, self.max_work_per_op, self._fits) is None:
             return
         changed = False
         prefetched: set[int] = set()
@@ -318,12 +318,12 @@ class ReduceVariableLiveness(XpuPass):
         if not dots:
             return False
         moved = False
+        values = live_in(body)  # (changes only when a load moves in: then taken again)
         for dot in dots:
             for idx in (0, 1):
                 load = _load_of(dot.operands[idx])
                 if load is None:
                     continue
-                values = live_in(body)
                 if not is_long_life_span(load.result, values, live_in_bytes(values)):
                     continue  # (Intel's thresholds: nothing said, as most loads are small)
                 why = load_candidate(load, dot.operands[idx].type.element_type, loop)  # type: ignore[attr-defined]
@@ -332,6 +332,7 @@ class ReduceVariableLiveness(XpuPass):
                     continue
                 move_into_loop(dot, idx, load, prefetched)
                 moved = True
+                values = live_in(body)
         return moved
 
     def _order_reads(self, loop: scf.ForOp) -> bool:
