@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.memoize import by_identity, linear_of
 from xpu_passes.layouts.memory import Messages
@@ -79,6 +79,25 @@ def replicated_bytes(t: Attribute) -> int:
     if not ll.register or not (ll.free_bases("lane") or ll.free_bases("warp")):
         return 0
     return size
+
+
+def operand_slot_bytes(t: Attribute) -> int:
+    """Register bytes one lane holds of a floating-point tensor in the operand layout of a DPAS with
+    32-bit operands (opsPerChan 1: tf32), each element in a 32-bit slot: a 16-bit element is read
+    from SLM into one (IGC's load.slm.d16u32), so the tile holds as many registers as its f32
+    extension (0: not such a tensor, or a layout the algebra does not know)."""
+    if not isinstance(t, TensorType) or isinstance(t.element_type, tt.PointerType | IntegerType):
+        return 0
+    enc = t.encoding  # type: ignore[attr-defined]
+    if not isinstance(enc, ttg.DotOperandEncodingAttr) or not isinstance(enc.parent, ttig.DpasEncodingAttr):
+        return 0
+    if enc.parent.ops_per_chan != 1:
+        return 0
+    try:
+        ll = linear_of(enc, tuple(t.get_shape()))
+    except (LayoutError, ValueError):
+        return 0
+    return (1 << len(ll.register)) * max(4, element_bytes(t.element_type))
 
 
 def access_bytes(m: Messages, streamed: bool = False) -> int:

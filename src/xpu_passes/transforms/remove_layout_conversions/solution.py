@@ -31,7 +31,7 @@ from xpu_passes.transforms.remove_layout_conversions.costs import (LOOP_WEIGHT, 
                                                                   memory_cost, pressure_cost)
 from xpu_passes.layouts.scratch import op_scratch_bytes
 from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
-from xpu_passes.transforms.remove_layout_conversions.registers import reduce_price
+from xpu_passes.transforms.remove_layout_conversions.registers import EXTF, is_extf, reduce_price, widening_price
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def _contribution(op: Operation) -> tuple[int, int]:
     return out
 
 
-_costed = per_class(ttg.ConvertLayoutOp | tt.ScanOp | tt.ReduceOp | tt.LoadOp | tt.StoreOp)  # (+ memory messages)
+_costed = per_class((ttg.ConvertLayoutOp, tt.ScanOp, tt.ReduceOp, tt.LoadOp, tt.StoreOp,  # (+ memory messages)
+                     *EXTF))  # (+ a dot operand's widening: registers.widening_price)
 _access = per_class(tt.LoadOp | tt.StoreOp)
 
 
@@ -98,6 +99,12 @@ def _memory_part(op: Operation, module: Operation) -> tuple[int, int] | None:
 
 
 _is_dot = per_class(tt.DotOp)
+
+
+def _widening_part(op: Operation) -> tuple[int, int] | None:
+    """An extf's loop-weighted price for the dot operand it holds twice (registers.widening_price), if any."""
+    c = widening_price(op)
+    return (LOOP_WEIGHT ** loop_depth(op) * c, 0) if c else None
 
 
 def placeholder_dot(op: Operation) -> bool:
@@ -128,6 +135,8 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
         if _access(op):
             accesses.append(op)
             cost += (_memory_part(op, module) or (0, 0))[0]
+        elif is_extf(op):
+            cost += (_widening_part(op) or (0, 0))[0]
         elif _costed(op):
             converts += type(op) is ttg.ConvertLayoutOp
             c, bytes_ = _contribution(op)
@@ -169,6 +178,8 @@ class Ledger:
             return None
         if _access(op):
             return _memory_part(op, self.module)
+        if is_extf(op):
+            return _widening_part(op)
         c, bytes_ = _contribution(op)
         return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
 

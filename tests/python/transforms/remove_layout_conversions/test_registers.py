@@ -8,7 +8,8 @@ import pytest
 from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions import registers, solution
-from xpu_passes.transforms.remove_layout_conversions.costs import SPILL_WEIGHT
+from xpu_passes.layouts import pressure
+from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, SPILL_WEIGHT
 from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 
 # sizePerThread, threadsPerWarp, warpsPerCTA of blocked layouts of a SIMD32 GEMV.
@@ -76,3 +77,70 @@ def test_wider_elements_fill_the_registers_sooner() -> None:
     _, red32 = _reduce(32, 128, ACROSS, elem="f32")
     _, red16 = _reduce(32, 128, ACROSS, elem="f16")
     assert registers.reduce_price(red32) == SPILL_WEIGHT * 32 * 128 * 4 and registers.reduce_price(red16) == 0
+
+
+# ------------------------------------------------------------------ a dot operand extended in registers
+
+
+def _widening(warps: int, rep_rows: int, accumulators: int, elem: str = "f16",
+              ops_per_chan: int = 1) -> tuple[object, object]:
+    """A loop carrying `accumulators` 128x128 f32 DPAS accumulators on `warps` warps, whose dots read B
+    as a 32x128 `elem` tile extended in the operand layout (to f32, or f16 for a 16-bit DPAS); (module, the extf)."""
+    mma = (f"#triton_intel_gpu.dpas<{{repeatCount = 8, systolicDepth = 8, executionSize = 16, "
+           f"opsPerChan = {ops_per_chan}, threadsPerWarp = 16, warpsPerCTA = [{warps}, 1], repCluster = [{rep_rows}, 1], "
+           f"A = [{8 * rep_rows}, {8 * ops_per_chan}], B = [{8 * ops_per_chan}, 16], C = [{8 * rep_rows}, 16]}}>")
+    op_b = f"#ttg.dot_op<{{opIdx = 1, parent = #mma, kWidth = {ops_per_chan}}}>"
+    op_a = "#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>"
+    wide = "f32" if ops_per_chan == 1 else "f16"  # (the DPAS's operand type)
+    accs = ", ".join(f"%a{i} = %acc" for i in range(accumulators))
+    types = ", ".join(["tensor<128x128xf32, #mma>"] * accumulators)
+    dots = "\n".join(f"      %d{i} = tt.dot %ca, %bf, %a{i}, inputPrecision = tf32 : tensor<128x32x{wide}, {op_a}> * "
+                     f"tensor<32x128x{wide}, {op_b}> -> tensor<128x128xf32, #mma>" for i in range(accumulators))
+    text = f"""
+#mma = {mma}
+module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.threads-per-warp" = 16 : i32}} {{
+  tt.func public @f(%b: tensor<32x128x{elem}, {op_b}>, %ca: tensor<128x32x{wide}, {op_a}>, %acc: tensor<128x128xf32, #mma>, %n: i32) {{
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:{accumulators} = scf.for %i = %c0 to %n step %c1 iter_args({accs}) -> ({types}) : i32 {{
+      %bf = arith.extf %b : tensor<32x128x{elem}, {op_b}> to tensor<32x128x{wide}, {op_b}>
+{dots}
+      scf.yield {", ".join(f"%d{i}" for i in range(accumulators))} : {types}
+    }}
+    tt.return
+  }}
+}}
+"""
+    module = parse_module(make_context(), text).module
+    return module, next(op for op in module.walk() if op.name == "arith.extf")
+
+
+def test_a_narrow_tile_in_a_tf32_operand_layout_takes_32_bit_slots() -> None:
+    """Read from SLM one 16-bit element per 32-bit slot: the f16 tile holds what its f32 extension holds."""
+    _, ext = _widening(4, 4, 2)
+    narrow, wide = ext.operands[0].type, ext.results[0].type  # type: ignore[attr-defined]
+    assert pressure.operand_slot_bytes(narrow) == pressure.operand_slot_bytes(wide) == pressure.tensor_bytes(wide)
+    assert pressure.operand_slot_bytes(narrow) == 2 * pressure.tensor_bytes(narrow)
+
+
+def test_an_extended_operand_is_charged_where_the_accumulators_overfill_the_registers() -> None:
+    """flag_gems' _attn_bwd construct (BLOCK_M1=32, 4 warps): two 128x128 f32 accumulators of 1 KB per
+    lane each, over a 1 KB register file; the f16 tile read again at the f32 size spills, for every lane."""
+    module, ext = _widening(4, 4, 2)
+    loop = ext.parent_op()  # type: ignore[attr-defined]
+    assert registers.carried_accumulator_bytes(loop) == 2 * pressure.budget(pressure.GRF_LARGE, 16)
+    slot = pressure.operand_slot_bytes(ext.operands[0].type)  # type: ignore[attr-defined]
+    assert registers.widening_price(ext) == SPILL_WEIGHT * slot * 16 * 4  # type: ignore[arg-type]
+    assert solution.figures(module).cost == LOOP_WEIGHT * registers.widening_price(ext)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("warps, rep_rows, accumulators, elem, ops_per_chan", [
+    (8, 2, 2, "f16", 1),  # 8 warps: 512 B per lane each, the register file exactly (BLOCK_M1=64's twin)
+    (4, 4, 1, "f16", 1),  # one accumulator: 1 KB, within it
+    (4, 4, 2, "f8E5M2", 2),  # a 16-bit DPAS's operand: 8-bit elements are not read into 32-bit slots here
+])
+def test_no_charge_within_the_registers_or_outside_a_tf32_operand(warps: int, rep_rows: int, accumulators: int,
+                                                                  elem: str, ops_per_chan: int) -> None:
+    module, ext = _widening(warps, rep_rows, accumulators, elem, ops_per_chan)
+    assert registers.widening_price(ext) == 0  # type: ignore[arg-type]
+    assert solution.figures(module).cost == 0
