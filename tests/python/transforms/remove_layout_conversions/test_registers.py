@@ -9,7 +9,7 @@ from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
 from xpu_passes.transforms.remove_layout_conversions import registers, solution
 from xpu_passes.layouts import pressure
-from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, SPILL_WEIGHT
+from xpu_passes.transforms.remove_layout_conversions.costs import LOOP_WEIGHT, SLM_CAPACITY, SPILL_WEIGHT
 from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 
 # sizePerThread, threadsPerWarp, warpsPerCTA of blocked layouts of a SIMD32 GEMV.
@@ -83,9 +83,11 @@ def test_wider_elements_fill_the_registers_sooner() -> None:
 
 
 def _widening(warps: int, rep_rows: int, accumulators: int, elem: str = "f16",
-              ops_per_chan: int = 1) -> tuple[object, object]:
+              ops_per_chan: int = 1, staged_k: int = 0) -> tuple[object, object]:
     """A loop carrying `accumulators` 128x128 f32 DPAS accumulators on `warps` warps, whose dots read B
-    as a 32x128 `elem` tile extended in the operand layout (to f32, or f16 for a 16-bit DPAS); (module, the extf)."""
+    as a 32x128 `elem` tile extended in the operand layout (to f32, or f16 for a 16-bit DPAS); with
+    `staged_k`, the first accumulator also takes a 128 x staged_k by staged_k x 128 dot of loop
+    invariants (operands staged through SLM); (module, the extf)."""
     mma = (f"#triton_intel_gpu.dpas<{{repeatCount = 8, systolicDepth = 8, executionSize = 16, "
            f"opsPerChan = {ops_per_chan}, threadsPerWarp = 16, warpsPerCTA = [{warps}, 1], repCluster = [{rep_rows}, 1], "
            f"A = [{8 * rep_rows}, {8 * ops_per_chan}], B = [{8 * ops_per_chan}, 16], C = [{8 * rep_rows}, 16]}}>")
@@ -96,16 +98,22 @@ def _widening(warps: int, rep_rows: int, accumulators: int, elem: str = "f16",
     types = ", ".join(["tensor<128x128xf32, #mma>"] * accumulators)
     dots = "\n".join(f"      %d{i} = tt.dot %ca, %bf, %a{i}, inputPrecision = tf32 : tensor<128x32x{wide}, {op_a}> * "
                      f"tensor<32x128x{wide}, {op_b}> -> tensor<128x128xf32, #mma>" for i in range(accumulators))
+    if staged_k:
+        dots += (f"\n      %d0k = tt.dot %k, %v, %d0, inputPrecision = tf32 : tensor<128x{staged_k}x{wide}, {op_a}> * "
+                 f"tensor<{staged_k}x128x{wide}, {op_b}> -> tensor<128x128xf32, #mma>")
+    invariants = (f", %k: tensor<128x{staged_k}x{wide}, {op_a}>, %v: tensor<{staged_k}x128x{wide}, {op_b}>"
+                  if staged_k else "")
+    results = ", ".join("%d0k" if staged_k and i == 0 else f"%d{i}" for i in range(accumulators))
     text = f"""
 #mma = {mma}
 module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.threads-per-warp" = 16 : i32}} {{
-  tt.func public @f(%b: tensor<32x128x{elem}, {op_b}>, %ca: tensor<128x32x{wide}, {op_a}>, %acc: tensor<128x128xf32, #mma>, %n: i32) {{
+  tt.func public @f(%b: tensor<32x128x{elem}, {op_b}>, %ca: tensor<128x32x{wide}, {op_a}>, %acc: tensor<128x128xf32, #mma>, %n: i32{invariants}) {{
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %r:{accumulators} = scf.for %i = %c0 to %n step %c1 iter_args({accs}) -> ({types}) : i32 {{
       %bf = arith.extf %b : tensor<32x128x{elem}, {op_b}> to tensor<32x128x{wide}, {op_b}>
 {dots}
-      scf.yield {", ".join(f"%d{i}" for i in range(accumulators))} : {types}
+      scf.yield {results} : {types}
     }}
     tt.return
   }}
@@ -144,3 +152,17 @@ def test_no_charge_within_the_registers_or_outside_a_tf32_operand(warps: int, re
     module, ext = _widening(warps, rep_rows, accumulators, elem, ops_per_chan)
     assert registers.widening_price(ext) == 0  # type: ignore[arg-type]
     assert solution.figures(module).cost == 0
+
+
+def test_no_charge_where_the_extension_would_not_fit_the_slm_with_the_other_staged_operands() -> None:
+    """The loop's dots also read 128x256 and 256x128 f32 invariants through SLM (256 KB): converting the
+    extension too could not launch (flag_gems' _attn_bwd BLOCK_M1=64 on 4 warps: native 148,480 B);
+    the narrow conversion is not charged. With 32-wide invariants (32 KB) it is."""
+    _, ext = _widening(4, 4, 2, staged_k=256)
+    loop = ext.parent_op()  # type: ignore[attr-defined]
+    assert registers.staged_bytes(loop, ext) > SLM_CAPACITY  # type: ignore[arg-type]
+    assert registers.widening_price(ext) == 0  # type: ignore[arg-type]
+    _, ext = _widening(4, 4, 2, staged_k=32)
+    extended = 32 * 128 * 4
+    assert registers.staged_bytes(ext.parent_op(), ext) == extended + 128 * 32 * 4 + 2 * 32 * 128 * 4  # type: ignore
+    assert registers.widening_price(ext) > 0  # type: ignore[arg-type]
