@@ -12,6 +12,8 @@ from xpu_passes.integration import oracle, twin_fork
 from xpu_passes.integration.stages import Stage
 from xpu_passes.registry import PassSpec
 
+from integration.test_never_worse_native_first import _native  # (triton-xpu's own make_ttgir of a corpus kernel)
+
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")
 
 RLC = "tritonintelgpu-remove-layout-conversions"
@@ -82,15 +84,6 @@ def _compile(kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch, native: b
         with roundtrip.timing() as times, (collecting_remarks(RemarkSink()) if remarks else contextlib.nullcontext()):
             out = pipeline.run_plan(mod, {}, opts, backend.properties, pipeline.plan("xpu"))
     return str(out), times
-
-
-def _native(kernel: tuple[str, str]) -> str:
-    from xpu_passes import corpus
-
-    spec, cfg = corpus.find(*kernel)
-    mod, opts, backend = corpus.make_ttir_module(spec, cfg)
-    mod = backend.make_ttir(mod, {}, opts)
-    return str(backend.make_ttgir(mod, {}, opts, backend.properties))
 
 
 @needs_triton
