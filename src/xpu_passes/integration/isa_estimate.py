@@ -1,6 +1,6 @@
 """What PVC pays for a final TTGIR, estimated from the layout algebra: memory messages and registers.
 
-The whole-stage guard (never_worse.judge_stages) compares ours with triton-xpu's stage by what the
+The whole-stage guard (stage_figures.judge_stages) compares ours with triton-xpu's stage by what the
 TTGIR shows (SLM, conversions, 2D block I/O). Two results with the same of those can still differ
 at the ISA (IGC): a tensor-of-pointer access in a DPAS or dot-operand layout takes one gather or
 scatter per narrow vector where a blocked layout takes a few wide ones, and a tile kept in

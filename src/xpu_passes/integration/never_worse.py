@@ -29,8 +29,9 @@ from xpu_passes import registry
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration.isa_estimate import Estimate, estimate
+from xpu_passes.integration import twin_fork
 from xpu_passes.integration.native_passes import run_native
-from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember  # (the stage guard's judge)
+from xpu_passes.integration.stage_figures import remember
 from xpu_passes.ir.clone import adopt_body
 from xpu_passes.ir.walk_order import walk_list
 from xpu_passes.layouts.lowering import copied_gather_loads
@@ -83,6 +84,8 @@ def in_process(context: Any) -> NativeRun:
         mod = oracle.parse(text, context)
         before = str(mod)  # (printing is cheap next to reading a print with our parser)
         run_native(mod, [registry.PassSpec(registry.native_name(flag), {})], {})
+        if (fork := twin_fork.current()) is not None:  # (on the twin's state: the twin may start from mod)
+            fork.native_ran(text, flag, mod)
         after = str(mod)
         return None if after == before else after
 
@@ -306,89 +309,3 @@ def compare_raising(mod: Any, metadata: dict[str, Any], opt: Any, properties: di
     _remark(stages[at].instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(TIME_KEY, t)
     return kept
-
-
-def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
-                  text: str | None) -> Any:
-    """The TTGIR stage of plan `p` (`pipeline.Plan`) on the TTIR `mod`, and triton-xpu's own stage
-    (`p.native_twin`) on a copy of it: ours is kept unless its final TTGIR is worse in one of
-    `stage_figures`' figures (SLM as triton-xpu allocates it, conversions, 2D block I/O), then
-    native's is. Each position of ours is guarded on its own input; this guards what the kernel
-    is judged by, whatever our earlier positions did to the later ones' inputs.
-
-    `p.native_first` (pipeline option `native_first`): in a kernel without tt.dot, triton-xpu's stage
-    runs first, and where its final TTGIR leaves ours nothing to win (`stage_figures.nothing_to_win`)
-    it is kept without running ours (no round trip: counted as `native_first`, with a remark)."""
-    with known_texts():  # (the final prints compare_raising reads: judge_stages does not read them again)
-        return _compare_stage(mod, metadata, opt, properties, p, text)
-
-
-def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
-                   text: str | None) -> Any:
-    from xpu_passes.integration import oracle, pipeline, roundtrip
-    from xpu_passes.integration.stage_figures import nothing_to_win
-
-    t = roundtrip.now()
-    text = str(mod) if text is None else text
-    copy = oracle.parse(text, mod.context)
-    roundtrip.record(STAGE_TIME_KEY, t)
-    threads = opt.threads_per_warp
-    after = [s for s in p.stages if s.name in pipeline.AFTER_COMPARISON]
-    body = [s for s in p.stages if s.name not in pipeline.AFTER_COMPARISON]
-    twin = pipeline.Plan(p.native_twin, "", round_trips=p.round_trips)
-    instance = next((s.instance for s in p.stages if s.python), None)
-    theirs = None
-    if p.native_first and "tt.dot" not in text and _may_skip_ours(body):
-        t = roundtrip.now()
-        theirs = pipeline.run_plan(copy, metadata, opt, properties, twin, text)
-        their_text = str(theirs)
-        why = nothing_to_win(their_text)
-        roundtrip.record(STAGE_TIME_KEY, t)
-        if why:
-            roundtrip.count("native_first")
-            if instance is not None:
-                _remark(instance, ModuleOp([]), f"triton-xpu's stage kept, ours not run: no tt.dot, {why}")
-            return _after(theirs, metadata, opt, properties, p, after)
-        opt.threads_per_warp = threads
-    ours = pipeline.run_plan(mod, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=body), text)
-    if theirs is None:
-        opt.threads_per_warp = threads
-        t = roundtrip.now()
-        theirs = pipeline.run_plan(copy, metadata, opt, properties, twin, text)
-        their_text = str(theirs)
-    else:
-        t = roundtrip.now()
-    losses, why = judge_stages(str(ours), their_text, mod.context)
-    roundtrip.count("native_stage_kept", int(bool(losses)))
-    if instance is not None:
-        _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
-    roundtrip.record(STAGE_TIME_KEY, t)
-    return _after(theirs if losses else ours, metadata, opt, properties, p, after)
-
-
-# Our passes native_first may leave unrun in a kernel without tt.dot (stage_figures.nothing_to_win says why
-# they cannot win there); any other of ours in the stage (RewriteTensorPointer) runs and is judged.
-# (raising only with dot-only: idle without a tt.dot)
-NATIVE_FIRST = frozenset({registry.MBP, registry.OBIO, registry.RLC, registry.LEGAL, registry.RAISE, registry.ORL})
-
-
-def _may_skip_ours(stages: list[Any]) -> bool:
-    """Whether every pass of ours in `stages` is one native_first may leave unrun (raising: only dot-only)."""
-    for s in stages:
-        if not s.python:
-            continue
-        if s.name not in NATIVE_FIRST:
-            return False
-        if s.name == registry.RAISE and not (getattr(s.instance, "dot_only", False)
-                                             and not getattr(s.instance, "ignore_masks", True)):
-            return False
-    return True
-
-
-def _after(kept: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any, after: list[Any]) -> Any:
-    """`kept` through the passes that run after the comparison (pipeline.AFTER_COMPARISON), if any."""
-    from xpu_passes.integration import pipeline
-
-    if not after:
-        return kept
-    return pipeline.run_plan(kept, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=after))

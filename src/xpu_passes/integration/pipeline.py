@@ -34,7 +34,7 @@ from typing import Any
 
 from xpu_passes import registry
 from xpu_passes.registry import PassSpec, PipelineError, check_order
-from xpu_passes.integration import native_passes, roundtrip
+from xpu_passes.integration import native_passes, roundtrip, twin_fork
 from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
@@ -126,12 +126,12 @@ class Plan:
     providers: dict[str, str] = field(default_factory=dict)  # package -> version, for the cache key
     round_trips: roundtrip.RoundTripOptions = field(default_factory=roundtrip.RoundTripOptions)
     # never_worse: triton-xpu's own stage, run on the same input; the better final TTGIR is kept
-    # (never_worse.compare_stage). None: the plan's result stands.
+    # (stage_guard.compare_stage). None: the plan's result stands.
     native_twin: list[Stage] | None = None
     # never_worse_positions "dot": the RLC runs before the last are compared only in kernels with a tt.dot
     guard_early_only_with_dot: bool = False
     # native_first: with a native_twin, a kernel without tt.dot runs triton-xpu's stage first and keeps it
-    # without running ours where it leaves ours nothing to win (never_worse.compare_stage)
+    # without running ours where it leaves ours nothing to win (stage_guard.compare_stage)
     native_first: bool = False
 
 
@@ -245,6 +245,8 @@ def _run_native(mod: Any, stages: list[Stage], opt: Any, properties: dict[str, A
             from triton._C.libtriton import intel
 
             opt.threads_per_warp = intel.get_threads_per_warp(mod)
+        if (fork := twin_fork.current()) is not None:  # (the never-worse twin may start where this leaves mod)
+            fork.ran(mod, [s.spec for s in group])
 
 
 def needs_text(stage: Stage) -> tuple[str, ...] | None:
@@ -273,6 +275,13 @@ def drop_idle_natives(stages: list[Stage], text: str) -> list[Stage]:
         return stages
     return [s for s in stages
             if s.python or s.name not in NATIVE_NEEDS_TEXT or all(n in text for n in NATIVE_NEEDS_TEXT[s.name])]
+
+
+def stages_run(stages: list[Stage], text: str, options: roundtrip.RoundTripOptions) -> list[Stage]:
+    """The stages run_plan runs of `stages` on an input printed as `text` (natives proved idle dropped)."""
+    if options.skip_idle and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
+        return drop_idle_natives(stages, text)
+    return stages
 
 
 def _may_skip(stages: list[Stage], options: roundtrip.RoundTripOptions) -> bool:
@@ -309,13 +318,13 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
             t = roundtrip.now()
             text = str(mod)
             roundtrip.record("plugin", t)
-        stages = drop_idle_natives(stages, text)
+        stages = stages_run(stages, text, options)
         if p.guard_early_only_with_dot and "tt.dot" not in text:
             stages = unguard_early(stages)
     if p.native_twin is not None:
-        from xpu_passes.integration import never_worse
+        from xpu_passes.integration import stage_guard
 
-        return never_worse.compare_stage(mod, metadata, opt, properties, p, text)
+        return stage_guard.compare_stage(mod, metadata, opt, properties, p, text)
     threads = opt.threads_per_warp
     if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
         from xpu_passes.integration import never_worse
@@ -347,9 +356,16 @@ def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[s
                 t = roundtrip.now()
                 text = str(mod)
                 roundtrip.record("triton_print", t)
+            printed = text
+            if (fork := twin_fork.current()) is not None and fork.follows(mod):
+                if printed is None:  # (printed here for the round trip, not again there)
+                    t = roundtrip.now()
+                    printed = str(mod)
+                    roundtrip.record("triton_print", t)
+                fork.reached(mod, printed, opt.threads_per_warp)
             if text is None or not idle(stages[i:j], text):
                 session.keep = options.reuse_modules and any(s.python for s in stages[j:])
-                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text,  # type: ignore[misc]
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], printed,  # type: ignore[misc]
                                  session)
                 ours_ran = True
         else:

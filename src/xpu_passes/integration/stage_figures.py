@@ -8,7 +8,7 @@ cheap enough to take on every compile: SLM by triton-xpu's own allocation, run o
 passes make_llir runs before it), the rest from the module's print. Same SLM and conversions can
 still cost more at the ISA (gathers, scatters, spill): `estimate` holds what isa_estimate makes
 of the print (one parse: ~6-12 ms of CPU a side on the corpus' GEMMs), taken only when the figures above do not decide.
-`judge_stages` (never_worse.compare_stage's judge) weighs them.
+`judge_stages` (stage_guard.compare_stage's judge) weighs them.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class StageFigures:
     block_io: int  # loop-weighted elements of loads/stores in a layout 3.3 lowers to 2D block messages
     block_writes: int = 0  # of which stores: reads and writes are compared apart (one must not pay for the other)
     # tensor-of-pointer loads loaded once per copy of their elements (copied_loads): a result with them
-    # loses to one without, whatever the other figures (see never_worse.compare_stage's veto)
+    # loses to one without, whatever the other figures (see stage_guard.compare_stage's veto)
     copied: int = 0
     # what PVC pays beyond the TTGIR (integration/isa_estimate.py; None: not estimated): messages of
     # tensor-of-pointer loads and stores, and register bytes per lane over the large register file

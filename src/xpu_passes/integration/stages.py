@@ -52,7 +52,7 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
     are left out: they are filled in when the pipeline runs. `never_worse_positions` and
-    `native_first` change how the stages run, not which (pipeline.plan, never_worse.compare_stage).
+    `native_first` change how the stages run, not which (pipeline.plan, stage_guard.compare_stage).
     """
     if pipeline not in PIPELINES:
         raise PipelineError(f"unknown pipeline '{pipeline}' (choose from {', '.join(PIPELINES)})")

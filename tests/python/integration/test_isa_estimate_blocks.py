@@ -1,4 +1,4 @@
-"""The estimate (isa_estimate) and the stage guard (never_worse.judge_stages) on a kernel that returns
+"""The estimate (isa_estimate) and the stage guard (stage_figures.judge_stages) on a kernel that returns
 early: `if y == skip: zero the row; return` splits the body into blocks after cf.cond_br, and the
 accesses there vectorize as the axis facts of those blocks allow (the loop's induction variable:
 start 0, step 256). Written after liger's cross-entropy kernel, where ours stored the zeros 1 f16 a
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from xpu_passes.integration.isa_estimate import estimate_text
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 
 LAYOUTS = {
     4: "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>",

@@ -1,4 +1,4 @@
-"""native_first (never_worse.compare_stage, stage_figures.nothing_to_win): in a kernel without tt.dot,
+"""native_first (stage_guard.compare_stage, stage_figures.nothing_to_win): in a kernel without tt.dot,
 triton-xpu's stage runs first and is kept without running ours where its final TTGIR leaves ours nothing
 to win in the stage guard's figures; elsewhere ours runs and is judged as before."""
 

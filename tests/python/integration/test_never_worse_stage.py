@@ -1,4 +1,4 @@
-"""The whole-stage guard's veto on tensor-of-pointer loads of copied elements (never_worse.judge_stages,
+"""The whole-stage guard's veto on tensor-of-pointer loads of copied elements (stage_figures.judge_stages,
 stage_figures.copied_loads): the construct is a dot's B operand loaded through a tensor of pointers
 directly in its dot-operand layout on warps along M, where every warp holds the whole tile (copies
 on the warps): triton-xpu 3.3 loads it once per copy, element by element, and a 128x128 f16 tile
@@ -6,7 +6,7 @@ on the warps): triton-xpu 3.3 loads it once per copy, element by element, and a 
 
 from __future__ import annotations
 
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 from xpu_passes.integration.stage_figures import StageFigures, cheap_figures, copied_loads
 
 HEAD = """#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 8], warpsPerCTA = [8, 1], order = [1, 0]}>

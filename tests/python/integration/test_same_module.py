@@ -12,7 +12,7 @@ import pytest
 
 from xpu_passes.integration import oracle, stage_figures
 from xpu_passes.integration.isa_estimate import estimate_text
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 from xpu_passes.integration.same_module import canonical, same_module
 from integration.bound_construct import OTHER, store
 

@@ -12,7 +12,7 @@ import pytest
 
 from xpu_passes.integration import isa, oracle
 from xpu_passes.integration.isa_estimate import estimate_text
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 
 from integration.gemv_construct import gemv
 from integration.plugin_support import needs_triton

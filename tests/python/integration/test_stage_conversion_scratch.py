@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from xpu_passes.integration import oracle
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu (SLM allocation)")
 

@@ -1,5 +1,5 @@
 """The final TTGIR's figures (integration/stage_figures.py) and the whole-stage comparison with
-triton-xpu's own stage (never_worse.compare_stage)."""
+triton-xpu's own stage (stage_guard.compare_stage)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What PVC pays beyond the TTGIR (integration/isa_estimate.py) and the whole-stage guard's use of it
-(stage_figures.StageFigures.losses, never_worse.judge_stages). The construct: a GEMM epilogue storing
+(stage_figures.StageFigures.losses, stage_figures.judge_stages). The construct: a GEMM epilogue storing
 the accumulator through a tensor of pointers, contiguous along its rows. triton-xpu converts it to a
 blocked layout (4 contiguous f32 a lane: one scatter per 4 elements); stored straight from the DPAS
 layout (no conversion), each lane holds one element of a row per register: one scatter each, 4x as
@@ -13,7 +13,7 @@ from xpu_passes.dialects import make_context
 from xpu_passes.frontend.parser import parse_module
 from xpu_passes.integration import oracle
 from xpu_passes.integration.isa_estimate import Estimate, estimate, estimate_text
-from xpu_passes.integration.never_worse import judge_stages
+from xpu_passes.integration.stage_figures import judge_stages
 from xpu_passes.integration.stage_figures import StageFigures
 
 needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-xpu")

@@ -50,7 +50,7 @@ def test_gemm_tail_compiles_strict_no_worse_than_native(plugin: Any) -> None:
     n, o = (oracle.figures(k.asm["ttgir"], k.asm["llir"], k.metadata.shared) for k in (native, ours))
     assert o.shared_bytes <= n.shared_bytes and o.dpas >= n.dpas > 0 and o.block_reads >= n.block_reads
     # with the comparisons (the default), no figure is worse: here ours leaves one conversion more
-    # (and less SLM), so triton-xpu's stage is the result (never_worse.compare_stage)
+    # (and less SLM), so triton-xpu's stage is the result (stage_guard.compare_stage)
     plugin.enable("xpu", strict=True)
     guarded = oracle.figures(*(lambda k: (k.asm["ttgir"], k.asm["llir"], k.metadata.shared))(_compile()))
     assert guarded.converts <= n.converts and guarded.shared_bytes <= n.shared_bytes and guarded.dpas >= n.dpas
