@@ -120,8 +120,10 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
     if raise_block_pointer:
         # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
         # layouts; only loads that will be 2D block reads: 3.3 gathers the others lane by lane (block-io-only);
-        # never_worse: the stage also runs without it, and the better result is kept
-        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", **guard}), True))
+        # never_worse: the stage also runs without it, and the better result is kept; wide-positions: i64 positions
+        # and dot operands made from a loop's induction variable, where a dot's tiles fit (raise_block_pointer/induction.py)
+        stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", "wide-positions": "true",
+                                                **guard}), True))
     if reduce_variable_liveness:
         # after every pass of triton-xpu (reorder-instructions would move the reads back), on the stage kept
         stages.append(ours(RVL))
