@@ -43,10 +43,10 @@ def test_options_become_passes() -> None:
     assert f"{MBP},{RTP},{OBIO}" in pipeline_text("xpu", rewrite_tensor_pointer=True)
     raised = pipeline_text("xpu", raise_block_pointer=True, rlc="last", block_io_encoding=False)
     assert raised.startswith("builtin.module(triton-annotate-module{target-arch=spir64},"
-                             "triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true "
-                             "never-worse-than-native=true},")
+                             "triton-raise-block-pointer{dot-only=true block-io-only=true never-worse-than-native=true},")
     assert raised.count(f"native-{RLC}") == 2 and OBIO not in raised
-    assert "wide-positions" not in pipeline_text("xpu", wide_positions=False)
+    assert ("triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true never-worse-than-native=true}"
+            in pipeline_text("xpu", wide_positions=True))
 
 
 @pytest.mark.parametrize(("text", "message"), [
