@@ -69,7 +69,7 @@ from xpu_passes.transforms.raise_block_pointer.poly import order_scope
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
-from xpu_passes.transforms.raise_block_pointer.induction import fits_registers
+from xpu_passes.transforms.raise_block_pointer.induction import carry_plans, fits_registers
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.transforms.raise_block_pointer.sink import sink_dot_loads
 from xpu_passes.dialects import tt
@@ -370,6 +370,7 @@ class RaiseBlockPointer(XpuPass):
                     run.note(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         if ok:
             run.rewriting()
-        apply_plans(ok)
+        apply_plans([p for p in ok if p.induction is None])
+        carry_plans([p for p in ok if p.induction is not None])
         return any(p.after is not None for p in ok)
 

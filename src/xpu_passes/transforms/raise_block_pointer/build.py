@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i32, i64
@@ -228,11 +227,8 @@ def apply_plans(plans: list[Plan]) -> None:
     by_loop: dict[scf.ForOp, list[Plan]] = {}
     shared: dict[tuple, SSAValue] = {}  # one block pointer per tensor of pointers, as Intel's pass
     built: dict[SSAValue, tuple[Plan, SSAValue]] = {}  # tensor of pointers -> its block pointer
-    inductions: dict[scf.ForOp, list[Plan]] = {}
     for p in plans:
-        if p.induction is not None:
-            inductions.setdefault(p.induction[0], []).append(p)
-        elif p.loop is None:
+        if p.loop is None:
             point = _direct_point(p)
             k = _plan_key(p) if point is not None else None
             if k is None or k not in shared:
@@ -270,42 +266,7 @@ def apply_plans(plans: list[Plan]) -> None:
                 dead += _rewrite_access(ap, adv if ap.after else arg)
             dead.append(p.increment)
         dead += [v.owner for v in old_inits if isinstance(v.owner, Operation)]
-    for loop, ps in inductions.items():
-        dead += _carry_direct(loop, ps)
     _erase_dead(dead)
-
-
-def _carry_direct(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
-    """Direct accesses whose position moves with the loop's induction variable (Plan.induction): a block pointer
-    made before the loop at its first position (iv = lb), carried as a new iter_arg and advanced by `c * step`
-    before the yield; the accesses read the carried one. Returns the ops whose operands may now be dead."""
-    b = Builder(InsertPoint.before(loop))
-    dec = Decomposer()
-    iv, lb, step = loop.body.block.args[0], dec.scalar(loop.lb), dec.scalar(loop.step)
-    inits = []
-    for p in ps:
-        assert p.induction is not None
-        _, d, c = p.induction
-        first = [DimPlan(dp.pos - Lin.leaf(iv).scale(c) + lb.scale(c), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
-                 if i == d else dp for i, dp in enumerate(p.dims)]
-        inits.append(_make_ptr(b, replace(p, dims=first)))
-    n = len(loop.iter_args)
-    new_loop = _rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
-    body = new_loop.body.block
-    yld = body.last_op
-    assert isinstance(yld, scf.YieldOp)
-    here = Builder(InsertPoint.before(yld))
-    dead: list[Operation] = []
-    advs = []
-    for i, p in enumerate(ps):
-        assert p.induction is not None
-        _, d, c = p.induction
-        arg = body.args[n + i + 1]
-        offs = [here.lin(step.scale(c), i32) if j == d else here.const(0, i32) for j in range(len(p.dims))]
-        advs.append(here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type])))
-        dead += _rewrite_access(p.accesses[0], arg)
-    yld.operands = [*yld.operands, *advs]
-    return dead
 
 
 def _rebuild_after(loop: scf.ForOp, init: SSAValue, p: Plan) -> None:

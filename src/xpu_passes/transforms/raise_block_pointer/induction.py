@@ -4,7 +4,7 @@ flag_gems' `mm_kernel_general` reads `a_ptr + ram[:, None] * stride_am + (k + rk
 a tile of pointers made anew every iteration from `k`. Raised as it stands, a block pointer is made in
 every iteration, and triton-xpu 3.3's matmul pipeliner asserts on it (`Index < this->size()`); carried by
 the loop (made before it, `tt.advance`d before the yield) it is the form the pipeliner takes (bmm's,
-gemlite's). So such an access is planned as carried (`Plan.induction`, built by `build._carry_direct`)
+gemlite's). So such an access is planned as carried (`Plan.induction`, built by `carry_plans`)
 when its position moves along one dim as `x0 + c * iv` (c > 0, a positive constant step) and nothing else
 it needs changes in the loop; the shape of a dim no mask bounds is then the last position the loop
 reaches (`reach`). Anything else is raised as without the option (a block pointer made at the access).
@@ -15,14 +15,18 @@ DPAS operand layouts, stay in registers where native streams them from SLM.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import num_warps
+from xpu_passes.transforms.raise_block_pointer.build import Builder, _erase_dead, _make_ptr, _rebuild_loop, _rewrite_access
 from xpu_passes.transforms.raise_block_pointer.facts import defined_outside
-from xpu_passes.transforms.raise_block_pointer.plan_types import Access, Plan
+from xpu_passes.transforms.raise_block_pointer.plan_types import Access, DimPlan, Plan
 from xpu_passes.transforms.raise_block_pointer.poly import ONE, Lin
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer
 
@@ -115,3 +119,50 @@ def fits_registers(fn: tt.FuncOp, warps: int = 0) -> str | None:
             return (f"a tt.dot's A and B tiles take {per} bytes per warp in the DPAS operand layouts (over "
                     f"{OPERAND_BYTES_PER_WARP}): read as 2D blocks they stay in registers and spill")
     return None
+
+
+def carry_plans(plans: list[Plan]) -> None:
+    """Builds the plans with an `induction` (the others: build.apply_plans)."""
+    loops: dict[scf.ForOp, list[Plan]] = {}
+    for p in plans:  # (by the access's loop now: apply_plans may have rebuilt the planned one)
+        loop = p.accesses[0].op.parent_op()
+        if p.induction is not None and isinstance(loop, scf.ForOp):
+            loops.setdefault(loop, []).append(p)
+    dead: list[Operation] = []
+    for loop, ps in loops.items():
+        dead += _carry(loop, ps)
+    _erase_dead(dead)
+
+
+def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
+    """Direct accesses whose position moves with the loop's induction variable (Plan.induction): a block pointer
+    made before the loop at its first position (iv = lb), carried as a new iter_arg and advanced by `c * step`
+    before the yield; the accesses read the carried one. Returns the ops whose operands may now be dead."""
+    b = Builder(InsertPoint.before(loop))
+    dec = Decomposer()
+    lb, step = dec.scalar(loop.lb), dec.scalar(loop.step)
+    inits = []
+    for p in ps:
+        assert p.induction is not None
+        planned, d, c = p.induction
+        iv = planned.body.block.args[0]  # the value the plan's positions hold (the planned loop's)
+        first = [DimPlan(dp.pos - Lin.leaf(iv).scale(c) + lb.scale(c), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
+                 if i == d else dp for i, dp in enumerate(p.dims)]
+        inits.append(_make_ptr(b, replace(p, dims=first)))
+    n = len(loop.iter_args)
+    new_loop = _rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
+    body = new_loop.body.block
+    yld = body.last_op
+    assert isinstance(yld, scf.YieldOp)
+    here = Builder(InsertPoint.before(yld))
+    dead: list[Operation] = []
+    advs = []
+    for i, p in enumerate(ps):
+        assert p.induction is not None
+        _, d, c = p.induction
+        arg = body.args[n + i + 1]
+        offs = [here.lin(step.scale(c), i32) if j == d else here.const(0, i32) for j in range(len(p.dims))]
+        advs.append(here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type])))
+        dead += _rewrite_access(p.accesses[0], arg)
+    yld.operands = [*yld.operands, *advs]
+    return dead
