@@ -8,6 +8,7 @@ the kernel is excluded; ours: the row fails, ours did not compile in the time na
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
 import time
@@ -40,6 +41,9 @@ def run(launches: list[Launch], order: list[int], pipelines: tuple[str, ...], jo
     while pending or running:
         while pending and len(running) < max(1, jobs):
             i = pending.pop(0)
+            # (garbage of the parent, e.g. the warm-up's MLIR objects, collected in a forked child aborts it in
+            # their destructors: "the compiling process died" on a row whose compile allocates enough to collect)
+            gc.collect()
             recv, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_work, args=(launches[i], pipelines, send), daemon=True)
             proc.start()

@@ -307,12 +307,23 @@ def unguard_early(stages: list[Stage]) -> list[Stage]:
     return out
 
 
+def _with_compile_warps(stages: list[Stage], opt: Any) -> list[Stage]:
+    """Our passes with a `num_warps` option left at 0 take the compile's, as native passes take theirs (a TTIR
+    has no ttg.num-warps yet: triton-raise-block-pointer's wide-positions weighs a dot's tiles per warp)."""
+    out: list[Stage] = []
+    for s in stages:
+        if s.python and s.instance is not None and getattr(s.instance, "num_warps", None) == 0:
+            s = replace(s, instance=replace(s.instance, num_warps=opt.num_warps))  # type: ignore[type-var]
+        out.append(s)
+    return out
+
+
 def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
              text: str | None = None) -> Any:
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
     `text`: the print of `mod`, if the caller has it. When native passes sharing a pass manager
     fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
-    stages, options = p.stages, p.round_trips
+    stages, options = _with_compile_warps(p.stages, opt), p.round_trips
     if options.skip_idle and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
         if text is None:
             t = roundtrip.now()

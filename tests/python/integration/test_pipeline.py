@@ -45,6 +45,8 @@ def test_options_become_passes() -> None:
     assert raised.startswith("builtin.module(triton-annotate-module{target-arch=spir64},"
                              "triton-raise-block-pointer{dot-only=true block-io-only=true never-worse-than-native=true},")
     assert raised.count(f"native-{RLC}") == 2 and OBIO not in raised
+    assert ("triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true never-worse-than-native=true}"
+            in pipeline_text("xpu", wide_positions=True))
 
 
 @pytest.mark.parametrize(("text", "message"), [

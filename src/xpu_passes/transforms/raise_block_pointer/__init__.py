@@ -69,6 +69,7 @@ from xpu_passes.transforms.raise_block_pointer.poly import order_scope
 from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Lin
 from xpu_passes.transforms.raise_block_pointer.build import Builder, apply_plans, drop_mask, prune_pointer_args
 from xpu_passes.transforms.raise_block_pointer.candidates import candidates, plan_function, transposed_reuse
+from xpu_passes.transforms.raise_block_pointer.induction import carry_plans, fits_registers
 from xpu_passes.transforms.raise_block_pointer.plan_types import Plan, dedup, key
 from xpu_passes.transforms.raise_block_pointer.sink import sink_dot_loads
 from xpu_passes.dialects import tt
@@ -222,6 +223,15 @@ class RaiseBlockPointer(XpuPass):
     # Ours, on by default: a function where a loaded tile feeds tt.dot both as loaded and through tt.trans
     # (attention backward) is left alone whole: raised, it lost at the ISA (candidates.transposed_reuse).
     skip_transposed_reuse: bool = True
+    # Ours, off (the pipeline's `wide_positions=true` sets it): positions computed in i64 (flag_gems'
+    # `pid.to(tl.int64) * BLOCK_M`) are raised, moved into the base pointer (offsets are i32, the base's offset and
+    # the shape i64: exact), and dot data read in a loop through pointers made from its induction variable is
+    # carried by the loop; only where a function's dots hold at most 8 KB of A and B per warp (induction.py).
+    # Off: at the ISA 4 of the 38 third-party rows it changes spill 512 B more than native (docs/passes.md).
+    wide_positions: bool = False
+    # The compile's warps (the pipeline fills it in, as native passes' num-warps: a TTIR has no ttg.num-warps yet);
+    # 0: the module's ttg.num-warps, if any. Read by wide-positions only (induction.fits_registers).
+    num_warps: int = 0
     # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
@@ -269,11 +279,15 @@ class RaiseBlockPointer(XpuPass):
                               "(skip-transposed-reuse)")
             return
         failed: dict[Operation, str] = {}
+        wide = self.wide_positions
+        if wide and (why := fits_registers(fn, self.num_warps)) is not None:
+            run.note(fn, f"wide-positions not applied: {why}")
+            wide = False
         before = {o for o in fn.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer}
         # A pointer used after its loop is rebuilt there from the trip count: the accesses through it
         # become plain ones, raised in the next round (versioning only in the first).
         for first in (True, False, False):
-            if not self._round(fn, failed, run, self.version and first):
+            if not self._round(fn, failed, run, self.version and first, wide):
                 break
         if prune_pointer_args(fn, run.rewriting):
             run.changed = True
@@ -285,11 +299,12 @@ class RaiseBlockPointer(XpuPass):
             if acc.parent is not None:
                 run.note(_source(run.origin, acc), f"left alone: {why}")
 
-    def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], run: _Run, version: bool) -> bool:
+    def _round(self, fn: tt.FuncOp, failed_all: dict[Operation, str], run: _Run, version: bool, wide: bool) -> bool:
         """One round of planning and raising; whether a pointer was rebuilt after its loop (another round may
         raise the accesses through it)."""
         origin, budget = run.origin, run.budget
-        plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only, budget=budget)
+        plans, failed = plan_function(fn, dot_only=self.dot_only, block_io_only=self.block_io_only, budget=budget,
+                                      wide_positions=wide)
         direct: set[Operation] = set()
         if version:
             # A loop-carried pointer needing run-time conditions: each access alone is versioned (a block
@@ -298,7 +313,7 @@ class RaiseBlockPointer(XpuPass):
             while families:
                 direct = set().union(*families)
                 again = plan_function(fn, dot_only=self.dot_only, direct=direct, block_io_only=self.block_io_only,
-                                      budget=budget)
+                                      budget=budget, wide_positions=wide)
                 kept = [f for f in families if not f & again[1].keys()]  # else the loop is versioned
                 if len(kept) == len(families):
                     plans, failed = again
@@ -323,7 +338,7 @@ class RaiseBlockPointer(XpuPass):
 
                 direct = {op for op in fn.walk() if _source(origin, op) in direct}  # and their copies
                 plans, failed = plan_function(fn, assumed_for, self.dot_only, direct, self.block_io_only,
-                                              budget)  # again, on the versions
+                                              budget, wide)  # again, on the versions
         ok: list[Plan] = []
         for p in plans:
             if not p.preds:
@@ -355,6 +370,7 @@ class RaiseBlockPointer(XpuPass):
                     run.note(_source(origin, ap.op), f"raised; {what} no bound in the IR: shape = {shape}")
         if ok:
             run.rewriting()
-        apply_plans(ok)
+        apply_plans([p for p in ok if p.induction is None])
+        carry_plans([p for p in ok if p.induction is not None])
         return any(p.after is not None for p in ok)
 

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i1, i
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer, Lin, values_of
+from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer, Lin, values_of, wide
 from xpu_passes.transforms.raise_block_pointer.plan_types import AccessPlan, DimPlan, Plan
 from xpu_passes.dialects import tt
 from xpu_passes.dialects import arith as arith_compat
@@ -33,6 +33,7 @@ class Builder:
     def leaf(self, v: SSAValue, t: Attribute) -> SSAValue:
         if v.type == t:
             return v
+        assert t == i64, f"an i64 value {v} in an i32 offset (planning keeps those out: ptr_decompose.wide)"
         if v not in self.casts:
             self.casts[v] = self.add(arith_compat.cast("arith.extsi", v, t))
         return self.casts[v]
@@ -79,7 +80,9 @@ def _dominates(v: SSAValue, point: InsertPoint) -> bool:
 def _make_ptr(b: Builder, plan: Plan) -> SSAValue:
     base = plan.base
     if plan.rest.terms:
-        base = b.add(tt.AddPtrOp.build(operands=[base, b.lin(plan.rest, i32)], result_types=[base.type]))
+        # in i64 where the kernel computed a term in i64 (ptr_decompose.wide): exact either way
+        rest_t = i64 if wide(plan.rest) else i32
+        base = b.add(tt.AddPtrOp.build(operands=[base, b.lin(plan.rest, rest_t)], result_types=[base.type]))
     shape = [hull_shape(b, dp, n) if dp.hull is not None else b.lin(dp.shape, i64)  # type: ignore[arg-type]
              for dp, n in zip(plan.dims, plan.block.get_shape())]
     strides = [b.lin(dp.stride, i64) for dp in plan.dims]
@@ -134,9 +137,12 @@ def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
     return old
 
 
-def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue]) -> scf.ForOp:
-    """The loop with iter_args `i` replaced by `new_inits[i]` (new types); body moved over."""
+def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue], append: bool = False) -> scf.ForOp:
+    """The loop with iter_args `i` replaced by `new_inits[i]` (new types), or with them added after its own
+    (`append`: the body then yields them too, which the caller adds); body moved over."""
     inits = [new_inits.get(i, v) for i, v in enumerate(loop.iter_args)]
+    if append:
+        inits = list(loop.iter_args) + [new_inits[i] for i in sorted(new_inits)]
     body = loop.body.block
     new_block = Block(arg_types=[body.args[0].type] + [v.type for v in inits])
     for old, new in zip(body.args, new_block.args):
@@ -147,7 +153,7 @@ def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue]) -> scf.ForOp:
     new_loop = scf.ForOp(loop.lb, loop.ub, loop.step, inits, [new_block])
     Rewriter.insert_op(new_loop, InsertPoint.before(loop))
     for i, (old, new) in enumerate(zip(loop.results, new_loop.results)):
-        if i not in new_inits:
+        if append or i not in new_inits:
             old.replace_all_uses_with(new)
     loop.detach()
     loop.erase(safe_erase=False)
@@ -209,7 +215,10 @@ def _advanced(b: Builder, p: Plan, built: dict[SSAValue, tuple[Plan, SSAValue]])
     q, qptr = built[inc.ptr]
     if _frame(q) != _frame(p):
         return None
-    offs = [b.lin(dp.pos - dq.pos, i32) for dp, dq in zip(p.dims, q.dims)]
+    diffs = [dp.pos - dq.pos for dp, dq in zip(p.dims, q.dims)]
+    if any(wide(x) for x in diffs):  # (an i32 offset only)
+        return None
+    offs = [b.lin(x, i32) for x in diffs]
     return b.add(tt.AdvanceOp.build(operands=[qptr, offs], result_types=[qptr.type]))
 
 

@@ -76,14 +76,16 @@ def transposed_reuse(fn: tt.FuncOp) -> tt.LoadOp | None:
 
 def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] = lambda op: set(),
                   dot_only: bool = False, direct: Collection[Operation] = (),
-                  block_io_only: bool = False, budget: WorkBudget | None = None) -> tuple[list[Plan], dict[Access, str]]:
+                  block_io_only: bool = False, budget: WorkBudget | None = None,
+                  wide_positions: bool = False) -> tuple[list[Plan], dict[Access, str]]:
     """Plans for every raisable access of `fn` (with the run-time conditions each still needs), and why the
     others are left alone. `dot_only`: only accesses moving a tt.dot's data (`transforms/raise_block_pointer/dot_use.py`);
     `block_io_only`: loads of a tt.dot's data only where they will be 2D block reads (`block_io.py`);
     `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
     access from the pointer's closed form), not as its family. `budget`: the run's (spent reading values;
-    past it, OverBudget)."""
-    planner = Planner(assumed_for, budget)
+    past it, OverBudget). `wide_positions`: positions computed in i64 too, and dot data read through pointers
+    made from a loop's induction variable carried by the loop (the pass's option; plan.Planner._carry_induction)."""
+    planner = Planner(assumed_for, budget, wide_positions)
     plans: list[Plan] = []
     failed: dict[Access, str] = {}
     families: dict[tuple[scf.ForOp, int], list[Access]] = {}

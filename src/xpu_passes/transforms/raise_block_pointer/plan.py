@@ -38,8 +38,10 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
     ZERO,
     defined_outside,
     nonneg,
+    wide,
 )
 from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
+from xpu_passes.transforms.raise_block_pointer.induction import carry_induction, reach
 from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
@@ -47,8 +49,10 @@ from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
 class Planner:
-    def __init__(self, assumed_for: Callable[[Operation], set[tuple]], budget: WorkBudget | None = None) -> None:
-        self.dec = Decomposer(budget)
+    def __init__(self, assumed_for: Callable[[Operation], set[tuple]], budget: WorkBudget | None = None,
+                 wide_positions: bool = False) -> None:
+        self.dec = Decomposer(budget, wide_positions)
+        self.wide_positions = wide_positions
         self.assumed_for = assumed_for  # run-time conditions a version around an op guarantees
 
     def _dims(self, pf: PtrForm, shape: tuple[int, ...], preds: list[Lin], wraps: dict[int, Lin],
@@ -194,14 +198,18 @@ class Planner:
         for d, dp in enumerate(plan.dims):
             if intel and d not in checked:
                 continue
-            if not nonneg(dp.pos) and key(dp.pos) not in assumed:
+            if (not nonneg(dp.pos) and key(dp.pos) not in assumed) or wide(dp.pos):
                 # A position not known >= 0 moves into the base pointer: positions then start at 0 and
                 # the shape shrinks by as much, so bounds checks stay exact and nothing reads below 0.
+                # So does one computed in i64 (flag_gems' `pid.to(tl.int64) * BLOCK_M`): the offsets are
+                # i32, the base's offset and the shape are not, so it stays exact without a range proof.
                 assert dp.shape is not None
                 plan.rest = plan.rest + dp.stride * dp.pos
                 dp.shape = dp.shape - dp.pos
                 dp.pos = ZERO
         plan.preds = [p for p in dedup(plan.preds) if not nonneg(p) and key(p) not in assumed]
+        if any(wide(x) for x in [dp.pos for dp in plan.dims] + ([plan.after] if plan.after else [])):
+            raise LeftAlone("a position computed in i64 where the block pointer needs an i32 offset")
         return plan
 
     def _unversioned_wraps(self, plan: Plan, wraps: dict[int, Lin]) -> None:
@@ -243,9 +251,13 @@ class Planner:
             ap, shapes = self._access(op, dims, None, [0] * len(dims), wraps, preds)
         except Unsupported as e:
             raise LeftAlone(e.reason) from e
-        extents = [dp.pos + Lin.const(shape[d]) for d, dp in enumerate(dims)]
+        extents = [(reach(self.dec, op, dp.pos) if self.wide_positions else dp.pos) + Lin.const(shape[d])
+                   for d, dp in enumerate(dims)]
         plan = Plan(pf.base, rest, dims, self._order(dims), _block_type(op), [ap], preds)
-        return self._finish(plan, [shapes], wraps, extents, hw)
+        plan = self._finish(plan, [shapes], wraps, extents, hw)
+        if hw and self.wide_positions:
+            carry_induction(self.dec, op, plan)
+        return plan
 
     def carried(self, loop: scf.ForOp, index: int, hw: bool = True) -> Plan:
         body = loop.body.block
@@ -324,7 +336,7 @@ class Planner:
         why = "the pointer increment is not a loop-invariant, constant number of rows or columns"
         if hw or loop.results[index].uses or any(a.mask is not None for a in accesses):
             raise LeftAlone(why)
-        fits = [(d, q) for d, dp in enumerate(dims) if (q := step.divide(dp.stride)) is not None]
+        fits = [(d, q) for d, dp in enumerate(dims) if (q := step.divide(dp.stride)) is not None and not wide(q)]
         if not fits:
             raise LeftAlone(why)
         plan = self._carried(loop, index, inc, pf, accesses, block, None, after, hw)

@@ -61,6 +61,9 @@ class Plan:
     after: Lin | None = None  # the uniform increment, when the loop's pointer result is used after it
     intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
     var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
+    # (loop, dim, c): a direct access in `loop` whose position along dim is `x0 + c * iv`, carried by the loop as a
+    # block pointer advanced by `c * step` (plan.Planner._carry_induction; build._carry_direct)
+    induction: tuple[scf.ForOp, int, int] | None = None
     proven: list[str] = field(default_factory=list)  # wrap-arounds raised without a version, and why
     unproven: list[str] = field(default_factory=list)  # why the others need one
 

@@ -8,8 +8,9 @@ where `rest`, `stride_d` and `pos_d` are polynomials over scalar SSA values (`Li
 and `wrap_d(x)` is `x % W_d` for wrap-around offsets (`(pid * BM + arange) % M`) or
 `x`. Masks are read as conjunctions of per-dimension bounds (`pos_d + i_d < X`) and
 anything else. i32 offsets are followed, and i64 ones back to i32 values through
-`arith.extsi`; other 64-bit offsets, loaded (indirect) offsets and products of two
-varying tensors raise `Unsupported` with the reason.
+`arith.extsi`; a scalar computed in i64 (`pid.to(tl.int64) * BLOCK_M`) is a 64-bit leaf
+(`wide`), which planning keeps out of the i32 block-pointer offsets. Loaded (indirect)
+offsets and products of two varying tensors raise `Unsupported` with the reason.
 """
 
 from __future__ import annotations
@@ -53,17 +54,26 @@ def _is_int(t: object) -> bool:
     return isinstance(e, IntegerType) and e.width.data in (32, 64)
 
 
-def _i32_leaves(x: Lin, op: Operation | None) -> Lin:
-    if any(not _is_i32(v.type) for v in x.leaves()):
-        raise Unsupported("64-bit offsets not sign-extended from i32", op)
+def _int_leaves(x: Lin, op: Operation | None, wide_positions: bool) -> Lin:
+    if any(not _is_int(v.type) for v in x.leaves()):
+        raise Unsupported("offsets over scalars that are not i32 or i64", op)
+    if not wide_positions and wide(x):
+        raise Unsupported("64-bit offsets not sign-extended from i32 (wide-positions=false)", op)
     return x
+
+
+def wide(x: Lin) -> bool:
+    """Whether a polynomial has an i64 leaf: exact only in i64 (a shape, a stride, the base's offset), never
+    as an i32 block-pointer offset or advance (truncating it could wrap)."""
+    return any(not _is_i32(v.type) for v in x.leaves())
 
 
 class Decomposer:
     """Reads integer and pointer values as Forms, memoized."""
 
-    def __init__(self, budget: WorkBudget | None = None) -> None:
+    def __init__(self, budget: WorkBudget | None = None, wide_positions: bool = False) -> None:
         self.memo: dict[SSAValue, Form] = {}
+        self.wide_positions = wide_positions  # read i64 scalars as leaves (`wide`), else refuse them
         # the run's work budget (max-work-per-op): a unit per value read, terms of the polynomials made
         self.budget = budget if budget is not None else WorkBudget(None)
 
@@ -112,7 +122,7 @@ class Decomposer:
         if not isinstance(v.type, TensorType):
             if not _is_int(v.type):
                 raise Unsupported("non-integer scalar offset", where)
-            return Form(_i32_leaves(self.scalar(v), where), ())
+            return Form(_int_leaves(self.scalar(v), where, self.wide_positions), ())
         rank = len(_shape(v))
         if not _is_int(v.type):
             raise Unsupported("offsets are not i32 or i64", where)
@@ -133,7 +143,7 @@ class Decomposer:
         if isinstance(op, tt.MakeRangeOp):
             return Form(ZERO, (DimTerm(ONE, Lin.const(op.start.value.data)),))
         if isinstance(op, tt.SplatOp):
-            return Form(_i32_leaves(self.scalar(op.src), op), none)
+            return Form(_int_leaves(self.scalar(op.src), op, self.wide_positions), none)
         if op.name == "arith.extsi" and _is_i32(op.operands[0].type):
             return self.index(op.operands[0])
         if isinstance(op, tt.ExpandDimsOp):

@@ -1,0 +1,168 @@
+"""Dot data read in a loop through pointers made from the loop's induction variable (`wide-positions`).
+
+flag_gems' `mm_kernel_general` reads `a_ptr + ram[:, None] * stride_am + (k + rk)[None, :]` in its K loop:
+a tile of pointers made anew every iteration from `k`. Raised as it stands, a block pointer is made in
+every iteration, and triton-xpu 3.3's matmul pipeliner asserts on it (`Index < this->size()`); carried by
+the loop (made before it, `tt.advance`d before the yield) it is the form the pipeliner takes (bmm's,
+gemlite's). So such an access is planned as carried (`Plan.induction`, built by `carry_plans`)
+when its position moves along one dim as `x0 + c * iv` (c > 0, a positive constant step) and nothing else
+it needs changes in the loop; the shape of a dim no mask bounds is then the last position the loop
+reaches (`reach`). Anything else is raised as without the option (a block pointer made at the access).
+
+Whether a function takes this at all is `fits_registers`: its tt.dot operands, read as 2D blocks in the
+DPAS operand layouts, stay in registers where native streams them from SLM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerType, TensorType, i32
+from xdsl.ir import Operation
+from xdsl.rewriter import InsertPoint
+
+from xpu_passes.dialects import tt
+from xpu_passes.dialects.traits import num_warps
+from xpu_passes.transforms.raise_block_pointer.build import Builder, _erase_dead, _make_ptr, _rebuild_loop, _rewrite_access
+from xpu_passes.transforms.raise_block_pointer.facts import defined_outside
+from xpu_passes.transforms.raise_block_pointer.plan_types import Access, DimPlan, Plan
+from xpu_passes.transforms.raise_block_pointer.poly import ONE, Lin
+from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer
+
+# Bytes a warp may hold of one tt.dot's A and B tiles (in its best split of the warps over M and N): half the
+# register file in the 256-GRF mode triton-xpu picks for DPAS kernels (256 x 64 B), the other half for the
+# accumulator, the prefetches' addresses and the pipelined stages. Measured at the ISA (IGC, PVC) on
+# mm_kernel_general: 64x64x64 (4 warps, 8 KB) and 256x128x32 (8 warps, 8 KB) strictly better than native;
+# 64x64x128 (8 warps, 12 KB) 0 -> 6,144 spill bytes, 16x64x256 (4 warps, 16 KB) 2,560 -> 22,656.
+OPERAND_BYTES_PER_WARP = 8192
+
+
+def _enclosing_loop(op: Operation) -> scf.ForOp | None:
+    o = op.parent_op()
+    while o is not None and not isinstance(o, scf.ForOp):
+        o = o.parent_op()
+    return o
+
+
+def _lins(plan: Plan, pos: bool = True) -> list[Lin]:
+    return [plan.rest] + [x for dp in plan.dims for x in ((dp.pos,) if pos else ()) + (dp.stride, dp.shape, dp.hull)
+                          if x is not None]
+
+
+def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
+    """The last position of an access whose position moves with its loop's induction variable (`x0 + c * iv`):
+    `x0 + c * (ub - 1)`, loop-invariant, so a dim no mask bounds has one shape in every iteration. Else `pos`."""
+    loop = _enclosing_loop(op)
+    if loop is None:
+        return pos
+    iv = loop.body.block.args[0]
+    moving = [(m, c) for m, c in pos.terms if iv in m]
+    stp = dec.scalar(loop.step).constant
+    if len(moving) != 1 or moving[0][0] != (iv,) or moving[0][1] <= 0 or not stp or stp <= 0:
+        return pos
+    c = moving[0][1]
+    return pos - Lin.leaf(iv).scale(c) + (dec.scalar(loop.ub) - ONE).scale(c)
+
+
+def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
+    """Sets `plan.induction` where the access's loop can carry its block pointer; else leaves the plan as it is
+    (made at the access, as without wide-positions)."""
+    loop = op.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return
+    fixed = {v for x in _lins(plan, pos=False) for v in x.leaves()}
+    moving = [d for d, dp in enumerate(plan.dims) if not defined_outside(dp.pos.leaves(), loop)]
+    stp = dec.scalar(loop.step).constant
+    if len(moving) != 1 or plan.preds or not stp or stp <= 0 or loop.lb.type != i32:
+        return
+    d = moving[0]
+    iv = loop.body.block.args[0]
+    terms = [(m, c) for m, c in plan.dims[d].pos.terms if iv in m]
+    if len(terms) != 1 or terms[0][0] != (iv,) or terms[0][1] <= 0:
+        return
+    x0 = plan.dims[d].pos - Lin.leaf(iv).scale(terms[0][1])
+    if defined_outside(x0.leaves() | fixed, loop):
+        plan.induction = (loop, d, terms[0][1])
+
+
+def _operand_bytes(dot: tt.DotOp, warps: int) -> int | None:
+    """Bytes of A and B a warp holds in the best split of `warps` over M and N (powers of two)."""
+    a, b = dot.a.type, dot.b.type
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)) or len(a.get_shape()) != 2:
+        return None
+    (m, k), n = a.get_shape(), b.get_shape()[1]
+    width = a.element_type.bitwidth if hasattr(a.element_type, "bitwidth") else None
+    if isinstance(a.element_type, IntegerType):
+        width = a.element_type.width.data
+    if not width:
+        return None
+    best = None
+    wm = 1
+    while wm <= warps:
+        wn = warps // wm
+        per = (max(m // wm, 1) + max(n // wn, 1)) * k * width // 8
+        best = per if best is None else min(best, per)
+        wm *= 2
+    return best
+
+
+def fits_registers(fn: tt.FuncOp, warps: int = 0) -> str | None:
+    """None when every tt.dot of `fn` keeps its A and B tiles within OPERAND_BYTES_PER_WARP per warp (`warps`: the
+    compile's, 0: the module's ttg.num-warps); else why not (the function is then raised as without wide-positions)."""
+    warps = warps or num_warps(fn) or 0
+    if not warps:
+        return "the number of warps is unknown (no num-warps option, no ttg.num-warps)"
+    for dot in (o for o in fn.walk() if isinstance(o, tt.DotOp)):
+        per = _operand_bytes(dot, warps)
+        if per is None or per > OPERAND_BYTES_PER_WARP:
+            return (f"a tt.dot's A and B tiles take {per} bytes per warp in the DPAS operand layouts (over "
+                    f"{OPERAND_BYTES_PER_WARP}): read as 2D blocks they stay in registers and spill")
+    return None
+
+
+def carry_plans(plans: list[Plan]) -> None:
+    """Builds the plans with an `induction` (the others: build.apply_plans)."""
+    loops: dict[scf.ForOp, list[Plan]] = {}
+    for p in plans:  # (by the access's loop now: apply_plans may have rebuilt the planned one)
+        loop = p.accesses[0].op.parent_op()
+        if p.induction is not None and isinstance(loop, scf.ForOp):
+            loops.setdefault(loop, []).append(p)
+    dead: list[Operation] = []
+    for loop, ps in loops.items():
+        dead += _carry(loop, ps)
+    _erase_dead(dead)
+
+
+def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
+    """Direct accesses whose position moves with the loop's induction variable (Plan.induction): a block pointer
+    made before the loop at its first position (iv = lb), carried as a new iter_arg and advanced by `c * step`
+    before the yield; the accesses read the carried one. Returns the ops whose operands may now be dead."""
+    b = Builder(InsertPoint.before(loop))
+    dec = Decomposer()
+    lb, step = dec.scalar(loop.lb), dec.scalar(loop.step)
+    inits = []
+    for p in ps:
+        assert p.induction is not None
+        planned, d, c = p.induction
+        iv = planned.body.block.args[0]  # the value the plan's positions hold (the planned loop's)
+        first = [DimPlan(dp.pos - Lin.leaf(iv).scale(c) + lb.scale(c), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
+                 if i == d else dp for i, dp in enumerate(p.dims)]
+        inits.append(_make_ptr(b, replace(p, dims=first)))
+    n = len(loop.iter_args)
+    new_loop = _rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
+    body = new_loop.body.block
+    yld = body.last_op
+    assert isinstance(yld, scf.YieldOp)
+    here = Builder(InsertPoint.before(yld))
+    dead: list[Operation] = []
+    advs = []
+    for i, p in enumerate(ps):
+        assert p.induction is not None
+        _, d, c = p.induction
+        arg = body.args[n + i + 1]
+        offs = [here.lin(step.scale(c), i32) if j == d else here.const(0, i32) for j in range(len(p.dims))]
+        advs.append(here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type])))
+        dead += _rewrite_access(p.accesses[0], arg)
+    yld.operands = [*yld.operands, *advs]
+    return dead
