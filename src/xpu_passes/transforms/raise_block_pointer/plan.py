@@ -8,12 +8,10 @@ Accesses that cannot be raised exactly get the reason (`LeftAlone`). The plan's 
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Callable
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xpu_passes.dialects import tt
@@ -42,6 +40,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
 )
 from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
 from xpu_passes.transforms.raise_block_pointer.induction import carry_induction, reach
+from xpu_passes.transforms.raise_block_pointer.padding import padding_of
 from xpu_passes.transforms.raise_block_pointer.wrap import wrap_masked
 
 
@@ -144,7 +143,7 @@ class Planner:
                                 f"the kernel's bounds along dim {unbounded[0]}")
             ap.boundary = tuple(sorted({*shapes, *ap.hulls}))
             ap.select = op.other is not None
-            pad = _padding_of(op.other) if ap.select and ap.hulls and len(fixed_ops) == 1 else None
+            pad = padding_of(op.other) if ap.select and ap.hulls and len(fixed_ops) == 1 else None
             (d, r), = ap.hulls.items() if pad is not None else ((None, None),)
             if pad is not None and single_trip_when_short(self.dec, loop, r, tile_shape(op)[d]):
                 ap.padding, ap.select = pad, False  # exact by the trip count (hull.py): no select
@@ -154,7 +153,7 @@ class Planner:
                 ap.padding, ap.select_by = pad, fixed_ops[0]
             return ap, shapes
         if op.other is not None:
-            pad = _padding_of(op.other)
+            pad = padding_of(op.other)
             if pad is None:
                 ap.select = True
             else:
@@ -396,19 +395,3 @@ def _block_type(op: Access) -> TensorType:
     t = op.result.type if isinstance(op, tt.LoadOp) else op.value.type
     assert isinstance(t, TensorType)
     return t
-
-
-def _padding_of(other: SSAValue) -> int | None:
-    """1 (zero) for a +0 / 0 splat, 2 (nan) for a NaN splat, else None (keep a select)."""
-    op = other.owner
-    if not isinstance(op, arith.ConstantOp) or not isinstance(op.value, DenseIntOrFPElementsAttr):
-        return None
-    vals = op.value.get_values()
-    if not vals or any(v != vals[0] and not (math.isnan(v) and math.isnan(vals[0])) for v in vals):
-        return None
-    v = vals[0]
-    if isinstance(v, float):
-        if math.isnan(v):  # only the canonical quiet NaN is what `padding = nan` loads, bit for bit
-            return 2 if struct.pack("<d", v) == struct.pack("<d", math.nan) else None
-        return 1 if v == 0.0 and math.copysign(1.0, v) > 0 else None
-    return 1 if v == 0 else None
