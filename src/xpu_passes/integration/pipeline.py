@@ -26,7 +26,6 @@ conversions; pipelining, cse and prefetch reorder, merge and add ops in conversi
 from __future__ import annotations
 
 import inspect
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -69,21 +68,6 @@ _GATHER = re.compile(r"tt\.load [^\n]*: tensor<")  # (a block-pointer load's typ
 _TILE_OF_POINTERS = re.compile(r"tt\.(?:load|store) [^\n]*: tensor<\d+x\d+x[^\n]*!tt\.ptr<")
 # A loop carrying a tensor of pointers or of integers (or so it seems: the result types of the line are read loosely).
 _CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\.ptr<|xi\d+[,>])")
-# A region op's type list (tt.reduce / tt.scan print `}) : (tensor<AxBx...>) -> ...`): its first operand's shape.
-_REGION_OPERAND = re.compile(r"^\s*\}\) : \(tensor<((?:\d+x)+)", re.M)
-_WARPS = re.compile(r'"ttg\.num-warps" = (\d+)')
-_LANES = re.compile(r'"ttg\.threads-per-warp" = (\d+)')
-
-
-def _large_reduction(text: str, min_per_thread: int = 64) -> bool:
-    """A tt.reduce (or scan) of a tensor with at least `min_per_thread` elements per thread: what
-    -xpu-slice-reduction's min-registers (default) counts (slice_reduction.find.per_thread)."""
-    warps, lanes = _WARPS.search(text), _LANES.search(text)
-    threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
-    return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
-               for m in _REGION_OPERAND.finditer(text))  # fmt: skip
-
-
 _LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
 
 
@@ -99,8 +83,6 @@ NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
                          and (any(op in text for op in BRANCHY) or _GATHER.search(text) is not None)),
-    # A reduction of a tile of at least min-registers' default per thread (smaller ones are left alone).
-    SLICE_RED: _large_reduction,
     # Raising with dot-only (the only way it declares needs_text): it plans tensor-of-pointer accesses of rank 2
     # (raise_block_pointer/candidates.py; 1D ones are refused), and else only prunes loop-carried pointer or
     # offset tensors left advancing themselves (build.prune_pointer_args): neither in the text, nothing changes.
@@ -254,12 +236,18 @@ def needs_text(stage: Stage) -> tuple[str, ...] | None:
     return NEEDS_TEXT.get(stage.name) or getattr(stage.instance, "needs_text", None)
 
 
+def needs_match(stage: Stage) -> Callable[[str], bool]:
+    """A test of the text a pass's work needs beyond strings: the pass's own (it reads its options), else
+    NEEDS_MATCH's."""
+    return getattr(stage.instance, "needs_match", None) or NEEDS_MATCH.get(stage.name, _anything)
+
+
 def idle(stages: list[Stage], text: str) -> bool:
     """Provably nothing to do: each pass misses something it needs (so leaves the module as it is,
     and the next one sees the same text)."""
     for s in stages:
         needed = needs_text(s)
-        if not needed or all(n in text for n in needed) and NEEDS_MATCH.get(s.name, _anything)(text):
+        if not needed or all(n in text for n in needed) and needs_match(s)(text):
             return False
     return True
 

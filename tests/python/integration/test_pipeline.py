@@ -351,3 +351,19 @@ def test_a_block_pointer_gemm_skips_raising_with_the_same_result(monkeypatch: py
     runs = "runs:triton-raise-block-pointer"
     assert (times.get(runs, 0), times_all[runs]) == (raised, 1)
     assert out == out_all
+
+
+@pytest.mark.parametrize(("options", "idle"), [("", True), ("{min-registers=16}", False), ("{min-registers=32}", False),
+                                               ("{min-registers=33}", True)])
+def test_slice_reduction_skip_reads_its_min_registers(options: str, idle: bool) -> None:
+    """The round trip of -xpu-slice-reduction is skipped by its own min-registers: a 64x32 reduction on
+    2 warps of 32 lanes has 32 elements per thread (the skip once read the option's default, 64, whatever
+    the pipeline asked)."""
+    from xpu_passes.integration import pipeline
+
+    text = ('module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32} {\n'
+            "    %x = tt.load %p : tensor<64x32x!tt.ptr<f32>>\n"
+            '    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({\n'
+            "    }) : (tensor<64x32xf32>) -> tensor<64xf32>\n}\n")
+    p = plan(f"builtin.module(xpu-slice-reduction{options})")
+    assert pipeline.idle(p.stages, text) is idle

@@ -29,7 +29,7 @@ from xdsl.ir import Operation
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 from xpu_passes.transforms.slice_reduction.chunks import Chunked, find_chunks, rewrite_chunks
-from xpu_passes.transforms.slice_reduction.find import Sliced, find
+from xpu_passes.transforms.slice_reduction.find import Sliced, find, large_reduction
 from xpu_passes.transforms.slice_reduction.rewrite import rewrite
 
 __all__ = ["Chunked", "SliceReduction", "Sliced", "find", "find_chunks", "rewrite", "rewrite_chunks"]
@@ -44,6 +44,11 @@ class SliceReduction(XpuPass):
     min_registers: int = 64  # smaller tiles are left alone (measured: docs/slice-epilogue.md)
     chunk_registers: int = 64  # registers per thread of a chunk of the tile (the second rule; same page)
     max_work_per_op: int = LINEAR_WORK_PER_OP
+
+    def needs_match(self, text: str) -> bool:
+        """Whether a module printed as `text` may have work (pipeline.idle): a reduction of a tile of at least
+        min-registers per thread (smaller ones are left alone)."""
+        return large_reduction(text, self.min_registers)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = list(op.walk())

@@ -4,6 +4,7 @@ and the tile it reduces, recomputed one row at a time (or why not)."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, TensorType
@@ -55,8 +56,23 @@ def identity_of(op: Operation, elem: Attribute) -> float | int | None:
 
 def per_thread(shape: tuple[int, ...], ll: LinearLayout) -> int:
     """The tile's elements over the threads: its registers per thread when no register repeats one
-    (what pipeline.NEEDS_MATCH reads from the text to skip a module without such a tile)."""
+    (what `large_reduction` reads from the text to skip a module without such a tile)."""
     return math.prod(shape) // (ll.num("lane") * ll.num("warp") * ll.num("block"))
+
+
+# A region op's type list (tt.reduce / tt.scan print `}) : (tensor<AxBx...>) -> ...`): its first operand's shape.
+_REGION_OPERAND = re.compile(r"^\s*\}\) : \(tensor<((?:\d+x)+)", re.M)
+_WARPS = re.compile(r'"ttg\.num-warps" = (\d+)')
+_LANES = re.compile(r'"ttg\.threads-per-warp" = (\d+)')
+
+
+def large_reduction(text: str, min_per_thread: int) -> bool:
+    """Whether a module's print has a tt.reduce (or scan) of a tensor with at least `min_per_thread`
+    elements per thread (`per_thread`, read from the text: a pipeline skips the round trip without one)."""
+    warps, lanes = _WARPS.search(text), _LANES.search(text)
+    threads = int(warps.group(1)) * int(lanes.group(1)) if warps and lanes else 1
+    return any(math.prod(int(n) for n in m.group(1)[:-1].split("x")) // threads >= min_per_thread
+               for m in _REGION_OPERAND.finditer(text))  # fmt: skip
 
 
 def _combine(red: tt.ReduceOp) -> tuple[Operation, bool] | str:
