@@ -69,7 +69,7 @@ class Fork:
         k = self._had(mod)
         if k is None:
             return
-        if k + len(specs) <= len(self.twin) and all(_same(self.twin[k + i].spec, s) for i, s in enumerate(specs)):
+        if k + len(specs) <= len(self.twin) and all(self.twin[k + i].spec == s for i, s in enumerate(specs)):
             self.lineage[id(mod)] = (mod, k + len(specs))
         else:
             self.lineage.pop(id(mod), None)
@@ -131,7 +131,7 @@ def opening(body: list[Any], twin: Any, text: str) -> tuple[list[Any], int]:
     mine = [s for s in body if not (s.python and s.name == pipeline.RAISE and pipeline.idle([s], text))]
     theirs = pipeline.stages_run(twin.stages, text, twin.round_trips)
     k = 0
-    while k < min(len(mine), len(theirs)) and not mine[k].python and _same(mine[k].spec, theirs[k].spec):
+    while k < min(len(mine), len(theirs)) and not mine[k].python and mine[k].spec == theirs[k].spec:
         k += 1
     return mine, k
 
@@ -151,9 +151,6 @@ def run_twin_first(twin: Any, k: int, mod: Any, text: str, metadata: dict[str, A
     shared = (str(copy), opt.threads_per_warp)
     return pipeline.run_plan(copy, metadata, opt, properties, pipeline.Plan(stages[k:], "", round_trips=plain)), shared
 
-
-def _same(a: PassSpec, b: PassSpec) -> bool:
-    return a.name == b.name and dict(a.options) == dict(b.options)
 
 
 _FORK: ContextVar[Fork | None] = ContextVar("xpu_passes_twin_fork", default=None)

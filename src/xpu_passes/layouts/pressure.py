@@ -86,18 +86,13 @@ def operand_slot_bytes(t: Attribute) -> int:
     32-bit operands (opsPerChan 1: tf32), each element in a 32-bit slot: a 16-bit element is read
     from SLM into one (IGC's load.slm.d16u32), so the tile holds as many registers as its f32
     extension (0: not such a tensor, or a layout the algebra does not know)."""
-    if not isinstance(t, TensorType) or isinstance(t.element_type, tt.PointerType | IntegerType):
-        return 0
-    enc = t.encoding  # type: ignore[attr-defined]
+    enc = getattr(t, "encoding", None)
     if not isinstance(enc, ttg.DotOperandEncodingAttr) or not isinstance(enc.parent, ttig.DpasEncodingAttr):
         return 0
     if enc.parent.ops_per_chan != 1:
         return 0
-    try:
-        ll = linear_of(enc, tuple(t.get_shape()))
-    except (LayoutError, ValueError):
-        return 0
-    return (1 << len(ll.register)) * max(4, element_bytes(t.element_type))
+    width = element_bytes(t.element_type)  # type: ignore[attr-defined]
+    return tensor_bytes(t) // width * max(4, width)
 
 
 def access_bytes(m: Messages, streamed: bool = False) -> int:

@@ -144,18 +144,12 @@ def load_candidate(load: tt.LoadOp, element: Attribute, loop: scf.ForOp) -> str 
     if load.parent_op() is loop:
         return "already in the loop"
     block = loop.parent_block()
-    if block is not None and any(u.operation.parent_block() is block and _before(u.operation, loop)
+    if block is not None and any(u.operation.parent_block() is block and u.operation.is_before_in_block(loop)
                                  for u in load.result.uses):
         return "used before the loop"
     if not isinstance(load.ptr.owner, Operation):
         return "its pointer is a block argument"
     return None
-
-
-def _before(a: Operation, b: Operation) -> bool:
-    block = a.parent_block()
-    assert block is not None
-    return block.get_operation_index(a) < block.get_operation_index(b)
 
 
 def move_into_loop(dot: tt.DotOp, idx: int, load: tt.LoadOp, prefetched: set[int]) -> None:
@@ -170,7 +164,7 @@ def move_into_loop(dot: tt.DotOp, idx: int, load: tt.LoadOp, prefetched: set[int
         user = use.operation
         if user is not dot and user.parent_block() is body:
             in_loop.append(use)
-            if _before(user, first):
+            if user.is_before_in_block(first):
                 first = user
     if id(load.ptr) not in prefetched:
         prefetched.add(id(load.ptr))
@@ -262,7 +256,7 @@ def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
     if not between:
         return "already right before the dot"
     if any(u.operation is not dot and u.operation.parent_block() is read.parent_block()
-           and _before(u.operation, dot) for u in read.results[0].uses):
+           and u.operation.is_before_in_block(dot) for u in read.results[0].uses):
         return "used before the dot"
     before, after = read_peak([read, *between]), read_peak([*between, read])
     if after >= before:

@@ -84,7 +84,7 @@ def plan_function(fn: tt.FuncOp, assumed_for: Callable[[Operation], set[tuple]] 
     `direct`: accesses through a loop-carried pointer planned on their own (a block pointer made at the
     access from the pointer's closed form), not as its family. `budget`: the run's (spent reading values;
     past it, OverBudget). `wide_positions`: positions computed in i64 too, and dot data read through pointers
-    made from a loop's induction variable carried by the loop (the pass's option; plan.Planner._carry_induction)."""
+    made from a loop's induction variable carried by the loop (the pass's option; induction.carry_induction)."""
     planner = Planner(assumed_for, budget, wide_positions)
     plans: list[Plan] = []
     failed: dict[Access, str] = {}

@@ -18,12 +18,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerType, TensorType, i32
+from xdsl.dialects.builtin import TensorType, i32
 from xdsl.ir import Operation
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import num_warps
+from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.scratch import element_bits
 from xpu_passes.transforms.raise_block_pointer.build import Builder, _erase_dead, _make_ptr, _rebuild_loop, _rewrite_access
 from xpu_passes.transforms.raise_block_pointer.facts import defined_outside
 from xpu_passes.transforms.raise_block_pointer.plan_types import Access, DimPlan, Plan
@@ -45,9 +47,9 @@ def _enclosing_loop(op: Operation) -> scf.ForOp | None:
     return o
 
 
-def _lins(plan: Plan, pos: bool = True) -> list[Lin]:
-    return [plan.rest] + [x for dp in plan.dims for x in ((dp.pos,) if pos else ()) + (dp.stride, dp.shape, dp.hull)
-                          if x is not None]
+def _fixed_lins(plan: Plan) -> list[Lin]:
+    """What a carried plan needs unchanged in the loop: its rest and each dim's stride, shape and hull."""
+    return [plan.rest] + [x for dp in plan.dims for x in (dp.stride, dp.shape, dp.hull) if x is not None]
 
 
 def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
@@ -71,7 +73,7 @@ def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
     loop = op.parent_op()
     if not isinstance(loop, scf.ForOp):
         return
-    fixed = {v for x in _lins(plan, pos=False) for v in x.leaves()}
+    fixed = {v for x in _fixed_lins(plan) for v in x.leaves()}
     moving = [d for d, dp in enumerate(plan.dims) if not defined_outside(dp.pos.leaves(), loop)]
     stp = dec.scalar(loop.step).constant
     if len(moving) != 1 or plan.preds or not stp or stp <= 0 or loop.lb.type != i32:
@@ -92,10 +94,9 @@ def _operand_bytes(dot: tt.DotOp, warps: int) -> int | None:
     if not (isinstance(a, TensorType) and isinstance(b, TensorType)) or len(a.get_shape()) != 2:
         return None
     (m, k), n = a.get_shape(), b.get_shape()[1]
-    width = a.element_type.bitwidth if hasattr(a.element_type, "bitwidth") else None
-    if isinstance(a.element_type, IntegerType):
-        width = a.element_type.width.data
-    if not width:
+    try:
+        width = element_bits(a.element_type)
+    except LayoutError:
         return None
     best = None
     wm = 1

@@ -62,7 +62,7 @@ class Plan:
     intel: bool = False  # Intel's form: shape 0 where unbounded, any position in the offsets (no 2D block I/O)
     var_adv: tuple[int, Lin] | None = None  # (dim, amount): an advance computed in the loop (Intel's form only)
     # (loop, dim, c): a direct access in `loop` whose position along dim is `x0 + c * iv`, carried by the loop as a
-    # block pointer advanced by `c * step` (plan.Planner._carry_induction; build._carry_direct)
+    # block pointer advanced by `c * step` (induction.carry_induction; induction.carry_plans)
     induction: tuple[scf.ForOp, int, int] | None = None
     proven: list[str] = field(default_factory=list)  # wrap-arounds raised without a version, and why
     unproven: list[str] = field(default_factory=list)  # why the others need one
