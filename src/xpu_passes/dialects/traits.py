@@ -211,6 +211,11 @@ def num_warps(op: Operation) -> int | None:
     return None
 
 
+def threads_per_warp(op: Operation) -> int | None:
+    """`ttg.threads-per-warp` of the module enclosing `op`."""
+    return _int_attr(_module_of(op), "ttg.threads-per-warp")
+
+
 def _product(xs: Iterable[int]) -> int:
     n = 1
     for x in xs:

@@ -14,7 +14,10 @@ Ours (step 3): in a loop body, a dot's operand read (a `tt.load` into the dot-op
 in the loop (dequantized, scaled, stored to SLM there) sinks to right before the dot, when that lowers
 the estimated register peak of the two reads: each read holds its values and what is in flight while it
 runs (an access holds more than its values: layouts/pressure.py), and the values read first are live
-across the reads after them, so the larger read goes first (ties stay). At the ISA (IGC): gemlite A16W1
+across the reads after them, so the larger read goes first (ties stay). Only where that peak plus the
+loop's carried tensors reaches `min-live-grf` registers (the default file, 128): below it the kernel
+fits either way and the order only moves IGC's schedule (gemlite 16x32x64 w4 GEMMs not raised: 32 B
+per lane carried, peak 320 -> 256, yet 0 -> 448 B spill at the ISA). At the ISA (IGC): gemlite A16W1
 64x256x64 w8 spills 0 B instead of native's 18,752 (A's local_load after B's); ours raised 2,496 instead
 of 19,520. Measured and left out (docs/passes.md): outside loops, past a read for another op, past the
 other operand's read when that operand is a copy of a load (mixed at the ISA).
@@ -35,7 +38,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import tt, ttg, ttig
-from xpu_passes.layouts.pressure import tensor_bytes
+from xpu_passes.dialects.traits import threads_per_warp
+from xpu_passes.layouts.pressure import GRF_BYTES, GRF_DEFAULT, tensor_bytes
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 
 # Intel's constants (ReduceVariableLiveness.cpp)
@@ -234,9 +238,15 @@ def computed_in_slm(read: Operation) -> bool:
     return isinstance(src, Operation) and not isinstance(src, tt.LoadOp) and src.parent_block() is read.parent_block()
 
 
-def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
+def carried_bytes(loop: scf.ForOp) -> int:
+    """Register bytes per lane of the data tensors a loop carries (its accumulators)."""
+    return sum(tensor_bytes(a.type) for a in loop.body.block.args[1:])
+
+
+def sink_operand_read(dot: tt.DotOp, read: Operation, held: int = 0, min_live: int = 0) -> str | None:
     """Sink `read` (a dot operand's last read, in the dot's block) to right before `dot` past the
-    reads between them when that lowers `read_peak`; None when moved, else why not."""
+    reads between them when that lowers `read_peak`, and that peak plus the bytes per lane `held` across
+    the reads (the loop's carried tensors) reaches `min_live`; None when moved, else why not."""
     between: list[Operation] = []
     o = read.next_op
     while o is not None and o is not dot:
@@ -259,6 +269,8 @@ def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
            and u.operation.is_before_in_block(dot) for u in read.results[0].uses):
         return "used before the dot"
     before, after = read_peak([read, *between]), read_peak([*between, read])
+    if held + before < min_live:
+        return f"the loop fits the register file ({held + before} of {min_live} B per lane live at the reads)"
     if after >= before:
         return f"no lower register peak past the reads after it ({before} -> {after} B per lane)"
     read.detach()
@@ -280,6 +292,9 @@ class ReduceVariableLiveness(XpuPass):
 
     # Our rule (step 3); false: Intel's rule only.
     order_operand_reads: bool = True
+    # Step 3 only where the reads' peak and the loop's carried tensors reach this many registers (64 B)
+    # of a hardware thread: the default file; below it nothing spills whatever the order.
+    min_live_grf: int = GRF_DEFAULT
     # Work units (ops walked) per op of the input; 0: unbounded. Past it the input is kept.
     max_work_per_op: int = LINEAR_WORK_PER_OP
 
@@ -336,13 +351,15 @@ class ReduceVariableLiveness(XpuPass):
             self.remark(loop, "operand reads not reordered: a tt.dot of the loop is not DPAS")
             return False
         moved = False
+        held = carried_bytes(loop)
+        min_live = self.min_live_grf * GRF_BYTES // (threads_per_warp(loop) or 16)
         for dot in dots:
             # the operand read first (the other one's reads follow it), if any
             reads = [v.owner for v in dot.operands[:2] if _reads_into_operand(v) and v.owner.parent_block() is body]
             if len(reads) < 2 or reads[0] is reads[1]:
                 continue
             first = min(reads, key=lambda r: body.get_operation_index(r))  # type: ignore[arg-type]
-            why = sink_operand_read(dot, first)  # type: ignore[arg-type]
+            why = sink_operand_read(dot, first, held, min_live)  # type: ignore[arg-type]
             if why is None:
                 moved = True
             elif why != "already right before the dot":
