@@ -38,6 +38,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
     nonneg,
     wide,
 )
+from xpu_passes.transforms.raise_block_pointer.closed_form import closed_form
 from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
 from xpu_passes.transforms.raise_block_pointer.induction import carry_induction, reach
 from xpu_passes.transforms.raise_block_pointer.padding import padding_of
@@ -358,16 +359,7 @@ class Planner:
             if d in wraps:
                 raise LeftAlone("the pointer advances along a wrapped-around dim")
             dims[d].adv = adv
-        # position along d at induction value iv: pos + (iv - lb) * k (step s > 0, k = adv / s; iv - lb is a
-        # multiple of s, so exact for any loop-invariant i32 lb: a causal diagonal loop starts at `start_m * BM`)
-        lb = self.dec.scalar(loop.lb) if loop.lb.type == i32 else None
-        stp = self.dec.scalar(loop.step).constant
-        ks = [0] * len(dims)
-        for d, dp in enumerate(dims):
-            if dp.adv and lb is not None and stp and stp > 0 and dp.adv % stp == 0:
-                ks[d] = dp.adv // stp
-            elif dp.adv:
-                ks[d] = -1  # no closed form: no mask on this dim can be matched
+        lb, ks = closed_form(self.dec, loop, dims)  # position along d at iv: pos + (iv - lb) * ks[d]
         plans, shapes_seen = [], []
         try:
             moved = [DimPlan(dp.pos + Lin.const(dp.adv), dp.stride, dp.adv) for dp in dims]
