@@ -38,6 +38,7 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import (
     nonneg,
     wide,
 )
+from xpu_passes.transforms.raise_block_pointer.closed_form import closed_form
 from xpu_passes.transforms.raise_block_pointer.hull import broadcastable, single_trip_when_short
 from xpu_passes.transforms.raise_block_pointer.induction import carry_induction, reach
 from xpu_passes.transforms.raise_block_pointer.padding import padding_of
@@ -87,11 +88,12 @@ class Planner:
         return tuple(reversed(range(r)))
 
     @staticmethod
-    def _match(b: Bound, dp: DimPlan, loop: scf.ForOp | None, k: int) -> Lin | None:
-        """The shape that makes `b` the bounds check of a dim at position `pos + iv*k`, or None.
+    def _match(b: Bound, dp: DimPlan, loop: scf.ForOp | None, k: int, lb: Lin = ZERO) -> Lin | None:
+        """The shape that makes `b` the bounds check of a dim at position `pos + (iv - lb)*k`, or None.
 
         `b.pos + i < b.bound` is `P + i < b.bound + P - b.pos`: a bounds check when that right side does
-        not change from one iteration to the next (covers `offs_k < K - k*BK` and `k*BK + offs_k < K`).
+        not change from one iteration to the next (covers `offs_k < K - k*BK` and `k*BK + offs_k < K`, and
+        the causal diagonal's `for s in range(lo, hi)` with `s + offs_n < N` and a pointer that starts at `lo`).
         """
         shape = b.bound + dp.pos - b.pos
         if loop is None:
@@ -99,11 +101,11 @@ class Planner:
         iv = loop.body.block.args[0]
         if k < 0:  # no closed form for the position
             return None
-        shape = shape + Lin.leaf(iv).scale(k)
+        shape = shape + (Lin.leaf(iv) - lb).scale(k)
         return None if iv in shape.leaves() else shape
 
     def _access(self, op: Access, dims: list[DimPlan], loop: scf.ForOp | None, ks: list[int],
-                wraps: dict[int, Lin], preds: list[Lin]) -> tuple[AccessPlan, dict[int, Lin]]:
+                wraps: dict[int, Lin], preds: list[Lin], lb: Lin = ZERO) -> tuple[AccessPlan, dict[int, Lin]]:
         """How one access becomes a block access; the shapes its mask implies per dim."""
         ap = AccessPlan(op)
         mask = op.mask
@@ -115,9 +117,10 @@ class Planner:
         fixed: dict[int, list[Lin]] = {}  # loop-invariant conjuncts `i < r` on a dim the loop moves
         fixed_ops: list[SSAValue] = []
         for b in parts.bounds:
-            s = None if b.dim in shapes else self._match(b, dims[b.dim], loop, ks[b.dim])
+            s = None if b.dim in shapes else self._match(b, dims[b.dim], loop, ks[b.dim], lb)
             if s is None or (loop is not None and not defined_outside(s.leaves(), loop)):
                 if (loop is not None and b.wrap is None and 0 < ks[b.dim] == dims[b.dim].adv  # step 1: exact extent
+                        and lb.constant == 0  # (hull.py reads the trip count from lb 0)
                         and defined_outside([*b.pos.leaves(), *b.bound.leaves()], loop)):
                     fixed.setdefault(b.dim, []).append(b.bound - b.pos)
                     fixed_ops.append(b.op.results[0])
@@ -356,19 +359,12 @@ class Planner:
             if d in wraps:
                 raise LeftAlone("the pointer advances along a wrapped-around dim")
             dims[d].adv = adv
-        # position along d at induction value iv: pos + iv * k (lb = 0, step s, k = adv / s)
-        lb, stp = self.dec.scalar(loop.lb).constant, self.dec.scalar(loop.step).constant
-        ks = [0] * len(dims)
-        for d, dp in enumerate(dims):
-            if dp.adv and lb == 0 and stp and stp > 0 and dp.adv % stp == 0:
-                ks[d] = dp.adv // stp
-            elif dp.adv:
-                ks[d] = -1  # no closed form: no mask on this dim can be matched
+        lb, ks = closed_form(self.dec, loop, dims)  # position along d at iv: pos + (iv - lb) * ks[d]
         plans, shapes_seen = [], []
         try:
             moved = [DimPlan(dp.pos + Lin.const(dp.adv), dp.stride, dp.adv) for dp in dims]
             for a in accesses:
-                ap, s = self._access(a, moved if a in after else dims, loop, ks, wraps, preds)
+                ap, s = self._access(a, moved if a in after else dims, loop, ks, wraps, preds, lb or ZERO)
                 ap.after = a in after
                 plans.append(ap)
                 shapes_seen.append(s)
@@ -379,13 +375,13 @@ class Planner:
         for d, dp in enumerate(dims):
             if dp.adv == 0:
                 extents.append(dp.pos + Lin.const(shape[d]))
-            elif ks[d] > 0:  # last position: pos + (ub - 1) * k, + adv through the advanced pointer
-                last = dp.pos + (ub - ONE).scale(ks[d]) + Lin.const(dp.adv if after else 0)
+            elif ks[d] > 0 and lb is not None:  # last position: pos + (ub - 1 - lb) * k, + adv through the advanced one
+                last = dp.pos + (ub - ONE - lb).scale(ks[d]) + Lin.const(dp.adv if after else 0)
                 extents.append(last + Lin.const(shape[d]))
             else:
                 extents.append(ZERO)  # unused unless no bound: then the check below refuses
                 if not any(d in s for s in shapes_seen) and d not in wraps:
-                    raise LeftAlone(f"unknown extent of dim {d}: the loop does not start at 0 with a step "
+                    raise LeftAlone(f"unknown extent of dim {d}: the loop has no i32 lower bound with a step "
                                     f"dividing the advance")
         plan = Plan(pf.base, rest, dims, self._order(dims), block, plans, preds, loop, index, inc)
         return self._finish(plan, shapes_seen, wraps, extents, hw)

@@ -31,6 +31,7 @@ from xpu_passes.transforms.raise_block_pointer.forms import (
     PtrForm,
     Unsupported,
 )
+from xpu_passes.transforms.raise_block_pointer.masks import read_mask
 from xpu_passes.transforms.raise_block_pointer.poly import ONE, ZERO, Lin, remember, reset_order, values_of
 from xpu_passes.transforms.raise_block_pointer.reshape_form import reshape_form
 from xpu_passes.transforms.raise_block_pointer.signs import nonneg, nonneg_value
@@ -328,77 +329,8 @@ class Decomposer:
     # ------------------------------------------------------------ masks
 
     def mask(self, v: SSAValue) -> MaskParts:
-        """A mask as conjunction: per-dim bounds `pos + i < bound`, and the rest."""
-        parts = MaskParts()
-        self._conj(v, list(range(len(_shape(v)))), parts)
-        return parts
-
-    def _conj(self, v: SSAValue, dim_map: list[int], parts: MaskParts) -> None:
-        op = v.owner
-        if isinstance(op, arith.AndIOp):
-            self._conj(op.lhs, dim_map, parts)
-            self._conj(op.rhs, dim_map, parts)
-            return
-        if isinstance(op, tt.BroadcastOp) or (isinstance(op, Operation) and op.name == _CONVERT):
-            self._conj(op.operands[0], dim_map, parts)
-            return
-        if isinstance(op, tt.ExpandDimsOp):
-            ax = op.axis.value.data
-            self._conj(op.src, dim_map[:ax] + dim_map[ax + 1 :], parts)
-            return
-        if isinstance(op, tt.ReshapeOp) and op.allow_reorder is None:
-            src, dst = _shape(op.src), _shape(v)
-            if [a for a in src if a != 1] == [b for b in dst if b != 1]:  # only unit dims added or removed
-                live = [dim_map[e] for e, b in enumerate(dst) if b != 1]
-                it = iter(live)
-                self._conj(op.src, [next(it) if a != 1 else -1 for a in src], parts)
-                return
-        if isinstance(op, Operation) and op.name == "arith.cmpi":
-            if self._always_true(op):
-                return
-            b = self._bound(op, dim_map)
-            if b is not None:
-                parts.bounds.append(b)
-                return
-        parts.others.append(v)
-
-    def _always_true(self, op: Operation) -> bool:
-        """`x >= 0` (or `0 <= x`) with x provably non-negative: a conjunct that masks nothing."""
-        pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
-        lhs, rhs = op.operands
-        if pred == 3:  # sle: 0 <= x
-            lhs, rhs = rhs, lhs
-        elif pred != 5:  # sge
-            return False
-        try:
-            x, zero = self.index(lhs), self.index(rhs)
-        except Unsupported:
-            return False
-        if not zero.uniform or zero.base.constant != 0:
-            return False
-        return nonneg(x.base) and all(t is None or (nonneg(t.pos) and nonneg(t.stride)) for t in x.dims)
-
-    def _bound(self, op: Operation, dim_map: list[int]) -> Bound | None:
-        pred = op.properties["predicate"].value.data  # type: ignore[attr-defined]
-        lhs, rhs = op.operands
-        if pred == 4:  # sgt: bound > idx
-            lhs, rhs = rhs, lhs
-        elif pred != 2:  # slt only: signed, strict, as Triton's tutorials write it
-            return None
-        try:
-            idx, bnd = self.index(lhs), self.index(rhs)
-        except Unsupported:
-            return None
-        live = [d for d, t in enumerate(idx.dims) if t is not None]
-        if not bnd.uniform or len(live) != 1 or idx.base.terms:
-            return None
-        t = idx.dims[live[0]]
-        assert t is not None
-        if t.stride != ONE:
-            return None
-        if dim_map[live[0]] < 0:  # a unit dim a reshape removed
-            return None
-        return Bound(dim_map[live[0]], t.pos, bnd.base, t.wrap, op)
+        """A mask as conjunction: per-dim bounds `pos + i < bound`, and the rest (masks.py)."""
+        return read_mask(self, v)
 
 
 __all__ = [

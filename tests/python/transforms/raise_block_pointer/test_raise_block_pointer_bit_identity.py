@@ -3,6 +3,8 @@ column-major, versioned accesses; `other` as padding only when exact), and the c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from xdsl.dialects import scf
@@ -16,6 +18,7 @@ from transforms.raise_block_pointer.raise_support import (
     check_bit_identical, gemm_inputs, lit_chunk, ops_of, raise_all, surface_model,
 )
 
+LOOP_START = Path(__file__).parents[3] / "lit" / "passes" / "raise-block-pointer-loop-start.mlir"
 GEMM_SHAPES = [(40, 24, 40), (48, 32, 48), (33, 17, 5), (16, 16, 64)]
 
 
@@ -62,6 +65,18 @@ def test_loop_mask_position_form_nan_padding_bit_identical() -> None:
     for M, K in [(40, 40), (16, 16), (5, 70)]:  # ragged rows and columns: NaN padding reaches the sums
         x = rng.standard_normal(M * K).astype(np.float32)
         check_bit_identical(before, after, Inputs([x, np.zeros(M * 16, np.float32), M, K, K], (-(-M // 16),)))
+
+
+@pytest.mark.parametrize("func", ["rows_from_lo", "cols_from_lo"])
+def test_loop_from_a_loop_invariant_start_bit_identical(func: str) -> None:
+    """A loop from `lo = pid * B` with its pointer made at lo (the causal diagonal loop): raised, and exact on
+    the interpreter and under 2D block I/O's surface, with n ragged, short of the tile, and past every row."""
+    before, after, remarks = raise_all(lit_chunk(func, LOOP_START))
+    assert len(ops_of(after, tt.AdvanceOp)) == 1 and not any("left alone" in r for r in remarks)
+    rng = np.random.default_rng(9)
+    for n, grid in [(10, 3), (3, 2), (64, 4)]:
+        x = rng.standard_normal(4096).astype(np.float32)
+        check_bit_identical(before, after, Inputs([x, np.zeros(1024, np.float32), 16, n], (grid,)))
 
 
 def test_increment_fitting_two_dims_takes_the_one_the_mask_checks() -> None:
