@@ -25,7 +25,6 @@ The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage com
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -266,12 +265,6 @@ def sink_operand_read(dot: tt.DotOp, read: Operation) -> str | None:
     return None
 
 
-def _loops(op: Operation) -> Iterator[scf.ForOp]:
-    for o in op.walk():
-        if isinstance(o, scf.ForOp):
-            yield o
-
-
 @register
 @dataclass(frozen=True)
 class ReduceVariableLiveness(XpuPass):
@@ -289,14 +282,16 @@ class ReduceVariableLiveness(XpuPass):
         #    back through conversions instead (no other rewrite of the module).
         if within_budget(self, op, ops, self.max_work_per_op, self._fits) is None:
             return
+        # (the module's one walk: steps 2 and 3 move and clone loads, never a loop)
+        loops = [o for o in ops if isinstance(o, scf.ForOp)]
         changed = False
         prefetched: set[int] = set()
         # 2. Intel's rule, loop by loop (its liveness is recomputed after each loop it changes).
-        for loop in list(_loops(op)):
+        for loop in loops:
             changed |= self._into_loop(loop, prefetched)
         # 3. Ours: each loop body's dot operand reads, larger first.
         if self.order_operand_reads:
-            for loop in list(_loops(op)):
+            for loop in loops:
                 changed |= self._order_reads(loop)
         if not changed:
             self.said(UNCHANGED)
@@ -312,13 +307,14 @@ class ReduceVariableLiveness(XpuPass):
         if not dots:
             return False
         moved = False
-        values = live_in(body)  # (changes only when a load moves in: then taken again)
+        values = live_in(body)  # (changes only when a load moves in: then taken again, with its bytes)
+        size = live_in_bytes(values)
         for dot in dots:
             for idx in (0, 1):
                 load = _load_of(dot.operands[idx])
                 if load is None:
                     continue
-                if not is_long_life_span(load.result, values, live_in_bytes(values)):
+                if not is_long_life_span(load.result, values, size):
                     continue  # (Intel's thresholds: nothing said, as most loads are small)
                 why = load_candidate(load, dot.operands[idx].type.element_type, loop)  # type: ignore[attr-defined]
                 if why is not None:
@@ -327,6 +323,7 @@ class ReduceVariableLiveness(XpuPass):
                 move_into_loop(dot, idx, load, prefetched)
                 moved = True
                 values = live_in(body)
+                size = live_in_bytes(values)
         return moved
 
     def _order_reads(self, loop: scf.ForOp) -> bool:
