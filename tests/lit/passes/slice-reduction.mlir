@@ -45,7 +45,7 @@
 // ROW-COUNT-1: "tt.reduce"
 // ROW-NOT: "tt.reduce"
 // ROW: scf.yield
-// SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 elements per thread (< min-registers=512); in chunks: 256 elements per thread (< min-registers=512)
+// SMALL: remark: [xpu-slice-reduction] reduction left whole: 256 elements per thread (< min-registers=512){{$}}
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 16], warpsPerCTA = [1, 2], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
   tt.func public @gemv_packed(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %w: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %ldw: i32) {

@@ -92,15 +92,21 @@ def _loads_movable(ops: list[Operation], block: Block, store: tt.StoreOp) -> str
     return None if first is None else moves_past(first, store, set(ops))
 
 
-def moves_past(first: Operation, store: Operation, inside: set[Operation]) -> str | None:
+def moves_past(first: Operation, store: Operation, inside: set[Operation], what: str = "the epilogue",
+               past_reads: bool = False) -> str | None:
     """Why `first` cannot move down to `store`: an op in between that stays (not in `inside`) may
-    write memory."""
+    write memory (with `past_reads`, a non-volatile tt.load in between is no obstacle: it only reads)."""
     op = first.next_op
     while op is not None and op is not store:
-        if op not in inside and not is_side_effect_free(op):
-            return f"a load of the epilogue would move past {op.name}, which may write memory"
+        if op not in inside and not is_side_effect_free(op) and not (past_reads and reads_only(op)):
+            return f"a load of {what} would move past {op.name}, which may write memory"
         op = op.next_op
     return None
+
+
+def reads_only(op: Operation) -> bool:
+    """A tt.load that is not volatile: it reads memory and writes none."""
+    return isinstance(op, tt.LoadOp) and not (op.isVolatile is not None and op.isVolatile.value.data)
 
 
 def _same_tensor(t: Attribute, shape: tuple[int, ...], enc: Attribute) -> bool:

@@ -29,7 +29,7 @@ from xdsl.ir import Operation
 from xpu_passes.dialects import tt
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 from xpu_passes.transforms.slice_reduction.chunks import Chunked, find_chunks, rewrite_chunks
-from xpu_passes.transforms.slice_reduction.find import Sliced, find, large_reduction
+from xpu_passes.transforms.slice_reduction.find import Sliced, find, large_reduction, too_small
 from xpu_passes.transforms.slice_reduction.rewrite import rewrite
 
 __all__ = ["Chunked", "SliceReduction", "Sliced", "find", "find_chunks", "rewrite", "rewrite_chunks"]
@@ -64,10 +64,14 @@ class SliceReduction(XpuPass):
         budget.spend(len(ops))
         chosen: list[Sliced | Chunked] = []
         for red in [r for r in ops if isinstance(r, tt.ReduceOp)]:
-            found: Sliced | Chunked | str = find(red, self.min_registers, self.chunk_registers)
-            if isinstance(found, str) and len(red.srcs) == 1:
-                chunks = find_chunks(red, self.min_registers, self.chunk_registers)
-                found = chunks if not isinstance(chunks, str) else f"{found}; {chunks}"
+            found: Sliced | Chunked | str
+            if len(red.srcs) == 1 and (small := too_small(red, self.min_registers)) is not None:
+                found = small  # (too small for both rules: said once)
+            else:
+                found = find(red, self.chunk_registers)
+                if isinstance(found, str) and len(red.srcs) == 1:
+                    chunks = find_chunks(red, self.chunk_registers)
+                    found = chunks if not isinstance(chunks, str) else f"{found}; {chunks}"
             if isinstance(found, str):
                 self.remark(red, f"reduction left whole: {found}")
                 continue

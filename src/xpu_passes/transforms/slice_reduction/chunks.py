@@ -22,7 +22,7 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.linear import IN_DIMS, LinearLayout
 from xpu_passes.transforms.slice_epilogue.cut import Cut, tensor_of
-from xpu_passes.transforms.slice_reduction.find import per_thread, tile
+from xpu_passes.transforms.slice_reduction.find import tile
 from xpu_passes.transforms.slice_reduction.rewrite import Body, constant, part_op, part_type
 
 
@@ -52,9 +52,9 @@ def _cuttable(ll: LinearLayout, e: int, rows: int) -> list[tuple[int, ...]] | No
     return None if any(b[e] >= rows for b in others) else want
 
 
-def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> Chunked | str:
+def find_chunks(red: tt.ReduceOp, chunk_registers: int) -> Chunked | str:
     """The reduction's chunks along the kept dim that makes them smallest (down to `chunk_registers`
-    per thread), or why there are none."""
+    per thread), or why there are none (`find.too_small` is asked first)."""
     t = red.srcs[0].type
     rt = red.results[0].type
     if not isinstance(rt, TensorType):
@@ -68,8 +68,6 @@ def find_chunks(red: tt.ReduceOp, min_registers: int, chunk_registers: int) -> C
     except LayoutError as e:
         return f"in chunks: layout not modelled ({e})"
     regs = ll.num("register")
-    if (per := per_thread(shape, ll)) < min_registers:
-        return f"in chunks: {per} elements per thread (< min-registers={min_registers})"
     best: tuple[int, int, list[tuple[int, ...]], int] | None = None  # (registers, -rows, bits, dim)
     for e in (i for i in range(len(shape)) if i != d and shape[i] > 1):
         er = e if e < d else e - 1

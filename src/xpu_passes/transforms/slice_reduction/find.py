@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.traits import is_side_effect_free
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError, to_linear
 from xpu_passes.layouts.linear import LinearLayout
 from xpu_passes.transforms.slice_epilogue.cut import splat
+from xpu_passes.transforms.slice_epilogue.find import moves_past, reads_only
 
 # Combine ops with an identity e (combine(e, x) == x bit for bit, NaNs and signed zeros included):
 # the loop starts from it, so the first row is combined exactly as the fold's first element.
@@ -87,12 +87,8 @@ def _combine(red: tt.ReduceOp) -> tuple[Operation, bool] | str:
     return op, op.operands[0] is args[1]
 
 
-def _axis_in_registers(t: TensorType, d: int) -> str | None:
+def _axis_in_registers(ll: LinearLayout, d: int) -> str | None:
     """Why the lowering's fold along `d` is not one thread's sequential fold in row order, if it is not."""
-    try:
-        ll = to_linear(t.encoding, t.get_shape())
-    except LayoutError as e:
-        return f"layout not modelled ({e})"
     if any(b[d] for b in (*ll.lane, *ll.warp, *ll.block)):
         return "lanes or warps share the reduced axis (their fold is a tree, not a row order)"
     along = [b[d] for b in ll.register if b[d]]
@@ -128,16 +124,27 @@ def _sliced_operands(op: Operation, e: int) -> list[tuple[SSAValue, int | None]]
     if isinstance(op, tt.LoadOp):
         if not isinstance(op.ptr.type, TensorType) or op.boundaryCheck is not None:
             return "a load through a block pointer"
-        if op.isVolatile is not None and op.isVolatile.value.data:
+        if not reads_only(op):
             return "a volatile load"
-    elif not ((op.name.startswith(("arith.", "math.")) and not op.regions) or op.name in _ELEMENTWISE_TT
-              or isinstance(op, tt.LoadOp)):  # fmt: skip
+    elif not ((op.name.startswith(("arith.", "math.")) and not op.regions) or op.name in _ELEMENTWISE_TT):
         return f"{op.name} computes the reduced tile (not an elementwise or placing op)"
     return [(v, e if isinstance(v.type, TensorType) else None) for v in op.operands]
 
 
-def find(red: tt.ReduceOp, min_registers: int, chunk_registers: int = 1) -> Sliced | str:
-    """The reduction's slicing plan, or why it is left alone."""
+def too_small(red: tt.ReduceOp, min_registers: int) -> str | None:
+    """Why a reduction is too small for either rule (`find`, `find_chunks`): its tile's elements per
+    thread below `min_registers` (None for a layout not modelled: each rule says so itself)."""
+    t = red.srcs[0].type
+    assert isinstance(t, TensorType)
+    try:
+        per = per_thread(t.get_shape(), to_linear(t.encoding, t.get_shape()))
+    except LayoutError:
+        return None
+    return f"{per} elements per thread (< min-registers={min_registers})" if per < min_registers else None
+
+
+def find(red: tt.ReduceOp, chunk_registers: int = 1) -> Sliced | str:
+    """The reduction's slicing plan, or why it is left alone (`too_small` is asked first)."""
     if len(red.srcs) != 1:
         return "a reduction of several tensors"
     src = red.srcs[0]
@@ -154,12 +161,13 @@ def find(red: tt.ReduceOp, min_registers: int, chunk_registers: int = 1) -> Slic
     identity = identity_of(combine, t.element_type)
     if identity is None:
         return f"{combine.name} on {t.element_type} has no exact identity to start the fold from"
-    if (why := _axis_in_registers(t, d)) is not None:
+    try:
+        ll = to_linear(t.encoding, t.get_shape())
+    except LayoutError as e:
+        return f"layout not modelled ({e})"
+    if (why := _axis_in_registers(ll, d)) is not None:
         return why
-    ll = to_linear(t.encoding, t.get_shape())
     regs = ll.num("register")
-    if (per := per_thread(t.get_shape(), ll)) < min_registers:
-        return f"{per} elements per thread (< min-registers={min_registers})"
     got3 = tile(red, d)
     if isinstance(got3, str):
         return got3
@@ -215,20 +223,10 @@ def tile(red: tt.ReduceOp, e: int) -> tuple[list[Operation], dict[SSAValue, int]
             return "a loaded tensor of the tile is used elsewhere: it would be loaded twice and stay whole"
         stay += [v.owner for v in op.operands if v.owner in inside]
     ops = [op for op in block.ops if op in inside]
-    if (why := _loads_stay_valid(ops, red, inside)) is not None:
+    # the tile's loads move down to the reduction: past reads, not past an op that may write memory
+    first = next((op for op in ops if isinstance(op, tt.LoadOp)), None)
+    if first is not None and (why := moves_past(first, red, inside, "the tile", past_reads=True)) is not None:
         return why
     if not any(isinstance(op, tt.LoadOp) for op in ops):
         return "the tile loads nothing (nothing to gain)"
     return ops, dims
-
-
-def _loads_stay_valid(ops: list[Operation], red: Operation, inside: set[Operation]) -> str | None:
-    """Why the tile's loads cannot move down to the reduction: an op in between may write memory."""
-    first = next((op for op in ops if isinstance(op, tt.LoadOp)), None)
-    op = first.next_op if first is not None else None
-    while op is not None and op is not red:
-        reads = isinstance(op, tt.LoadOp) and not (op.isVolatile is not None and op.isVolatile.value.data)
-        if op not in inside and not reads and not is_side_effect_free(op):
-            return f"a load of the tile would move past {op.name}, which may write memory"
-        op = op.next_op
-    return None
