@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType, i32
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt
@@ -30,7 +30,7 @@ from xpu_passes.dialects.traits import num_warps
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.pressure import GRF_BYTES, GRF_DEFAULT
 from xpu_passes.layouts.scratch import element_bits
-from xpu_passes.transforms.raise_block_pointer.build import Builder, _erase_dead, _make_ptr, _rebuild_loop, _rewrite_access
+from xpu_passes.transforms.raise_block_pointer.build import Builder, erase_dead, make_ptr, rebuild_loop, rewrite_access
 from xpu_passes.transforms.raise_block_pointer.facts import defined_outside
 from xpu_passes.transforms.raise_block_pointer.plan_types import Access, DimPlan, Plan
 from xpu_passes.transforms.raise_block_pointer.poly import ONE, Lin
@@ -67,6 +67,24 @@ def _fixed_lins(plan: Plan) -> list[Lin]:
     return [plan.rest] + [x for dp in plan.dims for x in (dp.stride, dp.shape, dp.hull) if x is not None]
 
 
+def _step(pos: Lin, iv: SSAValue) -> int | None:
+    """c where `pos` moves with `iv` as `x0 + c * iv` (one term holding iv, iv alone, c > 0); else None."""
+    moving = [(m, c) for m, c in pos.terms if iv in m]
+    if len(moving) != 1 or moving[0][0] != (iv,) or moving[0][1] <= 0:
+        return None
+    return moving[0][1]
+
+
+def _at(pos: Lin, iv: SSAValue, c: int, x: Lin) -> Lin:
+    """`pos` (`x0 + c * iv`) where iv is `x`: `x0 + c * x`."""
+    return pos - Lin.leaf(iv).scale(c) + x.scale(c)
+
+
+def _positive_step(dec: Decomposer, loop: scf.ForOp) -> bool:
+    stp = dec.scalar(loop.step).constant
+    return bool(stp) and stp > 0
+
+
 def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
     """The last position of an access whose position moves with its loop's induction variable (`x0 + c * iv`):
     `x0 + c * (ub - 1)`, loop-invariant, so a dim no mask bounds has one shape in every iteration. Else `pos`."""
@@ -74,12 +92,10 @@ def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
     if loop is None:
         return pos
     iv = loop.body.block.args[0]
-    moving = [(m, c) for m, c in pos.terms if iv in m]
-    stp = dec.scalar(loop.step).constant
-    if len(moving) != 1 or moving[0][0] != (iv,) or moving[0][1] <= 0 or not stp or stp <= 0:
+    c = _step(pos, iv)
+    if c is None or not _positive_step(dec, loop):
         return pos
-    c = moving[0][1]
-    return pos - Lin.leaf(iv).scale(c) + (dec.scalar(loop.ub) - ONE).scale(c)
+    return _at(pos, iv, c, dec.scalar(loop.ub) - ONE)
 
 
 def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
@@ -90,17 +106,16 @@ def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
         return
     fixed = {v for x in _fixed_lins(plan) for v in x.leaves()}
     moving = [d for d, dp in enumerate(plan.dims) if not defined_outside(dp.pos.leaves(), loop)]
-    stp = dec.scalar(loop.step).constant
-    if len(moving) != 1 or plan.preds or not stp or stp <= 0 or loop.lb.type != i32:
+    if len(moving) != 1 or plan.preds or not _positive_step(dec, loop) or loop.lb.type != i32:
         return
     d = moving[0]
     iv = loop.body.block.args[0]
-    terms = [(m, c) for m, c in plan.dims[d].pos.terms if iv in m]
-    if len(terms) != 1 or terms[0][0] != (iv,) or terms[0][1] <= 0:
+    c = _step(plan.dims[d].pos, iv)
+    if c is None:
         return
-    x0 = plan.dims[d].pos - Lin.leaf(iv).scale(terms[0][1])
+    x0 = _at(plan.dims[d].pos, iv, c, Lin.const(0))
     if defined_outside(x0.leaves() | fixed, loop):
-        plan.induction = (loop, d, terms[0][1])
+        plan.induction = (loop, d, c)
 
 
 def _warp_bytes(dot: tt.DotOp, warps: int) -> tuple[int, int] | None:
@@ -161,7 +176,7 @@ def carry_plans(plans: list[Plan]) -> None:
     dead: list[Operation] = []
     for loop, ps in loops.items():
         dead += _carry(loop, ps)
-    _erase_dead(dead)
+    erase_dead(dead)
 
 
 def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
@@ -176,11 +191,11 @@ def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
         assert p.induction is not None
         planned, d, c = p.induction
         iv = planned.body.block.args[0]  # the value the plan's positions hold (the planned loop's)
-        first = [DimPlan(dp.pos - Lin.leaf(iv).scale(c) + lb.scale(c), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
+        first = [DimPlan(_at(dp.pos, iv, c, lb), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
                  if i == d else dp for i, dp in enumerate(p.dims)]
-        inits.append(_make_ptr(b, replace(p, dims=first)))
+        inits.append(make_ptr(b, replace(p, dims=first)))
     n = len(loop.iter_args)
-    new_loop = _rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
+    new_loop = rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
     body = new_loop.body.block
     yld = body.last_op
     assert isinstance(yld, scf.YieldOp)
@@ -193,6 +208,6 @@ def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
         arg = body.args[n + i + 1]
         offs = [here.lin(step.scale(c), i32) if j == d else here.const(0, i32) for j in range(len(p.dims))]
         advs.append(here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type])))
-        dead += _rewrite_access(p.accesses[0], arg)
+        dead += rewrite_access(p.accesses[0], arg)
     yld.operands = [*yld.operands, *advs]
     return dead
