@@ -223,7 +223,7 @@ class RaiseBlockPointer(XpuPass):
     # Ours, on by default: a function where a loaded tile feeds tt.dot both as loaded and through tt.trans
     # (attention backward) is left alone whole: raised, it lost at the ISA (candidates.transposed_reuse).
     skip_transposed_reuse: bool = True
-    # Ours, off (the pipeline's `wide_positions=true` sets it): positions computed in i64 (flag_gems'
+    # Ours, off (the xpu pipeline sets it; `xpu:wide_positions=false` not): positions computed in i64 (flag_gems'
     # `pid.to(tl.int64) * BLOCK_M`) are raised, moved into the base pointer (offsets are i32, the base's offset and
     # the shape i64: exact), and dot data read in a loop through pointers made from its induction variable is
     # carried by the loop; only where a function's dots hold at most 8 KB of A and B per warp and, without

@@ -157,12 +157,13 @@ def fits_registers(fn: tt.FuncOp, warps: int = 0, grf_mode: str = "") -> str | N
         if grf_mode == "large" or live <= low:
             continue
         if grf_mode in ("", "default") and live < high:
-            return (f"a tt.dot's accumulator, A and B take {live} bytes per warp, at the edge of the {DEFAULT_FILE}-byte "
-                    f"register file a kernel without grf_mode is built with ({low} to {high}): IGC may spill there "
-                    "under the driver's threshold for its large-GRF rebuild")
+            return (f"a tt.dot's accumulator, A and B take {live} bytes per warp, at the edge of the "
+                    f"{DEFAULT_FILE}-byte register file a kernel without grf_mode is built with ({low} to {high}): "
+                    "IGC may spill there under the driver's threshold for its large-GRF rebuild")
         if grf_mode not in ("", "default"):
             return (f"a tt.dot's accumulator, A and B take {live} bytes per warp, over the {low} of the "
-                    f"{DEFAULT_FILE}-byte register file that fit with grf_mode={grf_mode} (the driver does not rebuild it)")
+                    f"{DEFAULT_FILE}-byte register file that fit with grf_mode={grf_mode} "
+                    "(the driver does not rebuild it)")
     return None
 
 
