@@ -73,7 +73,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True), NativeOption("wide-positions", bool, False),
-            NativeOption("num-warps", int, 0),
+            NativeOption("num-warps", int, 0), NativeOption("grf-mode", str, ""),
             NativeOption("never-worse-than-native", bool, False),  # (read by the pipeline)
             NativeOption("max-work-per-op", int, 50)),
     LEGAL: (NativeOption("fold-register-permutations", bool, True), NativeOption("max-work-per-op", int, 50)),

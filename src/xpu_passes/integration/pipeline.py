@@ -297,11 +297,16 @@ def unguard_early(stages: list[Stage]) -> list[Stage]:
 
 def _with_compile_warps(stages: list[Stage], opt: Any) -> list[Stage]:
     """Our passes with a `num_warps` option left at 0 take the compile's, as native passes take theirs (a TTIR
-    has no ttg.num-warps yet: triton-raise-block-pointer's wide-positions weighs a dot's tiles per warp)."""
+    has no ttg.num-warps yet: triton-raise-block-pointer's wide-positions weighs a dot's tiles per warp), and
+    with a `grf_mode` left "" the compile's (the register file those tiles are weighed against; triton-xpu's
+    options hold the tuple of choices when the launch names none: "default")."""
+    grf = opt.grf_mode if isinstance(getattr(opt, "grf_mode", None), str) else "default"
     out: list[Stage] = []
     for s in stages:
         if s.python and s.instance is not None and getattr(s.instance, "num_warps", None) == 0:
             s = replace(s, instance=replace(s.instance, num_warps=opt.num_warps))  # type: ignore[type-var]
+        if s.python and s.instance is not None and getattr(s.instance, "grf_mode", None) == "":
+            s = replace(s, instance=replace(s.instance, grf_mode=grf))  # type: ignore[type-var]
         out.append(s)
     return out
 

@@ -47,7 +47,7 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
                   block_io_encoding: bool = True, rlc: str = "all", never_worse: bool = True,
                   slice_epilogue: bool = True, slice_reduction: bool = True, reduction_locality: bool = False,
                   never_worse_positions: str = "dot", native_first: bool = True,
-                  reduce_variable_liveness: bool = True, wide_positions: bool = False) -> list[Stage]:
+                  reduce_variable_liveness: bool = True, wide_positions: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -120,9 +120,9 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
     if raise_block_pointer:
         # after annotate-module (TTIR with the target attributes); only dot data: 3.3 gives other block pointers worse
         # layouts; only loads that will be 2D block reads: 3.3 gathers the others lane by lane (block-io-only);
-        # never_worse: the stage also runs without it, and the better result is kept; wide_positions (off: 4 bf16 bmm
-        # rows spill 512 B with it, docs/passes.md): i64 positions and dot operands made from a loop's induction
-        # variable, where a dot's tiles fit (raise_block_pointer/induction.py)
+        # never_worse: the stage also runs without it, and the better result is kept; wide_positions: i64 positions
+        # and dot operands made from a loop's induction variable, where a dot's tiles fit the compile's register
+        # file (raise_block_pointer/induction.py)
         wide = {"wide-positions": "true"} if wide_positions else {}
         stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", **wide, **guard}), True))
     if reduce_variable_liveness:

@@ -12,7 +12,7 @@
 // as does an input that defines no location alias at all (errors/malformed.mlir).
 // RUN: sed 's/loc(#loc1)/loc(#loc_typo)/' %s | not xpu-opt - 2>&1 | FileCheck %s --check-prefix=TYPO
 
-// LIST: --triton-raise-block-pointer {{ +}}ours: {ignore-masks=false version=true dot-only=false block-io-only=false skip-transposed-reuse=true wide-positions=false num-warps=0 never-worse-than-native=false max-work-per-op=50}
+// LIST: --triton-raise-block-pointer {{ +}}ours: {ignore-masks=false version=true dot-only=false block-io-only=false skip-transposed-reuse=true wide-positions=false num-warps=0 grf-mode= never-worse-than-native=false max-work-per-op=50}
 // LIST: --tritonintelgpu-legalize-block-io-encoding {{ +}}ours: {fold-register-permutations=true max-work-per-op=50}
 // LIST: --tritonintelgpu-materialize-block-pointer {{ +}}ours: {max-work-per-op=50} tag loads
 // LIST: --tritonintelgpu-remove-layout-conversions {{ +}}ours: {max-backward-remat-iterations=4 max-work-per-op=100 never-worse-than-native=false check-incremental=false in-place=true}

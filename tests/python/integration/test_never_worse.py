@@ -262,10 +262,10 @@ def test_a_compile_over_budget_is_natives(remarks: Any, monkeypatch: pytest.Monk
 
 
 def test_the_raising_pipeline_compares_with_and_without_raising() -> None:
-    assert "triton-raise-block-pointer{dot-only=true block-io-only=true never-worse-than-native=true}" in pipeline_text(
-        "xpu", raise_block_pointer=True)
-    assert "triton-raise-block-pointer{dot-only=true block-io-only=true}" in pipeline_text("xpu", raise_block_pointer=True,
-                                                                         never_worse=False)
+    assert ("triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true never-worse-than-native=true}"
+            in pipeline_text("xpu", raise_block_pointer=True))
+    assert "triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true}" in pipeline_text(
+        "xpu", raise_block_pointer=True, never_worse=False)
 
 
 @needs_triton

@@ -43,10 +43,11 @@ def test_options_become_passes() -> None:
     assert f"{MBP},{RTP},{OBIO}" in pipeline_text("xpu", rewrite_tensor_pointer=True)
     raised = pipeline_text("xpu", raise_block_pointer=True, rlc="last", block_io_encoding=False)
     assert raised.startswith("builtin.module(triton-annotate-module{target-arch=spir64},"
-                             "triton-raise-block-pointer{dot-only=true block-io-only=true never-worse-than-native=true},")
+                             "triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true "
+                             "never-worse-than-native=true},")
     assert raised.count(f"native-{RLC}") == 2 and OBIO not in raised
-    assert ("triton-raise-block-pointer{dot-only=true block-io-only=true wide-positions=true never-worse-than-native=true}"
-            in pipeline_text("xpu", wide_positions=True))
+    assert ("triton-raise-block-pointer{dot-only=true block-io-only=true never-worse-than-native=true}"
+            in pipeline_text("xpu", wide_positions=False))
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -223,15 +223,18 @@ class RaiseBlockPointer(XpuPass):
     # Ours, on by default: a function where a loaded tile feeds tt.dot both as loaded and through tt.trans
     # (attention backward) is left alone whole: raised, it lost at the ISA (candidates.transposed_reuse).
     skip_transposed_reuse: bool = True
-    # Ours, off (the pipeline's `wide_positions=true` sets it): positions computed in i64 (flag_gems'
+    # Ours, off (the xpu pipeline sets it; `xpu:wide_positions=false` not): positions computed in i64 (flag_gems'
     # `pid.to(tl.int64) * BLOCK_M`) are raised, moved into the base pointer (offsets are i32, the base's offset and
     # the shape i64: exact), and dot data read in a loop through pointers made from its induction variable is
-    # carried by the loop; only where a function's dots hold at most 8 KB of A and B per warp (induction.py).
-    # Off: at the ISA 4 of the 38 third-party rows it changes spill 512 B more than native (docs/passes.md).
+    # carried by the loop; only where a function's dots hold at most 8 KB of A and B per warp and, without
+    # grf_mode=large, its loop's live tiles are clear of the default register file's edge (induction.py).
     wide_positions: bool = False
     # The compile's warps (the pipeline fills it in, as native passes' num-warps: a TTIR has no ttg.num-warps yet);
     # 0: the module's ttg.num-warps, if any. Read by wide-positions only (induction.fits_registers).
     num_warps: int = 0
+    # The compile's grf_mode (the pipeline fills it in): small, large, auto, default; "": default (none: IGC's
+    # 128 registers, rebuilt with 256 by the driver over 1,000 spill bytes). Read by wide-positions only.
+    grf_mode: str = ""
     # Read by the pipeline (integration/never_worse.py, `compare_raising`), not by the pass: the
     # kernel's TTGIR stage also runs without raising, and the raised result is kept only if no worse.
     never_worse_than_native: bool = False
@@ -280,7 +283,7 @@ class RaiseBlockPointer(XpuPass):
             return
         failed: dict[Operation, str] = {}
         wide = self.wide_positions
-        if wide and (why := fits_registers(fn, self.num_warps)) is not None:
+        if wide and (why := fits_registers(fn, self.num_warps, self.grf_mode)) is not None:
             run.note(fn, f"wide-positions not applied: {why}")
             wide = False
         before = {o for o in fn.walk() if isinstance(o, tt.LoadOp) and o.is_block_pointer}

@@ -1,4 +1,7 @@
-"""Building the block pointers a raising `Plan` describes, and rewriting its accesses."""
+"""Building the block pointers a raising `Plan` describes, and rewriting its accesses.
+
+`apply_plans` builds the plans made at their access or carried as a loop's argument; `make_ptr`,
+`rebuild_loop`, `rewrite_access` and `erase_dead` are also the steps induction.carry_plans builds with."""
 
 from __future__ import annotations
 
@@ -77,7 +80,7 @@ def _dominates(v: SSAValue, point: InsertPoint) -> bool:
     return False
 
 
-def _make_ptr(b: Builder, plan: Plan) -> SSAValue:
+def make_ptr(b: Builder, plan: Plan) -> SSAValue:
     base = plan.base
     if plan.rest.terms:
         # in i64 where the kernel computed a term in i64 (ptr_decompose.wide): exact either way
@@ -105,7 +108,7 @@ def hull_shape(b: Builder, dp: DimPlan, size: int) -> SSAValue:
     return b.add(arith_compat.SelectOp.build(operands=[some, reach, b.lin(dp.pos, i64)], result_types=[i64]))
 
 
-def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
+def rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
     """Replace one access by its block access; returns the ops whose operands may now be dead."""
     op = ap.op
     props: dict[str, Attribute] = {k: v for k, v in op.properties.items() if k in ("cache", "evict", "isVolatile")}
@@ -137,7 +140,7 @@ def _rewrite_access(ap: AccessPlan, ptr: SSAValue) -> list[Operation]:
     return old
 
 
-def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue], append: bool = False) -> scf.ForOp:
+def rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue], append: bool = False) -> scf.ForOp:
     """The loop with iter_args `i` replaced by `new_inits[i]` (new types), or with them added after its own
     (`append`: the body then yields them too, which the caller adds); body moved over."""
     inits = [new_inits.get(i, v) for i, v in enumerate(loop.iter_args)]
@@ -163,7 +166,7 @@ def _rebuild_loop(loop: scf.ForOp, new_inits: dict[int, SSAValue], append: bool 
 _DEAD_OK = ("tt.addptr", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.make_range", "arith.")
 
 
-def _erase_dead(roots: list[Operation]) -> None:
+def erase_dead(roots: list[Operation]) -> None:
     """Erase pure ops left without uses, walking up from `roots`."""
     work = list(roots)
     while work:
@@ -233,22 +236,22 @@ def apply_plans(plans: list[Plan]) -> None:
             k = _plan_key(p) if point is not None else None
             if k is None or k not in shared:
                 b = Builder(point or InsertPoint.before(p.accesses[0].op))
-                ptr = (_advanced(b, p, built) if point is not None else None) or _make_ptr(b, p)
+                ptr = (_advanced(b, p, built) if point is not None else None) or make_ptr(b, p)
                 if k is not None:
                     shared[k] = ptr
                     built.setdefault(p.accesses[0].op.ptr, (p, ptr))
-            dead += _rewrite_access(p.accesses[0], shared[k] if k is not None else ptr)
+            dead += rewrite_access(p.accesses[0], shared[k] if k is not None else ptr)
         else:
             by_loop.setdefault(p.loop, []).append(p)
     for loop, ps in by_loop.items():
         b = Builder(InsertPoint.before(loop))
-        inits = {p.arg_index: _make_ptr(b, p) for p in ps}
+        inits = {p.arg_index: make_ptr(b, p) for p in ps}
         advs = {p.arg_index: [b.const(dp.adv, i32) for dp in p.dims] for p in ps}  # constants before the loop
         old_inits = [loop.iter_args[i] for i in inits]
         for p in ps:
             if p.after is not None:
                 _rebuild_after(loop, loop.iter_args[p.arg_index], p)
-        new_loop = _rebuild_loop(loop, inits)
+        new_loop = rebuild_loop(loop, inits)
         body = new_loop.body.block
         yld = body.last_op
         assert isinstance(yld, scf.YieldOp)
@@ -263,10 +266,10 @@ def apply_plans(plans: list[Plan]) -> None:
             adv = here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type]))
             yld.operands = [adv if v is p.increment.results[0] else v for v in yld.operands]
             for ap in p.accesses:
-                dead += _rewrite_access(ap, adv if ap.after else arg)
+                dead += rewrite_access(ap, adv if ap.after else arg)
             dead.append(p.increment)
         dead += [v.owner for v in old_inits if isinstance(v.owner, Operation)]
-    _erase_dead(dead)
+    erase_dead(dead)
 
 
 def _rebuild_after(loop: scf.ForOp, init: SSAValue, p: Plan) -> None:
@@ -307,7 +310,7 @@ def drop_mask(op: tt.LoadOp | tt.StoreOp) -> Operation:
     old = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
     op.detach()
     op.erase(safe_erase=False)
-    _erase_dead(old)
+    erase_dead(old)
     return new
 
 
@@ -369,5 +372,5 @@ def prune_pointer_args(root: Operation, before: Callable[[], None] = lambda: Non
             loop.results[i].replace_all_uses_with(new_loop.results[j])
         loop.detach()
         loop.erase(safe_erase=False)
-        _erase_dead(offsets + [v.owner for v in inits if isinstance(v.owner, Operation)])
+        erase_dead(offsets + [v.owner for v in inits if isinstance(v.owner, Operation)])
     return pruned

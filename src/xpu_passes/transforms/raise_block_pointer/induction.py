@@ -10,7 +10,10 @@ it needs changes in the loop; the shape of a dim no mask bounds is then the last
 reaches (`reach`). Anything else is raised as without the option (a block pointer made at the access).
 
 Whether a function takes this at all is `fits_registers`: its tt.dot operands, read as 2D blocks in the
-DPAS operand layouts, stay in registers where native streams them from SLM.
+DPAS operand layouts, stay in registers where native streams them from SLM, so (1) they must fit the large
+register file beside the accumulator, and (2) without the compile's `grf_mode=large` what the loop keeps live
+(accumulator, A and B per warp) must not sit at the edge of the default 128-register file, where IGC spills a
+few hundred bytes, under the driver's threshold for its large-GRF rebuild (`GRF_EDGE`).
 """
 
 from __future__ import annotations
@@ -19,14 +22,15 @@ from dataclasses import replace
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType, i32
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xpu_passes.dialects import tt
 from xpu_passes.dialects.traits import num_warps
 from xpu_passes.layouts.encodings import LayoutError
+from xpu_passes.layouts.pressure import GRF_BYTES, GRF_DEFAULT
 from xpu_passes.layouts.scratch import element_bits
-from xpu_passes.transforms.raise_block_pointer.build import Builder, _erase_dead, _make_ptr, _rebuild_loop, _rewrite_access
+from xpu_passes.transforms.raise_block_pointer.build import Builder, erase_dead, make_ptr, rebuild_loop, rewrite_access
 from xpu_passes.transforms.raise_block_pointer.facts import defined_outside
 from xpu_passes.transforms.raise_block_pointer.plan_types import Access, DimPlan, Plan
 from xpu_passes.transforms.raise_block_pointer.poly import ONE, Lin
@@ -38,6 +42,17 @@ from xpu_passes.transforms.raise_block_pointer.ptr_decompose import Decomposer
 # mm_kernel_general: 64x64x64 (4 warps, 8 KB) and 256x128x32 (8 warps, 8 KB) strictly better than native;
 # 64x64x128 (8 warps, 12 KB) 0 -> 6,144 spill bytes, 16x64x256 (4 warps, 16 KB) 2,560 -> 22,656.
 OPERAND_BYTES_PER_WARP = 8192
+
+# The default register file of a warp (128 GRF x 64 B). A kernel compiled without grf_mode is built with it, and
+# rebuilt with 256 GRF by triton-xpu's driver only when that build spills over 1,000 bytes. IGC's spill at 128 GRF
+# is the loop's live bytes per warp (accumulator + A + B, `_warp_bytes`) less the file, give or take what it keeps
+# beside them: measured on flag_gems mm/bmm raised with wide-positions (IGC, PVC), live 5,120 -> 0 spill bytes,
+# 8,192 -> 512 (bmm 64x64x32 and 128x32x32 bf16: kept at 128 GRF, 512 B more than native), 1,536 (fp16) or 4,096
+# (mm 16x64x64 w2), 12,288 and over -> 5,632 and over (rebuilt with 256 GRF). So within a quarter of the file
+# either side (GRF_EDGE) the build may stay at 128 GRF with a spill native has not: such a function is raised
+# as without wide-positions, unless the compile asks for the large file (no rebuild, no edge).
+DEFAULT_FILE = GRF_DEFAULT * GRF_BYTES
+GRF_EDGE = (DEFAULT_FILE - DEFAULT_FILE // 4, DEFAULT_FILE + DEFAULT_FILE // 4)
 
 
 def _enclosing_loop(op: Operation) -> scf.ForOp | None:
@@ -52,6 +67,24 @@ def _fixed_lins(plan: Plan) -> list[Lin]:
     return [plan.rest] + [x for dp in plan.dims for x in (dp.stride, dp.shape, dp.hull) if x is not None]
 
 
+def _step(pos: Lin, iv: SSAValue) -> int | None:
+    """c where `pos` moves with `iv` as `x0 + c * iv` (one term holding iv, iv alone, c > 0); else None."""
+    moving = [(m, c) for m, c in pos.terms if iv in m]
+    if len(moving) != 1 or moving[0][0] != (iv,) or moving[0][1] <= 0:
+        return None
+    return moving[0][1]
+
+
+def _at(pos: Lin, iv: SSAValue, c: int, x: Lin) -> Lin:
+    """`pos` (`x0 + c * iv`) where iv is `x`: `x0 + c * x`."""
+    return pos - Lin.leaf(iv).scale(c) + x.scale(c)
+
+
+def _positive_step(dec: Decomposer, loop: scf.ForOp) -> bool:
+    stp = dec.scalar(loop.step).constant
+    return bool(stp) and stp > 0
+
+
 def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
     """The last position of an access whose position moves with its loop's induction variable (`x0 + c * iv`):
     `x0 + c * (ub - 1)`, loop-invariant, so a dim no mask bounds has one shape in every iteration. Else `pos`."""
@@ -59,12 +92,10 @@ def reach(dec: Decomposer, op: Access, pos: Lin) -> Lin:
     if loop is None:
         return pos
     iv = loop.body.block.args[0]
-    moving = [(m, c) for m, c in pos.terms if iv in m]
-    stp = dec.scalar(loop.step).constant
-    if len(moving) != 1 or moving[0][0] != (iv,) or moving[0][1] <= 0 or not stp or stp <= 0:
+    c = _step(pos, iv)
+    if c is None or not _positive_step(dec, loop):
         return pos
-    c = moving[0][1]
-    return pos - Lin.leaf(iv).scale(c) + (dec.scalar(loop.ub) - ONE).scale(c)
+    return _at(pos, iv, c, dec.scalar(loop.ub) - ONE)
 
 
 def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
@@ -75,50 +106,64 @@ def carry_induction(dec: Decomposer, op: Access, plan: Plan) -> None:
         return
     fixed = {v for x in _fixed_lins(plan) for v in x.leaves()}
     moving = [d for d, dp in enumerate(plan.dims) if not defined_outside(dp.pos.leaves(), loop)]
-    stp = dec.scalar(loop.step).constant
-    if len(moving) != 1 or plan.preds or not stp or stp <= 0 or loop.lb.type != i32:
+    if len(moving) != 1 or plan.preds or not _positive_step(dec, loop) or loop.lb.type != i32:
         return
     d = moving[0]
     iv = loop.body.block.args[0]
-    terms = [(m, c) for m, c in plan.dims[d].pos.terms if iv in m]
-    if len(terms) != 1 or terms[0][0] != (iv,) or terms[0][1] <= 0:
+    c = _step(plan.dims[d].pos, iv)
+    if c is None:
         return
-    x0 = plan.dims[d].pos - Lin.leaf(iv).scale(terms[0][1])
+    x0 = _at(plan.dims[d].pos, iv, c, Lin.const(0))
     if defined_outside(x0.leaves() | fixed, loop):
-        plan.induction = (loop, d, terms[0][1])
+        plan.induction = (loop, d, c)
 
 
-def _operand_bytes(dot: tt.DotOp, warps: int) -> int | None:
-    """Bytes of A and B a warp holds in the best split of `warps` over M and N (powers of two)."""
-    a, b = dot.a.type, dot.b.type
-    if not (isinstance(a, TensorType) and isinstance(b, TensorType)) or len(a.get_shape()) != 2:
+def _warp_bytes(dot: tt.DotOp, warps: int) -> tuple[int, int] | None:
+    """(A and B, accumulator) bytes a warp holds in the best split of `warps` over M and N (powers of two) for
+    A and B; None: not a 2D dot of known element types."""
+    a, b, c = dot.a.type, dot.b.type, dot.c.type
+    if not all(isinstance(t, TensorType) for t in (a, b, c)) or len(a.get_shape()) != 2:
         return None
     (m, k), n = a.get_shape(), b.get_shape()[1]
     try:
-        width = element_bits(a.element_type)
+        width, acc_width = element_bits(a.element_type), element_bits(c.element_type)
     except LayoutError:
         return None
-    best = None
+    best: tuple[int, int] | None = None
     wm = 1
     while wm <= warps:
-        wn = warps // wm
-        per = (max(m // wm, 1) + max(n // wn, 1)) * k * width // 8
-        best = per if best is None else min(best, per)
+        rows, cols = max(m // wm, 1), max(n // (warps // wm), 1)
+        per = ((rows + cols) * k * width // 8, rows * cols * acc_width // 8)
+        best = per if best is None or per[0] < best[0] else best
         wm *= 2
     return best
 
 
-def fits_registers(fn: tt.FuncOp, warps: int = 0) -> str | None:
-    """None when every tt.dot of `fn` keeps its A and B tiles within OPERAND_BYTES_PER_WARP per warp (`warps`: the
-    compile's, 0: the module's ttg.num-warps); else why not (the function is then raised as without wide-positions)."""
+def fits_registers(fn: tt.FuncOp, warps: int = 0, grf_mode: str = "") -> str | None:
+    """None when every tt.dot of `fn` keeps its A and B tiles within OPERAND_BYTES_PER_WARP per warp and, unless
+    `grf_mode` is "large" (the compile's; "" or "default": none, the driver's rebuild), what its loop keeps live
+    clear of GRF_EDGE ("small", "auto": under it); else why not (the function is then raised as without
+    wide-positions). `warps`: the compile's, 0: the module's ttg.num-warps."""
     warps = warps or num_warps(fn) or 0
     if not warps:
         return "the number of warps is unknown (no num-warps option, no ttg.num-warps)"
+    low, high = GRF_EDGE
     for dot in (o for o in fn.walk() if isinstance(o, tt.DotOp)):
-        per = _operand_bytes(dot, warps)
-        if per is None or per > OPERAND_BYTES_PER_WARP:
-            return (f"a tt.dot's A and B tiles take {per} bytes per warp in the DPAS operand layouts (over "
+        per = _warp_bytes(dot, warps)
+        if per is None or per[0] > OPERAND_BYTES_PER_WARP:
+            return (f"a tt.dot's A and B tiles take {per and per[0]} bytes per warp in the DPAS operand layouts (over "
                     f"{OPERAND_BYTES_PER_WARP}): read as 2D blocks they stay in registers and spill")
+        live = sum(per)
+        if grf_mode == "large" or live <= low:
+            continue
+        if grf_mode in ("", "default") and live < high:
+            return (f"a tt.dot's accumulator, A and B take {live} bytes per warp, at the edge of the "
+                    f"{DEFAULT_FILE}-byte register file a kernel without grf_mode is built with ({low} to {high}): "
+                    "IGC may spill there under the driver's threshold for its large-GRF rebuild")
+        if grf_mode not in ("", "default"):
+            return (f"a tt.dot's accumulator, A and B take {live} bytes per warp, over the {low} of the "
+                    f"{DEFAULT_FILE}-byte register file that fit with grf_mode={grf_mode} "
+                    "(the driver does not rebuild it)")
     return None
 
 
@@ -132,7 +177,7 @@ def carry_plans(plans: list[Plan]) -> None:
     dead: list[Operation] = []
     for loop, ps in loops.items():
         dead += _carry(loop, ps)
-    _erase_dead(dead)
+    erase_dead(dead)
 
 
 def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
@@ -147,11 +192,11 @@ def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
         assert p.induction is not None
         planned, d, c = p.induction
         iv = planned.body.block.args[0]  # the value the plan's positions hold (the planned loop's)
-        first = [DimPlan(dp.pos - Lin.leaf(iv).scale(c) + lb.scale(c), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
+        first = [DimPlan(_at(dp.pos, iv, c, lb), dp.stride, dp.adv, dp.extent, dp.shape, dp.hull)
                  if i == d else dp for i, dp in enumerate(p.dims)]
-        inits.append(_make_ptr(b, replace(p, dims=first)))
+        inits.append(make_ptr(b, replace(p, dims=first)))
     n = len(loop.iter_args)
-    new_loop = _rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
+    new_loop = rebuild_loop(loop, {n + i: v for i, v in enumerate(inits)}, append=True)
     body = new_loop.body.block
     yld = body.last_op
     assert isinstance(yld, scf.YieldOp)
@@ -164,6 +209,6 @@ def _carry(loop: scf.ForOp, ps: list[Plan]) -> list[Operation]:
         arg = body.args[n + i + 1]
         offs = [here.lin(step.scale(c), i32) if j == d else here.const(0, i32) for j in range(len(p.dims))]
         advs.append(here.add(tt.AdvanceOp.build(operands=[arg, offs], result_types=[arg.type])))
-        dead += _rewrite_access(p.accesses[0], arg)
+        dead += rewrite_access(p.accesses[0], arg)
     yld.operands = [*yld.operands, *advs]
     return dead
