@@ -132,16 +132,19 @@ def _defined_before(block: Block, at: Operation) -> Iterator[SSAValue]:
 
 
 def live_across(op: Operation, skip: Callable[[SSAValue], bool],
-                size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None) -> int:
+                size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None,
+                sizes: dict[int, tuple[Attribute, int]] | None = None) -> int:
     """Per-lane register bytes of the tensors live across `op`: defined before it (in its block
     or an enclosing one) and used after it or inside an op that holds it (a loop runs its body
     again). `skip`: values counted otherwise (the access's own pointer and mask); `size_of`: a
     tensor type's bytes per lane (0: not counted, its uses not looked at); `limit`: how many
-    values to look at, the nearest first (innermost block first, then back from the access)."""
+    values to look at, the nearest first (innermost block first, then back from the access);
+    `sizes`: the caller's answers of `size_of` by type identity (each entry pins its type), kept
+    across calls (a pass run asks for the same types thousands of times; by default this call's)."""
     total, seen = 0, 0
-    # This call's sizes by type identity (the values hold their types meanwhile): a block's values
-    # share a few types, and most are 0 (offsets, masks, pointers, scalars).
-    sizes: dict[int, int] = {}
+    # Sizes by type identity: a block's values share a few types, and most are 0 (offsets, masks,
+    # pointers, scalars); size_of itself (memoized by identity too) costs several times a dict hit.
+    sizes = {} if sizes is None else sizes
     for block, at in _levels(op):
         later: set[Operation] | None = None  # ops after `at`, and `at` itself if it holds `op` (once needed)
         for v in _defined_before(block, at):
@@ -149,9 +152,12 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
             if limit is not None and seen > limit:
                 return total
             t = v.type
-            size = sizes.get(id(t))
-            if size is None:
-                size = sizes[id(t)] = size_of(t)
+            hit = sizes.get(id(t))
+            if hit is not None and hit[0] is t:
+                size = hit[1]
+            else:
+                size = size_of(t)
+                sizes[id(t)] = (t, size)
             if not size or skip(v):
                 continue
             if later is None:
