@@ -27,7 +27,8 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, best_vector, messages
-from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across, replicated_bytes, tensor_bytes
+from xpu_passes.layouts.pressure import (GRF_LARGE, BlockIndex, access_bytes, budget, live_across, replicated_bytes,
+                                         tensor_bytes)
 from xpu_passes.layouts.memoize import by_identity, per_class
 from xpu_passes.layouts.propagation import encoding, numel, with_encoding
 from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
@@ -261,10 +262,11 @@ def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | N
     sizes = _SIZES.get()  # (the run's answers of each size function, by type: live_across's `sizes`)
     if held * SMALL_SHARE <= room:
         held_too = live_across(op, lambda v: id(v) in own, replicated_bytes, REPLICATED_SCAN,
-                               None if sizes is None else sizes[0])
+                               None if sizes is None else sizes[0], _BLOCKS.get())
         if (held + held_too) * SMALL_SHARE <= room:
             return held, m.lanes
-    spilled = live_across(op, lambda v: id(v) in own, tensor_bytes, None, None if sizes is None else sizes[1])
+    spilled = live_across(op, lambda v: id(v) in own, tensor_bytes, None, None if sizes is None else sizes[1],
+                          _BLOCKS.get())
     return spilled + held, m.lanes
 
 
@@ -298,6 +300,21 @@ _MESSAGES: ContextVar[dict[tuple[int, ...], _Access] | None] = ContextVar("rlc_m
 # identity, each entry pinning its type (live_across's `sizes`): every trial asks again for the same values' types.
 _SIZES: ContextVar[tuple[dict[int, tuple[Attribute, int]], dict[int, tuple[Attribute, int]]] | None] = ContextVar(
     "rlc_sizes", default=None)
+
+
+# The blocks' indexes of `live_across`, while the caller costs every access of one state of the IR (`one_state`).
+_BLOCKS: ContextVar[dict[int, BlockIndex] | None] = ContextVar("rlc_blocks", default=None)
+
+
+@contextmanager
+def one_state() -> Iterator[None]:
+    """The caller costs several accesses of the IR as it is (`pressure_cost`), changing nothing meanwhile: the
+    blocks' indexes live_across reads are made once for all of them."""
+    token = _BLOCKS.set({})
+    try:
+        yield
+    finally:
+        _BLOCKS.reset(token)
 
 
 @contextmanager

@@ -28,7 +28,7 @@ from xpu_passes.layouts.propagation import encoding
 from xpu_passes.transforms.remove_layout_conversions.locality import attached_of
 from xpu_passes.transforms.remove_layout_conversions.validity import has_errors, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.costs import (LOOP_WEIGHT, conversion_cost, facts_of, loop_depth,
-                                                                  memory_cost, pressure_cost)
+                                                                  memory_cost, one_state, pressure_cost)
 from xpu_passes.layouts.scratch import op_scratch_bytes
 from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 from xpu_passes.transforms.remove_layout_conversions.registers import EXTF, is_extf, reduce_price, widening_price
@@ -118,10 +118,11 @@ def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
     none while a dot's layout is a placeholder)."""
     facts = None
     worst = 0
-    for op in accesses:
-        facts = facts or facts_of(module)
-        if c := pressure_cost(op, facts):
-            worst = max(worst, LOOP_WEIGHT ** loop_depth(op) * c)
+    with one_state():  # (nothing changes the IR while its accesses are costed)
+        for op in accesses:
+            facts = facts or facts_of(module)
+            if c := pressure_cost(op, facts):
+                worst = max(worst, LOOP_WEIGHT ** loop_depth(op) * c)
     return worst
 
 
