@@ -85,10 +85,11 @@ def run(launches: list[Launch], pipeline: str, repeat: int, csv_path: str | None
     writer = csv.writer(out) if out else None
     if writer:
         writer.writerow(CSV_HEAD)
+    # (garbage of the parent, an MLIRContext with its LLVM thread pool, collected in a forked child
+    # waits forever on the pool's threads, which the child does not have. Collected once: from here the
+    # parent only forks and prints, making no MLIR objects)
+    gc.collect()
     for launch in launches:
-        # (garbage of the parent, an MLIRContext with its LLVM thread pool, collected in a forked child
-        # waits forever on the pool's threads, which the child does not have)
-        gc.collect()
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_work, args=(launch, pipeline, repeat, send), daemon=True)
         proc.start()

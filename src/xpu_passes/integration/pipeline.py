@@ -312,10 +312,16 @@ def _with_compile_warps(stages: list[Stage], opt: Any) -> list[Stage]:
 
 
 def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Plan,
-             text: str | None = None) -> Any:
+             text: str | None = None, printed: str | None = None) -> Any:
     """Drop-in for XPUBackend.make_ttgir (non-advanced path) running the stages of `p`;
     `text`: the print of `mod`, if the caller has it. When native passes sharing a pass manager
-    fail, the stage is replayed from `text` with one pass manager per native pass, to name it."""
+    fail, the stage is replayed from `text` with one pass manager per native pass, to name it.
+    `printed`: `str(mod)` itself, if the caller has it (a first round trip reads it instead of printing
+    `mod` again; `text` may be the print `mod` was parsed from)."""
+    if p.native_twin is not None:  # (its own plan of each side: compare_stage)
+        from xpu_passes.integration import stage_guard
+
+        return stage_guard.compare_stage(mod, metadata, opt, properties, p, text)
     stages, options = _with_compile_warps(p.stages, opt), p.round_trips
     if options.skip_idle and any(s.name in NATIVE_NEEDS_TEXT for s in stages):
         if text is None:
@@ -325,17 +331,13 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
         stages = stages_run(stages, text, options)
         if p.guard_early_only_with_dot and "tt.dot" not in text:
             stages = unguard_early(stages)
-    if p.native_twin is not None:
-        from xpu_passes.integration import stage_guard
-
-        return stage_guard.compare_stage(mod, metadata, opt, properties, p, text)
     threads = opt.threads_per_warp
     if any(s.python and s.name == RAISE and getattr(s.instance, "never_worse_than_native", False) for s in stages):
         from xpu_passes.integration import never_worse
 
         return never_worse.compare_raising(mod, metadata, opt, properties, stages, text, options)
     try:
-        return _run_stages(mod, metadata, opt, properties, stages, options)
+        return _run_stages(mod, metadata, opt, properties, stages, options, printed=printed)
     except NativeGroupFailure:
         if text is None:
             raise
@@ -347,7 +349,8 @@ def run_plan(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str,
 
 
 def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], stages: list[Stage],
-                options: roundtrip.RoundTripOptions, split: bool = False) -> Any:
+                options: roundtrip.RoundTripOptions, split: bool = False, printed: str | None = None) -> Any:
+    """`printed`: `str(mod)` as given, if the caller has it (read by a first round trip: nothing ran before)."""
     i, ours_ran = 0, False
     session = roundtrip.Session(options)  # this compile's only: dropped when it returns
     while i < len(stages):
@@ -355,21 +358,20 @@ def _run_stages(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict[s
         while j < len(stages) and stages[j].python == stages[i].python:
             j += 1
         if stages[i].python:
-            text = None
-            if _may_skip(stages[i:j], options):  # the round trip's input text, printed to see if it has work
+            may_skip = _may_skip(stages[i:j], options)
+            fork = twin_fork.current()
+            follows = fork is not None and fork.follows(mod)
+            text = printed if i == 0 else None
+            # the round trip's input, printed once: to see if it has work, for the fork, for the round trip
+            if text is None and (may_skip or follows):
                 t = roundtrip.now()
                 text = str(mod)
                 roundtrip.record("triton_print", t)
-            printed = text
-            if (fork := twin_fork.current()) is not None and fork.follows(mod):
-                if printed is None:  # (printed here for the round trip, not again there)
-                    t = roundtrip.now()
-                    printed = str(mod)
-                    roundtrip.record("triton_print", t)
-                fork.reached(mod, printed, opt.threads_per_warp)
-            if text is None or not idle(stages[i:j], text):
+            if follows:
+                fork.reached(mod, text, opt.threads_per_warp)  # type: ignore[union-attr]
+            if not (may_skip and idle(stages[i:j], text)):  # type: ignore[arg-type]
                 session.keep = options.reuse_modules and any(s.python for s in stages[j:])
-                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], printed,  # type: ignore[misc]
+                mod = run_python(mod, [(s.name, s.instance) for s in stages[i:j]], text,  # type: ignore[misc]
                                  session)
                 ours_ran = True
         else:

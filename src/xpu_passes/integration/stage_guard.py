@@ -49,8 +49,8 @@ def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dic
     theirs = None
     if p.native_first and "tt.dot" not in text and _may_skip_ours(body):
         t = roundtrip.now()
-        mine, k = twin_fork.opening(body, twin, text)  # (what both stages open with runs once: the twin's)
-        theirs, shared = twin_fork.run_twin_first(twin, k, mod, text, metadata, opt, properties)
+        mine, k, stages = twin_fork.opening(body, twin, text)  # (what both stages open with runs once: the twin's)
+        theirs, shared = twin_fork.run_twin_first(twin, stages, k, mod, text, metadata, opt, properties)
         their_text = str(theirs)
         why = nothing_to_win(their_text)
         roundtrip.record(STAGE_TIME_KEY, t)
@@ -58,7 +58,7 @@ def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dic
             roundtrip.count("native_first")
             if instance is not None:
                 _remark(instance, ModuleOp([]), f"triton-xpu's stage kept, ours not run: no tt.dot, {why}")
-            return _after(theirs, metadata, opt, properties, p, after)
+            return _after(theirs, their_text, metadata, opt, properties, p, after)
         opt.threads_per_warp = threads
         if shared is not None:  # ours from the twin's state after the stages both open with
             t = roundtrip.now()
@@ -77,12 +77,13 @@ def _compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dic
         their_text = str(theirs)
     else:
         t = roundtrip.now()
-    losses, why = judge_stages(str(ours), their_text, mod.context)
+    our_text = str(ours)
+    losses, why = judge_stages(our_text, their_text, mod.context)
     roundtrip.count("native_stage_kept", int(bool(losses)))
     if instance is not None:
         _remark(instance, ModuleOp([]), why)  # (about the whole kernel: no op of it to point at)
     roundtrip.record(STAGE_TIME_KEY, t)
-    return _after(theirs if losses else ours, metadata, opt, properties, p, after)
+    return _after(*((theirs, their_text) if losses else (ours, our_text)), metadata, opt, properties, p, after)
 
 
 # Our passes native_first may leave unrun in a kernel without tt.dot (stage_figures.nothing_to_win says why
@@ -104,10 +105,13 @@ def _may_skip_ours(stages: list[Any]) -> bool:
     return True
 
 
-def _after(kept: Any, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any, after: list[Any]) -> Any:
-    """`kept` through the passes that run after the comparison (pipeline.AFTER_COMPARISON), if any."""
+def _after(kept: Any, printed: str, metadata: dict[str, Any], opt: Any, properties: dict[str, Any], p: Any,
+           after: list[Any]) -> Any:
+    """`kept` (printed as `printed`, for the judge) through the passes that run after the comparison
+    (pipeline.AFTER_COMPARISON), if any: their round trip reads that print, not a second one."""
     from xpu_passes.integration import pipeline
 
     if not after:
         return kept
-    return pipeline.run_plan(kept, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=after))
+    return pipeline.run_plan(kept, metadata, opt, properties, dataclasses.replace(p, native_twin=None, stages=after),
+                             printed=printed)

@@ -113,43 +113,49 @@ def run_twin(fork: Fork | None, twin: Any, mod: Any, text: str, metadata: dict[s
         return pipeline.run_plan(oracle.parse(text, mod.context), metadata, opt, properties, twin, text)
     module, k, opt.threads_per_warp = start  # (what annotate-module, among the stages had, set)
     roundtrip.count("twin_stages_shared", k)
-    # (its idle natives were dropped on the TTIR's text already, as run_plan would: not again on a print)
-    rest = pipeline.Plan(fork.twin[k:], "", round_trips=dataclasses.replace(twin.round_trips, skip_idle=False))
-    return pipeline.run_plan(module, metadata, opt, properties, rest)
+    return pipeline.run_plan(module, metadata, opt, properties, _unskipped(twin, fork.twin[k:]))
 
 
-def opening(body: list[Any], twin: Any, text: str) -> tuple[list[Any], int]:
+def _unskipped(twin: Any, stages: list[Any]) -> Any:
+    """`stages` of the twin (`twin`: a `pipeline.Plan`) as a plan dropping no idle native: they were dropped on
+    the TTIR's text already, as run_plan would (`pipeline.stages_run`), not again on a later print."""
+    from xpu_passes.integration import pipeline
+
+    return pipeline.Plan(stages, "", round_trips=dataclasses.replace(twin.round_trips, skip_idle=False))
+
+
+def opening(body: list[Any], twin: Any, text: str) -> tuple[list[Any], int, list[Any]]:
     """Our stages `body` (of a kernel whose TTIR, printed as `text`, has no tt.dot) without a raising provably
     idle on it (dot-only: `pipeline.idle`; annotate-module adds only module attributes, so the TTIR's print
-    decides), and how many of their leading native stages are the twin's (`twin`: a `pipeline.Plan`) too.
+    decides), how many of their leading native stages are the twin's (`twin`: a `pipeline.Plan`) too, and the
+    twin's stages as run_plan runs them on `text` (`pipeline.stages_run`; its own with k = 0).
     (0 with remarks wanted: raising then runs to say why it leaves things alone.)"""
     from xpu_passes.integration import pipeline
     from xpu_passes.transforms.base import remarks_wanted
 
     if remarks_wanted() or not twin.round_trips.skip_idle:
-        return body, 0
+        return body, 0, twin.stages
     mine = [s for s in body if not (s.python and s.name == pipeline.RAISE and pipeline.idle([s], text))]
     theirs = pipeline.stages_run(twin.stages, text, twin.round_trips)
     k = 0
     while k < min(len(mine), len(theirs)) and not mine[k].python and mine[k].spec == theirs[k].spec:
         k += 1
-    return mine, k
+    return mine, k, theirs
 
 
-def run_twin_first(twin: Any, k: int, mod: Any, text: str, metadata: dict[str, Any], opt: Any,
+def run_twin_first(twin: Any, theirs: list[Any], k: int, mod: Any, text: str, metadata: dict[str, Any], opt: Any,
                    properties: dict[str, Any]) -> tuple[Any, tuple[str, int] | None]:
-    """The twin on a parse of `text` (the TTIR `mod`'s print), printed after its first `k` stages (the ones
-    our stage opens with, `opening`): (its result, (that print, threads per warp then) or None with k = 0)."""
+    """The twin on a parse of `text` (the TTIR `mod`'s print), printed after its first `k` stages of `theirs`
+    (the ones our stage opens with; `opening` says both): (its result, (that print, threads per warp then) or
+    None with k = 0)."""
     from xpu_passes.integration import oracle, pipeline
 
     copy = oracle.parse(text, mod.context)
     if k == 0:
         return pipeline.run_plan(copy, metadata, opt, properties, twin, text), None
-    stages = pipeline.stages_run(twin.stages, text, twin.round_trips)
-    plain = dataclasses.replace(twin.round_trips, skip_idle=False)  # (idle natives dropped on `text` already)
-    pipeline.run_plan(copy, metadata, opt, properties, pipeline.Plan(stages[:k], "", round_trips=plain))
+    pipeline.run_plan(copy, metadata, opt, properties, _unskipped(twin, theirs[:k]))
     shared = (str(copy), opt.threads_per_warp)
-    return pipeline.run_plan(copy, metadata, opt, properties, pipeline.Plan(stages[k:], "", round_trips=plain)), shared
+    return pipeline.run_plan(copy, metadata, opt, properties, _unskipped(twin, theirs[k:])), shared
 
 
 

@@ -131,27 +131,83 @@ def _defined_before(block: Block, at: Operation) -> Iterator[SSAValue]:
     yield from block.args
 
 
+def _size(t: Attribute, size_of: Callable[[Attribute], int], sizes: dict[int, tuple[Attribute, int]]) -> int:
+    hit = sizes.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    size = size_of(t)
+    sizes[id(t)] = (t, size)
+    return size
+
+
+class BlockIndex:
+    """A block's ops by position and, by size function, its values of nonzero size in order (arguments first,
+    at position -1): what `live_across` reads of the block, once for every call on one state of the IR."""
+
+    __slots__ = ("block", "pos", "before", "_sized")
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.pos: dict[int, int] = {}  # id(op) -> its position (the block holds its ops meanwhile)
+        self.before: list[int] = [0]  # position -> results of the ops before it
+        n = 0
+        for i, o in enumerate(block.ops):
+            self.pos[id(o)] = i
+            n += len(o.results)
+            self.before.append(n)
+        self._sized: dict[Callable[[Attribute], int], list[tuple[int, SSAValue, int, int]]] = {}
+
+    def sized(self, size_of: Callable[[Attribute], int],
+              sizes: dict[int, tuple[Attribute, int]]) -> list[tuple[int, SSAValue, int, int]]:
+        """(position of its definition, value, size, `off`: the value is the (before[here] - off)-th the
+        nearest first walk back from the op at position `here` meets; an argument is met after every result)."""
+        out = self._sized.get(size_of)
+        if out is not None:
+            return out
+        out = self._sized[size_of] = []
+        for i, a in enumerate(self.block.args):
+            if size := _size(a.type, size_of, sizes):
+                out.append((-1, a, size, -(i + 1)))
+        before = self.before
+        for i, o in enumerate(self.block.ops):
+            results = o.results
+            for r, v in enumerate(results):
+                t = v.type
+                hit = sizes.get(id(t))
+                size = hit[1] if hit is not None and hit[0] is t else _size(t, size_of, sizes)
+                if size:
+                    out.append((i, v, size, before[i + 1] - r - 1))
+        return out
+
+
 def live_across(op: Operation, skip: Callable[[SSAValue], bool],
-                size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None) -> int:
+                size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None,
+                sizes: dict[int, tuple[Attribute, int]] | None = None,
+                blocks: dict[int, BlockIndex] | None = None) -> int:
     """Per-lane register bytes of the tensors live across `op`: defined before it (in its block
     or an enclosing one) and used after it or inside an op that holds it (a loop runs its body
     again). `skip`: values counted otherwise (the access's own pointer and mask); `size_of`: a
     tensor type's bytes per lane (0: not counted, its uses not looked at); `limit`: how many
-    values to look at, the nearest first (innermost block first, then back from the access)."""
+    values to look at, the nearest first (innermost block first, then back from the access);
+    `sizes`: the caller's answers of `size_of` by type identity (each entry pins its type), kept
+    across calls (a pass run asks for the same types thousands of times; by default this call's);
+    `blocks`: the caller's `BlockIndex`es by block identity, for calls on one state of the IR (nothing
+    changes it between them: every access of a module costed for one trial)."""
     total, seen = 0, 0
-    # This call's sizes by type identity (the values hold their types meanwhile): a block's values
-    # share a few types, and most are 0 (offsets, masks, pointers, scalars).
-    sizes: dict[int, int] = {}
+    # Sizes by type identity: a block's values share a few types, and most are 0 (offsets, masks,
+    # pointers, scalars); size_of itself (memoized by identity too) costs several times a dict hit.
+    sizes = {} if sizes is None else sizes
+    # (a limited scan looks at few values: it reads the blocks' indexes another call made, never makes one:
+    # sparsemax's 2,000-op block indexed per trial for its 64 nearest values doubled the pass's time)
+    if blocks is not None and (limit is None or all(_indexed(blocks, block) for block, _ in _levels(op))):
+        return _live_across_indexed(op, skip, size_of, limit, sizes, blocks)
     for block, at in _levels(op):
         later: set[Operation] | None = None  # ops after `at`, and `at` itself if it holds `op` (once needed)
         for v in _defined_before(block, at):
             seen += 1
             if limit is not None and seen > limit:
                 return total
-            t = v.type
-            size = sizes.get(id(t))
-            if size is None:
-                size = sizes[id(t)] = size_of(t)
+            size = _size(v.type, size_of, sizes)
             if not size or skip(v):
                 continue
             if later is None:
@@ -167,4 +223,45 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
                 if (user if user.parent is block else _holder(user, block)) in later:
                     total += size
                     break
+    return total
+
+
+def _indexed(blocks: dict[int, BlockIndex], block: Block) -> bool:
+    index = blocks.get(id(block))
+    return index is not None and index.block is block
+
+
+def _live_across_indexed(op: Operation, skip: Callable[[SSAValue], bool], size_of: Callable[[Attribute], int],
+                         limit: int | None, sizes: dict[int, tuple[Attribute, int]],
+                         blocks: dict[int, BlockIndex]) -> int:
+    """`live_across` from the blocks' indexes: the values of nonzero size defined before `at` are a prefix
+    of the index's, those the walk back would look at within `limit` are told by their rank, and an op
+    after `at` is one of a later position (no set of them)."""
+    total, seen = 0, 0
+    for block, at in _levels(op):
+        index = blocks.get(id(block))
+        if index is None or index.block is not block:
+            index = blocks[id(block)] = BlockIndex(block)
+        pos = index.pos
+        here = pos[id(at)]
+        met = index.before[here]  # (the results the walk back meets, then the arguments)
+        room = None if limit is None else limit - seen  # (how many of this block's values the walk looks at)
+        holds = at is not op  # (`at` holds `op`: a use inside it is a later one, a loop runs its body again)
+        for where, v, size, off in index.sized(size_of, sizes):
+            if where >= here:
+                break
+            if room is not None and met - off > room or skip(v):
+                continue
+            for use in v.uses:
+                user = use.operation
+                if user is at and holds:
+                    continue  # a loop's initial value, consumed on entry (its body holds the iter_arg)
+                h = user if user.parent is block else _holder(user, block)
+                if h is not None and (pos[id(h)] > here or h is at and holds):
+                    total += size
+                    break
+        if room is not None:
+            seen += met + len(block.args)
+            if seen > limit:  # type: ignore[operator]
+                return total
     return total

@@ -77,7 +77,7 @@ def _compile(kernel: tuple[str, str], monkeypatch: pytest.MonkeyPatch, native: b
             m.setattr(stage_guard, "judge_stages", lambda mine, theirs, context: (["forced"], "forced"))
         if not share:
             m.setattr(twin_fork.Fork, "start", lambda self, context: None)
-            m.setattr(twin_fork, "opening", lambda body, twin, text: (body, 0))
+            m.setattr(twin_fork, "opening", lambda body, twin, text: (body, 0, twin.stages))
         spec, cfg = corpus.find(*kernel)
         mod, opts, backend = corpus.make_ttir_module(spec, cfg)
         mod = backend.make_ttir(mod, {}, opts)

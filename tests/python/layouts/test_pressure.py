@@ -123,3 +123,5 @@ def test_a_loop_initial_value_is_not_live_across_its_body() -> None:
     # read inside the body too: it is live there
     (load, _), = _loads(LOOP.replace("BODY", "%t = arith.addf %s, %zero : tensor<64x128xf32, #blocked>"))
     assert live_across(load, lambda v: v in load.operands) == 1024
+    # the same from the blocks' indexes (costs.one_state): a use inside the loop is a later one
+    assert live_across(load, lambda v: v in load.operands, tensor_bytes, None, {}, {}) == 1024

@@ -77,6 +77,27 @@ def test_live_across_sizes_and_limit() -> None:
     assert live_across(spread, lambda v: id(v) in own) == 2 * 8
 
 
+def test_live_across_from_block_indexes_is_the_walk_back() -> None:
+    # one state of the IR, costed from the blocks' indexes (costs.one_state): the same sums, with and without
+    # a limit, every limit across the loop's body and the function's block
+    load, _ = _load(256, REP)
+    own = {id(v) for v in load.operands}
+    skip = lambda v: id(v) in own  # noqa: E731
+    blocks: dict = {}
+    sizes: dict = {}
+    for size_of in (tensor_bytes, replicated_bytes):
+        assert live_across(load, skip, size_of, None, sizes, blocks) == live_across(load, skip, size_of) == 2 * 1024
+        for limit in range(12):
+            assert (live_across(load, skip, size_of, limit, sizes, blocks)
+                    == live_across(load, skip, size_of, limit)), limit
+    assert live_across(load, skip, replicated_bytes, 3, sizes, blocks) == 0
+    assert live_across(load, skip, replicated_bytes, 4, sizes, blocks) == 1024
+    assert len(blocks) == 3  # (the body's, the function's, the module's: made once, read by every call)
+    spread, _ = _load(256, BLK)
+    own = {id(v) for v in spread.operands}
+    assert live_across(spread, lambda v: id(v) in own, tensor_bytes, None, {}, {}) == 2 * 8
+
+
 def test_a_replicated_tile_is_priced_at_a_small_access() -> None:
     load, module = _load(256, REP)
     facts = costs.facts_of(module)

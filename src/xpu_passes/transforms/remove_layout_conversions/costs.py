@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
@@ -26,7 +27,8 @@ from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.encodings import LayoutError
 from xpu_passes.layouts.lowering import load_constancy
 from xpu_passes.layouts.memory import Messages, best_vector, messages
-from xpu_passes.layouts.pressure import GRF_LARGE, access_bytes, budget, live_across, replicated_bytes
+from xpu_passes.layouts.pressure import (GRF_LARGE, BlockIndex, access_bytes, budget, live_across, replicated_bytes,
+                                         tensor_bytes)
 from xpu_passes.layouts.memoize import by_identity, per_class
 from xpu_passes.layouts.propagation import encoding, numel, with_encoding
 from xpu_passes.layouts.scratch import (convert_scratch_bytes, element_bits, element_bytes, needs_slm,
@@ -133,14 +135,27 @@ def _access_messages(op: Operation, facts: AxisInfoAnalysis) -> Messages | None:
     if not _is_access(op):
         return None
     e = _memo(op, facts)
-    return messages_of(op, facts) if e is None else e[5]  # type: ignore[arg-type]
+    return messages_of(op, facts) if e is None else e.messages  # type: ignore[arg-type]
 
 
-def _memo(op: Operation, facts: AxisInfoAnalysis) -> list[object] | None:
-    """An access's entry in the run's memo (`facts_scope`; None: no run): [the access, its pointer and
-    mask values (whose facts the run keeps once taken), the pointer's type (its layout; by identity:
-    hashing a type walks its tree, and an equal type made afresh only costs a miss), the facts, its
-    messages, its memory_excess (None: not asked yet)]."""
+@dataclass(eq=False, slots=True)
+class _Access:
+    """An access's entry in the run's memo: what its key's ids are of (pinned: no id is reused meanwhile; the
+    pointer and mask values, whose facts the run keeps once taken; the pointer's type, its layout, by identity:
+    hashing a type walks its tree, and an equal type made afresh only costs a miss), its messages, its
+    memory_excess (None: not asked yet)."""
+
+    op: Operation
+    ptr: SSAValue
+    type: Attribute
+    mask: SSAValue | None
+    facts: AxisInfoAnalysis
+    messages: Messages | None
+    excess: int | None = None
+
+
+def _memo(op: Operation, facts: AxisInfoAnalysis) -> _Access | None:
+    """An access's entry in the run's memo (`facts_scope`; None: no run)."""
     memo = _MESSAGES.get()
     if memo is None:
         return None
@@ -148,9 +163,9 @@ def _memo(op: Operation, facts: AxisInfoAnalysis) -> list[object] | None:
     t = ptr.type
     key = (id(op), id(ptr), id(t), id(mask), id(facts))
     hit = memo.get(key)
-    if hit is not None and hit[0] is op and hit[1] is ptr and hit[2] is t and hit[3] is mask and hit[4] is facts:
+    if hit is not None and hit.op is op and hit.ptr is ptr and hit.type is t and hit.mask is mask and hit.facts is facts:
         return hit
-    e = memo[key] = [op, ptr, t, mask, facts, messages_of(op, facts), None]  # type: ignore[arg-type]  # (pins the key's)
+    e = memo[key] = _Access(op, ptr, t, mask, facts, messages_of(op, facts))  # type: ignore[arg-type]
     return e
 
 
@@ -178,15 +193,15 @@ def memory_excess(op: Operation, facts: AxisInfoAnalysis) -> int:
     if not _is_access(op):
         return 0
     e = _memo(op, facts)
-    if e is not None and e[6] is not None:
-        return e[6]  # type: ignore[no-any-return]
-    m, excess = messages_of(op, facts) if e is None else e[5], 0  # type: ignore[arg-type]
+    if e is not None and e.excess is not None:
+        return e.excess
+    m, excess = messages_of(op, facts) if e is None else e.messages, 0  # type: ignore[arg-type]
     if m is not None:
         t = op.operands[0].type
         best = best_vector(_pointee_bits(t) or 8, access_limits(facts, op))  # type: ignore[arg-type]
         excess = max(0, m.sends - m.fewest_sends(numel(t), best)) * m.lanes
     if e is not None:
-        e[6] = excess
+        e.excess = excess
     return excess
 
 
@@ -244,11 +259,15 @@ def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | N
     held = access_bytes(m, isinstance(op, tt.LoadOp) and _streamed(op))
     own = {id(v) for v in op.operands}
     room = budget(GRF_LARGE, m.lanes)
+    sizes = _SIZES.get()  # (the run's answers of each size function, by type: live_across's `sizes`)
     if held * SMALL_SHARE <= room:
-        held_too = live_across(op, lambda v: id(v) in own, replicated_bytes, REPLICATED_SCAN)
+        held_too = live_across(op, lambda v: id(v) in own, replicated_bytes, REPLICATED_SCAN,
+                               None if sizes is None else sizes[0], _BLOCKS.get())
         if (held + held_too) * SMALL_SHARE <= room:
             return held, m.lanes
-    return live_across(op, lambda v: id(v) in own) + held, m.lanes
+    spilled = live_across(op, lambda v: id(v) in own, tensor_bytes, None, None if sizes is None else sizes[1],
+                          _BLOCKS.get())
+    return spilled + held, m.lanes
 
 
 def pressure_excess(op: Operation, facts: AxisInfoAnalysis, grf: int = GRF_LARGE) -> int:
@@ -276,18 +295,39 @@ _FACTS: ContextVar[dict[int, tuple[Operation, AxisInfoAnalysis]] | None] = Conte
 
 
 # ... and the accesses' messages (`_access_messages`), computed from those facts: both go with the run.
-_MESSAGES: ContextVar[dict[tuple[object, ...], list[object]] | None] = ContextVar("rlc_messages", default=None)
+_MESSAGES: ContextVar[dict[tuple[int, ...], _Access] | None] = ContextVar("rlc_messages", default=None)
+# ... and the per-lane bytes of the types `pressure_peak` meets (replicated_bytes', tensor_bytes'), by type
+# identity, each entry pinning its type (live_across's `sizes`): every trial asks again for the same values' types.
+_SIZES: ContextVar[tuple[dict[int, tuple[Attribute, int]], dict[int, tuple[Attribute, int]]] | None] = ContextVar(
+    "rlc_sizes", default=None)
+
+
+# The blocks' indexes of `live_across`, while the caller costs every access of one state of the IR (`one_state`).
+_BLOCKS: ContextVar[dict[int, BlockIndex] | None] = ContextVar("rlc_blocks", default=None)
+
+
+@contextmanager
+def one_state() -> Iterator[None]:
+    """The caller costs several accesses of the IR as it is (`pressure_cost`), changing nothing meanwhile: the
+    blocks' indexes live_across reads are made once for all of them."""
+    token = _BLOCKS.set({})
+    try:
+        yield
+    finally:
+        _BLOCKS.reset(token)
 
 
 @contextmanager
 def facts_scope() -> Iterator[None]:
-    """Cache `facts_of` (and the messages of accesses) for the duration of one pass run (this thread/context only)."""
-    token, messages_token = _FACTS.set({}), _MESSAGES.set({})
+    """Cache `facts_of` (and the messages of accesses, the sizes of types) for the duration of one pass run
+    (this thread/context only)."""
+    token, messages_token, sizes_token = _FACTS.set({}), _MESSAGES.set({}), _SIZES.set(({}, {}))
     try:
         yield
     finally:
         _FACTS.reset(token)
         _MESSAGES.reset(messages_token)
+        _SIZES.reset(sizes_token)
 
 
 def inherit_facts(old: SSAValue, new: SSAValue) -> None:

@@ -21,9 +21,6 @@ _MISSING = object()
 
 
 _CARRIERS = (scf.YieldOp, scf.ConditionOp, scf.ForOp, scf.WhileOp)
-# A forward user's class: 1 a carrier, 2 a store, 3 assert/print, 4 tt.return (its types are the
-# function's: its operand is converted back there, as triton's pass sinks a conversion to it), 0 other.
-_ROLE: dict[type, int] = {}
 _CHECKS = (tt.AssertOp, tt.PrintOp)
 
 
@@ -61,6 +58,10 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False, frontier
     s.layout[res] = layout
     work, members, layouts = [res], s.members, s.layout
     seen = {id(res)}  # (ids: values hash in Python)
+    # A user's class -> its role: 1 a carrier, 2 a store, 3 assert/print, 4 tt.return (its types are the
+    # function's: its operand is converted back there, as triton's pass sinks a conversion to it), 0 other
+    # (this walk's: isinstance on op classes goes through ABCMeta, and a walk meets a few classes many times).
+    roles: dict[type, int] = {}
     while work:
         v = work.pop()
         lv = layouts[v]
@@ -78,9 +79,9 @@ def forward(cvt: ttg.ConvertLayoutOp, s: Slice, admitted: bool = False, frontier
             if kind is ttg.ConvertLayoutOp:  # (a final class)
                 s.add(user)  # now converts from `lv`; folds if it goes back to it
                 continue
-            role = _ROLE.get(kind)
+            role = roles.get(kind)
             if role is None:
-                role = _ROLE[kind] = (1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp)
+                role = roles[kind] = (1 if isinstance(user, _CARRIERS) else 2 if isinstance(user, tt.StoreOp)
                                       else 3 if isinstance(user, _CHECKS) else 4 if kind is tt.ReturnOp else 0)
             if role == 3:  # takes each operand in any layout, like a store's value (triton's lowering)
                 s.sinks.append(user)

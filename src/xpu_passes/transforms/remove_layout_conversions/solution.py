@@ -28,7 +28,7 @@ from xpu_passes.layouts.propagation import encoding
 from xpu_passes.transforms.remove_layout_conversions.locality import attached_of
 from xpu_passes.transforms.remove_layout_conversions.validity import has_errors, layout_errors
 from xpu_passes.transforms.remove_layout_conversions.costs import (LOOP_WEIGHT, conversion_cost, facts_of, loop_depth,
-                                                                  memory_cost, pressure_cost)
+                                                                  memory_cost, one_state, pressure_cost)
 from xpu_passes.layouts.scratch import op_scratch_bytes
 from xpu_passes.transforms.remove_layout_conversions.reductions import traffic
 from xpu_passes.transforms.remove_layout_conversions.registers import EXTF, is_extf, reduce_price, widening_price
@@ -118,10 +118,11 @@ def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
     none while a dot's layout is a placeholder)."""
     facts = None
     worst = 0
-    for op in accesses:
-        facts = facts or facts_of(module)
-        if c := pressure_cost(op, facts):
-            worst = max(worst, LOOP_WEIGHT ** loop_depth(op) * c)
+    with one_state():  # (nothing changes the IR while its accesses are costed)
+        for op in accesses:
+            facts = facts or facts_of(module)
+            if c := pressure_cost(op, facts):
+                worst = max(worst, LOOP_WEIGHT ** loop_depth(op) * c)
     return worst
 
 
@@ -134,16 +135,25 @@ def figures(module: Operation, ops: list[Operation] | None = None) -> Figures:
         placeholder = placeholder or placeholder_dot(op)
         if _access(op):
             accesses.append(op)
-            cost += (_memory_part(op, module) or (0, 0))[0]
-        elif is_extf(op):
-            cost += (_widening_part(op) or (0, 0))[0]
-        elif _costed(op):
+        part = _op_part(op, module)
+        if part is not None:  # (a conversion always has one)
+            cost += part[0]
+            slm = max(slm, part[1])
             converts += type(op) is ttg.ConvertLayoutOp
-            c, bytes_ = _contribution(op)
-            slm = max(slm, bytes_)
-            if c:
-                cost += LOOP_WEIGHT ** loop_depth(op) * c
     return Figures(cost + (0 if placeholder else spill_cost(accesses, module)), slm, converts)
+
+
+def _op_part(op: Operation, module: Operation) -> tuple[int, int] | None:
+    """`op`'s (loop-weighted cost, scratch bytes) in `module`'s figures (None: none, or no cost of a load/store
+    or an extf): the figures' and the Ledger's one dispatch."""
+    if not _costed(op):
+        return None
+    if _access(op):
+        return _memory_part(op, module)
+    if is_extf(op):
+        return _widening_part(op)
+    c, bytes_ = _contribution(op)
+    return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
 
 
 __all__ = ["Figures", "Ledger", "figures", "has_errors", "layout_errors", "placeholder_dot", "spill_cost"]
@@ -174,14 +184,7 @@ class Ledger:
                 self.accesses[op] = None
 
     def _part(self, op: Operation) -> tuple[int, int] | None:
-        if not _costed(op):
-            return None
-        if _access(op):
-            return _memory_part(op, self.module)
-        if is_extf(op):
-            return _widening_part(op)
-        c, bytes_ = _contribution(op)
-        return (LOOP_WEIGHT ** loop_depth(op) * c if c else 0, bytes_)
+        return _op_part(op, self.module)
 
     def _set(self, op: Operation, new: tuple[int, int] | None, log: bool = True) -> None:
         old = self.parts.get(op)
