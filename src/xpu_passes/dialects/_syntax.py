@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, operand_def, result_def

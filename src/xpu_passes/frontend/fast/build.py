@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import DenseArrayBase, i32
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import AttrSizedOperandSegments
 from xdsl.parser import UnresolvedOperand
-from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
 from xpu_passes.ir.xdsl_adapt import new_op

@@ -8,7 +8,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import arith as arith_compat
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import ttg
 from xpu_passes.layouts.linear import LinearLayout
 from xpu_passes.transforms.slice_epilogue.cut import Builder, Cut, splat, splat_in, tensor_of
 from xpu_passes.transforms.slice_epilogue.find import Epilogue
