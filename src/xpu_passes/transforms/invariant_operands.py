@@ -43,12 +43,16 @@ class Reload:
     dots: list[tt.DotOp]  # its users, each in the loop (any depth)
 
 
+def carried_bytes(loop: scf.ForOp) -> int:
+    """Per-lane register bytes of the data tensors a loop carries (its accumulators)."""
+    return sum(tensor_bytes(a.type) for a in loop.body.block.args[1:])
+
+
 def held_bytes(loop: scf.ForOp, live_in: list[SSAValue]) -> int:
     """Per-lane register bytes the loop holds across its iterations: its carried tensors and the
     tensors its body reads from outside, but constants and splats of a scalar (IGC reads their one
     value where they are used: no register holds their elements across the loop)."""
-    carried = sum(tensor_bytes(a.type) for a in loop.body.block.args[1:])
-    return carried + sum(tensor_bytes(v.type) for v in live_in if not _one_value(v))
+    return carried_bytes(loop) + sum(tensor_bytes(v.type) for v in live_in if not _one_value(v))
 
 
 def _one_value(v: SSAValue) -> bool:

@@ -242,11 +242,6 @@ def computed_in_slm(read: Operation) -> bool:
     return isinstance(src, Operation) and not isinstance(src, tt.LoadOp) and src.parent_block() is read.parent_block()
 
 
-def carried_bytes(loop: scf.ForOp) -> int:
-    """Register bytes per lane of the data tensors a loop carries (its accumulators)."""
-    return sum(tensor_bytes(a.type) for a in loop.body.block.args[1:])
-
-
 def sink_operand_read(dot: tt.DotOp, read: Operation, held: int = 0, min_live: int = 0) -> str | None:
     """Sink `read` (a dot operand's last read, in the dot's block) to right before `dot` past the
     reads between them when that lowers `read_peak`, and that peak plus the bytes per lane `held` across
@@ -364,7 +359,7 @@ class ReduceVariableLiveness(XpuPass):
             self.remark(loop, "operand reads not reordered: a tt.dot of the loop is not DPAS")
             return False
         moved = False
-        held = carried_bytes(loop)
+        held = invariant_operands.carried_bytes(loop)
         min_live = self.min_live_grf * GRF_BYTES // (threads_per_warp(loop) or 16)
         for dot in dots:
             # the operand read first (the other one's reads follow it), if any
