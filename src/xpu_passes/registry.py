@@ -40,6 +40,7 @@ SLICE = "xpu-slice-epilogue"
 ORL = "tritonintelgpu-optimize-reduction-locality"
 SLICE_RED = "xpu-slice-reduction"
 RVL = "tritonintelgpu-reduce-variable-liveness"
+OSV = "xpu-order-store-values"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -53,6 +54,7 @@ OURS: dict[str, tuple[str, str]] = {
     ORL: ("optimize_reduction_locality", "reduce a DPAS tile's rows in registers first (Intel main's pass)"),
     SLICE_RED: ("slice_reduction", "a reduction along an axis held in registers computed row by row (scf.for)"),
     RVL: ("reduce_variable_liveness", "move loads of a loop's DPAS dot operands closer to their dot (Intel main's pass, and read order)"),
+    OSV: ("order_store_values", "compute a block's stored values narrowest first"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
@@ -70,6 +72,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
                 NativeOption("max-work-per-op", int, 50)),
     RVL: (NativeOption("order-operand-reads", bool, True), NativeOption("min-live-grf", int, 128),
           NativeOption("reload-invariant-operands", bool, True), NativeOption("max-work-per-op", int, 50)),
+    OSV: (NativeOption("max-work-per-op", int, 50),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True), NativeOption("wide-positions", bool, False),

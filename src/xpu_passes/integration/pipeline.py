@@ -38,7 +38,7 @@ from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
 from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
-                                           OBIO, ORL, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
+                                           OBIO, ORL, OSV, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
                                            Stage,
                                            named_stages)
 
@@ -59,6 +59,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     SLICE_RED: ("tt.reduce", "tt.load"),
     # Only the loads of dot operands in loops move.
     RVL: ("tt.dot", "scf.for"),
+    # Only values stored beside another of another width are reordered.
+    OSV: ("tt.store",),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).
@@ -71,6 +73,14 @@ _CARRIED_POINTERS = re.compile(r"scf\.for [^\n]*-> \([^\n]*tensor<[^>\n]*(?:!tt\
 _LOAD_TILE = re.compile(r"tt\.load [^\n]*tensor<(\d+)x(\d+)x")
 
 
+_STORED_ELEMENT = re.compile(r"tt\.store [^\n]*!tt\.ptr<(?:tensor<[\dx]*)?(\w+)")
+
+
+def _stores_of_two_types(text: str) -> bool:
+    """OrderStoreValues' possible work: stores of two element types (values of one width are left as they are)."""
+    return len(set(_STORED_ELEMENT.findall(text))) >= 2
+
+
 def _reorders_or_moves(text: str) -> bool:
     """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
     at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
@@ -79,6 +89,7 @@ def _reorders_or_moves(text: str) -> bool:
 
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     RVL: _reorders_or_moves,
+    OSV: _stores_of_two_types,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
     SLICE: lambda text: (_BOUNDED_STORE.search(text) is not None
