@@ -37,8 +37,9 @@ class Chain:
     width: int  # register bytes per lane of the stored value
 
 
-def own_chain(store: tt.StoreOp) -> list[Operation]:
-    """The pure ops of the store's block that its value needs and nothing else uses, in block order."""
+def own_chain(store: tt.StoreOp, pos: dict[int, int]) -> list[Operation]:
+    """The pure ops of the store's block that its value needs and nothing else uses, in block order
+    (`pos`: the block's ops by id -> position)."""
     block = store.parent_block()
     owned: set[int] = {id(store)}
     todo = [store.operands[1].owner]
@@ -52,37 +53,37 @@ def own_chain(store: tt.StoreOp) -> list[Operation]:
         owned.add(id(op))
         chain.append(op)
         todo.extend(v.owner for v in op.operands)  # type: ignore[misc]
-    assert block is not None
-    return sorted(chain, key=block.get_operation_index)
+    return sorted(chain, key=lambda o: pos[id(o)])
 
 
 def plan_block(block: Block) -> list[Chain] | str | None:
     """The block's chains in the order to compute them (narrowest first), None when nothing would
     change, or why they cannot move."""
+    pos = {id(o): i for i, o in enumerate(block.ops)}
     chains = []
     for op in block.ops:
-        if isinstance(op, tt.StoreOp) and (ops := own_chain(op)):
+        if isinstance(op, tt.StoreOp) and (ops := own_chain(op, pos)):
             chains.append(Chain(op, ops, tensor_bytes(op.operands[1].type)))
     if len({c.width for c in chains}) < 2 or any(c.width == 0 for c in chains):
         return None  # (same widths, or a value whose width the layout algebra does not give: integers, scalars)
     ordered = sorted(chains, key=lambda c: c.width)  # (stable: equal widths keep their order)
-    first = min(block.get_operation_index(c.ops[0]) for c in chains)
-    if [c.ops[0] for c in ordered] == sorted((c.ops[0] for c in chains), key=block.get_operation_index):
+    if [pos[id(c.ops[0])] for c in ordered] == sorted(pos[id(c.ops[0])] for c in chains):
         return None
+    first = min(pos[id(c.ops[0])] for c in chains)
     moved = {id(o) for c in chains for o in c.ops}
     for c in chains:
         for o in c.ops:
             for v in o.operands:
                 d = v.owner
-                if (isinstance(d, Operation) and d.parent_block() is block and id(d) not in moved
-                        and block.get_operation_index(d) >= first):
+                if isinstance(d, Operation) and id(d) in pos and id(d) not in moved and pos[id(d)] >= first:
                     return f"a stored value reads '{d.name}', made among the chains by an op that stays"
     return ordered
 
 
 def reorder(block: Block, ordered: list[Chain]) -> None:
     """The chains, in `ordered`, where the first op of any of them was."""
-    first = min((o for c in ordered for o in c.ops), key=block.get_operation_index)
+    chain_ops = {id(o) for c in ordered for o in c.ops}
+    first = next(o for o in block.ops if id(o) in chain_ops)
     cursor = first.prev_op  # (not in a chain: `first` is the earliest)
     for c in ordered:
         for o in c.ops:
