@@ -42,7 +42,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.dialects.traits import threads_per_warp
-from xpu_passes.layouts.pressure import GRF_BYTES, GRF_DEFAULT, tensor_bytes
+from xpu_passes.layouts.pressure import GRF_DEFAULT, tensor_bytes
+from xpu_passes.layouts.pressure import budget as lane_budget
 from xpu_passes.transforms import invariant_operands
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 
@@ -360,7 +361,7 @@ class ReduceVariableLiveness(XpuPass):
             return False
         moved = False
         held = invariant_operands.carried_bytes(loop)
-        min_live = self.min_live_grf * GRF_BYTES // (threads_per_warp(loop) or 16)
+        min_live = lane_budget(self.min_live_grf, threads_per_warp(loop) or 16)
         for dot in dots:
             # the operand read first (the other one's reads follow it), if any
             reads = [v.owner for v in dot.operands[:2] if _reads_into_operand(v) and v.owner.parent_block() is body]
