@@ -24,7 +24,8 @@ other operand's read when that operand is a copy of a load (mixed at the ISA).
 
 Ours (step 4, transforms/invariant_operands.py): a loop holding more than a hardware thread's register file
 reads its loop-invariant dot operands again right before their dots, when it then fits (fla's nsa dkv kernels:
--18 to -23% spill bytes, -20% instructions).
+-18 to -23% spill bytes, -20% instructions); one over the file only with its per-iteration operand reads does
+so for an operand two loops read (attention's Q in the two-stage causal form: 4,416 -> 0 B spill).
 
 The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage comparison kept
 (integration/stages.AFTER_COMPARISON). What it leaves alone in a loop, it says why (remarks).
