@@ -95,11 +95,12 @@ def _why_not(load: tt.LoadOp, loop: scf.ForOp) -> str | None:
             return "read by an op other than dots in loops"
         if user.operands[use.index].type != load.result.type:
             return "of another type than its dot's operand"
-    last = max((_top(u.operation, load) for u in load.result.uses), key=lambda o: load.parent_block().get_operation_index(o))
-    between = []
+    tops = {id(_top(u.operation, load)) for u in load.result.uses}
+    between: list[Operation] = []
     op = load.next_op
-    while op is not None and op is not last.next_op:
+    while tops and op is not None:  # (the load's block, up to the last op holding one of its dots)
         between.append(op)
+        tops.discard(id(op))
         op = op.next_op
     if (w := _writes_memory(between)) is not None:
         return f"{w.name} may write memory before its last dot"

@@ -68,13 +68,13 @@ def plan_block(block: Block) -> list[Chain] | str | None:
             chains.append(Chain(op, ops, tensor_bytes(op.operands[1].type)))
     if len({c.width for c in chains}) < 2 or any(c.width == 0 for c in chains):
         return None  # (same widths, or a value whose width the layout algebra does not give: integers, scalars)
+    ordered = sorted(chains, key=lambda c: c.width)  # (stable: equal widths keep their order)
+    if [pos[id(c.ops[0])] for c in ordered] == sorted(pos[id(c.ops[0])] for c in chains):
+        return None
     if len({tuple(c.store.operands[1].type.get_shape()) for c in chains}) > 1:  # type: ignore[attr-defined]
         # (measured: fla parallel_nsa_fwd's 16-row lse computed before its 16x64 output crossed IGC's 128-GRF
         # retry threshold, +26% instructions; the gain measured is of same-shape tiles of two element types)
         return "the stored values are tiles of different shapes"
-    ordered = sorted(chains, key=lambda c: c.width)  # (stable: equal widths keep their order)
-    if [pos[id(c.ops[0])] for c in ordered] == sorted(pos[id(c.ops[0])] for c in chains):
-        return None
     first = min(pos[id(c.ops[0])] for c in chains)
     moved = {id(o) for c in chains for o in c.ops}
     for c in chains:
