@@ -18,7 +18,8 @@ block loads+prefetches/stores, gathers/scatters, SLM messages, DPAS; see
 xpu_passes.integration.isa), and the row is judged on them: WORSE when ours needs more SLM
 bytes, or has more spill bytes, SLM messages, gathers or scatters, fewer 2D block messages
 or DPAS, or more than 5% more instructions; TRADE (not worse) when those losses buy an SLM
-footprint that fits PVC's 128 KB where native's does not (native cannot launch). Without
+footprint that fits PVC's 128 KB where native's does not (native cannot launch), or are spill
+bytes only, at most the driver's 1,000, in 128 registers where native runs in 256. Without
 ocloc the row is judged on the LLVM IR, as follows. A row is WORSE when ours needs more SLM
 or conversions, or has fewer 2D block reads/writes or DPAS calls than native; FAIL when
 ours raises where native compiles (or IGC fails on ours only). For those rows the

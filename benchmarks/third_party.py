@@ -18,7 +18,7 @@ with each of our --pipelines, strict, and its figures printed side by side: SLM 
 With --isa (IGC installed: xpu_passes.integration.isa) a row is judged at the ISA (`isa.judge`): WORSE
 when ours has more spill bytes, SLM messages, gathers or scatters, fewer 2D block messages or DPAS, more
 than 5% more instructions, or more SLM bytes; TRADE when it loses there but fits PVC's 128 KB of SLM where
-native does not; without ISA figures, WORSE when ours needs more SLM or conversions or has fewer 2D block
+native does not, or loses only spill bytes, at most the driver's 1,000, in 128 registers where native runs in 256; without ISA figures, WORSE when ours needs more SLM or conversions or has fewer 2D block
 reads/writes or DPAS calls (corpus_compare's rule). FAIL when ours raises where native compiles (or IGC
 fails on ours only). Kernels native cannot
 compile are listed with the reason and excluded. Writes a CSV; exits 1 on any WORSE or FAIL row.

@@ -165,7 +165,7 @@ class Row:
 
     def verdict(self, pipeline: str) -> str:
         """excluded (native fails), TIMEOUT, FAIL, WORSE, TRADE (worse at the ISA but fits PVC's SLM
-        where native does not) or ok."""
+        where native does not, or spills within the driver's limit in half native's registers) or ok."""
         native, ours = self.results[NATIVE], self.results[pipeline]
         if native.figures is None:
             return "excluded"

@@ -241,6 +241,16 @@ def test_judge_counts_slm_bytes_and_states_the_slm_trade() -> None:
     assert isa.judge(BASE, more_spill, 263168, 140000)[0] == "WORSE"  # nor can ours
 
 
+def test_judge_states_the_register_file_trade() -> None:
+    native = dataclasses.replace(BASE, grf_count=256, spill_bytes=0)  # the driver's large-GRF rebuild
+    ours = dataclasses.replace(BASE, grf_count=128, spill_bytes=384)
+    assert isa.judge(native, ours, 0, 0) == ("TRADE", ["spill_bytes 0->384"])
+    assert isa.judge(native, dataclasses.replace(ours, spill_bytes=1024), 0, 0)[0] == "WORSE"  # past the driver's limit
+    assert isa.judge(native, dataclasses.replace(ours, gathers=9), 0, 0)[0] == "WORSE"  # loses more than spill
+    assert isa.judge(native, dataclasses.replace(ours, grf_count=256), 0, 0)[0] == "WORSE"  # same file
+    assert isa.judge(native, ours, 0, 64)[0] == "WORSE"  # more SLM too
+
+
 @pytest.mark.parametrize(
     ("change", "slm", "won", "better"),
     [
