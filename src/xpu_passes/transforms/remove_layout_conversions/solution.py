@@ -13,7 +13,7 @@ re-exported here).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
@@ -113,12 +113,12 @@ def placeholder_dot(op: Operation) -> bool:
     return _is_dot(op) and not isinstance(encoding(op.results[0].type), ttig.DpasEncodingAttr)
 
 
-def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
+def spill_cost(accesses: Collection[Operation], module: Operation) -> int:
     """The loop-weighted cost of the worst spill at one of `accesses` (the module's loads/stores;
     none while a dot's layout is a placeholder)."""
     facts = None
     worst = 0
-    with one_state():  # (nothing changes the IR while its accesses are costed)
+    with one_state(len(accesses)):  # (nothing changes the IR while its accesses are costed)
         for op in accesses:
             facts = facts or facts_of(module)
             if c := pressure_cost(op, facts):
