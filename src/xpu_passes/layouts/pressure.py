@@ -231,17 +231,16 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
     `sizes`: the caller's answers of `size_of` by type identity (each entry pins its type), kept
     across calls (a pass run asks for the same types thousands of times; by default this call's);
     `blocks`: the caller's `BlockIndex`es by block identity, for calls on one state of the IR (nothing
-    changes it between them: every access of a module costed for one trial); `index_cap`: with a `limit`, a block
-    of at most this many ops not indexed yet is indexed now (`index_within`), else a limited scan only reads
-    indexes a full scan made."""
+    changes it between them: every access of a module costed for one trial); `index_cap`: a limited scan that
+    meets a value to count indexes the blocks not indexed yet if each has at most this many ops (`index_within`)."""
     total, seen = 0, 0
     # Sizes by type identity: a block's values share a few types, and most are 0 (offsets, masks,
     # pointers, scalars); size_of itself (memoized by identity too) costs several times a dict hit.
     sizes = {} if sizes is None else sizes
-    # (a limited scan looks at few values: it reads the blocks' indexes another call made, and makes one only for
-    # a block within `index_cap` ops: sparsemax's 2,000-op block indexed per trial for its 64 nearest values
-    # doubled the pass's time)
-    if blocks is not None and (limit is None or all(index_within(blocks, block, index_cap) for block, _ in _levels(op))):
+    # (a limited scan looks at few values: it reads the blocks' indexes another call made; it makes them only
+    # once it meets a value to count, whose uses need the ops after the access, and for blocks within `index_cap`
+    # ops: sparsemax's 2,000-op block indexed per trial for its 64 nearest values doubled the pass's time)
+    if blocks is not None and (limit is None or all(_indexed(blocks, block) for block, _ in _levels(op))):
         return _live_across_indexed(op, skip, size_of, limit, sizes, blocks)
     for block, at in _levels(op):
         later: set[Operation] | None = None  # ops after `at`, and `at` itself if it holds `op` (once needed)
@@ -252,6 +251,8 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
             size = _size(v.type, size_of, sizes)
             if not size or skip(v):
                 continue
+            if later is None and blocks is not None and all(index_within(blocks, b, index_cap) for b, _ in _levels(op)):
+                return _live_across_indexed(op, skip, size_of, limit, sizes, blocks)  # (the same sum, from scratch)
             if later is None:
                 later = set()
                 o = at if at is not op else at.next_op
@@ -266,6 +267,11 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
                     total += size
                     break
     return total
+
+
+def _indexed(blocks: dict[int, BlockIndex], block: Block) -> bool:
+    index = blocks.get(id(block))
+    return index is not None and index.block is block
 
 
 def _live_across_indexed(op: Operation, skip: Callable[[SSAValue], bool], size_of: Callable[[Attribute], int],
