@@ -209,7 +209,15 @@ class Ledger:
     def update(self, ops: set[Operation]) -> Figures:
         """`attached`: those of `ops` still in the module, kept for the validity check that
         follows (has_errors' `attached`: the same change)."""
+        self.apply(ops)
+        return self.current()
+
+    def apply(self, ops: set[Operation]) -> None:
+        """`update` without costing the result (`current` does, when it is needed)."""
         self._apply(ops)
+
+    def current(self) -> Figures:
+        """The figures of the module as it is, after `apply` (check mode: compared with a full costing)."""
         return self._checked(self.figures())
 
     def update_unless_losing(self, ops: set[Operation], than: Figures) -> Figures | None:
