@@ -101,8 +101,9 @@ def instrument(solves: list[dict[str, Any]]) -> Iterator[None]:
         step(w)
         return why
 
-    def w_settle(self: rlc.Work) -> None:
-        settle(self)
+    def w_settle(self: rlc.Work, *args: Any, **kwargs: Any) -> None:
+        settle(self, *args, **kwargs)
+        self.fresh()  # (a fold's figures, costed here even where the pass costs them before its next trial)
         step(self)
 
     def w_rewrite(j: Any, cvt: Any, s: Any, how: str, loads: Any, new_loads: Any, cache: Any = None,

@@ -31,7 +31,8 @@ conversion, and IGC compiled 6x native's instructions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
 
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -144,46 +145,84 @@ class BlockIndex:
     """A block's ops by position and, by size function, its values of nonzero size in order (arguments first,
     at position -1): what `live_across` reads of the block, once for every call on one state of the IR."""
 
-    __slots__ = ("block", "pos", "before", "_sized")
+    __slots__ = ("block", "ops", "pos", "before", "_sized")
 
-    def __init__(self, block: Block) -> None:
+    def __init__(self, block: Block, ops: list[Operation] | None = None) -> None:
+        """`ops`: the block's ops in order, if at hand."""
         self.block = block
+        self.ops = list(block.ops) if ops is None else ops
         self.pos: dict[int, int] = {}  # id(op) -> its position (the block holds its ops meanwhile)
         self.before: list[int] = [0]  # position -> results of the ops before it
         n = 0
-        for i, o in enumerate(block.ops):
+        for i, o in enumerate(self.ops):
             self.pos[id(o)] = i
             n += len(o.results)
             self.before.append(n)
-        self._sized: dict[Callable[[Attribute], int], list[tuple[int, SSAValue, int, int]]] = {}
+        self._sized: dict[Callable[[Attribute], int], tuple[list[tuple[int, SSAValue, int, int]], list[int], int]] = {}
 
     def sized(self, size_of: Callable[[Attribute], int],
               sizes: dict[int, tuple[Attribute, int]]) -> list[tuple[int, SSAValue, int, int]]:
         """(position of its definition, value, size, `off`: the value is the (before[here] - off)-th the
         nearest first walk back from the op at position `here` meets; an argument is met after every result)."""
-        out = self._sized.get(size_of)
-        if out is not None:
-            return out
-        out = self._sized[size_of] = []
+        return self.sized_at(size_of, sizes)[0]
+
+    def sized_at(self, size_of: Callable[[Attribute], int], sizes: dict[int, tuple[Attribute, int]]
+                 ) -> tuple[list[tuple[int, SSAValue, int, int]], list[int], int]:
+        """`sized`, with each entry's position (for a bisection) and how many entries are arguments (the first)."""
+        hit = self._sized.get(size_of)
+        if hit is not None:
+            return hit
+        out: list[tuple[int, SSAValue, int, int]] = []
         for i, a in enumerate(self.block.args):
             if size := _size(a.type, size_of, sizes):
                 out.append((-1, a, size, -(i + 1)))
+        args = len(out)
         before = self.before
-        for i, o in enumerate(self.block.ops):
+        for i, o in enumerate(self.ops):
             results = o.results
             for r, v in enumerate(results):
                 t = v.type
-                hit = sizes.get(id(t))
-                size = hit[1] if hit is not None and hit[0] is t else _size(t, size_of, sizes)
+                hit_t = sizes.get(id(t))
+                size = hit_t[1] if hit_t is not None and hit_t[0] is t else _size(t, size_of, sizes)
                 if size:
                     out.append((i, v, size, before[i + 1] - r - 1))
-        return out
+        got = self._sized[size_of] = (out, [e[0] for e in out], args)
+        return got
+
+
+def index_within(blocks: dict[int, BlockIndex], block: Block, cap: int) -> bool:
+    """Whether `blocks` holds `block`'s index, made now if the block has at most `cap` ops: a limited scan
+    (a few dozen values back from its access) indexes a block only when the index costs no more than the walks
+    back of the accesses costed on this state would (`cap`), not a 2,000-op block for 64 values (a block found
+    longer is remembered, by its negated id, and not counted again)."""
+    index = blocks.get(id(block))
+    if index is not None and index.block is block:
+        return True
+    if cap <= 0 or (long := blocks.get(-id(block))) is not None and long.block is block:
+        return False
+    ops: list[Operation] = []
+    for o in block.ops:
+        ops.append(o)
+        if len(ops) > cap:
+            blocks[-id(block)] = _Long(block)  # type: ignore[assignment]
+            return False
+    blocks[id(block)] = BlockIndex(block, ops)
+    return True
+
+
+class _Long:
+    """`index_within`'s note that a block has more ops than a limited scan indexes (for this state)."""
+
+    __slots__ = ("block",)
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
 
 
 def live_across(op: Operation, skip: Callable[[SSAValue], bool],
                 size_of: Callable[[Attribute], int] = tensor_bytes, limit: int | None = None,
                 sizes: dict[int, tuple[Attribute, int]] | None = None,
-                blocks: dict[int, BlockIndex] | None = None) -> int:
+                blocks: dict[int, BlockIndex] | None = None, index_cap: int = 0) -> int:
     """Per-lane register bytes of the tensors live across `op`: defined before it (in its block
     or an enclosing one) and used after it or inside an op that holds it (a loop runs its body
     again). `skip`: values counted otherwise (the access's own pointer and mask); `size_of`: a
@@ -192,13 +231,15 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
     `sizes`: the caller's answers of `size_of` by type identity (each entry pins its type), kept
     across calls (a pass run asks for the same types thousands of times; by default this call's);
     `blocks`: the caller's `BlockIndex`es by block identity, for calls on one state of the IR (nothing
-    changes it between them: every access of a module costed for one trial)."""
+    changes it between them: every access of a module costed for one trial); `index_cap`: a limited scan that
+    meets a value to count indexes the blocks not indexed yet if each has at most this many ops (`index_within`)."""
     total, seen = 0, 0
     # Sizes by type identity: a block's values share a few types, and most are 0 (offsets, masks,
     # pointers, scalars); size_of itself (memoized by identity too) costs several times a dict hit.
     sizes = {} if sizes is None else sizes
-    # (a limited scan looks at few values: it reads the blocks' indexes another call made, never makes one:
-    # sparsemax's 2,000-op block indexed per trial for its 64 nearest values doubled the pass's time)
+    # (a limited scan looks at few values: it reads the blocks' indexes another call made; it makes them only
+    # once it meets a value to count, whose uses need the ops after the access, and for blocks within `index_cap`
+    # ops: sparsemax's 2,000-op block indexed per trial for its 64 nearest values doubled the pass's time)
     if blocks is not None and (limit is None or all(_indexed(blocks, block) for block, _ in _levels(op))):
         return _live_across_indexed(op, skip, size_of, limit, sizes, blocks)
     for block, at in _levels(op):
@@ -210,6 +251,8 @@ def live_across(op: Operation, skip: Callable[[SSAValue], bool],
             size = _size(v.type, size_of, sizes)
             if not size or skip(v):
                 continue
+            if later is None and blocks is not None and all(index_within(blocks, b, index_cap) for b, _ in _levels(op)):
+                return _live_across_indexed(op, skip, size_of, limit, sizes, blocks)  # (the same sum, from scratch)
             if later is None:
                 later = set()
                 o = at if at is not op else at.next_op
@@ -247,10 +290,14 @@ def _live_across_indexed(op: Operation, skip: Callable[[SSAValue], bool], size_o
         met = index.before[here]  # (the results the walk back meets, then the arguments)
         room = None if limit is None else limit - seen  # (how many of this block's values the walk looks at)
         holds = at is not op  # (`at` holds `op`: a use inside it is a later one, a loop runs its body again)
-        for where, v, size, off in index.sized(size_of, sizes):
-            if where >= here:
-                break
-            if room is not None and met - off > room or skip(v):
+        entries, wheres, args = index.sized_at(size_of, sizes)
+        end = bisect_left(wheres, here)  # (the entries defined before `at`: arguments, then results in order)
+        if room is None:
+            looked: Iterable[tuple[int, SSAValue, int, int]] = entries[:end]
+        else:  # the results nearest first while within the walk's reach (their rank rises), then the arguments
+            looked = _within(entries, args, end, met, room)
+        for _, v, size, _ in looked:
+            if skip(v):
                 continue
             for use in v.uses:
                 user = use.operation
@@ -265,3 +312,21 @@ def _live_across_indexed(op: Operation, skip: Callable[[SSAValue], bool], size_o
             if seen > limit:  # type: ignore[operator]
                 return total
     return total
+
+
+def _within(entries: list[tuple[int, SSAValue, int, int]], args: int, end: int, met: int,
+            room: int) -> Iterator[tuple[int, SSAValue, int, int]]:
+    """The entries of `entries[:end]` the walk back meets within `room` values (rank `met - off`): results from
+    the nearest back, stopping at the first out of reach (ranks rise backwards), then the arguments in reach
+    (met after every result)."""
+    i = end - 1
+    while i >= args:
+        e = entries[i]
+        if met - e[3] > room:
+            break
+        yield e
+        i -= 1
+    for i in range(min(args, end)):
+        e = entries[i]
+        if met - e[3] <= room:
+            yield e

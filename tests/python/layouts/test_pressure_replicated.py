@@ -110,3 +110,22 @@ def test_a_replicated_tile_is_priced_at_a_small_access() -> None:
     for n, acc in ((256, BLK), (32, REP)):
         load, module = _load(n, acc)
         assert costs.pressure_excess(load, costs.facts_of(module)) == 0
+
+
+def test_a_limited_scan_indexes_its_blocks_within_the_cap() -> None:
+    # a limited scan first on a state (no full scan made the indexes): it indexes the blocks once it meets a value
+    # to count, if each has at most `index_cap` ops, and reads its reach by bisection: the walk back's sums
+    load, _ = _load(256, REP)
+    own = {id(v) for v in load.operands}
+    skip = lambda v: id(v) in own  # noqa: E731
+    for limit in range(12):
+        blocks: dict = {}
+        assert live_across(load, skip, replicated_bytes, limit, {}, blocks, 1000) == live_across(load, skip,
+                                                                                                 replicated_bytes, limit)
+    blocks = {}
+    assert live_across(load, skip, replicated_bytes, 64, {}, blocks, 1000) == 2 * 1024
+    assert sum(k > 0 for k in blocks) == 3  # (the body's, the function's, the module's)
+    blocks = {}
+    assert live_across(load, skip, replicated_bytes, 64, {}, blocks, 1) == 2 * 1024  # walked back
+    assert not any(k > 0 for k in blocks)  # (a block over the cap is noted as such, not indexed)
+

@@ -262,7 +262,7 @@ def pressure_peak(op: Operation, facts: AxisInfoAnalysis) -> tuple[int, int] | N
     sizes = _SIZES.get()  # (the run's answers of each size function, by type: live_across's `sizes`)
     if held * SMALL_SHARE <= room:
         held_too = live_across(op, lambda v: id(v) in own, replicated_bytes, REPLICATED_SCAN,
-                               None if sizes is None else sizes[0], _BLOCKS.get())
+                               None if sizes is None else sizes[0], _BLOCKS.get(), _INDEX_CAP.get())
         if (held + held_too) * SMALL_SHARE <= room:
             return held, m.lanes
     spilled = live_across(op, lambda v: id(v) in own, tensor_bytes, None, None if sizes is None else sizes[1],
@@ -304,17 +304,23 @@ _SIZES: ContextVar[tuple[dict[int, tuple[Attribute, int]], dict[int, tuple[Attri
 
 # The blocks' indexes of `live_across`, while the caller costs every access of one state of the IR (`one_state`).
 _BLOCKS: ContextVar[dict[int, BlockIndex] | None] = ContextVar("rlc_blocks", default=None)
+# ... and how many ops a block may have for a limited scan to index it (live_across's `index_cap`): as many as the
+# values the limited scans of that state's accesses would walk back over (REPLICATED_SCAN each), so that an index
+# costs no more than the walks it replaces (a 130-op rope kernel with ten accesses: indexed; sparsemax's 2,000-op
+# block with a few: walked back).
+_INDEX_CAP: ContextVar[int] = ContextVar("rlc_index_cap", default=0)
 
 
 @contextmanager
-def one_state() -> Iterator[None]:
-    """The caller costs several accesses of the IR as it is (`pressure_cost`), changing nothing meanwhile: the
-    blocks' indexes live_across reads are made once for all of them."""
-    token = _BLOCKS.set({})
+def one_state(accesses: int = 0) -> Iterator[None]:
+    """The caller costs several accesses of the IR as it is (`pressure_cost`; `accesses`: how many), changing
+    nothing meanwhile: the blocks' indexes live_across reads are made once for all of them."""
+    token, cap_token = _BLOCKS.set({}), _INDEX_CAP.set(accesses * REPLICATED_SCAN)
     try:
         yield
     finally:
         _BLOCKS.reset(token)
+        _INDEX_CAP.reset(cap_token)
 
 
 @contextmanager

@@ -13,7 +13,7 @@ re-exported here).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
@@ -113,12 +113,12 @@ def placeholder_dot(op: Operation) -> bool:
     return _is_dot(op) and not isinstance(encoding(op.results[0].type), ttig.DpasEncodingAttr)
 
 
-def spill_cost(accesses: Iterable[Operation], module: Operation) -> int:
+def spill_cost(accesses: Collection[Operation], module: Operation) -> int:
     """The loop-weighted cost of the worst spill at one of `accesses` (the module's loads/stores;
     none while a dot's layout is a placeholder)."""
     facts = None
     worst = 0
-    with one_state():  # (nothing changes the IR while its accesses are costed)
+    with one_state(len(accesses)):  # (nothing changes the IR while its accesses are costed)
         for op in accesses:
             facts = facts or facts_of(module)
             if c := pressure_cost(op, facts):
@@ -209,7 +209,15 @@ class Ledger:
     def update(self, ops: set[Operation]) -> Figures:
         """`attached`: those of `ops` still in the module, kept for the validity check that
         follows (has_errors' `attached`: the same change)."""
+        self.apply(ops)
+        return self.current()
+
+    def apply(self, ops: set[Operation]) -> None:
+        """`update` without costing the result (`current` does, when it is needed)."""
         self._apply(ops)
+
+    def current(self) -> Figures:
+        """The figures of the module as it is, after `apply` (check mode: compared with a full costing)."""
         return self._checked(self.figures())
 
     def update_unless_losing(self, ops: set[Operation], than: Figures) -> Figures | None:

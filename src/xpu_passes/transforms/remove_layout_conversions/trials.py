@@ -59,9 +59,10 @@ def one_round(p: RemoveLayoutConversions, w: Work) -> bool:
         j.begin()
         if fold(cvt):
             changed = True
-            w.settle()
+            w.settle(costed=False)  # (costed before the next trial, once for folds in a row)
             continue
         j.commit()  # nothing was changed
+        w.fresh()
         why = p._remove(w, cvt)
         if why is None:  # a rewrite was kept: look at the conversions again
             changed = True
@@ -69,6 +70,7 @@ def one_round(p: RemoveLayoutConversions, w: Work) -> bool:
             continue
         w.kept[cvt] = why
         w.cache.put(cvt.src, encoding(cvt.result.type), cvt.result)  # a copy later slices may read
+    w.fresh()
     return changed
 
 

@@ -113,6 +113,8 @@ class Work:
     # The last round changed nothing and read no copy, and nothing was swept after it: a run on
     # the result (given the same block loads, no block pointers) makes that round again.
     settled: bool = False
+    # `figures` are not the module's yet (`settle(costed=False)`): `fresh()` costs them
+    stale: bool = False
 
     def change(self) -> Changes:
         """What the journal's open session changed."""
@@ -124,11 +126,23 @@ class Work:
             return self.validity.errors(self.change(), self.ledger.attached)
         return self.validity.errors((set(), set()))
 
-    def settle(self) -> None:
-        """Keep the change made since `journal.begin()` (a fold, the final clean-up)."""
-        self.figures = self.ledger.update(self.journal.touched)
+    def settle(self, costed: bool = True) -> None:
+        """Keep the change made since `journal.begin()` (a fold, the final clean-up). `costed`: `figures` now,
+        else when `fresh()` is next called (folds in a row: only the last one's state is compared with a trial's,
+        and costing one, its spill over every access, is most of a trial's time)."""
+        self.ledger.apply(self.journal.touched)
         self.validity.keep(self.change(), self.ledger.attached)
         self.commit()
+        self.stale = True
+        if costed:
+            self.fresh()
+
+    def fresh(self) -> None:
+        """`figures` of the module as it is (kept since the last `settle`), if not costed yet: before a trial
+        compares its own with them."""
+        if self.stale:
+            self.figures = self.ledger.current()
+            self.stale = False
 
     def commit(self) -> None:
         self.ledger.commit()

@@ -244,11 +244,11 @@ def test_a_failing_pass_leaves_no_session_open(monkeypatch: pytest.MonkeyPatch) 
     expected = parse_module(ctx, text).module
     rlc.RemoveLayoutConversions().apply(ctx, expected)
 
-    def broken(self: solution.Ledger, ops: set) -> solution.Figures:
+    def broken(self: solution.Ledger, ops: set) -> None:
         raise RuntimeError("broken")
 
     with monkeypatch.context() as m:
-        m.setattr(solution.Ledger, "update", broken)
+        m.setattr(solution.Ledger, "apply", broken)  # (what a fold's settle and a trial's update both call)
         with pytest.raises(RuntimeError):
             rlc.RemoveLayoutConversions().apply(ctx, parse_module(ctx, text).module)
     assert journal.active() is None
@@ -342,3 +342,23 @@ def test_dead_conversions_are_erased_last_first_through_chains(monkeypatch: pyte
     assert [c.results[0].name_hint for c in j.converts] == ["e"]
     j.rollback()
     assert len(j.converts) == 4
+
+
+def test_a_change_applied_then_costed_has_the_figures_of_an_update(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ledger.apply (a fold kept without costing: Work.settle(costed=False)) then `current` on the same state
+    gives `update`'s figures; the spill is costed by `current` only."""
+    module = parse_module(make_context(), _dump("flash_attention_fwd", "64x32x64-w4-s2", 1).read_text()).module
+    j, ledger = Journal(module), solution.Ledger(module)
+    start = ledger.figures()
+    j.begin()
+    _convert_in_loop(module, j)
+    calls: list[int] = []
+    spill = solution.spill_cost
+    monkeypatch.setattr(solution, "spill_cost", lambda accesses, m: calls.append(1) or spill(accesses, m))
+    ledger.apply(j.touched)
+    assert not calls  # (not costed yet)
+    fig = ledger.current()
+    assert len(calls) == 1 and fig == solution.figures(module) and fig != start
+    ledger.rollback()
+    j.rollback()
+    assert ledger.figures() == start
