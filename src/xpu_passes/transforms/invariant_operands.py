@@ -154,14 +154,15 @@ def find(loop: scf.ForOp, live_in: list[SSAValue]) -> list[Reload] | str | None:
 
 
 def read_bytes(loop: scf.ForOp) -> int:
-    """Per-lane register bytes of the dot operands the loop body reads each iteration (2D block loads and
-    SLM reads straight into a dot): triton-xpu's pipeliner issues the loads at the top of the body, so they
-    are live together, next to what the loop holds."""
+    """Per-lane register bytes of the dot operands the loop body reads each iteration straight from global
+    memory (loads into a dot operand layout): triton-xpu's pipeliner issues them at the top of the body, so
+    they are live together, next to what the loop holds. (A `ttg.local_load` from SLM is read at its dot:
+    flag-gems flash_varlen's paged K/V, 2 KB per lane by this count, fit the file natively.)"""
     total = 0
     for op in loop.body.walk():
-        if isinstance(op, tt.LoadOp | ttg.LocalLoadOp) and op.results[0].uses and all(
-                isinstance(u.operation, tt.DotOp) and u.index < 2 for u in op.results[0].uses):  # fmt: skip
-            total += tensor_bytes(op.results[0].type)
+        if isinstance(op, tt.LoadOp) and op.result.uses and all(
+                isinstance(u.operation, tt.DotOp) and u.index < 2 for u in op.result.uses):  # fmt: skip
+            total += tensor_bytes(op.result.type)
     return total
 
 
