@@ -19,7 +19,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 DEFAULT_INSTALL = "/opt/xpu-passes-igc/ocloc"  # where tools/install-igc puts its launcher
@@ -283,14 +283,16 @@ def judge(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) 
         lost.insert(0, f"SLM {native_slm}->{ours_slm}")
     if not lost:
         return "ok", []
-    return ("TRADE" if native_slm > SLM_LIMIT >= ours_slm or _fewer_registers(native, ours, lost) else "WORSE"), lost
+    fewer_registers = ours_slm <= native_slm and _fewer_registers(native, ours)
+    return ("TRADE" if native_slm > SLM_LIMIT >= ours_slm or fewer_registers else "WORSE"), lost
 
 
-def _fewer_registers(native: IsaFigures, ours: IsaFigures, lost: list[str]) -> bool:
-    """Ours loses only spill bytes, no more than the driver accepts before it rebuilds a kernel with
-    the large register file, and runs in a smaller file than native."""
+def _fewer_registers(native: IsaFigures, ours: IsaFigures) -> bool:
+    """Ours loses nothing but spill bytes (`worse_than`), no more than the driver accepts before it rebuilds
+    a kernel with the large register file, and runs in a smaller file than native."""
     return (ours.grf_count is not None and native.grf_count is not None and ours.grf_count < native.grf_count
-            and ours.spill_bytes <= DRIVER_MAX_SPILL and all(x.startswith("spill_bytes ") for x in lost))  # fmt: skip
+            and ours.spill_bytes <= DRIVER_MAX_SPILL
+            and not worse_than(native, replace(ours, spill_bytes=native.spill_bytes)))  # fmt: skip
 
 
 def gains(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int,
