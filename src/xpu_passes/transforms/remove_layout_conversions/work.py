@@ -99,7 +99,7 @@ class Work:
     journal: Journal
     ledger: Ledger  # the module's figures, per op
     block_loads: set[Operation]
-    figures: Figures
+    _figures: Figures  # (read through `figures`)
     cache: RematCache
     validity: Validity
     budget: WorkBudget = field(default_factory=lambda: WorkBudget(None))  # the run's (spent by trials.remove)
@@ -115,6 +115,17 @@ class Work:
     settled: bool = False
     # `figures` are not the module's yet (`settle(costed=False)`): `fresh()` costs them
     stale: bool = False
+
+    @property
+    def figures(self) -> Figures:
+        """The module's figures, as of the last kept change (a fold settled uncosted is costed by `fresh()`)."""
+        if self.stale:
+            raise AssertionError("RLC: the module's figures read after settle(costed=False) before fresh()")
+        return self._figures
+
+    @figures.setter
+    def figures(self, figures: Figures) -> None:
+        self._figures = figures
 
     def change(self) -> Changes:
         """What the journal's open session changed."""
@@ -141,7 +152,7 @@ class Work:
         """`figures` of the module as it is (kept since the last `settle`), if not costed yet: before a trial
         compares its own with them."""
         if self.stale:
-            self.figures = self.ledger.current()
+            self._figures = self.ledger.current()
             self.stale = False
 
     def commit(self) -> None:
