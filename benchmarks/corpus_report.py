@@ -34,7 +34,7 @@ def read_csv(path: str) -> list[Row]:
             results = {}
             for key in ("native", *PIPELINES):
                 figs = None if c[f"{key}_shared_bytes"] == "-" else oracle.StaticFigures(
-                    **{n: int(c[f"{key}_{n}"]) for n in FIGURES})
+                    **{n: int(c[f"{key}_{n}"]) for n in FIGURES}, warps=config.num_warps)
                 codes = None if not c[f"{key}_isa_instructions"] else isa.IsaFigures(
                     **{n: int(c[f"{key}_isa_{n}"]) for n in isa.FIGURE_NAMES})
                 ms = float(c[f"{key}_ms"])

@@ -49,7 +49,7 @@ def worse_isa(native: Result, ours: Result) -> list[str] | None:
     """The ISA figures (and SLM bytes) in which ours loses; None when either has no ISA."""
     if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
         return None
-    return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[1]
+    return isa.judge(native.isa, ours.isa, *_slm(native, ours))[1]
 
 
 def worse(native: Result, ours: Result) -> list[str]:
@@ -65,7 +65,7 @@ def verdict(native: Result, ours: Result) -> str:
     if ours.figures is None or (ours.isa_error and not native.isa_error):
         return "FAIL"
     if native.isa is not None and ours.isa is not None:
-        return isa.judge(native.isa, ours.isa, native.figures.shared_bytes, ours.figures.shared_bytes)[0]
+        return isa.judge(native.isa, ours.isa, *_slm(native, ours))[0]
     return "WORSE" if worse_figures(native.figures, ours.figures) else "ok"
 
 
@@ -73,8 +73,14 @@ def better(native: Result, ours: Result) -> list[str]:
     """What ours wins at the ISA where it loses nothing (strictly better, isa.strictly_better); else []."""
     if native.isa is None or ours.isa is None or native.figures is None or ours.figures is None:
         return []
-    slm = (native.figures.shared_bytes, ours.figures.shared_bytes)
+    slm = _slm(native, ours)
     return isa.gains(native.isa, ours.isa, *slm) if isa.strictly_better(native.isa, ours.isa, *slm) else []
+
+
+def _slm(native: Result, ours: Result) -> tuple[int, int, int]:
+    """isa.judge's SLM arguments: both sides' SLM bytes and the kernel's warps (0: unknown)."""
+    assert native.figures is not None and ours.figures is not None
+    return native.figures.shared_bytes, ours.figures.shared_bytes, native.figures.warps or ours.figures.warps
 
 @dataclass
 class Row:

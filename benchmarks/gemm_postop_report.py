@@ -30,7 +30,7 @@ class Row:
         """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
         n, o = self.native, self.ours
         if self.isa_native and self.isa_ours:
-            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes)
+            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes, n.warps or o.warps)
         if self.isa_error and self.isa_native:
             return "WORSE", [self.isa_error]
         lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
@@ -46,9 +46,9 @@ class Row:
         """What ours wins at the ISA where it loses nothing (isa.strictly_better); else []."""
         if not (self.isa_native and self.isa_ours):
             return []
-        n, o = self.native.shared_bytes, self.ours.shared_bytes
-        return isa.gains(self.isa_native, self.isa_ours, n, o) if isa.strictly_better(
-            self.isa_native, self.isa_ours, n, o) else []  # fmt: skip
+        slm = (self.native.shared_bytes, self.ours.shared_bytes, self.native.warps or self.ours.warps)
+        return isa.gains(self.isa_native, self.isa_ours, *slm) if isa.strictly_better(
+            self.isa_native, self.isa_ours, *slm) else []  # fmt: skip
 
 
 def dot_count(rows: list[Row], pipeline: str = "xpu") -> str:
@@ -93,7 +93,7 @@ def format_isa(r: Row) -> str:
 
 
 def write_csv(rows: list[Row], path: str) -> None:
-    fields = ["shared_bytes", "converts", "loads", "block_io_loads", "block_reads", "block_writes", "dpas"]
+    fields = ["shared_bytes", "converts", "loads", "block_io_loads", "block_reads", "block_writes", "dpas", "warps"]
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["case", "dtype", "config", *(f"native_{k}" for k in fields), *(f"ours_{k}" for k in fields),

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 elif native is None:
                     verdict = "native fails"
                 else:
-                    v, lost = isa.judge(native[0], figs, native[1], slm)
+                    v, lost = isa.judge(native[0], figs, native[1], slm, int(k.metadata.num_warps))
                     verdict = v if v == "ok" else f"{v}: {'; '.join(lost)}"
                 cells = [f"{slm:,}{' !' if slm > isa.SLM_LIMIT else ''}", *(f"{getattr(figs, c):,}" for c in COLUMNS)]
                 line = f"| {label} | {pipe} | {' | '.join(cells)} | {verdict} |"

@@ -42,11 +42,18 @@ def read_csv(path: str) -> tuple[list[Row], tuple[str, ...]]:
                 if d[f"{side}_error"] or d[f"{side}_shared_bytes"] == "":
                     row.results[side] = Result(error=d[f"{side}_error"] or "?")
                 else:
-                    figs = oracle.StaticFigures(**{n: int(d[f"{side}_{n}"]) for n in FIGURE_NAMES})
+                    figs = oracle.StaticFigures(**{n: int(d[f"{side}_{n}"]) for n in FIGURE_NAMES},
+                                                warps=_warps(d["config"]))
                     figs.extra.update(_extra(d.get(f"{side}_isa") or ""))
                     row.results[side] = Result(figs, ms=[float(d[f"{side}_ms"])], **isa_result(figs.extra))
             rows.append(row)
     return rows, pipelines
+
+
+def _warps(config: str) -> int:
+    """The warps of a row's config (`.../w4-s3`; 0: not there)."""
+    m = re.search(r"/w(\d+)-s\d+(?:-\w+)?$", config)
+    return int(m[1]) if m else 0
 
 
 def _extra(cell: str) -> dict[str, str]:

@@ -22,6 +22,8 @@ import tempfile
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from xpu_passes.integration.occupancy import SLM_LIMIT, fewer_work_groups
+
 DEFAULT_INSTALL = "/opt/xpu-passes-igc/ocloc"  # where tools/install-igc puts its launcher
 DEVICE = "pvc"
 TIMEOUT_S = 600  # one kernel takes 0.1-2 s; a hung ocloc must not hang a benchmark
@@ -269,21 +271,21 @@ def worse_than(native: IsaFigures, ours: IsaFigures, tolerance: float = 0.05) ->
     return out
 
 
-SLM_LIMIT = 128 * 1024  # PVC's shared local memory per work-group
-
-
-def judge(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) -> tuple[str, list[str]]:
-    """("ok" | "WORSE" | "TRADE", what ours loses): `worse_than` plus more SLM bytes (the
-    kernels' dynamic SLM, triton's metadata "shared"). TRADE: ours loses on the ISA but fits
-    PVC's SLM where native does not, so native cannot launch at all; or ours loses spill bytes
+def judge(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int,
+          warps: int = 0) -> tuple[str, list[str]]:
+    """("ok" | "WORSE" | "TRADE", what ours loses): `worse_than` plus SLM (the kernels' dynamic SLM,
+    triton's metadata "shared") that holds fewer work-groups of `warps` sub-groups per Xe-core
+    (occupancy.fewer_work_groups; warps 0, unknown: any more bytes). TRADE: ours loses on the ISA but
+    fits PVC's SLM where native does not, so native cannot launch at all; or ours loses spill bytes
     only, within the driver's own limit (DRIVER_MAX_SPILL), in the default register file where
     native runs in the large one (half the hardware threads per EU: the driver rebuilt it)."""
     lost = worse_than(native, ours)
-    if ours_slm > native_slm:
+    more_slm = fewer_work_groups(ours_slm, native_slm, warps)
+    if more_slm:
         lost.insert(0, f"SLM {native_slm}->{ours_slm}")
     if not lost:
         return "ok", []
-    fewer_registers = ours_slm <= native_slm and _fewer_registers(native, ours)
+    fewer_registers = not more_slm and _fewer_registers(native, ours)
     return ("TRADE" if native_slm > SLM_LIMIT >= ours_slm or fewer_registers else "WORSE"), lost
 
 
@@ -295,15 +297,15 @@ def _fewer_registers(native: IsaFigures, ours: IsaFigures) -> bool:
             and not worse_than(native, replace(ours, spill_bytes=native.spill_bytes)))  # fmt: skip
 
 
-def gains(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int,
+def gains(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int, warps: int = 0,
           tolerance: float = 0.05) -> list[str]:
-    """What ours wins over native by `judge`'s own thresholds, mirrored: less SLM, spill, SLM
-    messages, gathers or scatters; more 2D block messages or DPAS; native over ours by more
-    than `tolerance` in instructions."""
+    """What ours wins over native by `judge`'s own thresholds, mirrored: SLM that holds more
+    work-groups per Xe-core, less spill, SLM messages, gathers or scatters; more 2D block messages
+    or DPAS; native over ours by more than `tolerance` in instructions."""
     def won(n: str) -> str:
         return f"{n} {getattr(native, n)}->{getattr(ours, n)}"
 
-    out = [f"SLM {native_slm}->{ours_slm}"] if ours_slm < native_slm else []
+    out = [f"SLM {native_slm}->{ours_slm}"] if fewer_work_groups(native_slm, ours_slm, warps) else []
     out += [won(n) for n in MORE_IS_WORSE if getattr(ours, n) < getattr(native, n)]
     out += [won(n) for n in FEWER_IS_WORSE if getattr(ours, n) > getattr(native, n)]
     if native.instructions > ours.instructions * (1 + tolerance):
@@ -312,9 +314,10 @@ def gains(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int,
     return out
 
 
-def strictly_better(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int) -> bool:
+def strictly_better(native: IsaFigures, ours: IsaFigures, native_slm: int, ours_slm: int, warps: int = 0) -> bool:
     """Ours loses nothing to native (`judge` says ok) and wins at least one figure (`gains`)."""
-    return judge(native, ours, native_slm, ours_slm)[0] == "ok" and bool(gains(native, ours, native_slm, ours_slm))
+    return (judge(native, ours, native_slm, ours_slm, warps)[0] == "ok"
+            and bool(gains(native, ours, native_slm, ours_slm, warps)))
 
 
 TRADE_NOTE = ("TRADE: ours is worse on the ISA but fits PVC's 128 KB of SLM where native does not "

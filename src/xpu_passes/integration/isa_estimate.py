@@ -79,8 +79,6 @@ class Estimate:
             out.append(f"gathers {self.gathers} > {native.gathers} (estimated)")
         if self.scatters > native.scatters:
             out.append(f"scatters {self.scatters} > {native.scatters} (estimated)")
-        if self.slm_writes > native.slm_writes:
-            out.append(f"SLM writes {self.slm_writes} > {native.slm_writes} (estimated)")
         if self.slm_messages > native.slm_messages:
             out.append(f"SLM messages {self.slm_messages} > {native.slm_messages} (estimated)")
         return out

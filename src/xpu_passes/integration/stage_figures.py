@@ -23,11 +23,11 @@ from typing import Any
 
 from xpu_passes.frontend.spelling import DIALECTS
 from xpu_passes.integration.isa_estimate import Estimate
+from xpu_passes.integration.occupancy import SLM_LIMIT, fewer_work_groups, warps_of
 from xpu_passes.integration.same_module import same_module
 
 # Loop nesting multiplies what an access or conversion weighs (as RemoveLayoutConversions' costs.LOOP_WEIGHT).
 LOOP_WEIGHT = 8
-SLM_LIMIT = 128 * 1024  # PVC's shared local memory per work-group: a stage over it cannot launch
 # make_llir's passes up to its SLM allocation that change what is allocated.
 _ALLOCATION = ("intel-decompose-unsupported-conversions", "allocate-shared-memory")
 
@@ -47,11 +47,13 @@ class StageFigures:
     # the largest scratch of one conversion, scan or reduction, in bytes (RemoveLayoutConversions' SLM
     # figure, read from our parse of the print; -1: not computed): what pays for more conversions
     scratch: int = -1
+    warps: int = 0  # the module's ttg.num-warps (0: unknown): what SLM costs in occupancy
 
     def losses(self, native: StageFigures) -> list[str]:
         """The figures in which these are worse than `native`'s (empty: no worse in any)."""
         out = []
-        if self.shared > native.shared >= 0:
+        # (SLM costs what it takes from occupancy: work-groups per Xe-core, integration/occupancy.py)
+        if native.shared >= 0 and fewer_work_groups(self.shared, native.shared, self.warps or native.warps):
             out.append(f"SLM {self.shared} > {native.shared}")
         if self.converts > native.converts and not self.pays_for_conversions(native):
             out.append(f"conversions {self.converts} > {native.converts}")
@@ -93,12 +95,13 @@ def stage_figures(mod: Any, text: str | None = None) -> StageFigures:
     """`mod`: a triton module after the TTGIR stage (left as it is); `text`: its print, if at hand."""
     text = str(mod) if text is None else text
     return StageFigures(allocated_shared(text, mod.context), text.count("ttg.convert_layout"), *_block_io(text),
-                        copied_loads(text))
+                        copied_loads(text), warps=warps_of(text))
 
 
 def cheap_figures(text: str) -> StageFigures:
     """The figures of a print without the SLM (-1): what decides most comparisons, without an allocation."""
-    return StageFigures(-1, text.count("ttg.convert_layout"), *_block_io(text), copied_loads(text))
+    return StageFigures(-1, text.count("ttg.convert_layout"), *_block_io(text), copied_loads(text),
+                        warps=warps_of(text))
 
 
 def allocated_shared(text: str, context: Any) -> int:

@@ -235,7 +235,11 @@ def test_worse_than(change: dict[str, int], lost: list[str]) -> None:
 def test_judge_counts_slm_bytes_and_states_the_slm_trade() -> None:
     more_spill = dataclasses.replace(BASE, spill_bytes=2000)
     assert isa.judge(BASE, BASE, 1024, 1024) == ("ok", [])
-    assert isa.judge(BASE, BASE, 1024, 2048) == ("WORSE", ["SLM 1024->2048"])
+    assert isa.judge(BASE, BASE, 1024, 2048) == ("WORSE", ["SLM 1024->2048"])  # warps unknown: any more bytes
+    # 4 warps: 16 work-groups per Xe-core by its 64 threads; 8 KB each fit 128 KB, 16 KB hold only 8
+    assert isa.judge(BASE, BASE, 2688, 8192, warps=4) == ("ok", [])
+    assert isa.judge(BASE, BASE, 2576, 16384, warps=4) == ("WORSE", ["SLM 2576->16384"])
+    assert isa.judge(BASE, BASE, 2576, 16384, warps=8) == ("ok", [])  # 8 work-groups by threads either way
     assert isa.judge(BASE, more_spill, 64 * 1024, 0) == ("WORSE", ["spill_bytes 896->2000"])
     assert isa.judge(BASE, more_spill, 263168, 0) == ("TRADE", ["spill_bytes 896->2000"])  # native cannot launch
     assert isa.judge(BASE, more_spill, 263168, 140000)[0] == "WORSE"  # nor can ours
@@ -261,9 +265,12 @@ def test_judge_states_the_register_file_trade() -> None:
         ({}, (1024, 0), ["SLM 1024->0"], True),
         ({"spill_bytes": 0, "instructions": 106}, (0, 0), ["spill_bytes 896->0"], False),  # wins one, loses one
         ({"gathers": 0}, (0, 2048), ["gathers 2->0"], False),  # more SLM bytes: worse, so not better
+        ({}, (16384, 8192, 4), ["SLM 16384->8192"], True),  # 8 work-groups per Xe-core -> 16
+        ({}, (16384, 8192, 8), [], False),  # 8 either way (64 threads / 8 warps): not a gain
+        ({"gathers": 0}, (2688, 8192, 4), ["gathers 2->0"], True),  # 16 either way: not a loss
     ],
 )
-def test_gains_mirror_the_judge(change: dict[str, int], slm: tuple[int, int], won: list[str], better: bool) -> None:
+def test_gains_mirror_the_judge(change: dict[str, int], slm: tuple[int, ...], won: list[str], better: bool) -> None:
     ours = dataclasses.replace(BASE, **change)
     assert isa.gains(BASE, ours, *slm) == won
     assert isa.strictly_better(BASE, ours, *slm) is better

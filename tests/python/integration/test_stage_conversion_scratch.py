@@ -7,6 +7,8 @@ whole result tile before its store (1 conversion, the tile's scratch); ours conv
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from xpu_passes.integration import oracle
@@ -60,9 +62,10 @@ def test_more_conversions_in_a_smaller_scratch_keep_ours() -> None:
     # a 1x32 row's scratch against the 8x32 tile's (and so the SLM triton-xpu allocates)
     assert why.startswith("our stage kept: conversions 2 > 1 but their scratch 128 < 1152 bytes (ours: 128 bytes of "
                           "SLM, 2 conversion(s), 128 bytes of conversion scratch"), why
-    # the other way round native's stage is kept: it is worse in SLM, and the rule is not symmetric in conversions
+    # the other way round native's stage is kept: it is worse in what its conversion's messages cost, not in SLM
+    # (1,152 bytes hold as many work-groups per Xe-core as 128: integration/occupancy.py)
     losses, _ = judge_stages(native, ours, oracle.context())
-    assert losses[0] == "SLM 1152 > 128"
+    assert losses and not any(re.match(r"SLM \d", loss) for loss in losses), losses
 
 
 @needs_triton

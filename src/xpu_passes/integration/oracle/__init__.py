@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from xpu_passes.integration.occupancy import warps_of
+
 PVC_PROPERTIES: dict[str, Any] = dict(
     sub_group_sizes=[16, 32],
     has_subgroup_2d_block_io=True,
@@ -268,6 +270,7 @@ class StaticFigures:
     block_writes: int = 0
     block_prefetches: int = 0
     dpas: int = 0
+    warps: int = 0  # the module's ttg.num-warps (0: unknown): what SLM costs in occupancy (integration.occupancy)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -328,6 +331,7 @@ def figures(ttgir: str, llir: str, shared_bytes: int) -> StaticFigures:
         block_writes=count("2d_block_write"),
         block_prefetches=count("2d_block_prefetch"),
         dpas=count("matrix_mad"),
+        warps=warps_of(ttgir),
     )
 
 
