@@ -41,6 +41,7 @@ ORL = "tritonintelgpu-optimize-reduction-locality"
 SLICE_RED = "xpu-slice-reduction"
 RVL = "tritonintelgpu-reduce-variable-liveness"
 OSV = "xpu-order-store-values"
+ESC = "xpu-early-slm-conversions"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -55,6 +56,7 @@ OURS: dict[str, tuple[str, str]] = {
     SLICE_RED: ("slice_reduction", "a reduction along an axis held in registers computed row by row (scf.for)"),
     RVL: ("reduce_variable_liveness", "move loads of a loop's DPAS dot operands closer to their dot (Intel main's pass, and read order)"),
     OSV: ("order_store_values", "compute a block's stored values narrowest first"),
+    ESC: ("early_slm_conversions", "make a conversion through SLM before the global loads it does not read"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
@@ -73,6 +75,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     RVL: (NativeOption("order-operand-reads", bool, True), NativeOption("min-live-grf", int, 128),
           NativeOption("reload-invariant-operands", bool, True), NativeOption("max-work-per-op", int, 50)),
     OSV: (NativeOption("max-work-per-op", int, 50),),
+    ESC: (NativeOption("max-work-per-op", int, 50),),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True), NativeOption("wide-positions", bool, False),
