@@ -163,6 +163,34 @@ def test_isa_verdicts(bench: ModuleType, tmp_path: Path, native_isa: Any, ours_i
     assert bool(back[0].better("xpu")) == (verdict == "ok" and native_isa.spill_bytes > 0)
 
 
+@pytest.mark.parametrize("native_slm, ours_slm, verdict", [
+    (2688, 8192, "ok"),  # 4 warps: 16 work-groups per Xe-core either way
+    (2576, 16384, "WORSE"),  # 8 against 16
+])
+def test_isa_verdicts_weigh_slm_by_occupancy(bench: ModuleType, tmp_path: Path, native_slm: int, ours_slm: int,
+                                            verdict: str) -> None:
+    """At the ISA, SLM counts by the work-groups an Xe-core holds, with the warps of the row's config (also read
+    back from a CSV, whose figures have no warps column)."""
+    from third_party_kernels import report
+    from third_party_kernels.compile import isa_result
+
+    def side(slm: int) -> Any:
+        f = oracle.StaticFigures(shared_bytes=slm, warps=4)
+        f.extra.update(report._extra(" ".join(f"isa_{k}={v}" for k, v in _isa().as_dict().items())))
+        return f
+
+    row = _row(bench, side(native_slm), side(ours_slm))
+    for r in row.results.values():
+        for k, v in isa_result(r.figures.extra).items():
+            setattr(r, k, v)
+    assert row.verdict("xpu") == verdict
+    path = str(tmp_path / "t.csv")
+    bench.write_csv([row], ("xpu",), path)
+    back, _ = report.read_csv(path)
+    assert back[0].results["xpu"].figures.warps == 4
+    assert back[0].verdict("xpu") == verdict
+
+
 def test_csv_report_reads_back_the_verdicts(bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from third_party_kernels import report
 

@@ -46,3 +46,10 @@ def test_the_stage_guard_weighs_slm_by_occupancy() -> None:
     assert StageFigures(16384, 0, 0, warps=4).losses(StageFigures(2576, 2, 0, warps=4)) == ["SLM 16384 > 2576"]
     assert StageFigures(8192, 0, 0).losses(StageFigures(2688, 3, 0)) == ["SLM 8192 > 2688"]  # warps unknown
     assert StageFigures(-1, 0, 0, warps=4).losses(StageFigures(2688, 0, 0, warps=4)) == []  # not allocated
+
+
+def test_a_compiles_figures_carry_its_warps() -> None:
+    from xpu_passes.integration import oracle
+
+    ttgir = 'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {\n}\n'
+    assert oracle.figures(ttgir, "", 2688).warps == 4
