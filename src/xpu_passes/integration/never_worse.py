@@ -244,10 +244,9 @@ def _first_line(e: BaseException) -> str:
 def _ttgir_figures(text: str) -> tuple[Figures, int, Estimate]:
     """A final TTGIR's figures: RemoveLayoutConversions', its loads tagged for 2D block reads, and what
     PVC pays beyond them (isa_estimate)."""
-    from xpu_passes.dialects import make_context
-    from xpu_passes.integration import oracle
+    from xpu_passes.integration import oracle, parsed_prints
 
-    module = parse_module(make_context(), text, "<ttgir>", verify=False).module
+    module = parsed_prints.parse(text).module  # (as a round trip parses it: the passes after may take it)
     figures, facts = _figures_and_facts(module)
     est = estimate(module, facts=facts)
     remember(text, est, figures.slm)  # (the stage guard's judge reads the kept one again: compare_stage)

@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from xpu_passes.env_defaults import env_flag
-from xpu_passes.integration import never_worse, oracle
+from xpu_passes.integration import never_worse, oracle, parsed_prints
 # re-exported: callers time and count through the round trip's names
 from xpu_passes.integration.measure import count, measured, now, record, timing  # noqa: F401
 from xpu_passes.integration.provenance import providers, source_hash  # noqa: F401
@@ -299,6 +299,8 @@ def run_python(mod: Any, passes: list[tuple[str, ModulePass]], text: str | None 
     text = str(mod) if text is None else text
     t = record("triton_print", t)
     taken = session.take(text) if session is not None else None
+    if taken is None and (taken := parsed_prints.take(text)) is not None:
+        count("guard_parses_taken")  # (a guard parsed this print to judge it: integration/parsed_prints.py)
     if taken is not None:
         ctx, parsed = taken
         try:

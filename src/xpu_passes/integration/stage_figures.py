@@ -376,14 +376,19 @@ def _estimated(text: str, scratch: bool) -> tuple[Estimate | None, int]:
     known = _KNOWN.get()
     if known is not None and (hit := known.get(text)) is not None:
         return hit[0], hit[1] if scratch else -1
-    from xpu_passes.integration.isa_estimate import estimate, estimate_text, read_print
+    from xpu_passes.integration import parsed_prints
+    from xpu_passes.integration.isa_estimate import estimate, read_print
     from xpu_passes.transforms.remove_layout_conversions.costs import facts_of, facts_scope
     from xpu_passes.transforms.remove_layout_conversions.solution import figures
 
-    if not scratch:
-        return estimate_text(text), -1
+    try:  # (as a round trip parses it: the passes after the comparison take the kept one's module)
+        module = parsed_prints.parse(text).module
+    except Exception:  # noqa: BLE001 - ops our context does not know: read as the guards read prints
+        module = None
     try:
-        module = read_print(text)
+        module = read_print(text) if module is None else module
+        if not scratch:
+            return estimate(module), -1
         with facts_scope():  # (the module's axis facts once, for every access and the estimate)
             return estimate(module, facts=facts_of(module)), figures(module).slm
     except Exception:  # noqa: BLE001 - an estimate is advice: a print it cannot read is compared without it

@@ -13,7 +13,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from xpu_passes import registry
-from xpu_passes.integration import twin_fork
+from xpu_passes.integration import parsed_prints, twin_fork
 from xpu_passes.integration.never_worse import STAGE_TIME_KEY, _remark
 from xpu_passes.integration.stage_figures import judge_stages, known_texts
 
@@ -29,7 +29,9 @@ def compare_stage(mod: Any, metadata: dict[str, Any], opt: Any, properties: dict
     `p.native_first` (pipeline option `native_first`): in a kernel without tt.dot, triton-xpu's stage
     runs first, and where its final TTGIR leaves ours nothing to win (`stage_figures.nothing_to_win`)
     it is kept without running ours (no round trip: counted as `native_first`, with a remark)."""
-    with known_texts():  # (the final prints compare_raising reads: judge_stages does not read them again)
+    # (the final prints compare_raising reads: judge_stages does not read them again; the prints either
+    # parsed: the passes after the comparison take the kept one's module instead of parsing it again)
+    with known_texts(), parsed_prints.scope():
         return _compare_stage(mod, metadata, opt, properties, p, text)
 
 

@@ -21,7 +21,7 @@ from xpu_passes.integration import never_worse
 from xpu_passes.integration.pipeline import RLC
 from xpu_passes.transforms.base import UNCHANGED, collecting_remarks
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
-from xpu_passes.integration import isa_estimate, oracle
+from xpu_passes.integration import isa_estimate, oracle, parsed_prints
 from xpu_passes.integration.isa_estimate import Estimate, estimate, read_print
 from xpu_passes.integration.stage_figures import judge_stages, known_texts, remember
 from xpu_passes.integration.never_worse import _figures_and_facts
@@ -59,8 +59,9 @@ def test_the_judge_reads_a_print_the_raising_comparison_read(monkeypatch: pytest
     # compare_raising remembers the final prints it estimated; judge_stages takes the kept one from there
     ours, native = store(3), store(128, order=(2, 0, 1))
     parsed: list[str] = []
-    read = isa_estimate.read_print
+    read, parse = isa_estimate.read_print, parsed_prints.parse
     monkeypatch.setattr(isa_estimate, "read_print", lambda text: parsed.append(text) or read(text))
+    monkeypatch.setattr(parsed_prints, "parse", lambda text: parsed.append(text) or parse(text))  # (the judge's)
     with known_texts():
         remember(ours, estimate(read(ours)), 0)
         assert judge_stages(ours, native, oracle.context())[0] == ["scatters 128 > 32 (estimated)"]

@@ -25,6 +25,7 @@ from contextvars import ContextVar
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation
 
+from xpu_passes.analysis.axis_info import AxisInfo, AxisInfoAnalysis
 from xpu_passes.analysis.values import constant_int, known_divisibility, make_tensor_ptr_of
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.dialects.ttig import BLOCK_IO
@@ -46,7 +47,7 @@ def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
         return False
     if not isinstance(t.element_type, tt.PointerType) or encoding(t) is None or len(t.get_shape()) < 2:
         return False  # (a 1D one is no 2D block read: `work.block_loads` already decides it)
-    facts = costs.facts_of(op)
+    facts = _facts(op)
     now = costs.messages_of(op, facts)
     moved: Messages | None
     try:
@@ -56,6 +57,34 @@ def keeps_layout(op: tt.LoadOp, layout: Attribute, cheap: bool) -> bool:
         moved = None
     fewer = now is not None and moved is not None and moved.sends < now.sends
     return not fewer and not _toward_2d_block(op, layout)
+
+
+def _facts(op: tt.LoadOp) -> AxisInfoAnalysis:
+    """The axis facts `keeps_layout` judges `op` by: its module's, as the run keeps them (costs.facts_of:
+    analysed once, values made later on demand), not an analysis of the whole module per load asked about.
+    They do not depend on layouts, all the pass changes, so they are the facts of the IR as it is now (the
+    load's memory cost and `remat_loads._constancy` read the same); check mode analyses the IR as it is and
+    raises if the load's pointer or mask has other facts."""
+    top = _top(op)
+    facts = costs.facts_of(top)
+    scope = _DOT_LAYOUTS.get()
+    if scope is not None and scope[1]:
+        own = AxisInfoAnalysis(top)  # type: ignore[arg-type]
+        for v in (op.operands[0], op.mask):
+            if v is not None and _axes(facts.of(v)) != _axes(own.of(v)):
+                raise AssertionError("RLC: a load's axis facts kept for the run are not those of the IR as it is")
+    return facts
+
+
+def _axes(info: AxisInfo) -> tuple[tuple[int, ...], ...]:
+    """What an access's messages read of a value's facts (costs.access_limits, load_constancy)."""
+    return info.contiguity, info.divisibility, info.constancy
+
+
+def _top(op: Operation) -> Operation:
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
 
 
 def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
@@ -130,7 +159,4 @@ def _toward_2d_block(op: Operation, layout: Attribute) -> bool:
     `op`'s module (accelerate-matmul makes it DPAS; the epilogue's loads follow it there)."""
     if block_2d_layout(layout):
         return True
-    top = op
-    while (parent := top.parent_op()) is not None:
-        top = parent
-    return any(d == layout for d in _dot_layouts(top))
+    return any(d == layout for d in _dot_layouts(_top(op)))
