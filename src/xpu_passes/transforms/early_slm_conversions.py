@@ -12,7 +12,7 @@ scaling a dot operand, converted into the operand's row slice): 4,032 -> 0 spill
 
 It moves a conversion through SLM (layouts.scratch: a scratch buffer) upward past pure ops and
 global loads only, to right after its operand's definition (or the block's start), and only when it
-passes a global load of a tile (rank 2 or more) that takes more registers per lane than the converted
+passes the load of a DPAS tile or dot operand that takes more registers per lane than the converted
 value: what it then holds longer is less than what it stops holding across the barrier. Left where it is, with a remark:
 a conversion stopped by an op that writes memory, has regions or uses SLM itself (another barrier)
 before it passes any such load.
@@ -28,7 +28,7 @@ from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from xpu_passes.dialects import tt, ttg
+from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.layouts.pressure import tensor_bytes
 from xpu_passes.layouts.scratch import convert_scratch_bytes
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
@@ -81,10 +81,17 @@ def plan(convert: ttg.ConvertLayoutOp) -> Move | str | None:
 
 
 def _is_tile(load: tt.LoadOp) -> bool:
-    """A load of a tile (rank 2 or more): what the barrier holds in registers (a row vector passed,
-    corpus rms_norm_block_bwd 16x512: +13 instructions, nothing won)."""
+    """A load of a DPAS tile or dot operand (rank 2, in a DPAS or dot-operand layout): what the barrier was
+    measured to hold at a cost. Not a row vector (corpus rms_norm_block_bwd 16x512: +13 instructions, nothing
+    won), nor blocked tiles (fla chunk_dplr_fwd_A_kernel_intra_sub_intra, no dot, 16x64 tiles: spill 10,432 ->
+    11,520 B)."""
     t = load.results[0].type
-    return isinstance(t, TensorType) and len(t.get_shape()) >= 2
+    if not isinstance(t, TensorType) or len(t.get_shape()) < 2:
+        return False
+    enc = t.encoding  # type: ignore[attr-defined]
+    if isinstance(enc, ttg.DotOperandEncodingAttr):
+        enc = enc.parent
+    return isinstance(enc, ttig.DpasEncodingAttr)
 
 
 def _before(op: Operation, stop: object) -> list[Operation]:

@@ -153,20 +153,21 @@ def test_slm_writes_per_vector_along_the_shared_order() -> None:
     assert "~64 SLM writes" in str(_estimate(tile_to_shared("[1, 0]")))
     assert StageFigures(-1, 0, 0).estimated(_estimate(tile_to_shared("[1, 0]"))).losses(
         StageFigures(-1, 0, 0).estimated(_estimate(tile_to_shared("[0, 1]")))) == [
-            "SLM messages 192 > 24 (estimated)"]  # the writes (64 vs 8) + local_load: 128 vs 16
+            "SLM writes 64 > 8 (estimated)", "SLM messages 192 > 24 (estimated)"]  # + local_load: 128 vs 16
 
 
-def test_slm_writes_are_judged_within_all_slm_messages() -> None:
-    # more writes but fewer SLM messages in all (gemlite's split-K GEMM raised: its buffer written in 16 messages
-    # where native's 2, but no conversion through SLM: 80 against 212; at the ISA 80 against 180): no loss
-    ours, native = Estimate(0, 0, slm_writes=16, slm_messages=80), Estimate(0, 0, slm_writes=2, slm_messages=212)
-    assert ours.losses(native) == []
-    assert native.losses(ours) == ["SLM messages 212 > 80 (estimated)"]
+def test_slm_writes_are_judged_apart_from_all_slm_messages() -> None:
+    # more writes with fewer SLM messages in all is still a loss: fla's parallel_nsa_bwd_kernel_dq w2 (64 writes
+    # against 8, 80 messages against 136 estimated) was worse at the ISA when kept (SLM messages 136 -> 144,
+    # gathers 12 -> 20, +19% instructions)
+    ours, native = Estimate(0, 0, slm_writes=64, slm_messages=80), Estimate(0, 0, slm_writes=8, slm_messages=136)
+    assert ours.losses(native) == ["SLM writes 64 > 8 (estimated)"]
+    assert native.losses(ours) == ["SLM messages 136 > 80 (estimated)"]
 
 
 @needs_triton
 def test_the_stage_guard_keeps_natives_buffer_when_ours_writes_slm_element_by_element() -> None:
     losses, why = judge_stages(tile_to_shared("[1, 0]"), tile_to_shared("[0, 1]"), oracle.context())
-    assert losses == ["SLM messages 192 > 24 (estimated)"], why
+    assert losses == ["SLM writes 64 > 8 (estimated)", "SLM messages 192 > 24 (estimated)"], why
     losses, why = judge_stages(tile_to_shared("[0, 1]"), tile_to_shared("[1, 0]"), oracle.context())
     assert losses == [] and why.startswith("our stage kept: "), why
