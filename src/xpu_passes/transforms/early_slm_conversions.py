@@ -12,8 +12,9 @@ scaling a dot operand, converted into the operand's row slice): 4,032 -> 0 spill
 
 It moves a conversion through SLM (layouts.scratch: a scratch buffer) upward past pure ops and
 global loads only, to right after its operand's definition (or the block's start), and only when it
-passes the load of a DPAS tile or dot operand that takes more registers per lane than the converted
-value: what it then holds longer is less than what it stops holding across the barrier. Left where it is, with a remark:
+passes the load of a dot's B operand tile that takes more registers per lane than the converted value:
+what it then holds longer is less than what it stops holding across the barrier (the loads measured to
+cost there; docs/passes.md). Left where it is, with a remark:
 a conversion stopped by an op that writes memory, has regions or uses SLM itself (another barrier)
 before it passes any such load.
 """
@@ -28,7 +29,7 @@ from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from xpu_passes.dialects import tt, ttg, ttig
+from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.pressure import tensor_bytes
 from xpu_passes.layouts.scratch import convert_scratch_bytes
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
@@ -81,17 +82,16 @@ def plan(convert: ttg.ConvertLayoutOp) -> Move | str | None:
 
 
 def _is_tile(load: tt.LoadOp) -> bool:
-    """A load of a DPAS tile or dot operand (rank 2, in a DPAS or dot-operand layout): what the barrier was
-    measured to hold at a cost. Not a row vector (corpus rms_norm_block_bwd 16x512: +13 instructions, nothing
-    won), nor blocked tiles (fla chunk_dplr_fwd_A_kernel_intra_sub_intra, no dot, 16x64 tiles: spill 10,432 ->
-    11,520 B)."""
+    """A load of a dot's B operand tile (rank 2, `#ttg.dot_op<{opIdx = 1}>`): what the barrier was measured to
+    hold at a cost (fla recompute_w_u_fwd: made after A's load but before B's, the gain is whole; after B's,
+    none). Not an A operand alone (fla chunk_scaled_dot_comba_pkt_fwd w2: spill 0 -> 2,688 B), nor a row
+    vector (corpus rms_norm_block_bwd 16x512: +13 instructions), nor blocked tiles (fla
+    chunk_dplr_fwd_A_kernel_intra_sub_intra: spill 10,432 -> 11,520 B)."""
     t = load.results[0].type
     if not isinstance(t, TensorType) or len(t.get_shape()) < 2:
         return False
     enc = t.encoding  # type: ignore[attr-defined]
-    if isinstance(enc, ttg.DotOperandEncodingAttr):
-        enc = enc.parent
-    return isinstance(enc, ttig.DpasEncodingAttr)
+    return isinstance(enc, ttg.DotOperandEncodingAttr) and enc.op_idx == 1
 
 
 def _before(op: Operation, stop: object) -> list[Operation]:
