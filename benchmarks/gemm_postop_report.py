@@ -30,7 +30,7 @@ class Row:
         """("ok" | "WORSE" | "TRADE", what ours loses): on the ISA when both have one."""
         n, o = self.native, self.ours
         if self.isa_native and self.isa_ours:
-            return isa.judge(self.isa_native, self.isa_ours, n.shared_bytes, o.shared_bytes, n.warps or o.warps)
+            return isa.judge(self.isa_native, self.isa_ours, *self.slm())
         if self.isa_error and self.isa_native:
             return "WORSE", [self.isa_error]
         lost = [name for name, bad in (("SLM", o.shared_bytes > n.shared_bytes), ("converts", o.converts > n.converts),
@@ -46,9 +46,12 @@ class Row:
         """What ours wins at the ISA where it loses nothing (isa.strictly_better); else []."""
         if not (self.isa_native and self.isa_ours):
             return []
-        slm = (self.native.shared_bytes, self.ours.shared_bytes, self.native.warps or self.ours.warps)
-        return isa.gains(self.isa_native, self.isa_ours, *slm) if isa.strictly_better(
-            self.isa_native, self.isa_ours, *slm) else []  # fmt: skip
+        return isa.gains(self.isa_native, self.isa_ours, *self.slm()) if isa.strictly_better(
+            self.isa_native, self.isa_ours, *self.slm()) else []  # fmt: skip
+
+    def slm(self) -> tuple[int, int, int]:
+        """isa.judge's SLM arguments: both sides' SLM bytes and the kernel's warps (0: unknown)."""
+        return self.native.shared_bytes, self.ours.shared_bytes, self.native.warps or self.ours.warps
 
 
 def dot_count(rows: list[Row], pipeline: str = "xpu") -> str:

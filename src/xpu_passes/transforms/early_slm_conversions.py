@@ -31,26 +31,26 @@ from xdsl.traits import is_side_effect_free
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.pressure import tensor_bytes
-from xpu_passes.layouts.scratch import convert_scratch_bytes
+from xpu_passes.layouts.scratch import op_scratch_bytes
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
+
+
+def _scratch(op: Operation) -> int:
+    """The SLM scratch triton-xpu gives `op` (layouts.scratch.op_scratch_bytes; 0 for a layout it does not know)."""
+    try:
+        return op_scratch_bytes(op)
+    except Exception:  # noqa: BLE001 - a layout the algebra does not know: not known to need SLM, left alone
+        return 0
 
 
 def through_slm(op: Operation) -> bool:
     """A conversion triton-xpu lowers through SLM (a scratch buffer, a barrier)."""
-    if not isinstance(op, ttg.ConvertLayoutOp):
-        return False
-    src, dst = op.operands[0].type, op.results[0].type
-    if not (isinstance(src, TensorType) and isinstance(dst, TensorType)):
-        return False
-    try:
-        return convert_scratch_bytes(src, dst) > 0
-    except Exception:  # noqa: BLE001 - a layout the algebra does not know: not known to need SLM, left alone
-        return False
+    return isinstance(op, ttg.ConvertLayoutOp) and _scratch(op) > 0
 
 
 def _passable(op: Operation) -> bool:
     """An op a conversion may move above: a global load or a pure op without regions or SLM of its own."""
-    if op.regions or through_slm(op):
+    if op.regions or _scratch(op) > 0:
         return False
     return isinstance(op, tt.LoadOp) or is_side_effect_free(op)
 
@@ -63,25 +63,25 @@ class Move:
 
 def plan(convert: ttg.ConvertLayoutOp) -> Move | str | None:
     """Where `convert` goes (None: nowhere better), or why it stays although loads precede it."""
-    operand = convert.operands[0].owner
     held = tensor_bytes(convert.results[0].type)
+    if held == 0:
+        return None  # (a value whose register bytes the layout algebra does not give: integers, pointers)
+    operand = convert.operands[0].owner
     largest = 0  # the most register bytes per lane of one load passed
     op = convert.prev_op
     while op is not None and op is not operand:
         if not _passable(op):
             if largest <= held:
-                earlier = any(isinstance(o, tt.LoadOp) and _is_tile(o) for o in _before(op, operand))
+                earlier = any(isinstance(o, tt.LoadOp) and _b_operand_tile(o) for o in _before(op, operand))
                 return f"an op that writes memory, has regions or uses SLM ('{op.name}') stops it" if earlier else None
             break
-        if isinstance(op, tt.LoadOp) and _is_tile(op):
+        if isinstance(op, tt.LoadOp) and _b_operand_tile(op):
             largest = max(largest, tensor_bytes(op.results[0].type))
         op = op.prev_op
-    if held == 0 or largest <= held:
-        return None
-    return Move(convert, op)
+    return Move(convert, op) if largest > held else None
 
 
-def _is_tile(load: tt.LoadOp) -> bool:
+def _b_operand_tile(load: tt.LoadOp) -> bool:
     """A load of a dot's B operand tile (rank 2, `#ttg.dot_op<{opIdx = 1}>`): what the barrier was measured to
     hold at a cost (fla recompute_w_u_fwd: made after A's load but before B's, the gain is whole; after B's,
     none). Not an A operand alone (fla chunk_scaled_dot_comba_pkt_fwd w2: spill 0 -> 2,688 B), nor a row
@@ -134,11 +134,14 @@ class EarlySlmConversions(XpuPass):
     def _choose(self, ops: list[Operation], budget: WorkBudget) -> list[Move]:
         budget.spend(len(ops))
         moves = []
+        lengths: dict[int, int] = {}  # id(block) -> its ops (xDSL counts them by walking the block)
         for o in ops:
             if not through_slm(o):
                 continue
             block: Block | None = o.parent_block()
-            budget.spend(len(block.ops) if block is not None else 1)
+            if block is not None and id(block) not in lengths:
+                lengths[id(block)] = len(block.ops)
+            budget.spend(lengths[id(block)] if block is not None else 1)
             found = plan(o)  # type: ignore[arg-type]
             if isinstance(found, str):
                 self.remark(o, f"left: {found}")
