@@ -125,8 +125,9 @@ class EarlySlmConversions(XpuPass):
         moves = within_budget(self, op, ops, self.max_work_per_op, self._choose)
         if moves is None:
             return
-        # 2. Each right after its operand's definition (or at its block's start).
-        for m in moves:
+        # 2. Each right after its operand's definition (or at its block's start), the lowest first: one stopped
+        # by another conversion goes after it while it is still in place, so where it was (below its own operand)
+        for m in reversed(moves):
             move(m)
         if not moves:
             self.said(UNCHANGED)

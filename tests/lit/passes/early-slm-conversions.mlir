@@ -9,7 +9,7 @@
 
 // BUDGET: remark: [xpu-early-slm-conversions] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 // SEM-NOT: error
-// SEM-COUNT-7: remark: [verify-semantics] equal on
+// SEM-COUNT-8: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // CHECK-LABEL: tt.func public @scale_rows
@@ -43,6 +43,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %8 = tt.expand_dims %7 {axis = 1 : i32} : tensor<64xf16, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xf16, #blocked2>
     %9 = tt.broadcast %8 : tensor<64x1xf16, #blocked2> -> tensor<64x64xf16, #blocked2>
     %10 = arith.mulf %6, %9 : tensor<64x64xf16, #blocked2>
+    %11 = tt.splat %arg2 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked2>
+    %12 = tt.addptr %11, %off : tensor<64x64x!tt.ptr<f16>, #blocked2>, tensor<64x64xi32, #blocked2>
+    tt.store %12, %10 : tensor<64x64x!tt.ptr<f16>, #blocked2>
+    tt.return
+  }
+}
+
+// -----
+
+// Two conversions, the second stopped by the first (a barrier of its own) whose operand is loaded between the
+// first's: the first moves up to its operand, the second to where the first was, after its own operand.
+// CHECK-LABEL: tt.func public @two_scales
+// CHECK: %[[A:.*]] = tt.load %{{.*}} : tensor<64x!tt.ptr<f16>
+// CHECK-NEXT: ttg.convert_layout %[[A]]
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>
+// CHECK-NEXT: %[[X:.*]] = tt.load %{{.*}} : tensor<64x!tt.ptr<f16>
+// CHECK-NEXT: ttg.convert_layout %[[X]]
+// CHECK-NEXT: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+#mma = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [4, 1], repCluster = [1, 1]}>
+#blocked2 = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @two_scales(%arg0: !tt.ptr<f16>, %arg1: !tt.ptr<f16>, %arg2: !tt.ptr<f16>) {
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked>
+    %3 = tt.load %2 : tensor<64x!tt.ptr<f16>, #blocked>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %c = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+    %re = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xi32, #blocked2>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #blocked2>
+    %rm = arith.muli %re, %c64 : tensor<64x1xi32, #blocked2>
+    %rb = tt.broadcast %rm : tensor<64x1xi32, #blocked2> -> tensor<64x64xi32, #blocked2>
+    %ce = tt.expand_dims %c {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %cb = tt.broadcast %ce : tensor<1x64xi32, #blocked2> -> tensor<64x64xi32, #blocked2>
+    %off = arith.addi %rb, %cb : tensor<64x64xi32, #blocked2>
+    %4 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked2>
+    %5 = tt.addptr %4, %off : tensor<64x64x!tt.ptr<f16>, #blocked2>, tensor<64x64xi32, #blocked2>
+    %6 = tt.load %5 : tensor<64x64x!tt.ptr<f16>, #blocked2>
+    %x = tt.load %2 : tensor<64x!tt.ptr<f16>, #blocked>
+    %7 = ttg.convert_layout %3 : tensor<64xf16, #blocked> -> tensor<64xf16, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %t2 = tt.load %5 : tensor<64x64x!tt.ptr<f16>, #blocked2>
+    %y = ttg.convert_layout %x : tensor<64xf16, #blocked> -> tensor<64xf16, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %8 = tt.expand_dims %7 {axis = 1 : i32} : tensor<64xf16, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xf16, #blocked2>
+    %9 = tt.broadcast %8 : tensor<64x1xf16, #blocked2> -> tensor<64x64xf16, #blocked2>
+    %ye = tt.expand_dims %y {axis = 1 : i32} : tensor<64xf16, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xf16, #blocked2>
+    %yb = tt.broadcast %ye : tensor<64x1xf16, #blocked2> -> tensor<64x64xf16, #blocked2>
+    %m1 = arith.mulf %6, %9 : tensor<64x64xf16, #blocked2>
+    %m2 = arith.mulf %t2, %yb : tensor<64x64xf16, #blocked2>
+    %10 = arith.addf %m1, %m2 : tensor<64x64xf16, #blocked2>
     %11 = tt.splat %arg2 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked2>
     %12 = tt.addptr %11, %off : tensor<64x64x!tt.ptr<f16>, #blocked2>, tensor<64x64xi32, #blocked2>
     tt.store %12, %10 : tensor<64x64x!tt.ptr<f16>, #blocked2>
