@@ -65,11 +65,10 @@ def _facts(op: tt.LoadOp) -> AxisInfoAnalysis:
     They do not depend on layouts, all the pass changes, so they are the facts of the IR as it is now (the
     load's memory cost and `remat_loads._constancy` read the same); check mode analyses the IR as it is and
     raises if the load's pointer or mask has other facts."""
-    top = _top(op)
-    facts = costs.facts_of(top)
+    facts = costs.facts_of(op)
     scope = _DOT_LAYOUTS.get()
     if scope is not None and scope[1]:
-        own = AxisInfoAnalysis(top)  # type: ignore[arg-type]
+        own = AxisInfoAnalysis(costs.module_of(op))  # type: ignore[arg-type]
         for v in (op.operands[0], op.mask):
             if v is not None and _axes(facts.of(v)) != _axes(own.of(v)):
                 raise AssertionError("RLC: a load's axis facts kept for the run are not those of the IR as it is")
@@ -79,12 +78,6 @@ def _facts(op: tt.LoadOp) -> AxisInfoAnalysis:
 def _axes(info: AxisInfo) -> tuple[tuple[int, ...], ...]:
     """What an access's messages read of a value's facts (costs.access_limits, load_constancy)."""
     return info.contiguity, info.divisibility, info.constancy
-
-
-def _top(op: Operation) -> Operation:
-    while (parent := op.parent_op()) is not None:
-        op = parent
-    return op
 
 
 def block_pointer_keeps_layout(op: tt.LoadOp, layout: Attribute) -> bool:
@@ -159,4 +152,4 @@ def _toward_2d_block(op: Operation, layout: Attribute) -> bool:
     `op`'s module (accelerate-matmul makes it DPAS; the epilogue's loads follow it there)."""
     if block_2d_layout(layout):
         return True
-    return any(d == layout for d in _dot_layouts(_top(op)))
+    return any(d == layout for d in _dot_layouts(costs.module_of(op)))

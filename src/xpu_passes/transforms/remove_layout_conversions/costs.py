@@ -363,16 +363,22 @@ def copy_facts(module: Operation, ops: list[Operation], copy: Operation, copy_op
     cache[id(copy)] = (copy, moved)
 
 
-def facts_of(module: Operation) -> AxisInfoAnalysis:
-    """The axis facts of `module`'s values (computed on demand for values made later); cached in a run."""
+def module_of(op: Operation) -> Operation:
+    """The top-level op holding `op` (itself when it has no parent): what axis facts are analysed on."""
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
+
+
+def facts_of(op: Operation) -> AxisInfoAnalysis:
+    """The axis facts of the values of `op`'s module (`module_of`; computed on demand for values made later);
+    cached in a run by that module, so every op of it asks the same analysis."""
+    module = module_of(op)
     cache = _FACTS.get()
     hit = None if cache is None else cache.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
-    top = module
-    while (parent := top.parent_op()) is not None:
-        top = parent
-    facts = AxisInfoAnalysis(top)  # type: ignore[arg-type]
+    facts = AxisInfoAnalysis(module)  # type: ignore[arg-type]
     if cache is not None:
         cache[id(module)] = (module, facts)
     return facts

@@ -58,8 +58,7 @@ def replicas(t: Attribute) -> int:
 
 
 def _constancy(op: tt.LoadOp) -> tuple[int, ...]:
-    top = op.get_toplevel_object()
-    return load_constancy(costs.facts_of(top if isinstance(top, Operation) else op), op)
+    return load_constancy(costs.facts_of(op), op)
 
 
 def kept(op: tt.LoadOp, layout: Attribute, movable: bool, load_ok: Callable[[Operation], bool]) -> str | None:
