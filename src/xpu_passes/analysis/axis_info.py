@@ -17,54 +17,17 @@ through scf.for/if/while, loop-carried values to a fixpoint.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, UnregisteredOp, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from xpu_passes.analysis import axis_arith as _arith
+from xpu_passes.analysis.axis_arith import AxisInfo, pow2
 from xpu_passes.analysis.axis_dispatch import FOR as _FOR, IF as _IF, WHILE as _WHILE, code as _code, funcs as _funcs
 from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects import tt
-
-MAX_DIV = 1 << 30  # "divisible by everything" (the value 0)
-
-
-def _pow2(n: int) -> int:
-    return MAX_DIV if n == 0 else min(n & -n, MAX_DIV)
-
-
-@dataclass(frozen=True)
-class AxisInfo:
-    contiguity: tuple[int, ...]
-    divisibility: tuple[int, ...]
-    constancy: tuple[int, ...]
-    stride: tuple[int | SSAValue | None, ...]
-    value: int | None = None  # the constant, when every element is the same known value
-    scalar: SSAValue | None = None  # the scalar every element equals (splats, scalars)
-
-    @property
-    def rank(self) -> int:
-        return len(self.contiguity)
-
-    @staticmethod
-    def unknown(rank: int) -> AxisInfo:
-        return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank, (None,) * rank)
-
-    @staticmethod
-    def constant(value: int, shape: tuple[int, ...]) -> AxisInfo:
-        return AxisInfo((1,) * len(shape), (_pow2(value),) * len(shape), shape, (0,) * len(shape), value)
-
-    def join(self, other: AxisInfo) -> AxisInfo:
-        """What holds for a value that may be either (loop-carried, scf.if results)."""
-        return AxisInfo(
-            tuple(map(math.gcd, self.contiguity, other.contiguity)),
-            tuple(map(math.gcd, self.divisibility, other.divisibility)),
-            tuple(map(math.gcd, self.constancy, other.constancy)),
-            tuple(a if a is b or (isinstance(a, int) and a == b) else None for a, b in zip(self.stride, other.stride)),
-            self.value if self.value == other.value else None,
-            self.scalar if self.scalar is other.scalar else None,
-        )
 
 
 def _splat_int(op: arith.ConstantOp) -> int | None:
@@ -258,7 +221,7 @@ class AxisInfoAnalysis:
             return AxisInfo.unknown(rank) if c is None else AxisInfo.constant(c, shape)
         if code == 11:  # tt.make_range
             start = op.start.value.data
-            return AxisInfo((shape[0],), (_pow2(start),), (1,), (1,))
+            return AxisInfo((shape[0],), (pow2(start),), (1,), (1,))
         if code == 12:  # tt.splat
             s = self[op.src]
             return AxisInfo((1,) * rank, (s.divisibility[0],) * rank, shape, (0,) * rank, s.value, s.scalar)
@@ -288,15 +251,15 @@ class AxisInfoAnalysis:
         if code == 15:  # extsi, extui, trunci, index_cast, convert_layout
             return self[op.operands[0]]  # (a conversion moves values between threads, not their facts: triton's rule)
         if code == 16:  # tt.addptr
-            return self._add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
+            return _arith.add(self[op.ptr], self[op.offset], scale=_elem_bytes(op.ptr.type))
         if code == 17:  # arith.addi
-            return self._add(self[op.lhs], self[op.rhs])
+            return _arith.add(self[op.lhs], self[op.rhs])
         if code == 18:  # arith.subi
-            return self._sub(self[op.lhs], self[op.rhs])
+            return _arith.sub(self[op.lhs], self[op.rhs])
         if code == 19:  # arith.muli
-            return self._mul(self[op.lhs], self[op.rhs])
+            return _arith.mul(self[op.lhs], self[op.rhs])
         if code == 20:  # arith.remsi/remui
-            return self._rem(self[op.lhs], self[op.rhs])
+            return _arith.rem(self[op.lhs], self[op.rhs])
         if code == 21:  # arith.divsi/divui
             a, b = self[op.lhs], self[op.rhs]
             const = tuple(map(math.gcd, a.constancy, b.constancy))
@@ -328,53 +291,6 @@ class AxisInfoAnalysis:
             out[d] = max(out[d], runs)
         return tuple(out)
 
-    @staticmethod
-    def _add(a: AxisInfo, b: AxisInfo, scale: int = 1) -> AxisInfo:
-        # For pointers, offsets count elements and divisibility counts bytes.
-        contig = tuple(max(math.gcd(ac, bk), math.gcd(ak, bc))
-                       for ac, ak, bc, bk in zip(a.contiguity, a.constancy, b.contiguity, b.constancy))
-        div = tuple(math.gcd(ad, min(bd * scale, MAX_DIV)) for ad, bd in zip(a.divisibility, b.divisibility))
-        const = tuple(map(math.gcd, a.constancy, b.constancy))
-        stride = tuple(_sum(x, y) for x, y in zip(a.stride, b.stride))
-        value = a.value + b.value * scale if a.value is not None and b.value is not None else None
-        return AxisInfo(contig, div, const, stride, value)
-
-    @staticmethod
-    def _sub(a: AxisInfo, b: AxisInfo) -> AxisInfo:
-        contig = tuple(math.gcd(ac, bk) for ac, bk in zip(a.contiguity, b.constancy))
-        div = tuple(map(math.gcd, a.divisibility, b.divisibility))
-        const = tuple(map(math.gcd, a.constancy, b.constancy))
-        stride = tuple(x - y if isinstance(x, int) and isinstance(y, int) else x if y == 0 else None
-                       for x, y in zip(a.stride, b.stride))
-        value = a.value - b.value if a.value is not None and b.value is not None else None
-        return AxisInfo(contig, div, const, stride, value)
-
-    @staticmethod
-    def _mul(a: AxisInfo, b: AxisInfo) -> AxisInfo:
-        def contig(x: AxisInfo, y: AxisInfo) -> tuple[int, ...]:
-            return x.contiguity if y.value == 1 else (1,) * x.rank
-
-        c = contig(a, b) if b.value == 1 else contig(b, a) if a.value == 1 else (1,) * a.rank
-        div = tuple(min(x * y, MAX_DIV) for x, y in zip(a.divisibility, b.divisibility))
-        const = tuple(map(math.gcd, a.constancy, b.constancy))
-        if b.scalar is not None or b.value is not None:
-            stride = tuple(_scale(s, b) for s in a.stride)
-        elif a.scalar is not None or a.value is not None:
-            stride = tuple(_scale(s, a) for s in b.stride)
-        else:
-            stride = tuple(0 if x == 0 and y == 0 else None for x, y in zip(a.stride, b.stride))
-        value = a.value * b.value if a.value is not None and b.value is not None else None
-        return AxisInfo(c, div, const, stride, value)
-
-    @staticmethod
-    def _rem(a: AxisInfo, b: AxisInfo) -> AxisInfo:
-        # Wrap-around: runs stay contiguous only up to what the divisor's divisibility allows.
-        contig = tuple(math.gcd(ac, bd) for ac, bd in zip(a.contiguity, b.divisibility))
-        div = tuple(map(math.gcd, a.divisibility, b.divisibility))
-        const = tuple(map(math.gcd, a.constancy, b.constancy))
-        value = a.value % b.value if a.value is not None and b.value not in (None, 0) else None
-        return AxisInfo(contig, div, const, (None,) * a.rank, value)
-
 
 _KNOWN: dict[type, int] = {}  # op class -> _code (an op's name is fixed by its class)
 _UNKNOWN_SCALAR = AxisInfo.unknown(1)
@@ -383,26 +299,3 @@ _UNKNOWNS = tuple(AxisInfo.unknown(rank) for rank in range(5))  # (frozen: share
 
 def _unknown(rank: int) -> AxisInfo:
     return _UNKNOWNS[rank] if rank < len(_UNKNOWNS) else AxisInfo.unknown(rank)
-
-
-
-
-def _sum(x: int | SSAValue | None, y: int | SSAValue | None) -> int | SSAValue | None:
-    if isinstance(x, int) and isinstance(y, int):
-        return x + y
-    if x == 0:
-        return y
-    if y == 0:
-        return x
-    return None
-
-
-def _scale(s: int | SSAValue | None, by: AxisInfo) -> int | SSAValue | None:
-    """A stride times a uniform factor (known value or a runtime scalar)."""
-    if s == 0:
-        return 0
-    if isinstance(s, int) and by.value is not None:
-        return s * by.value
-    if s == 1 and by.scalar is not None:
-        return by.scalar
-    return None

@@ -7,7 +7,8 @@ from xdsl.dialects import scf
 from xdsl.ir import BlockArgument
 
 from xpu_passes.integration import oracle
-from xpu_passes.analysis.axis_info import MAX_DIV, AxisInfo, AxisInfoAnalysis
+from xpu_passes.analysis.axis_arith import MAX_DIV, AxisInfo
+from xpu_passes.analysis.axis_info import AxisInfoAnalysis
 from xpu_passes.dialects import make_context, tt
 from xpu_passes.frontend import parse_module
 
