@@ -25,6 +25,7 @@ from xpu_passes.transforms.materialize_block_pointer import MaterializeBlockPoin
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
 from xpu_passes.transforms.optimize_reduction_locality import OptimizeReductionLocality
 from xpu_passes.transforms.early_slm_conversions import EarlySlmConversions
+from xpu_passes.transforms.narrow_masked_dims import NarrowMaskedDims
 from xpu_passes.transforms.order_store_values import OrderStoreValues
 from xpu_passes.transforms.reduce_variable_liveness import ReduceVariableLiveness
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
@@ -36,7 +37,7 @@ needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-x
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "gemm_add_tensor_ptr.ttgir"
 BUDGETED = (MaterializeBlockPointer, RewriteTensorPointer, OptimizeBlockIOEncoding, LegalizeBlockIOEncoding,
             OptimizeReductionLocality, SliceEpilogue, SliceReduction, RemoveLayoutConversions,
-            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions)
+            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions, NarrowMaskedDims)
 
 
 def _print(m: Any) -> str:
