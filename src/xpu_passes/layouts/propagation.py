@@ -98,8 +98,11 @@ def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
 
 def gathered_off(enc: ttg.BlockedEncodingAttr, d: int) -> ttg.BlockedEncodingAttr:
     """`enc` with dim `d` held by one element of one lane of one warp: its lanes and warps moved to the
-    most minor other dim (a tensor of extent 1 along `d` then replicates nowhere along it)."""
-    onto = next(o for o in enc.order if o != d)
+    most minor other dim (a tensor of extent 1 along `d` then replicates nowhere along it); of rank 1, `enc`
+    (no other dim to hold them)."""
+    onto = next((o for o in enc.order if o != d), None)
+    if onto is None:
+        return enc
     spt, tpw, wpc = (list(x) for x in (enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta))
     tpw[onto], wpc[onto] = tpw[onto] * tpw[d], wpc[onto] * wpc[d]
     spt[d] = tpw[d] = wpc[d] = 1

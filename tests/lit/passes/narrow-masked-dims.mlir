@@ -19,10 +19,11 @@
 // CHECK: tt.load {{.*}} : tensor<64x1x!tt.ptr<f32>, #blocked>
 // CHECK: "tt.reduce"
 // CHECK: (tensor<64x1xf32, #blocked>) -> tensor<1xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
-// CHECK: tt.store {{.*}} : tensor<1x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+// CHECK: tt.store {{.*}} : tensor<1x!tt.ptr<f32>, #blocked1>
 // CHECK-NOT: 16xf32
 // CHECK: tt.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
   tt.func public @column_max(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
     %c0 = arith.constant 0 : i32
@@ -64,9 +65,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %mm = arith.maxnumf %a, %b : f32
       tt.reduce.return %mm : f32
     }) : (tensor<64x16xf32, #blocked>) -> tensor<16xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
-    %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
-    %pc = tt.addptr %po, %cols : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>, tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
-    tt.store %pc, %red, %cmask : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked1>
+    %cols1 = ttg.convert_layout %cols : tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<16xi64, #blocked1>
+    %pc = tt.addptr %po, %cols1 : tensor<16x!tt.ptr<f32>, #blocked1>, tensor<16xi64, #blocked1>
+    %red1 = ttg.convert_layout %red : tensor<16xf32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<16xf32, #blocked1>
+    %one1 = arith.constant dense<1> : tensor<16xi64, #blocked1>
+    %cmask1 = arith.cmpi slt, %cols1, %one1 : tensor<16xi64, #blocked1>
+    tt.store %pc, %red1, %cmask1 : tensor<16x!tt.ptr<f32>, #blocked1>
     tt.return
   }
 }

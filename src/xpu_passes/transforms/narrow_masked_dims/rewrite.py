@@ -128,6 +128,8 @@ def respread(module: Operation, narrowed: list[Attribute]) -> list[ttg.BlockedEn
                                  for i, rd in enumerate(dims) if rd == d):
                 continue
             new_root = gathered_off(root, d)
+            if new_root == root:
+                break
             types = [(v, _rewrapped(v.type.encoding, new_root)) for v, _ in users]  # type: ignore[attr-defined]
             before = sum(tensor_bytes(v.type) for v, _ in users)
             after = sum(tensor_bytes(with_encoding(v.type, e)) for v, e in types)
