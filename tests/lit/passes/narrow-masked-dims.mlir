@@ -12,6 +12,8 @@
 // SEM-COUNT-4: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
+// REMARK: remark: [xpu-narrow-masked-dims] narrowed: a dim of 16 stored only below 1, on 26 values
+// REMARK-NOT: gathered
 // CHECK-LABEL: tt.func public @column_max
 // CHECK: tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
 // CHECK: tt.make_range {end = 64 : i32, start = 0 : i32}
@@ -128,6 +130,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Columns spread over the lanes (16 lanes along them): narrowed, the lanes would replicate the one column, so the
 // layout (every tensor in it now one column wide) moves its lanes to the rows.
 // CHECK: #[[ROWS:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+// REMARK: remark: [xpu-narrow-masked-dims] narrowed: a dim of 16 stored only below 1, on 14 values
+// REMARK-NEXT: remark: [xpu-narrow-masked-dims] gathered: #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 16], warpsPerCTA = [4, 1], order = [1, 0]}> holds its dim 1 in one lane
 // CHECK-LABEL: tt.func public @spread
 // CHECK: tt.load {{.*}} : tensor<64x1x!tt.ptr<f32>, #[[ROWS]]>
 // CHECK: (tensor<64x1xf32, #[[ROWS]]>) -> tensor<1xf32, #ttg.slice<{dim = 0, parent = #[[ROWS]]}>>

@@ -95,7 +95,7 @@ def choose(c: Classes, stores: list[tt.StoreOp], budget: WorkBudget) -> tuple[li
             why.append((anchor, f"a dim of {extent} stored only below {k} kept: narrowed, its values would hold as "
                                 f"many register bytes per lane ({before}; the dim is spread over lanes)"))
             continue
-        chosen.append(Narrowing(vals, extent, keep))
+        chosen.append(Narrowing(vals, extent, keep, anchor))
     return chosen, why
 
 
@@ -119,10 +119,12 @@ class NarrowMaskedDims(XpuPass):
             self.remark(at, message)
         # 2. Each chosen class narrowed, on every value it runs through.
         for n in chosen:
+            self.remark(n.anchor, f"narrowed: a dim of {n.extent} stored only below {n.keep}, on {len(n.pairs)} values")
             narrow(n)
         # 3. A layout of the narrowed values that spread the dim over lanes or warps, where every tensor in it now
         #    has extent 1 along the dim: its lanes and warps moved to another dim (they would replicate the values).
-        respread(op, [v.type.encoding for n in chosen for v, _ in n.pairs])  # type: ignore[attr-defined]
+        for root, d in respread(op, [v.type.encoding for n in chosen for v, _ in n.pairs]):  # type: ignore[attr-defined]
+            self.remark(chosen[0].anchor, f"gathered: {root} holds its dim {d} in one lane")
         if not chosen:
             self.said(UNCHANGED)
 

@@ -21,6 +21,7 @@ class Narrowing:
     pairs: list[tuple[SSAValue, int]]  # every (value, dim) of the class
     extent: int  # from
     keep: int  # to
+    anchor: Operation  # where a remark about it goes
 
 
 def narrowed_type(t: TensorType, dims: set[int], keep: int, gathered: bool = False) -> TensorType:
@@ -106,10 +107,10 @@ def _values(module: Operation) -> Iterator[SSAValue]:
                 yield from block.args
 
 
-def respread(module: Operation, narrowed: list[Attribute]) -> list[ttg.BlockedEncodingAttr]:
+def respread(module: Operation, narrowed: list[Attribute]) -> list[tuple[ttg.BlockedEncodingAttr, int]]:
     """A blocked layout of the narrowed values whose every tensor now has extent 1 along a dim it spreads
     over lanes or warps, with them moved to another dim (`gathered_off`), where its tensors then hold fewer
-    register bytes per lane: the layouts changed."""
+    register bytes per lane: the layouts changed, each with the dim."""
     by_root: dict[Attribute, list[tuple[SSAValue, list[int]]]] = {}
     for v in _values(module):
         t = v.type
@@ -140,6 +141,6 @@ def respread(module: Operation, narrowed: list[Attribute]) -> list[ttg.BlockedEn
                         Rewriter.replace_op(v.owner, _splat_constant(v.owner, v, with_encoding(v.type, e)))
                     else:
                         Rewriter.replace_value_with_new_type(v, with_encoding(v.type, e))
-                changed.append(root)
+                changed.append((root, d))
             break
     return changed
