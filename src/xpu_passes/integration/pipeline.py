@@ -37,7 +37,7 @@ from xpu_passes.integration import native_passes, roundtrip, twin_fork
 from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
-from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, ESC, LEGAL, MBP, NATIVE_PREFIX, NMD,  # noqa: F401
+from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, ESC, LEGAL, MBP, NATIVE_PREFIX, NMD, SFD,  # noqa: F401
                                            OBIO, ORL, OSV, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
                                            Stage,
                                            named_stages)
@@ -65,6 +65,8 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     ESC: ("convert_layout", "tt.load"),
     # Only a dim every store masks with a compare is narrowed.
     NMD: ("tt.store", "arith.cmpi", "tt.make_range"),
+    # Only a dot of operands staged in SLM, lowered to FMAs (a blocked result), is split.
+    SFD: ("tt.dot", "ttg.local_load"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).

@@ -26,6 +26,7 @@ from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEnco
 from xpu_passes.transforms.optimize_reduction_locality import OptimizeReductionLocality
 from xpu_passes.transforms.early_slm_conversions import EarlySlmConversions
 from xpu_passes.transforms.narrow_masked_dims import NarrowMaskedDims
+from xpu_passes.transforms.split_fma_dots import SplitFmaDots
 from xpu_passes.transforms.order_store_values import OrderStoreValues
 from xpu_passes.transforms.reduce_variable_liveness import ReduceVariableLiveness
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
@@ -37,7 +38,8 @@ needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-x
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "gemm_add_tensor_ptr.ttgir"
 BUDGETED = (MaterializeBlockPointer, RewriteTensorPointer, OptimizeBlockIOEncoding, LegalizeBlockIOEncoding,
             OptimizeReductionLocality, SliceEpilogue, SliceReduction, RemoveLayoutConversions,
-            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions, NarrowMaskedDims)
+            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions, NarrowMaskedDims,
+            SplitFmaDots)
 
 
 def _print(m: Any) -> str:
