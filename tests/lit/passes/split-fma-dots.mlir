@@ -10,8 +10,7 @@
 // RUN: xpu-opt %s --split-input-file --xpu-split-fma-dots=max-live-bytes=4096 | FileCheck %s --check-prefix=WIDE
 
 // BUDGET: remark: [xpu-split-fma-dots] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
-// WIDE-COUNT-2: tt.dot
-// WIDE-NOT: tt.dot
+// WIDE-NOT: ttg.memdesc_subview
 
 // REMARK: remark: [xpu-split-fma-dots] split: K 64 in chunks of 4 (320 bytes per lane, not 3200)
 // CHECK-LABEL: tt.func public @triangular
