@@ -94,3 +94,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Operands loaded from mutable buffers (a store could come between the load and the dot): kept whole.
+// REMARK: remark: [xpu-split-fma-dots] FMA dot over 64 kept whole: an operand loaded from a mutable buffer
+// CHECK-LABEL: tt.func public @mutable_buffers
+// CHECK-NOT: ttg.memdesc_subview
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mutable_buffers(%arg0: !tt.ptr<f32>) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #blocked>
+    %ones = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #blocked1>
+    %twos = arith.constant dense<2.000000e+00> : tensor<64x32xf32, #blocked1>
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable>
+    ttg.local_store %ones, %a : tensor<64x64xf32, #blocked1> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    ttg.local_store %twos, %b : tensor<64x32xf32, #blocked1> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable>
+    %la = ttg.local_load %a : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> tensor<64x64xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %lb = ttg.local_load %b : !ttg.memdesc<64x32xf32, #shared, #smem, mutable> -> tensor<64x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %d = tt.dot %la, %lb, %cst : tensor<64x64xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<64x32xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<64x32xf32, #blocked>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %re = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<64x1xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %q = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>, #blocked>
+    %qq = tt.addptr %q, %rb : tensor<64x32x!tt.ptr<f32>, #blocked>, tensor<64x32xi32, #blocked>
+    tt.store %qq, %d : tensor<64x32x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
