@@ -9,7 +9,7 @@
 
 // BUDGET: remark: [xpu-narrow-masked-dims] input kept: work budget spent ({{[0-9]+}} > {{[0-9]+}} units), max-work-per-op=1
 // SEM-NOT: error
-// SEM-COUNT-4: remark: [verify-semantics] equal on
+// SEM-COUNT-5: remark: [verify-semantics] equal on
 // SEM-NOT: error
 
 // REMARK: remark: [xpu-narrow-masked-dims] narrowed: a dim of 16 stored only below 1, on 26 values
@@ -186,6 +186,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked>
     %pc = tt.addptr %po, %r : tensor<16x!tt.ptr<f32>, #blocked>, tensor<16xi32, #blocked>
     tt.store %pc, %y : tensor<16x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A load tagged for a 2D block message (its width is the tile's): the tile is kept.
+// CHECK-LABEL: tt.func public @block_io_load
+// CHECK: tt.load {{.*}} : tensor<64x16x!tt.ptr<f32>, #blocked>
+// REMARK: remark: [xpu-narrow-masked-dims] a dim of 16 stored only below 1 kept: a 2D block access ('tt.load') mixes or hides its indices
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @block_io_load(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
+    %c16 = arith.constant 16 : i64
+    %one = arith.constant dense<1> : tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %pid = tt.get_program_id x : i32
+    %pid64 = arith.extsi %pid : i32 to i64
+    %base = arith.muli %pid64, %c16 : i64
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %r64 = arith.extsi %r : tensor<16xi32, #ttg.slice<{dim = 0, parent = #blocked}>> to tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %bs = tt.splat %base : i64 -> tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %cols = arith.addi %bs, %r64 : tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %cmask = arith.cmpi slt, %cols, %one : tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %ce = tt.expand_dims %cols {axis = 0 : i32} : tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x16xi64, #blocked>
+    %cb = tt.broadcast %ce : tensor<1x16xi64, #blocked> -> tensor<64x16xi64, #blocked>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %re = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %p0 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %pr = tt.addptr %p0, %re : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %pb = tt.broadcast %pr : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x16x!tt.ptr<f32>, #blocked>
+    %p = tt.addptr %pb, %cb : tensor<64x16x!tt.ptr<f32>, #blocked>, tensor<64x16xi64, #blocked>
+    %x = tt.load %p {triton_intel_gpu.block_io = "row_major"} : tensor<64x16x!tt.ptr<f32>, #blocked>
+    %red = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mm = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mm : f32
+    }) : (tensor<64x16xf32, #blocked>) -> tensor<16xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %pc = tt.addptr %po, %cols : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>, tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.store %pc, %red, %cmask : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
     tt.return
   }
 }

@@ -94,6 +94,10 @@ def build(ops: list[Operation], budget: WorkBudget) -> Classes:
             for v in vals:
                 c.stop(v, f"a block pointer ('{name}')")
             continue
+        if "triton_intel_gpu.block_io" in op.attributes:  # (a 2D block message's width is the tile's)
+            for v in vals:
+                c.stop(v, f"a 2D block access ('{name}')")
+            continue
         if name == "scf.yield":
             parent = op.parent_op()
             if parent is not None and parent.name in ("scf.for", "scf.if"):
