@@ -7,7 +7,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from xpu_passes.dialects import tt
+from xpu_passes.dialects import tt, ttig
 from xpu_passes.transforms.base import WorkBudget
 from xpu_passes.transforms.slice_epilogue.cut import splat
 
@@ -94,7 +94,7 @@ def build(ops: list[Operation], budget: WorkBudget) -> Classes:
             for v in vals:
                 c.stop(v, f"a block pointer ('{name}')")
             continue
-        if "triton_intel_gpu.block_io" in op.attributes:  # (a 2D block message's width is the tile's)
+        if ttig.BLOCK_IO in op.attributes:  # (a 2D block message's width is the tile's)
             for v in vals:
                 c.stop(v, f"a 2D block access ('{name}')")
             continue
