@@ -171,27 +171,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A store without a mask: every column is seen, nothing changes (and nothing is said).
-// CHECK-LABEL: tt.func public @unmasked
-// CHECK: tt.store {{.*}} : tensor<16x!tt.ptr<f32>, #blocked>
-// REMARK-NOT: remark: [xpu-narrow-masked-dims]
-#blocked = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
-  tt.func public @unmasked(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
-    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #blocked>
-    %p0 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked>
-    %p = tt.addptr %p0, %r : tensor<16x!tt.ptr<f32>, #blocked>, tensor<16xi32, #blocked>
-    %x = tt.load %p : tensor<16x!tt.ptr<f32>, #blocked>
-    %y = math.exp %x : tensor<16xf32, #blocked>
-    %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked>
-    %pc = tt.addptr %po, %r : tensor<16x!tt.ptr<f32>, #blocked>, tensor<16xi32, #blocked>
-    tt.store %pc, %y : tensor<16x!tt.ptr<f32>, #blocked>
-    tt.return
-  }
-}
-
-// -----
-
 // A load tagged for a 2D block message (its width is the tile's): the tile is kept.
 // CHECK-LABEL: tt.func public @block_io_load
 // CHECK: tt.load {{.*}} : tensor<64x16x!tt.ptr<f32>, #blocked>
@@ -226,6 +205,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
     %pc = tt.addptr %po, %cols : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>, tensor<16xi64, #ttg.slice<{dim = 0, parent = #blocked}>>
     tt.store %pc, %red, %cmask : tensor<16x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.return
+  }
+}
+
+// -----
+
+// A store without a mask: every column is seen, nothing changes (and nothing is said).
+// CHECK-LABEL: tt.func public @unmasked
+// CHECK: tt.store {{.*}} : tensor<16x!tt.ptr<f32>, #blocked>
+// REMARK-NOT: remark: [xpu-narrow-masked-dims]
+#blocked = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "xpu", "ttg.threads-per-warp" = 16 : i32} {
+  tt.func public @unmasked(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>, %arg2: i32) {
+    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #blocked>
+    %p0 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked>
+    %p = tt.addptr %p0, %r : tensor<16x!tt.ptr<f32>, #blocked>, tensor<16xi32, #blocked>
+    %x = tt.load %p : tensor<16x!tt.ptr<f32>, #blocked>
+    %y = math.exp %x : tensor<16xf32, #blocked>
+    %po = tt.splat %arg1 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>, #blocked>
+    %pc = tt.addptr %po, %r : tensor<16x!tt.ptr<f32>, #blocked>, tensor<16xi32, #blocked>
+    tt.store %pc, %y : tensor<16x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }
