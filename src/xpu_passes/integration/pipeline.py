@@ -101,6 +101,10 @@ def _masked_below_a_constant(text: str) -> bool:
     return any(k < longest for k in bounds)
 
 
+# A tt.dot whose result is in a blocked layout (lowered to FMAs; DPAS results print as #mma).
+_FMA_DOT = re.compile(r"= tt\.dot [^\n]*-> tensor<[\dx]+\w+, #(?:blocked\d*>|ttg\.blocked<)")
+
+
 def _reorders_or_moves(text: str) -> bool:
     """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
     at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
@@ -110,6 +114,7 @@ def _reorders_or_moves(text: str) -> bool:
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     RVL: _reorders_or_moves,
     NMD: _masked_below_a_constant,
+    SFD: lambda text: _FMA_DOT.search(text) is not None,
     OSV: _stores_of_two_types,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.
