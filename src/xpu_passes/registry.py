@@ -42,6 +42,8 @@ SLICE_RED = "xpu-slice-reduction"
 RVL = "tritonintelgpu-reduce-variable-liveness"
 OSV = "xpu-order-store-values"
 ESC = "xpu-early-slm-conversions"
+NMD = "xpu-narrow-masked-dims"
+SFD = "xpu-split-fma-dots"
 
 # Ours: flag -> (module under xpu_passes.transforms, summary). Imported only when run.
 OURS: dict[str, tuple[str, str]] = {
@@ -57,6 +59,8 @@ OURS: dict[str, tuple[str, str]] = {
     RVL: ("reduce_variable_liveness", "move loads of a loop's DPAS dot operands closer to their dot (Intel main's pass, and read order)"),
     OSV: ("order_store_values", "compute a block's stored values narrowest first"),
     ESC: ("early_slm_conversions", "make a conversion through SLM before the global loads it does not read"),
+    NMD: ("narrow_masked_dims", "narrow a tile dimension whose indices past K every store masks off to K"),
+    SFD: ("split_fma_dots", "a dot lowered to FMAs computed over K chunks of its SLM-staged operands"),
 }
 # Options of ours (MLIR name, type, default) for -list-passes without importing the passes;
 # a test checks them against the passes' dataclass fields.
@@ -76,6 +80,8 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
           NativeOption("reload-invariant-operands", bool, True), NativeOption("max-work-per-op", int, 50)),
     OSV: (NativeOption("max-work-per-op", int, 50),),
     ESC: (NativeOption("max-work-per-op", int, 50),),
+    NMD: (NativeOption("max-work-per-op", int, 50),),
+    SFD: (NativeOption("max-live-bytes", int, 320), NativeOption("max-work-per-op", int, 50)),
     RAISE: (NativeOption("ignore-masks", bool, False), NativeOption("version", bool, True),
             NativeOption("dot-only", bool, False), NativeOption("block-io-only", bool, False),
             NativeOption("skip-transposed-reuse", bool, True), NativeOption("wide-positions", bool, False),

@@ -37,7 +37,7 @@ from xpu_passes.integration import native_passes, roundtrip, twin_fork
 from xpu_passes.integration.roundtrip import PassFailure, providers, run_python
 from xpu_passes.transforms.slice_epilogue.find import BRANCHY
 # the stages (re-exported: their names are this module's public ones too)
-from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, ESC, LEGAL, MBP, NATIVE_PREFIX,  # noqa: F401
+from xpu_passes.integration.stages import (AFTER_COMPARISON, ANNOTATE, ESC, LEGAL, MBP, NATIVE_PREFIX, NMD, SFD,  # noqa: F401
                                            OBIO, ORL, OSV, PIPELINES, POSITIONS, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED,
                                            Stage,
                                            named_stages)
@@ -63,6 +63,10 @@ NEEDS_TEXT: dict[str, tuple[str, ...]] = {
     OSV: ("tt.store",),
     # Only a conversion with a load before it moves.
     ESC: ("convert_layout", "tt.load"),
+    # Only a dim every store masks with a compare is narrowed.
+    NMD: ("tt.store", "arith.cmpi", "tt.make_range"),
+    # Only a dot of operands staged in SLM, lowered to FMAs (a blocked result), is split.
+    SFD: ("tt.dot", "ttg.local_load"),
 }
 # The same, where a pass needs more than strings: a test of the text (a skipped round trip costs
 # a parse and a print, ~15 ms on a GEMM).
@@ -83,6 +87,24 @@ def _stores_of_two_types(text: str) -> bool:
     return len(set(_STORED_ELEMENT.findall(text))) >= 2
 
 
+_INT_SPLAT = re.compile(r"(%[\w.$-]+) = arith\.constant dense<(-?\d+)> : tensor<[^>\n]*xi\d+,")
+_CMP_CONSTANT = re.compile(r"arith\.cmpi (?:[su]l[te], %[\w.$-]+, (%[\w.$-]+)|[su]g[te], (%[\w.$-]+), %[\w.$-]+) :")
+_RANGE_END = re.compile(r"tt\.make_range \{end = (\d+) : i32, start = (\d+)")
+
+
+def _masked_below_a_constant(text: str) -> bool:
+    """NarrowMaskedDims' possible work: an integer compared below a splat constant smaller than a range
+    (a mask like `pid * 16 + arange(16) < 1`; masks against a runtime extent compare with a tt.splat)."""
+    consts = dict(_INT_SPLAT.findall(text))
+    bounds = [int(consts[n]) for pair in _CMP_CONSTANT.findall(text) for n in pair if n in consts]
+    longest = max((int(e) - int(s) for e, s in _RANGE_END.findall(text)), default=0)
+    return any(k < longest for k in bounds)
+
+
+# A tt.dot whose result is in a blocked layout (lowered to FMAs; DPAS results print as #mma).
+_FMA_DOT = re.compile(r"= tt\.dot [^\n]*-> tensor<[\dx]+\w+, #(?:blocked\d*>|ttg\.blocked<)")
+
+
 def _reorders_or_moves(text: str) -> bool:
     """ReduceVariableLiveness' possible work: a read from SLM (its operand-read order) or a 2D load of
     at least 16K elements (Intel's rule wants >= 32 KB; 16K of the narrowest, 16-bit, data)."""
@@ -91,6 +113,8 @@ def _reorders_or_moves(text: str) -> bool:
 
 NEEDS_MATCH: dict[str, Callable[[str], bool]] = {
     RVL: _reorders_or_moves,
+    NMD: _masked_below_a_constant,
+    SFD: lambda text: _FMA_DOT.search(text) is not None,
     OSV: _stores_of_two_types,
     # A store through a boundary-checked block pointer, of an epilogue that branches per element
     # (slice_epilogue.BRANCHY) or gathers (a load of a tensor of pointers): else nothing to slice for.

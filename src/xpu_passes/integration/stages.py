@@ -13,13 +13,13 @@ from typing import Any
 from xdsl.passes import ModulePass
 
 from xpu_passes import registry
-from xpu_passes.registry import (ESC, LEGAL, MBP, OBIO, ORL, OSV, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED, PassSpec,
+from xpu_passes.registry import (ESC, LEGAL, MBP, NMD, SFD, OBIO, ORL, OSV, RAISE, RLC, RTP, RVL, SLICE, SLICE_RED, PassSpec,
                                 PipelineError)
 
 ANNOTATE = "triton-annotate-module"
 # Passes that run after every pass of triton-xpu's stage: with never_worse they are not part of the
 # comparison of the two stages but run on whichever result is kept (native's gets them too).
-AFTER_COMPARISON = frozenset({RVL, SLICE, SLICE_RED, OSV, ESC})
+AFTER_COMPARISON = frozenset({RVL, NMD, SFD, SLICE, SLICE_RED, OSV, ESC})
 
 # A native pass whose flag is also one of ours is spelled with this prefix in a text.
 NATIVE_PREFIX = registry.NATIVE_PREFIX
@@ -48,7 +48,8 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
                   slice_epilogue: bool = True, slice_reduction: bool = True, reduction_locality: bool = False,
                   never_worse_positions: str = "dot", native_first: bool = True,
                   reduce_variable_liveness: bool = True, wide_positions: bool = True,
-                  order_store_values: bool = True, early_slm_conversions: bool = True) -> list[Stage]:
+                  order_store_values: bool = True, early_slm_conversions: bool = True,
+                  narrow_masked_dims: bool = True, split_fma_dots: bool = True) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -129,6 +130,13 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
     if reduce_variable_liveness:
         # after every pass of triton-xpu (reorder-instructions would move the reads back), on the stage kept
         stages.append(ours(RVL))
+    if narrow_masked_dims:
+        # after every pass of triton-xpu (their layouts are kept; none of them sees the narrowed tiles), before
+        # the slicing passes (they slice what is left)
+        stages.append(ours(NMD))
+    if split_fma_dots:
+        # after every pass of triton-xpu (reduce-data-duplication stages the FMA dot operands in SLM)
+        stages.append(ours(SFD))
     if slice_epilogue:
         # last: after every pass of triton-xpu (none of them sees the slices)
         stages.append(ours(SLICE))

@@ -96,6 +96,25 @@ def slice_layout(dim: int, parent: Attribute) -> ttg.SliceEncodingAttr:
     return ttg.SliceEncodingAttr.make(dim=dim, parent=parent)
 
 
+def gathered_off(enc: ttg.BlockedEncodingAttr, d: int) -> ttg.BlockedEncodingAttr:
+    """`enc` with dim `d` held by one element of one lane of one warp: its lanes and warps moved to the
+    most minor other dim (a tensor of extent 1 along `d` then replicates nowhere along it); of rank 1, `enc`
+    (no other dim to hold them)."""
+    onto = next((o for o in enc.order if o != d), None)
+    if onto is None:
+        return enc
+    spt, tpw, wpc = (list(x) for x in (enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta))
+    tpw[onto], wpc[onto] = tpw[onto] * tpw[d], wpc[onto] * wpc[d]
+    spt[d] = tpw[d] = wpc[d] = 1
+    values: dict[str, object] = {"sizePerThread": spt, "threadsPerWarp": tpw, "warpsPerCTA": wpc, "order": list(enc.order)}
+    for key in ("CTAsPerCGA", "CTASplitNum", "CTAOrder"):
+        try:
+            values[key] = list(enc.get(key))  # type: ignore[call-overload]
+        except (KeyError, TypeError):
+            pass
+    return ttg.BlockedEncodingAttr.make(**values)
+
+
 def slice_away(enc: Attribute, dims: list[int]) -> Attribute:
     """The layout of `enc` with `dims` removed (highest first, so lower indices stay put)."""
     for d in sorted(dims, reverse=True):

@@ -17,7 +17,7 @@ import pytest
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration import oracle
-from xpu_passes.integration.pipeline import NEEDS_MATCH, SLICE, named_stages, pipeline_text
+from xpu_passes.integration.pipeline import NEEDS_MATCH, NMD, SFD, SLICE, named_stages, pipeline_text
 from xpu_passes.registry import MBP
 from xpu_passes.transforms.base import OVER_BUDGET, XpuPass, collecting_remarks, run_reporting
 from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
@@ -25,6 +25,8 @@ from xpu_passes.transforms.materialize_block_pointer import MaterializeBlockPoin
 from xpu_passes.transforms.optimize_block_io_encoding import OptimizeBlockIOEncoding
 from xpu_passes.transforms.optimize_reduction_locality import OptimizeReductionLocality
 from xpu_passes.transforms.early_slm_conversions import EarlySlmConversions
+from xpu_passes.transforms.narrow_masked_dims import NarrowMaskedDims
+from xpu_passes.transforms.split_fma_dots import SplitFmaDots
 from xpu_passes.transforms.order_store_values import OrderStoreValues
 from xpu_passes.transforms.reduce_variable_liveness import ReduceVariableLiveness
 from xpu_passes.transforms.remove_layout_conversions import RemoveLayoutConversions
@@ -36,7 +38,8 @@ needs_triton = pytest.mark.skipif(not oracle.available(), reason="needs triton-x
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "gemm_add_tensor_ptr.ttgir"
 BUDGETED = (MaterializeBlockPointer, RewriteTensorPointer, OptimizeBlockIOEncoding, LegalizeBlockIOEncoding,
             OptimizeReductionLocality, SliceEpilogue, SliceReduction, RemoveLayoutConversions,
-            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions)
+            ReduceVariableLiveness, OrderStoreValues, EarlySlmConversions, NarrowMaskedDims,
+            SplitFmaDots)
 
 
 def _print(m: Any) -> str:
@@ -78,6 +81,26 @@ def test_the_slicing_needs_a_bounded_store_and_an_erf_or_a_gather() -> None:
     assert has_work(no_gather.replace("arith.addf", "math.erf"))
     store = next(ln for ln in text.splitlines() if "tt.store" in ln)
     assert not has_work(text.replace(store, ""))  # (the loads' boundaryCheck is not the store's)
+
+
+def test_the_narrowing_needs_a_compare_below_a_constant_smaller_than_a_range() -> None:
+    """NEEDS_MATCH[NMD]: `x < K` with K a splat constant under a range's length (a mask against a
+    runtime extent compares with a tt.splat, which has nothing to narrow)."""
+    has_work = NEEDS_MATCH[NMD]
+    text = ("%cst = arith.constant dense<1> : tensor<16xi64, #blocked>\n"
+            "%0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #blocked>\n"
+            "%1 = arith.cmpi slt, %x, %cst : tensor<16xi64, #blocked>\n")
+    assert has_work(text)
+    assert not has_work(text.replace("dense<1>", "dense<16>"))  # (no index past 16 to drop)
+    assert not has_work(text.replace("%x, %cst", "%x, %n"))  # (a runtime bound)
+    assert has_work(text.replace("slt, %x, %cst", "sgt, %cst, %x"))  # (mirrored)
+
+
+def test_the_fma_split_needs_a_dot_with_a_blocked_result() -> None:
+    has_work = NEEDS_MATCH[SFD]
+    fma = "%d = tt.dot %a, %b, %c : tensor<64x64xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * T -> tensor<64x32xf32, #blocked>"
+    assert has_work(fma) and has_work(fma.replace("#blocked>", "#blocked2>"))
+    assert not has_work(fma.replace("-> tensor<64x32xf32, #blocked>", "-> tensor<64x32xf32, #mma>"))  # (DPAS)
 
 
 @needs_triton
