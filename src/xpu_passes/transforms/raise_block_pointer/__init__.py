@@ -245,7 +245,7 @@ class RaiseBlockPointer(XpuPass):
 
     @property
     def needs_text(self) -> tuple[str, ...] | None:
-        """What the input's text must hold for a run to have work (pipeline.idle): with dot-only, a tt.dot."""
+        """What the input's text must hold for a run to have work (prefilters.idle): with dot-only, a tt.dot."""
         return ("tt.dot",) if self.dot_only and not self.ignore_masks else None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -46,7 +46,7 @@ class SliceReduction(XpuPass):
     max_work_per_op: int = LINEAR_WORK_PER_OP
 
     def needs_match(self, text: str) -> bool:
-        """Whether a module printed as `text` may have work (pipeline.idle): a reduction of a tile of at least
+        """Whether a module printed as `text` may have work (prefilters.idle): a reduction of a tile of at least
         min-registers per thread (smaller ones are left alone)."""
         return large_reduction(text, self.min_registers)
 
