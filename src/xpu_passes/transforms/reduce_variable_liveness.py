@@ -327,16 +327,11 @@ class ReduceVariableLiveness(XpuPass):
                 for r in found if isinstance(found, list) else []:
                     invariant_operands.reload(r)
                     changed = True
-        # 5. Ours: outside loops, each dot operand tile's load right before its first user (the last first).
+        # 5. Ours: outside loops, a dot operand tile's load right before its first user where that lowers the
+        #    block's estimated register peak (the last first, again until none does).
         if self.sink_straight_loads:
-            for load in reversed([o for o in ops if straight_operand_loads.candidate(o)]):
-                to, why = straight_operand_loads.sink_point(load)  # type: ignore[arg-type]
-                if to is not None:
-                    straight_operand_loads.sink(load, to)  # type: ignore[arg-type]
-                    changed = True
-                    self.remark(load, "dot operand load sunk to its first user" + (f", stopped by {why}" if why else ""))
-                elif why:
-                    self.remark(load, f"dot operand load left: {why}")
+            loads = [o for o in ops if straight_operand_loads.candidate(o)]
+            changed |= straight_operand_loads.sink_all(loads, self.remark)  # type: ignore[arg-type]
         if not changed:
             self.said(UNCHANGED)
 
