@@ -73,7 +73,7 @@ OUR_OPTIONS: dict[str, tuple[NativeOption, ...]] = {
     SLICE_RED: (NativeOption("min-registers", int, 64), NativeOption("chunk-registers", int, 64),
                 NativeOption("max-work-per-op", int, 50)),
     RVL: (NativeOption("order-operand-reads", bool, True), NativeOption("min-live-grf", int, 128),
-          NativeOption("reload-invariant-operands", bool, True), NativeOption("sink-straight-loads", bool, True),
+          NativeOption("reload-invariant-operands", bool, True), NativeOption("sink-straight-loads", bool, False),
           NativeOption("max-work-per-op", int, 50)),
     OSV: (NativeOption("max-work-per-op", int, 50),),
     ESC: (NativeOption("max-work-per-op", int, 50),),

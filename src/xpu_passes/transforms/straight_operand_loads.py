@@ -25,6 +25,11 @@ live after each op, per lane, a linear estimate): all of a block's together, els
 first, again until none does). Where the peak is elsewhere, moving tiles changes only IGC's schedule:
 fla `prepare_wy_repr_bwd_kernel` w2, each move alone, +192 to +7,296 spill bytes or -192, by config.
 Only the function's own block: loads in loops are steps 2-4's.
+
+Off by default (`sink-straight-loads=true` turns it on): on 99 fla DPAS rows at the ISA it changes 48,
+spill 1,466,688 -> 886,080 B in all, 40 strictly better than before, but 4 spill more than native
+(`chunk_dplr_bwd_o_kernel` w4/w16/w32, +11 to +14%; `chunk_bwd_kernel_dqkwg` delta rule w8, +6%) and
+`prepare_wy_repr_bwd_kernel` w8 0 -> 832 B (benchmarks/README.md).
 """
 
 from __future__ import annotations

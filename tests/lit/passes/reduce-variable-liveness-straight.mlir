@@ -1,13 +1,14 @@
-// -tritonintelgpu-reduce-variable-liveness, our step 5 (transforms/straight_operand_loads.py): outside loops, a
+// -tritonintelgpu-reduce-variable-liveness, our step 5 (transforms/straight_operand_loads.py; off by default: OFF
+// below, the input as it is): outside loops, a
 // dot operand tile's load is made right before its first user instead of above the dots it does not feed (IGC
 // holds it across them), where that lowers the block's estimated register peak. It passes pure ops, reads and SLM
 // allocations, not a dot of the other operand of the dot it feeds, not an op that writes memory (a barrier), and
 // keeps its order among the loads beside it. At the ISA: fla chunk_bwd_kernel_dqkwg w4 24,192 -> 12,352 spill
 // bytes, 7,554 -> 7,063 instructions.
-// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness --remarks 2>%t.remarks | FileCheck %s
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness="sink-straight-loads=true" --remarks 2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
-// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness="sink-straight-loads=false" | FileCheck %s --check-prefix=OFF
-// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness --verify-semantics="arg0=2048,arg1=4096,arg2=2048,arg3=4096,arg4=2048,grid=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness | FileCheck %s --check-prefix=OFF
+// RUN: xpu-opt %s --split-input-file --tritonintelgpu-reduce-variable-liveness="sink-straight-loads=true" --verify-semantics="arg0=2048,arg1=4096,arg2=2048,arg3=4096,arg4=2048,grid=1" 2>&1 >/dev/null | FileCheck %s --check-prefix=SEM
 
 // SEM-NOT: error
 // SEM-COUNT-5: remark: [verify-semantics] equal on
