@@ -27,10 +27,10 @@ reads its loop-invariant dot operands again right before their dots, when it the
 -18 to -23% spill bytes, -20% instructions); one over the file only with its per-iteration operand reads does
 so for an operand two loops read (attention's Q in the two-stage causal form: 4,416 -> 0 B spill).
 
-Ours (step 5, transforms/straight_operand_loads.py; off unless `sink-straight-loads`): outside loops, a dot
-operand tile's load is made right before its first user, not above the dots and SLM conversions it does not
+Ours (step 5, transforms/straight_operand_loads.py; off unless `sink-straight-loads`): outside loops, a dot's
+B operand tile's load is made right before its first user, not above the dots and SLM conversions it does not
 feed, where that lowers the block's estimated register peak (fla's chunk kernels, their K/V loops folded:
-dqkwg simple GLA w4 32,896 -> 14,080 B spill, -13% instructions; but 5 of ~100 fla rows measured spill more).
+dqkwg simple GLA w4 32,896 -> 15,360 B spill, -11% instructions; 2 of 99 fla DPAS rows measured worse).
 
 The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage comparison kept
 (integration/stages.AFTER_COMPARISON). What it leaves alone in a loop, it says why (remarks).
@@ -298,7 +298,7 @@ class ReduceVariableLiveness(XpuPass):
     # Our rule (step 4: transforms/invariant_operands.py); false: loop-invariant dot operands stay held.
     reload_invariant_operands: bool = True
     # Our rule (step 5: transforms/straight_operand_loads.py), off: at the ISA it lowers fla dqkwg's spill by
-    # 10-90% but raises it on 5 of ~100 fla rows measured (docs/passes.md); true to use it.
+    # 7-88% but is worse than native on 2 of 99 fla DPAS rows measured (docs/passes.md); true to use it.
     sink_straight_loads: bool = False
     # Work units (ops walked) per op of the input; 0: unbounded. Past it the input is kept.
     max_work_per_op: int = LINEAR_WORK_PER_OP

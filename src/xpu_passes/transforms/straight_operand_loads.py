@@ -1,13 +1,13 @@
 """ReduceVariableLiveness step 5 (ours): a straight-line dot operand load made right before its first user.
 
-A function body's load of a DPAS dot operand tile (`#ttg.dot_op`) is issued where triton's passes leave
+A function body's load of a DPAS dot's B operand tile (`#ttg.dot_op`, opIdx 1) is issued where triton's passes leave
 it: with the other loads of its source line, above dots and SLM conversions it does not feed. IGC does
 not move a load below a DPAS or a barrier, so the tile is held in registers across them. In fla's
 chunk kernels (loops over one K or V block folded: straight-line code) the tiles are 64x64 and a B
 operand is whole in each warp (128 GRF of bf16, 256 of f32 before its conversion), beside two or three
 64x64 f32 results, and the tiles held across dots they do not feed are spilled. Made right before their
-first users, at the ISA (IGC; docs/passes.md, "Spill in fla's chunk kernels"): `chunk_bwd_kernel_dqkwg`
-(simple GLA) w4 32,896 -> 14,080 spill bytes, 12,988 -> 11,298 instructions.
+first users, at the ISA (IGC; docs/passes.md, ReduceVariableLiveness): `chunk_bwd_kernel_dqkwg`
+(simple GLA) w4 32,896 -> 15,360 spill bytes, 12,988 -> 11,623 instructions.
 
 A load moves down past pure ops, reads (global loads, SLM reads), SLM allocations (a new buffer of the
 work-group's own memory) and reductions whose bodies are pure, to right before the op holding its first
@@ -26,10 +26,10 @@ first, again until none does). Where the peak is elsewhere, moving tiles changes
 fla `prepare_wy_repr_bwd_kernel` w2, each move alone, +192 to +7,296 spill bytes or -192, by config.
 Only the function's own block: loads in loops are steps 2-4's.
 
-Off by default (`sink-straight-loads=true` turns it on): on 99 fla DPAS rows at the ISA it changes 48,
-spill 1,466,688 -> 886,080 B in all, 40 strictly better than before, but 4 spill more than native
-(`chunk_dplr_bwd_o_kernel` w4/w16/w32, +11 to +14%; `chunk_bwd_kernel_dqkwg` delta rule w8, +6%) and
-`prepare_wy_repr_bwd_kernel` w8 0 -> 832 B (benchmarks/README.md).
+Off by default (`sink-straight-loads=true` turns it on): on 99 fla DPAS rows at the ISA it changes 44,
+spill 1,410,816 -> 878,912 B in all, but `chunk_bwd_kernel_dqkwg` delta rule w8 spills 8,000 -> 8,512 B,
+its gated varlen w2 takes 14% more instructions, and `prepare_wy_repr_bwd_kernel` BT 16 w8 0 -> 832 B
+(benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -49,14 +49,17 @@ _PURE_REGIONS = (tt.ReduceOp, tt.ScanOp)
 
 
 def candidate(op: Operation) -> bool:
-    """A non-volatile load of a rank-2 dot operand tile in a function's own block."""
+    """A non-volatile load of a rank-2 dot B operand tile (`opIdx = 1`: whole in each warp along M) in a
+    function's own block. Not an A tile (fla `chunk_dplr_bwd_o_kernel` w4: two 16x64 A tiles made at their
+    dots past a reduction, 12,544 -> 13,952 spill bytes; as for early_slm_conversions, the B tiles are the
+    ones measured to cost when held)."""
     if not isinstance(op, tt.LoadOp) or not isinstance(op.parent_op(), tt.FuncOp):
         return False
     if op.isVolatile is not None and op.isVolatile.value.data:
         return False
     t = op.results[0].type
     return (isinstance(t, TensorType) and len(t.get_shape()) == 2
-            and isinstance(t.encoding, ttg.DotOperandEncodingAttr))  # type: ignore[attr-defined]
+            and isinstance(t.encoding, ttg.DotOperandEncodingAttr) and t.encoding.op_idx == 1)  # type: ignore[attr-defined]
 
 
 def passable(op: Operation) -> bool:
