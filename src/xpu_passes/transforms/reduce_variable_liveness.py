@@ -27,6 +27,11 @@ reads its loop-invariant dot operands again right before their dots, when it the
 -18 to -23% spill bytes, -20% instructions); one over the file only with its per-iteration operand reads does
 so for an operand two loops read (attention's Q in the two-stage causal form: 4,416 -> 0 B spill).
 
+Ours (step 5, transforms/straight_operand_loads.py; off unless `sink-straight-loads`): outside loops, a dot's
+B operand tile's load is made right before its first user, not above the dots and SLM conversions it does not
+feed, where that lowers the block's estimated register peak (fla's chunk kernels, their K/V loops folded:
+dqkwg simple GLA w4 32,896 -> 15,360 B spill, -11% instructions; 2 of 99 fla DPAS rows measured worse).
+
 The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage comparison kept
 (integration/stages.AFTER_COMPARISON). What it leaves alone in a loop, it says why (remarks).
 """
@@ -45,7 +50,7 @@ from xpu_passes.dialects import tt, ttg, ttig
 from xpu_passes.dialects.traits import threads_per_warp
 from xpu_passes.layouts.pressure import GRF_DEFAULT, tensor_bytes
 from xpu_passes.layouts.pressure import budget as lane_budget
-from xpu_passes.transforms import invariant_operands
+from xpu_passes.transforms import invariant_operands, straight_operand_loads
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 
 # Intel's constants (ReduceVariableLiveness.cpp)
@@ -292,6 +297,9 @@ class ReduceVariableLiveness(XpuPass):
     min_live_grf: int = GRF_DEFAULT
     # Our rule (step 4: transforms/invariant_operands.py); false: loop-invariant dot operands stay held.
     reload_invariant_operands: bool = True
+    # Our rule (step 5: transforms/straight_operand_loads.py), off: at the ISA it lowers fla dqkwg's spill by
+    # 7-88% but is worse than native on 2 of 99 fla DPAS rows measured (docs/passes.md); true to use it.
+    sink_straight_loads: bool = False
     # Work units (ops walked) per op of the input; 0: unbounded. Past it the input is kept.
     max_work_per_op: int = LINEAR_WORK_PER_OP
 
@@ -321,6 +329,11 @@ class ReduceVariableLiveness(XpuPass):
                 for r in found if isinstance(found, list) else []:
                     invariant_operands.reload(r)
                     changed = True
+        # 5. Ours: outside loops, a dot operand tile's load right before its first user where that lowers the
+        #    block's estimated register peak (the last first, again until none does).
+        if self.sink_straight_loads:
+            loads = [o for o in ops if straight_operand_loads.candidate(o)]
+            changed |= straight_operand_loads.sink_all(loads, self.remark)  # type: ignore[arg-type]
         if not changed:
             self.said(UNCHANGED)
 
