@@ -102,8 +102,9 @@ NATIVE_NEEDS_TEXT: dict[str, tuple[str, ...]] = {
 
 
 def needs_text(stage: Stage) -> tuple[str, ...] | None:
-    """What a pass needs in the text to have work, if it says (None: assume it always has)."""
-    return NEEDS_TEXT.get(stage.name) or getattr(stage.instance, "needs_text", None)
+    """What a pass needs in the text to have work, if it says (None: assume it always has): the pass's own
+    declaration (it reads its options), else NEEDS_TEXT's."""
+    return getattr(stage.instance, "needs_text", None) or NEEDS_TEXT.get(stage.name)
 
 
 def needs_match(stage: Stage) -> Callable[[str], bool]:

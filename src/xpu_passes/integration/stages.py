@@ -49,7 +49,8 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
                   never_worse_positions: str = "dot", native_first: bool = True,
                   reduce_variable_liveness: bool = True, wide_positions: bool = True,
                   order_store_values: bool = True, early_slm_conversions: bool = True,
-                  narrow_masked_dims: bool = True, split_fma_dots: bool = True) -> list[Stage]:
+                  narrow_masked_dims: bool = True, split_fma_dots: bool = True,
+                  sink_straight_loads: bool = False) -> list[Stage]:
     """triton-xpu 3.3's make_ttgir (non-advanced path) as stages, ours in place of native passes.
 
     Options the compile gives (warps, stages, threads per warp, CTAs, target properties)
@@ -128,8 +129,9 @@ def named_stages(pipeline: str, rewrite_tensor_pointer: bool = False, raise_bloc
         wide = {"wide-positions": "true"} if wide_positions else {}
         stages.insert(1, Stage(PassSpec(RAISE, {"dot-only": "true", "block-io-only": "true", **wide, **guard}), True))
     if reduce_variable_liveness:
-        # after every pass of triton-xpu (reorder-instructions would move the reads back), on the stage kept
-        stages.append(ours(RVL))
+        # after every pass of triton-xpu (reorder-instructions would move the reads back), on the stage kept;
+        # sink_straight_loads: its step 5 (off: worse than native on 2 of 99 fla DPAS rows measured)
+        stages.append(ours(RVL, **({"sink-straight-loads": "true"} if sink_straight_loads else {})))
     if narrow_masked_dims:
         # after every pass of triton-xpu (their layouts are kept; none of them sees the narrowed tiles), before
         # the slicing passes (they slice what is left)

@@ -38,6 +38,7 @@ The pass runs last in the `xpu` pipeline, on whichever stage the whole-stage com
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -302,6 +303,15 @@ class ReduceVariableLiveness(XpuPass):
     sink_straight_loads: bool = False
     # Work units (ops walked) per op of the input; 0: unbounded. Past it the input is kept.
     max_work_per_op: int = LINEAR_WORK_PER_OP
+
+    @property
+    def needs_text(self) -> tuple[str, ...] | None:
+        """With step 5, straight-line code may have work: a tt.dot is enough (else prefilters' RVL entry)."""
+        return ("tt.dot",) if self.sink_straight_loads else None
+
+    @property
+    def needs_match(self) -> Callable[[str], bool] | None:
+        return (lambda text: True) if self.sink_straight_loads else None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = list(op.walk())

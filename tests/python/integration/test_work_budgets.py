@@ -17,7 +17,7 @@ import pytest
 from xpu_passes.dialects import make_context
 from xpu_passes.frontend import Spelling, parse_module, print_module
 from xpu_passes.integration import oracle
-from xpu_passes.integration.pipeline import NEEDS_MATCH, NMD, SFD, SLICE, named_stages, pipeline_text
+from xpu_passes.integration.pipeline import NEEDS_MATCH, NMD, RVL, SFD, SLICE, named_stages, pipeline_text, plan
 from xpu_passes.registry import MBP
 from xpu_passes.transforms.base import OVER_BUDGET, XpuPass, collecting_remarks, run_reporting
 from xpu_passes.transforms.legalize_block_io_encoding import LegalizeBlockIOEncoding
@@ -104,6 +104,19 @@ def test_the_fma_split_needs_a_dot_with_a_blocked_result() -> None:
 
 
 @needs_triton
+def test_reduce_variable_liveness_with_step_5_has_work_in_straight_line_code() -> None:
+    """Its step 5 (`sink_straight_loads`, a pipeline option) moves loads outside loops: a module with a tt.dot
+    and no scf.for is not idle for it, while without the step it is (its other steps work in loops)."""
+    from xpu_passes.integration.prefilters import idle
+
+    straight = "%d = tt.dot %a, %b, %c : T\n%e = tt.load %p : T\ntt.store %q, %d : T\n"
+    for on in (True, False):
+        stages = [s for s in plan("xpu", sink_straight_loads=on).stages if s.name == RVL]
+        assert len(stages) == 1 and stages[0].instance.sink_straight_loads is on  # type: ignore[union-attr]
+        assert idle(stages, straight) is not on
+        assert idle(stages, straight.replace("tt.dot", "tt.load"))  # (no dot: nothing either way)
+
+
 def test_a_compile_skips_the_slicing_round_trip_when_nothing_gathers(monkeypatch: pytest.MonkeyPatch) -> None:
     from support import compile_timed  # tests/python/support.py
 
