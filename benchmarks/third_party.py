@@ -5,6 +5,7 @@
                                      [--jobs N] [--pipelines xpu:raise_block_pointer=false xpu]
                                      [--max-configs N] [--csv F] [--timeout S] [--skip-done CSV ...] [--isa]
     python benchmarks/third_party.py --report A.csv [B.csv ...] [--markdown F]   # summarize earlier runs
+    python benchmarks/third_party.py --dump-ttgir DIR [--rows F]; ... --changed OLD NEW > F   # rows a change touches
 
 Each library (benchmarks/third_party_kernels/<lib>.py) is imported unchanged and its own Python
 entry points are called on small CPU tensors, with torch and triton told that a PVC is present
@@ -204,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the kernel/configs already in these CSVs (of a stopped run: CSV.partial)")
     ap.add_argument("--isa", action="store_true", help="also IGC's ISA figures (xpu_passes.integration.isa, ocloc)")
     ap.add_argument("--report", nargs="*", metavar="CSV", help="only summarize these CSVs (of earlier runs)")
+    ap.add_argument("--dump-ttgir", metavar="DIR", help="only write ours' final TTGIR of each row to DIR (the first "
+                    "of --pipelines; third_party_kernels/dump.py)")
+    ap.add_argument("--changed", nargs=2, metavar=("OLD", "NEW"),
+                    help="only print, as --rows lines, the rows whose TTGIR differs between two --dump-ttgir DIRs")
     ap.add_argument("--markdown", help="with --report: also write the README tables to this file")
     ap.add_argument("--phases", action="store_true",
                     help="only compile time: cold and warm (best of --repeat), CPU, ours split in phases "
@@ -216,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.report:
         return report(args.report, args.markdown)
+    if args.changed:
+        from third_party_kernels import dump
+
+        print("\n".join(dump.changed(*args.changed)))
+        return 0
     problem = triton_is_intels()
     if problem:
         print(problem)
@@ -252,6 +262,10 @@ def main(argv: list[str] | None = None) -> int:
         spent = warm_up(pipelines)
         print("warm-up (first compiles in this process, not counted): "
               + ", ".join(f"{side} {ms:.0f} ms" for side, ms in spent.items()), flush=True)
+    if args.dump_ttgir:
+        from third_party_kernels import dump
+
+        return dump.run(launches, pipelines[0], args.dump_ttgir, args.timeout)
     if args.phases:
         from third_party_kernels import timing
 

@@ -251,3 +251,20 @@ def test_dot_rows_line_counts_dpas_rows_and_spills(bench: ModuleType) -> None:
     line = bench.dot_rows_line(rows, "xpu")
     assert "DPAS (GEMM/attention) 2, strictly better 1 (50%)" in line
     assert "native spills on 2, ours spills less on 1" in line
+
+
+def test_changed_lists_the_rows_whose_dumps_differ(bench: ModuleType, tmp_path: Path) -> None:
+    """`--changed OLD NEW`: a row's --rows line once when its TTGIR differs (dtype variants share a line);
+    equal rows and rows dumped on one side only are left out."""
+    from third_party_kernels import dump
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    rows = {"fla.k(bf16)[B=1/w4-s2]": ("a", "b"), "fla.k(fp16)[B=1/w4-s2]": ("a", "c"),
+            "liger.g(fp32)[N=8/w8-s2]": ("same", "same"), "gemlite.h(i32)[M=1/w1-s1]": (None, "x")}
+    for name, (a, b) in rows.items():
+        if a is not None:
+            (old / dump.file_of(name)).write_text(f"{name}\n{a}")
+        (new / dump.file_of(name)).write_text(f"{name}\n{b}")
+    assert dump.changed(str(old), str(new)) == ["fla\tk\t[B=1/w4-s2]"]
