@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from .capture import Launch
-from .compile import make_ir
+from .compile import _plan, _to_ttgir, make_ir
 
 _LOCATION = re.compile(r'loc\("[^"]*"')
 _NAME = re.compile(r"(\w+)\.(\w+)\([^)]*\)(\[.*\])$")
@@ -29,15 +29,9 @@ def file_of(name: str) -> str:
 
 
 def _ttgir(launch: Launch, pipeline: str) -> str:
-    from xpu_passes.integration.pipeline import plan
-    from xpu_passes.integration.plugin import compile_ttgir, parse_spec
-
     try:
-        name, options = parse_spec(pipeline)
         mod, opts, backend = make_ir(launch)
-        md: dict[str, Any] = {}
-        mod = backend.make_ttir(mod, md, opts)
-        return str(compile_ttgir(plan(name, **options), True, backend.make_ttgir, mod, md, opts, backend.properties))
+        return str(_to_ttgir(_plan(pipeline), mod, {}, opts, backend))
     except Exception as e:  # noqa: BLE001 - the row's result
         return f"ERROR {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
 

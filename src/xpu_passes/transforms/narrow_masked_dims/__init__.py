@@ -39,14 +39,11 @@ from xpu_passes.layouts.pressure import tensor_bytes
 from xpu_passes.transforms.base import LINEAR_WORK_PER_OP, UNCHANGED, WorkBudget, XpuPass, register, within_budget
 from xpu_passes.transforms.narrow_masked_dims.bounds import masked_past
 from xpu_passes.transforms.narrow_masked_dims.classes import Classes, Pair, build, tensor_of_value
-from xpu_passes.transforms.narrow_masked_dims.rewrite import Narrowing, narrow, narrowed_type, respread
+from xpu_passes.transforms.narrow_masked_dims.rewrite import Narrowing, narrow, narrowed_type, respread, slice_chain
 
 
 def _layout_ok(t: TensorType) -> bool:
-    enc = t.encoding
-    while isinstance(enc, ttg.SliceEncodingAttr):
-        enc = enc.parent
-    return isinstance(enc, ttg.BlockedEncodingAttr)
+    return isinstance(slice_chain(t.encoding)[0], ttg.BlockedEncodingAttr)
 
 
 def choose(c: Classes, stores: list[tt.StoreOp], budget: WorkBudget) -> tuple[list[Narrowing], list[tuple[Operation, str]]]:

@@ -8,9 +8,11 @@ integer type, which an interval of each value proves (program ids are in [0, 2**
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Operation, SSAValue
 
+from xpu_passes.analysis.values import splat_int
 from xpu_passes.dialects.arith import CMPI
 from xpu_passes.transforms.base import WorkBudget
 
@@ -32,16 +34,7 @@ def _fits(v: SSAValue, r: Interval) -> Interval | None:
 
 
 def _constant(v: SSAValue) -> int | None:
-    op = v.owner
-    if not isinstance(op, Operation) or op.name != "arith.constant":
-        return None
-    value = op.properties.get("value") or op.attributes.get("value")
-    if isinstance(value, IntegerAttr):
-        return value.value.data
-    if isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat():
-        x = value.get_values()[0]
-        return x if isinstance(x, int) else None
-    return None
+    return splat_int(v.owner) if isinstance(v.owner, arith.ConstantOp) else None
 
 
 def interval(v: SSAValue, budget: WorkBudget) -> Interval | None:

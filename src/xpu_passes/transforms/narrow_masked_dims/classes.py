@@ -4,6 +4,8 @@ hides its indices)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from xpu_passes.dialects import tt, ttg
 from xpu_passes.layouts.pressure import tensor_bytes
 from xpu_passes.layouts.propagation import gathered_off, slice_layout, with_encoding
-from xpu_passes.transforms.slice_epilogue.cut import splat
+from xpu_passes.transforms.slice_epilogue.cut import splat, splat_as
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ def narrowed_type(t: TensorType, dims: set[int], keep: int, gathered: bool = Fal
     in one lane)."""
     shape = [keep if d in dims else s for d, s in enumerate(t.get_shape())]
     enc = t.encoding
-    root, sliced = _chain(enc)
+    root, sliced = slice_chain(enc)
     if gathered and isinstance(root, ttg.BlockedEncodingAttr):
         for d in {_root_dims(len(root.order), sliced)[d] for d in dims}:
             root = gathered_off(root, d)
@@ -66,16 +66,11 @@ def _splat_constant(op: Operation, v: SSAValue, t: TensorType) -> Operation:
     """Splat constant `v` (of `op`) remade with type `t`."""
     value = splat(v)
     assert value is not None
-    size = value.type.element_type.compile_time_size  # type: ignore[attr-defined]
-    count = 1
-    for s in t.get_shape():
-        count *= s
-    data = type(value.data)(value.data.data[:size] * count)
-    return op.__class__.create(result_types=[t], properties={"value": DenseIntOrFPElementsAttr(t, data)},
+    return op.__class__.create(result_types=[t], properties={"value": splat_as(value, t)},
                                attributes=dict(op.attributes))
 
 
-def _chain(enc: Attribute) -> tuple[Attribute, list[int]]:
+def slice_chain(enc: Attribute) -> tuple[Attribute, list[int]]:
     """The layout a (nested) slice layout slices, and the dims it slices away, innermost first."""
     dims: list[int] = []
     while isinstance(enc, ttg.SliceEncodingAttr):
@@ -93,7 +88,7 @@ def _root_dims(rank: int, sliced: list[int]) -> list[int]:
 
 
 def _rewrapped(enc: Attribute, root: Attribute) -> Attribute:
-    base, sliced = _chain(enc)
+    base, sliced = slice_chain(enc)
     for k in sliced:
         root = slice_layout(k, root)
     return root
@@ -115,11 +110,11 @@ def respread(module: Operation, narrowed: list[Attribute]) -> list[tuple[ttg.Blo
     for v in _values(module):
         t = v.type
         if isinstance(t, TensorType):
-            root, sliced = _chain(t.encoding)
+            root, sliced = slice_chain(t.encoding)
             if isinstance(root, ttg.BlockedEncodingAttr):
                 by_root.setdefault(root, []).append((v, _root_dims(len(root.order), sliced)))
     changed = []
-    for root in dict.fromkeys(_chain(e)[0] for e in narrowed):
+    for root in dict.fromkeys(slice_chain(e)[0] for e in narrowed):
         if not isinstance(root, ttg.BlockedEncodingAttr) or root not in by_root:
             continue
         users = by_root[root]

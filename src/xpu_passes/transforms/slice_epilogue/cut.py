@@ -108,11 +108,15 @@ def splat(v: SSAValue) -> DenseIntOrFPElementsAttr | None:
     return None
 
 
-def splat_in(value: DenseIntOrFPElementsAttr, ll: LinearLayout) -> arith.ConstantOp:
-    t = tensor_of(value.type.element_type, ll)
+def splat_as(value: DenseIntOrFPElementsAttr, t: TensorType) -> DenseIntOrFPElementsAttr:
+    """Splat `value`'s one element as a dense attribute of type `t` (another shape or layout)."""
     size = value.type.element_type.compile_time_size  # type: ignore[attr-defined]
     n = 1
-    for d in ll.shape:
+    for d in t.get_shape():
         n *= d
-    data = type(value.data)(value.data.data[:size] * n)
-    return arith.ConstantOp(DenseIntOrFPElementsAttr(t, data), t)
+    return DenseIntOrFPElementsAttr(t, type(value.data)(value.data.data[:size] * n))
+
+
+def splat_in(value: DenseIntOrFPElementsAttr, ll: LinearLayout) -> arith.ConstantOp:
+    t = tensor_of(value.type.element_type, ll)
+    return arith.ConstantOp(splat_as(value, t), t)
